@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"td2048/netfile"
+	"td2048/ntuple"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// runCmd runs td2048 in-process and returns its exit status and output.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")})
+	return code, out.String(), errb.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+// testWeights writes a small network with known weights: every weight of
+// pattern p at index i is (i%7 - 3) / 4 + p.
+func testWeights(t *testing.T) string {
+	t.Helper()
+	net := ntuple.MustNew("0123,4567")
+	for p := range 2 {
+		tab := net.Table(p)
+		for i := range tab {
+			tab[i] = float32(i%7-3)/4 + float32(p)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "w.td2048")
+	if err := netfile.Save(path, net, netfile.Header{Episodes: 5}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestHintJSONGolden(t *testing.T) {
+	w := testWeights(t)
+	code, out, errs := runCmd(t, "hint", "2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2", "--load", w, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	golden(t, "hint.json", out)
+	code, out, _ = runCmd(t, "hint", "--json", "0x1")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "hint-noload.json", out)
+	code, out, _ = runCmd(t, "hint", "2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2", "--load", w)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden(t, "hint.txt", out)
+}
+
+func TestHintBadBoards(t *testing.T) {
+	for _, bad := range []string{"2,2", "0xzz", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "65536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0x12345678123456789"} {
+		code, out, errs := runCmd(t, "hint", bad)
+		if code != 2 {
+			t.Errorf("hint %s: exit %d, want 2", bad, code)
+		}
+		if out != "" || strings.Count(errs, "\n") != 1 {
+			t.Errorf("hint %s: want one error line, got stdout %q stderr %q", bad, out, errs)
+		}
+	}
+	if code, _, _ := runCmd(t, "hint"); code != 2 {
+		t.Errorf("hint without a board: exit %d", code)
+	}
+}
+
+func TestUnknownAndBadFlags(t *testing.T) {
+	if code, _, _ := runCmd(t, "nosuch"); code != 2 {
+		t.Errorf("unknown command: exit %d", code)
+	}
+	if code, _, _ := runCmd(t, "train", "--nosuch"); code != 2 {
+		t.Errorf("bad flag: exit %d", code)
+	}
+	if code, _, errs := runCmd(t, "train", "--network", "4x9"); code != 2 || !strings.Contains(errs, "4x9") {
+		t.Errorf("bad network: exit %d %q", code, errs)
+	}
+	if code, out, _ := runCmd(t, "help"); code != 0 || !strings.Contains(out, "train") {
+		t.Errorf("help: exit %d", code)
+	}
+}
+
+// TestTrainEvalEndToEnd trains a small network, saves, evaluates.
+func TestTrainEvalEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	code, out, errs := runCmd(t, "train", "--network", "8x4", "--episodes", "400", "--every", "200", "--seed", "5", "--save", w)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "seed = 5\n") || strings.Count(out, "\tavg = ") != 2 || !strings.Contains(out, "\n200\tavg = ") {
+		t.Fatalf("train output:\n%s", out)
+	}
+	code, out, errs = runCmd(t, "eval", "--load", w, "--games", "50", "--seed", "1")
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "\n50\tavg = ") || !strings.Contains(out, "2048 rate = ") {
+		t.Fatalf("eval output:\n%s", out)
+	}
+	// Continue training from the file; a different network is refused.
+	code, _, errs = runCmd(t, "train", "--load", w, "--episodes", "10", "--save", w)
+	if code != 0 {
+		t.Fatalf("train --load: exit %d: %s", code, errs)
+	}
+	h, _ := netfile.ReadHeader(w)
+	if h.Episodes != 410 || h.Network != "8x4" {
+		t.Fatalf("header after resume: %+v", h)
+	}
+	code, _, errs = runCmd(t, "train", "--load", w, "--network", "2x4", "--episodes", "1", "--save", filepath.Join(dir, "x.td2048"))
+	if code == 0 || !strings.Contains(errs, "made for network 8x4, not 2x4") {
+		t.Fatalf("wrong network accepted: %d %s", code, errs)
+	}
+	code, _, errs = runCmd(t, "train", "--network", "2x4", "--episodes", "1", "--save", w)
+	if code == 0 || !strings.Contains(errs, "holds a 8x4 network") {
+		t.Fatalf("overwrite of another network accepted: %d %s", code, errs)
+	}
+	// A damaged file is refused with a one-line message.
+	data, _ := os.ReadFile(w)
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(w, data, 0o644)
+	code, _, errs = runCmd(t, "eval", "--load", w, "--games", "1")
+	if code != 1 || !strings.Contains(errs, "checksum") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("damaged file: exit %d %q", code, errs)
+	}
+}

@@ -1,0 +1,178 @@
+// Package learn trains an n-tuple network on 2048 by temporal-difference
+// learning: whole episodes played by the current policy, then TD(0) updates
+// from the last step back to the first, as the course defines them.
+package learn
+
+import (
+	"fmt"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/ntuple"
+	"td2048/search"
+)
+
+// Kind selects what the network values.
+type Kind int
+
+const (
+	// AfterState values the board right after a slide (the default):
+	// moves maximise r + V(s'), and V(s'_t) learns toward r_{t+1} + V(s'_{t+1}).
+	AfterState Kind = iota
+	// State values the board before a move (seed 004): moves maximise
+	// r + E[V(s'')], and V(s_t) learns toward r_t + V(s_{t+1}).
+	State
+)
+
+func (k Kind) String() string {
+	if k == State {
+		return "state"
+	}
+	return "after"
+}
+
+// ParseKind reads "after" or "state".
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "after", "afterstate", "after-state":
+		return AfterState, nil
+	case "state":
+		return State, nil
+	}
+	return 0, fmt.Errorf("learner %q: want after or state", s)
+}
+
+// An Episode is the outcome of one game.
+type Episode struct {
+	Score    int
+	MaxTile  int // exponent: 11 is 2048, 16 is 65536
+	Moves    int
+	Overflow bool // stopped by a 32768+32768 merge
+}
+
+type step struct {
+	board  board.Board // after-state (AfterState) or state (State)
+	reward float32
+}
+
+// A Worker plays and learns episodes with one random generator. It is not
+// safe for concurrent use; several workers may share one network when the
+// network is Shared.
+type Worker struct {
+	Net   *ntuple.Network
+	Kind  Kind
+	Rand  game.Rand
+	path  []step
+	index ntuple.Indexes
+}
+
+// NewWorker returns a worker for net.
+func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
+	return &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<14)}
+}
+
+// Play plays one episode with the current weights. With alpha > 0 it then
+// learns from it.
+func (w *Worker) Play(alpha float32) Episode {
+	if w.Kind == State {
+		return w.playState(alpha)
+	}
+	return w.playAfter(alpha)
+}
+
+func (w *Worker) playAfter(alpha float32) Episode {
+	net := w.Net
+	b := game.Start(w.Rand)
+	path := w.path[:0]
+	var ep Episode
+	var final float32 // target of the last after-state
+	for {
+		c := search.Greedy(net, b)
+		if !c.Legal() {
+			break
+		}
+		ep.Moves++
+		r := game.Reward(c.Reward)
+		ep.Score += r
+		if game.Overflow(c.Reward) {
+			// 65536 cannot be stored: the game stops here, and the merge's
+			// reward is the last after-state's target.
+			ep.Overflow = true
+			final = float32(r)
+			break
+		}
+		path = append(path, step{c.After, float32(r)})
+		b = game.Spawn(c.After, w.Rand)
+	}
+	ep.MaxTile = b.MaxTile()
+	if ep.Overflow {
+		ep.MaxTile = 16
+	}
+	w.path = path
+	if alpha > 0 {
+		w.learn(path, final, alpha)
+	}
+	return ep
+}
+
+// learn runs the backward TD(0) pass: for t from the last step down,
+// V(path[t]) moves by alpha*(target - V(path[t])), and the next target is
+// path[t]'s reward plus its updated value.
+func (w *Worker) learn(path []step, target, alpha float32) {
+	net, x := w.Net, &w.index
+	for t := len(path) - 1; t >= 0; t-- {
+		net.Index(path[t].board, x)
+		v := net.Sum(x)
+		v = net.Add(x, alpha*(target-v))
+		target = path[t].reward + v
+	}
+}
+
+func (w *Worker) playState(alpha float32) Episode {
+	net := w.Net
+	b := game.Start(w.Rand)
+	path := w.path[:0]
+	var ep Episode
+	for {
+		c := search.GreedyState(net, b)
+		if !c.Legal() {
+			break
+		}
+		ep.Moves++
+		r := game.Reward(c.Reward)
+		ep.Score += r
+		path = append(path, step{b, float32(r)})
+		if game.Overflow(c.Reward) {
+			ep.Overflow = true
+			break
+		}
+		b = game.Spawn(c.After, w.Rand)
+	}
+	ep.MaxTile = b.MaxTile()
+	if ep.Overflow {
+		ep.MaxTile = 16
+	}
+	w.path = path
+	if alpha > 0 {
+		// The state where the game ended is worth 0 (after an overflow the
+		// game ends on a board that cannot be stored, worth 0 too).
+		var next float32
+		if !ep.Overflow {
+			net.Index(b, &w.index)
+			next = net.Add(&w.index, -alpha*net.Sum(&w.index))
+		}
+		w.learnState(path, next, alpha)
+	}
+	return ep
+}
+
+// learnState: for t from the last step down, V(s_t) moves toward
+// r_t + V(s_{t+1}), next being the updated value of s_{t+1}.
+func (w *Worker) learnState(path []step, next, alpha float32) {
+	net, x := w.Net, &w.index
+	for t := len(path) - 1; t >= 0; t-- {
+		net.Index(path[t].board, x)
+		v := net.Sum(x)
+		next = net.Add(x, alpha*(path[t].reward+next-v))
+	}
+}

@@ -1,0 +1,278 @@
+// Package netfile reads and writes weight files.
+//
+// td2048's own format is
+//
+//	"td2048w\n"                      8 bytes
+//	header length H                  uint32, little-endian
+//	header                           H bytes of JSON (see Header)
+//	weights                          float32 little-endian, pattern after pattern
+//	CRC-32C of all the bytes above   uint32, little-endian
+//
+// A file is written to a temporary file in the same folder, synced and
+// renamed over the target, so a crash leaves the old file or the new one,
+// never half of one. A file whose checksum, length or header is wrong is
+// refused whole; nothing is half loaded.
+package netfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"td2048/ntuple"
+)
+
+const magic = "td2048w\n"
+
+// maxHeader bounds the JSON header a reader accepts.
+const maxHeader = 1 << 20
+
+// Header describes a weight file. Network, Element and Weights are checked
+// on reading; the rest is information for people and tools.
+type Header struct {
+	Format   string `json:"format"`  // "td2048-weights"
+	Version  int    `json:"version"` // 1
+	Network  string `json:"network"` // ntuple.Spec.String()
+	Element  string `json:"element"` // "float32"
+	Weights  int64  `json:"weights"` // number of weights
+	Game     string `json:"game"`    // "2048" or "threes"
+	Learner  string `json:"learner"` // "after" or "state"
+	Episodes int64  `json:"episodes,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Write writes net in td2048's format. It fills in h's Format, Version,
+// Network, Element and Weights.
+func Write(w io.Writer, net *ntuple.Network, h Header) error {
+	h.Format, h.Version, h.Element = "td2048-weights", 1, "float32"
+	h.Network = net.Spec().String()
+	h.Weights = int64(len(net.Weights()))
+	if h.Game == "" {
+		h.Game = "2048"
+	}
+	if h.Learner == "" {
+		h.Learner = "after"
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	crc := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
+	var n [4]byte
+	binary.LittleEndian.PutUint32(n[:], uint32(len(js)))
+	bw.WriteString(magic)
+	bw.Write(n[:])
+	bw.Write(js)
+	if err := writeFloats(bw, net.Weights()); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint32(n[:], crc.Sum32())
+	_, err = w.Write(n[:])
+	return err
+}
+
+// Read reads a td2048 weight file and returns the network it holds.
+func Read(r io.Reader) (*ntuple.Network, Header, error) {
+	crc := crc32.New(castagnoli)
+	tr := io.TeeReader(r, crc)
+	head := make([]byte, len(magic)+4)
+	if _, err := io.ReadFull(tr, head); err != nil {
+		return nil, Header{}, fmt.Errorf("not a td2048 weight file: too short")
+	}
+	if string(head[:len(magic)]) != magic {
+		return nil, Header{}, fmt.Errorf("not a td2048 weight file: wrong magic")
+	}
+	hl := binary.LittleEndian.Uint32(head[len(magic):])
+	if hl > maxHeader {
+		return nil, Header{}, fmt.Errorf("damaged weight file: header of %d bytes", hl)
+	}
+	js := make([]byte, hl)
+	if _, err := io.ReadFull(tr, js); err != nil {
+		return nil, Header{}, fmt.Errorf("truncated weight file: header cut short")
+	}
+	var h Header
+	dec := json.NewDecoder(bytes.NewReader(js))
+	if err := dec.Decode(&h); err != nil {
+		return nil, Header{}, fmt.Errorf("damaged weight file: header: %v", err)
+	}
+	if h.Format != "td2048-weights" || h.Version != 1 {
+		return nil, Header{}, fmt.Errorf("weight file format %q version %d: this td2048 reads td2048-weights version 1", h.Format, h.Version)
+	}
+	if h.Element != "float32" {
+		return nil, Header{}, fmt.Errorf("weight file holds %q elements: only float32 is supported", h.Element)
+	}
+	spec, err := ntuple.ParseSpec(h.Network)
+	if err != nil {
+		return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+	}
+	if int64(spec.Weights()) != h.Weights {
+		return nil, Header{}, fmt.Errorf("damaged weight file: network %s has %d weights, header says %d", h.Network, spec.Weights(), h.Weights)
+	}
+	net, err := ntuple.New(spec)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	if err := readFloats(tr, net.Weights()); err != nil {
+		net.Free()
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, Header{}, fmt.Errorf("truncated weight file: weights cut short")
+		}
+		return nil, Header{}, err
+	}
+	want := crc.Sum32()
+	var tail [5]byte
+	n, err := io.ReadFull(r, tail[:])
+	if n < 4 {
+		net.Free()
+		return nil, Header{}, fmt.Errorf("truncated weight file: checksum missing")
+	}
+	if n > 4 || err == nil {
+		net.Free()
+		return nil, Header{}, fmt.Errorf("damaged weight file: data after the checksum")
+	}
+	if got := binary.LittleEndian.Uint32(tail[:4]); got != want {
+		net.Free()
+		return nil, Header{}, fmt.Errorf("damaged weight file: checksum %08x, content sums to %08x", got, want)
+	}
+	return net, h, nil
+}
+
+// Save writes net to path atomically: a temporary file in the same folder,
+// synced, then renamed over path.
+func Save(path string, net *ntuple.Network, h Header) error {
+	return WriteAtomic(path, func(w io.Writer) error { return Write(w, net, h) })
+}
+
+// WriteAtomic creates path with the bytes write produces, through a
+// temporary file in the same folder that is synced and renamed, so that
+// path holds either its old content or all of the new.
+func WriteAtomic(path string, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Load reads the weight file at path.
+func Load(path string) (*ntuple.Network, Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	defer f.Close()
+	net, h, err := Read(bufio.NewReaderSize(f, 1<<20))
+	if err == nil {
+		return net, h, nil
+	}
+	return nil, Header{}, fmt.Errorf("%s: %w", path, err)
+}
+
+// hostLittle reports whether float32s are stored little-endian in memory,
+// so that weights can be copied to and from files as they lie.
+var hostLittle = func() bool {
+	x := uint32(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+func asBytes(w []float32) []byte {
+	if len(w) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
+}
+
+func writeFloats(w io.Writer, f []float32) error {
+	if hostLittle {
+		_, err := w.Write(asBytes(f))
+		return err
+	}
+	return binary.Write(w, binary.LittleEndian, f)
+}
+
+// readFloats fills f from r, feeding the bytes to any hash r tees into.
+func readFloats(r io.Reader, f []float32) error {
+	if hostLittle {
+		_, err := io.ReadFull(r, asBytes(f))
+		return err
+	}
+	return binary.Read(r, binary.LittleEndian, f)
+}
+
+// Expect checks that a file's header is for the given game, learner and
+// (when spec is not nil) network, and says what differs.
+func Expect(path string, h Header, game, learner string, spec *ntuple.Spec) error {
+	if h.Game != game {
+		return fmt.Errorf("%s holds weights for %s, not %s", path, h.Game, game)
+	}
+	if learner != "" && h.Learner != learner {
+		return fmt.Errorf("%s holds %s-value weights, not %s-value (use --learner %s)", path, h.Learner, learner, h.Learner)
+	}
+	if spec != nil && h.Network != spec.String() {
+		return fmt.Errorf("%s was made for network %s, not %s", path, h.Network, spec)
+	}
+	return nil
+}
+
+// ReadHeader reads only the header of the td2048 weight file at path.
+func ReadHeader(path string) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer f.Close()
+	head := make([]byte, len(magic)+4)
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(magic)]) != magic {
+		return Header{}, fmt.Errorf("%s is not a td2048 weight file", path)
+	}
+	hl := binary.LittleEndian.Uint32(head[len(magic):])
+	if hl > maxHeader {
+		return Header{}, fmt.Errorf("%s: damaged weight file: header of %d bytes", path, hl)
+	}
+	js := make([]byte, hl)
+	if _, err := io.ReadFull(f, js); err != nil {
+		return Header{}, fmt.Errorf("%s: truncated weight file", path)
+	}
+	var h Header
+	if err := json.Unmarshal(js, &h); err != nil {
+		return Header{}, fmt.Errorf("%s: damaged weight file: header: %v", path, err)
+	}
+	return h, nil
+}

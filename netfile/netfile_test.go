@@ -1,0 +1,174 @@
+package netfile
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"td2048/ntuple"
+)
+
+func randomNet(t testing.TB, spec string, seed uint64) *ntuple.Network {
+	n := ntuple.MustNew(spec)
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range n.Weights() {
+		n.Weights()[i] = float32(rng.NormFloat64() * 100)
+	}
+	return n
+}
+
+func TestRoundTripBitExact(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range []string{"0123,4567", "012,345,0/noiso", "01234,4567"} {
+		n := randomNet(t, spec, 1)
+		n.Weights()[3] = float32(-0.0)
+		path := filepath.Join(dir, "w.td2048")
+		if err := Save(path, n, Header{Episodes: 42, Comment: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		m, h, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Network != n.Spec().String() || h.Episodes != 42 || h.Game != "2048" || h.Learner != "after" {
+			t.Fatalf("header %+v", h)
+		}
+		if !m.Spec().Equal(n.Spec()) {
+			t.Fatalf("spec %s, want %s", m.Spec(), n.Spec())
+		}
+		a, b := n.Weights(), m.Weights()
+		if len(a) != len(b) {
+			t.Fatalf("%d weights, want %d", len(b), len(a))
+		}
+		for i := range a {
+			if asBits(a[i]) != asBits(b[i]) {
+				t.Fatalf("weight %d: %v, want %v", i, b[i], a[i])
+			}
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 {
+			t.Fatalf("temporary files left: %v", entries)
+		}
+	}
+}
+
+func asBits(f float32) uint32 { return math.Float32bits(f) }
+
+func encoded(t *testing.T) []byte {
+	var buf bytes.Buffer
+	if err := Write(&buf, randomNet(t, "0123,4567", 2), Header{}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestTruncatedRefused(t *testing.T) {
+	data := encoded(t)
+	for _, n := range []int{0, 5, 8, 12, 30, len(data) / 2, len(data) - 4, len(data) - 1} {
+		_, _, err := Read(bytes.NewReader(data[:n]))
+		if err == nil {
+			t.Fatalf("file cut to %d of %d bytes accepted", n, len(data))
+		}
+		if n > 40 && !strings.Contains(err.Error(), "truncated") {
+			t.Errorf("cut to %d: error %q does not say truncated", n, err)
+		}
+	}
+	if _, _, err := Read(bytes.NewReader(append(data, 0))); err == nil {
+		t.Fatal("trailing byte accepted")
+	}
+}
+
+func TestDamagedRefused(t *testing.T) {
+	data := encoded(t)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		d := bytes.Clone(data)
+		i := rng.IntN(len(d))
+		d[i] ^= byte(1 + rng.IntN(255))
+		if _, _, err := Read(bytes.NewReader(d)); err == nil {
+			t.Fatalf("flipping byte %d accepted", i)
+		}
+	}
+	// A flip in the weights is caught by the checksum and says so.
+	d := bytes.Clone(data)
+	d[len(d)-100] ^= 1
+	if _, _, err := Read(bytes.NewReader(d)); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("weight flip: %v", err)
+	}
+}
+
+func TestWrongNetworkRefused(t *testing.T) {
+	data := encoded(t)
+	_, h, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := ntuple.ParseSpec("4x6")
+	err = Expect("w.td2048", h, "2048", "after", &want)
+	if err == nil || !strings.Contains(err.Error(), "made for network 2x4, not 4x6") {
+		t.Fatalf("Expect: %v", err)
+	}
+	if err := Expect("w.td2048", h, "threes", "", nil); err == nil || !strings.Contains(err.Error(), "not threes") {
+		t.Fatalf("game mismatch: %v", err)
+	}
+	if err := Expect("w.td2048", h, "2048", "state", nil); err == nil {
+		t.Fatal("learner mismatch accepted")
+	}
+	self := h
+	spec, _ := ntuple.ParseSpec(h.Network)
+	if err := Expect("w.td2048", self, "2048", "after", &spec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSaveLeavesOldFileOnError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.td2048")
+	os.WriteFile(path, []byte("old"), 0o644)
+	err := WriteAtomic(path, func(w io.Writer) error {
+		w.Write([]byte("half of a new file"))
+		return errors.New("disk full")
+	})
+	if err == nil {
+		t.Fatal("error lost")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Fatalf("old file now %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temporary file left: %v", entries)
+	}
+}
+
+func FuzzRead(f *testing.F) {
+	var buf bytes.Buffer
+	Write(&buf, ntuple.MustNew("0,1"), Header{})
+	f.Add(buf.Bytes())
+	f.Add([]byte(magic))
+	f.Add([]byte("td2048w\n\x05\x00\x00\x00{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, _, err := Read(bytes.NewReader(data))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		// Whatever is accepted writes back to the same bytes' content.
+		var out bytes.Buffer
+		if err := Write(&out, n, Header{}); err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := Read(&out)
+		if err != nil || len(m.Weights()) != len(n.Weights()) {
+			t.Fatalf("re-read: %v", err)
+		}
+		n.Free()
+	})
+}

@@ -1,0 +1,256 @@
+// Package ntuple is the n-tuple network: patterns read on the symmetric
+// images of a board, float32 weight tables, and the value function
+// V(b) = sum over patterns, over images, of the pattern's weight at the
+// image's index.
+//
+// The index of a pattern on a board is sum(tile(cell_k) << 4k), the first
+// listed cell the least significant nibble, exactly as in the course demo
+// and the research framework, so weight tables move between them unchanged.
+//
+// The hot path transforms the board, not the pattern: the eight images of a
+// board take a few dozen bit operations, and on an image a pattern is read
+// as runs of contiguous nibbles. Estimate and Update allocate nothing.
+//
+// Weights may be shared by several goroutines that update them at once
+// (Hogwild, as the research framework does): call Share first, and every
+// access becomes an atomic 32-bit load or store. A lost update now and then
+// is the accepted cost; there is no data race.
+package ntuple
+
+import (
+	"fmt"
+	"math"
+	"sync/atomic"
+	"unsafe"
+
+	"td2048/board"
+)
+
+// run reads cells c..c+L-1 of a board into index nibbles j..j+L-1:
+// (x >> rs << ls) & mask.
+type run struct {
+	rs, ls uint8
+	mask   uint64
+}
+
+func (r *run) get(x uint64) uint64 { return x >> (r.rs & 63) << (r.ls & 63) & r.mask }
+
+// compiled is one pattern ready to read: up to four runs without a branch
+// (unused runs have mask 0), more in a loop.
+type compiled struct {
+	off  uint32
+	r    [4]run
+	more []run
+}
+
+func (c *compiled) index(x uint64) uint32 {
+	i := c.r[0].get(x) | c.r[1].get(x) | c.r[2].get(x) | c.r[3].get(x)
+	for k := range c.more {
+		i |= c.more[k].get(x)
+	}
+	return c.off + uint32(i)
+}
+
+func compile(cells []int, off uint32) compiled {
+	var runs []run
+	for j := 0; j < len(cells); {
+		k := j + 1
+		for k < len(cells) && cells[k] == cells[k-1]+1 {
+			k++
+		}
+		from, to, n := 4*cells[j], 4*j, 4*(k-j)
+		r := run{mask: (1<<uint(n) - 1) << uint(to)}
+		if from >= to {
+			r.rs = uint8(from - to)
+		} else {
+			r.ls = uint8(to - from)
+		}
+		runs = append(runs, r)
+		j = k
+	}
+	c := compiled{off: off}
+	k := copy(c.r[:], runs)
+	if k < len(runs) {
+		c.more = runs[k:]
+	}
+	return c
+}
+
+const (
+	kindGeneric = iota
+	kind4x6
+)
+
+// Network is an n-tuple network with its weights.
+type Network struct {
+	spec   Spec
+	w      []float32
+	pats   []compiled
+	kind   int
+	split  float32 // 1 / (patterns * images)
+	shared bool
+	free   func()
+}
+
+// New makes a network of the given spec with all weights zero.
+func New(spec Spec) (*Network, error) {
+	if len(spec.Patterns) == 0 {
+		return nil, fmt.Errorf("network has no patterns")
+	}
+	if spec.Weights() > 1<<31 {
+		return nil, fmt.Errorf("network %s has %d weights, more than 2^31", spec, spec.Weights())
+	}
+	n := &Network{spec: spec}
+	off := uint32(0)
+	for _, p := range spec.Patterns {
+		n.pats = append(n.pats, compile(p, off))
+		off += 1 << (4 * uint(len(p)))
+	}
+	n.w, n.free = allocWeights(int(off))
+	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
+	if four, _ := ParseSpec("4x6"); spec.Equal(four) {
+		n.kind = kind4x6
+	}
+	return n, nil
+}
+
+// MustNew is New for specs known to be good; it panics on error.
+func MustNew(spec string) *Network {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		panic(err)
+	}
+	n, err := New(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
+
+// Spec returns the network's description.
+func (n *Network) Spec() Spec { return n.spec }
+
+// Weights returns all weight tables as one slice, pattern after pattern in
+// spec order, each 16^len(pattern) long. Writing to it while the network is
+// in use by other goroutines is a data race.
+func (n *Network) Weights() []float32 { return n.w }
+
+// Table returns pattern p's weight table.
+func (n *Network) Table(p int) []float32 {
+	off := n.pats[p].off
+	return n.w[off : off+1<<(4*uint(len(n.spec.Patterns[p])))]
+}
+
+// Lookups is the number of weights one evaluation reads:
+// patterns x images.
+func (n *Network) Lookups() int { return len(n.pats) * n.spec.Images() }
+
+// Share makes every later weight access atomic, so that several goroutines
+// may update the network at once. Call it before they start.
+func (n *Network) Share() { n.shared = true }
+
+// Free releases the weight memory now instead of when the network is
+// garbage. The network must not be used afterwards.
+func (n *Network) Free() {
+	if n.free != nil {
+		n.free()
+		n.free = nil
+	}
+	n.w = nil
+}
+
+func load(w []float32, i uint32) float32 {
+	return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(&w[i]))))
+}
+
+func (n *Network) add(i uint32, d float32) {
+	p := &n.w[i]
+	if n.shared {
+		u := (*uint32)(unsafe.Pointer(p))
+		atomic.StoreUint32(u, math.Float32bits(math.Float32frombits(atomic.LoadUint32(u))+d))
+		return
+	}
+	*p += d
+}
+
+// images returns the boards each pattern is read on.
+func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
+	if n.spec.Iso {
+		*buf = b.Images()
+		return buf[:]
+	}
+	buf[0] = b
+	return buf[:1]
+}
+
+// Estimate returns V(b): the sum over patterns (in spec order) of the sum
+// over images of the pattern's weight, each pattern summed on its own first.
+func (n *Network) Estimate(b board.Board) float32 {
+	if n.kind == kind4x6 {
+		return n.estimate4x6(b)
+	}
+	// All indices first, then all loads: the loads miss the cache, and a
+	// tight loop of them keeps many misses in flight at once.
+	var x Indexes
+	n.Index(b, &x)
+	return n.Sum(&x)
+}
+
+// Indexes holds the weight indices of one board, computed once by Index
+// and used by Sum and Add. It is scratch space for one goroutine.
+type Indexes struct {
+	n int
+	i [MaxPatterns * 8]uint32
+}
+
+// Index computes the weight indices of b into x.
+func (n *Network) Index(b board.Board, x *Indexes) {
+	if n.kind == kind4x6 {
+		n.index4x6(b, x)
+		return
+	}
+	var buf [8]board.Board
+	im := n.images(b, &buf)
+	k := 0
+	for p := range n.pats {
+		c := &n.pats[p]
+		for _, y := range im {
+			x.i[k] = c.index(uint64(y))
+			k++
+		}
+	}
+	x.n = k
+}
+
+// Sum returns the value at the indices in x; it equals Estimate of the
+// board they were computed from, bit for bit.
+func (n *Network) Sum(x *Indexes) float32 {
+	w, per := n.w, n.spec.Images()
+	var v float32
+	for k := 0; k < x.n; k += per {
+		var s float32
+		for _, i := range x.i[k : k+per] {
+			s += load(w, i)
+		}
+		v += s
+	}
+	return v
+}
+
+// Add moves the value at x by u: each of the weights at x moves by
+// u / (patterns * images), a weight read twice moving twice. It returns the
+// value after the update.
+func (n *Network) Add(x *Indexes, u float32) float32 {
+	d := u * n.split
+	for _, i := range x.i[:x.n] {
+		n.add(i, d)
+	}
+	return n.Sum(x)
+}
+
+// Update moves V(b) by u as Add does and returns the new value.
+func (n *Network) Update(b board.Board, u float32) float32 {
+	var x Indexes
+	n.Index(b, &x)
+	return n.Add(&x, u)
+}

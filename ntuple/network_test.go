@@ -1,0 +1,268 @@
+package ntuple
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"td2048/board"
+)
+
+// The isomorphic images of the 4x6 patterns listed in RULES.md.
+var isoVectors = map[string][]string{
+	"012345": {"012345", "37bf26", "fedcba", "c840d9", "321076", "048c15", "cdef89", "fb73ea"},
+	"456789": {"456789", "26ae15", "ba9876", "d951ea", "7654ba", "159d26", "89ab45", "ea62d9"},
+	"012456": {"012456", "37b26a", "fedba9", "c84d95", "321765", "048159", "cde89a", "fb7ea6"},
+	"45689a": {"45689a", "26a159", "ba9765", "d95ea6", "765ba9", "15926a", "89a456", "ea6d95"},
+}
+
+func plainIndex(b board.Board, cells string) uint32 {
+	var i uint32
+	for k, ch := range cells {
+		c := strings.IndexRune("0123456789abcdef", ch)
+		i |= uint32(b.At(c)) << (4 * k)
+	}
+	return i
+}
+
+func TestIsomorphismVectors(t *testing.T) {
+	for _, spec := range []string{"4x6", "012345,456789,012456,45689a/iso"} {
+		n := MustNew(spec)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 2000 {
+			b := board.Board(rng.Uint64())
+			var x Indexes
+			n.Index(b, &x)
+			if x.n != 32 {
+				t.Fatalf("%d indices", x.n)
+			}
+			for p, pat := range []string{"012345", "456789", "012456", "45689a"} {
+				var want []uint32
+				for _, im := range isoVectors[pat] {
+					want = append(want, uint32(p)<<24|plainIndex(b, im))
+				}
+				got := slices.Clone(x.i[8*p : 8*p+8])
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: pattern %s on %v: indices %x, want %x", spec, pat, b.Hex(), got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestGenericMatchesFast(t *testing.T) {
+	fast := MustNew("4x6")
+	slow := MustNew("012345,456789,012456,45689a/iso")
+	slow.kind = kindGeneric
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range fast.w {
+		if i%97 == 0 {
+			fast.w[i] = float32(rng.NormFloat64())
+			slow.w[i] = fast.w[i]
+		}
+	}
+	for range 5000 {
+		b := board.Board(rng.Uint64())
+		if f, s := fast.Estimate(b), slow.Estimate(b); f != s {
+			t.Fatalf("%v: fast %v, generic %v", b.Hex(), f, s)
+		}
+		var x Indexes
+		fast.Index(b, &x)
+		if fast.Sum(&x) != fast.Estimate(b) {
+			t.Fatalf("Sum differs from Estimate")
+		}
+	}
+	fast.Free()
+	slow.Free()
+}
+
+func TestNoIsoReadsBoardAsIs(t *testing.T) {
+	n := MustNew("8x4")
+	if n.Lookups() != 8 {
+		t.Fatalf("8x4 has %d lookups", n.Lookups())
+	}
+	b := board.FromCells([16]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0})
+	var x Indexes
+	n.Index(b, &x)
+	want := []uint32{0x4321, 0x8765, 0xcba9, 0x0fed, 0xd951, 0xea62, 0xfb73, 0x0c84}
+	for p, w := range want {
+		if x.i[p] != uint32(p)<<16|w {
+			t.Errorf("pattern %d: index %x, want %x", p, x.i[p], uint32(p)<<16|w)
+		}
+	}
+}
+
+// TestEstimateUpdateExact works on a hand-made network of two 1-cell and
+// one 2-cell pattern, where every value can be written down.
+func TestEstimateUpdateExact(t *testing.T) {
+	n := MustNew("0,5,01/noiso")
+	w := n.Weights()
+	if len(w) != 16+16+256 {
+		t.Fatalf("%d weights", len(w))
+	}
+	b := board.FromCells([16]int{2, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	w[2] = 1         // cell 0 holds 2
+	w[16+1] = 10     // cell 5 holds 1
+	w[32+0x32] = 100 // cells 0,1 hold 2,3
+	if v := n.Estimate(b); v != 111 {
+		t.Fatalf("Estimate = %v, want 111", v)
+	}
+	// u = 3 splits into 1 per weight (3 patterns x 1 image)
+	if v := n.Update(b, 3); v != 114 {
+		t.Fatalf("Update returned %v, want 114", v)
+	}
+	if w[2] != 2 || w[17] != 11 || w[32+0x32] != 101 {
+		t.Fatalf("weights after update: %v %v %v", w[2], w[17], w[32+0x32])
+	}
+
+	// With isomorphisms a pattern read twice at one index moves twice.
+	m := MustNew("0")
+	if m.Lookups() != 8 {
+		t.Fatalf("lookups %d", m.Lookups())
+	}
+	// All four corners hold 2: each image reads a corner, index 1 eight times.
+	c := board.FromCells([16]int{1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1})
+	m.Weights()[1] = 0.5
+	if v := m.Estimate(c); v != 4 {
+		t.Fatalf("Estimate = %v, want 4", v)
+	}
+	// u = 8: each of 8 reads moves the weight by 1, so it moves by 8 and
+	// the value by 64.
+	if v := m.Update(c, 8); v != 68 || m.Weights()[1] != 8.5 {
+		t.Fatalf("Update = %v, weight %v; want 68, 8.5", v, m.Weights()[1])
+	}
+	// Only corner 0 holds 2: the 8 images read corners 0 (twice: identity
+	// and transpose) and the others.
+	d := board.FromCells([16]int{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	var x Indexes
+	m.Index(d, &x)
+	ones := 0
+	for _, i := range x.i[:x.n] {
+		if i == 1 {
+			ones++
+		}
+	}
+	if ones != 2 {
+		t.Fatalf("corner read %d times, want 2", ones)
+	}
+}
+
+func TestShareGivesSameValues(t *testing.T) {
+	a, b := MustNew("0123,4567"), MustNew("0123,4567")
+	b.Share()
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		x := board.Board(rng.Uint64())
+		u := float32(rng.NormFloat64())
+		if va, vb := a.Update(x, u), b.Update(x, u); va != vb {
+			t.Fatalf("shared %v, plain %v", vb, va)
+		}
+	}
+}
+
+func TestParseSpec(t *testing.T) {
+	for in, want := range map[string]string{
+		"4x6":                         "4x6",
+		"012345,456789,012456,45689a": "4x6",
+		"8x4":                         "8x4",
+		"0123,4567,89ab,cdef,048c,159d,26ae,37bf/noiso": "8x4",
+		"8x4/iso":      "0123,4567,89ab,cdef,048c,159d,26ae,37bf",
+		"4x6/noiso":    "012345,456789,012456,45689a/noiso",
+		"0123,4567":    "2x4",
+		"ABC,0":        "abc,0",
+		" 8x6 ":        "8x6",
+		"5x6":          "5x6",
+		"012345,45689": "012345,45689",
+	} {
+		s, err := ParseSpec(in)
+		if err != nil {
+			t.Errorf("ParseSpec(%q): %v", in, err)
+			continue
+		}
+		if s.String() != want {
+			t.Errorf("ParseSpec(%q) = %s, want %s", in, s, want)
+		}
+	}
+	for _, bad := range []string{"", "4x7", "01234567", "0g", "001", "4x6/x", "0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,0"} {
+		if _, err := ParseSpec(bad); err == nil {
+			t.Errorf("ParseSpec(%q) accepted", bad)
+		}
+	}
+	s, _ := ParseSpec("4x6")
+	if s.Weights() != 4<<24 {
+		t.Errorf("4x6 weights %d", s.Weights())
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"4x6", "012,345/noiso", "8x4/iso", "0123456", ",,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		spec, err := ParseSpec(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseSpec(spec.String())
+		if err != nil || !again.Equal(spec) {
+			t.Fatalf("%q -> %q does not read back: %v", s, spec, err)
+		}
+	})
+}
+
+var sinkF float32
+
+func benchBoards() []board.Board {
+	rng := rand.New(rand.NewPCG(1, 1))
+	bs := make([]board.Board, 4096)
+	for i := range bs {
+		bs[i] = board.Board(rng.Uint64() & 0x7777777777777777)
+	}
+	return bs
+}
+
+// touched is a 4x6 network with every page of its weights written, so that
+// benchmarks measure real memory and not the kernel's shared zero page.
+func touched(b *testing.B) *Network {
+	n := MustNew("4x6")
+	w := n.Weights()
+	for i := 0; i < len(w); i += 1024 {
+		w[i] = 1
+	}
+	b.ResetTimer()
+	return n
+}
+
+func BenchmarkEstimate4x6(b *testing.B) {
+	n := touched(b)
+	defer n.Free()
+	bs := benchBoards()
+	b.ResetTimer()
+	for i := range b.N {
+		sinkF += n.Estimate(bs[i&4095])
+	}
+}
+
+func BenchmarkEstimateGeneric4x6(b *testing.B) {
+	n := touched(b)
+	n.kind = kindGeneric
+	defer n.Free()
+	bs := benchBoards()
+	b.ResetTimer()
+	for i := range b.N {
+		sinkF += n.Estimate(bs[i&4095])
+	}
+}
+
+func BenchmarkUpdate4x6(b *testing.B) {
+	n := touched(b)
+	defer n.Free()
+	bs := benchBoards()
+	b.ResetTimer()
+	for i := range b.N {
+		sinkF += n.Update(bs[i&4095], 0.01)
+	}
+}

@@ -1,0 +1,82 @@
+// Package search chooses 2048 moves with a learned value function: greedy
+// after-state selection (1-ply), the expectation over random tiles, and
+// expectimax to any depth.
+//
+// Values are rewards plus V of an after-state, in float32 as the course
+// code computes them; ties go to the first direction in up, right, down,
+// left order.
+package search
+
+import (
+	"math"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/ntuple"
+)
+
+// A Choice is one chosen move.
+type Choice struct {
+	Dir    int         // -1 when no move is legal
+	After  board.Board // the after-state
+	Reward uint32      // as game.Moves gives it, OverflowBit included
+	Value  float32     // reward + value of what lies below
+}
+
+// Legal reports whether a move was found.
+func (c Choice) Legal() bool { return c.Dir >= 0 }
+
+// NoMove is the choice on a board where no move is legal.
+var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
+
+// Greedy returns the move maximising reward + V(after-state).
+func Greedy(net *ntuple.Network, b board.Board) Choice {
+	after, reward := game.Moves(b)
+	best := NoMove
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		v := float32(game.Reward(reward[d])) + net.Estimate(after[d])
+		if v > best.Value {
+			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
+		}
+	}
+	return best
+}
+
+// Expect returns the expected value of V over the boards a random tile
+// makes of after: every empty cell equally likely, holding a 2 (0.9) or a
+// 4 (0.1). A full board has no random tile and is worth 0.
+func Expect(net *ntuple.Network, after board.Board) float32 {
+	e := after.EmptyMask()
+	if e == 0 {
+		return 0
+	}
+	var s2, s4 float32
+	n := 0
+	for ; e != 0; e &= e - 1 {
+		cell := board.Board(e & -e)
+		s2 += net.Estimate(after | cell)
+		s4 += net.Estimate(after | cell*2)
+		n++
+	}
+	return (0.9*s2 + 0.1*s4) / float32(n)
+}
+
+// GreedyState is the state-value policy (seed 004): the move maximising
+// reward + the expectation of V over the random tile that follows.
+func GreedyState(net *ntuple.Network, b board.Board) Choice {
+	after, reward := game.Moves(b)
+	best := NoMove
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		v := float32(game.Reward(reward[d])) + Expect(net, after[d])
+		if v > best.Value {
+			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
+		}
+	}
+	return best
+}
