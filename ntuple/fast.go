@@ -26,8 +26,7 @@ func load4x6(t *tab4x6, i uint32) float32 {
 	return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(&t[i&(4<<24-1)]))))
 }
 
-func (n *Network) estimate4x6(b board.Board) float32 {
-	t := (*tab4x6)(n.w)
+func estimate4x6(t *tab4x6, b board.Board) float32 {
 	im := b.Images()
 	var s0, s1, s2, s3 float32
 	for _, x := range im {
@@ -40,10 +39,11 @@ func (n *Network) estimate4x6(b board.Board) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-func (n *Network) index4x6(b board.Board, x *Indexes) {
+func index4x6(b board.Board, x *Indexes, base uint32) {
 	im := b.Images()
 	for k, y := range im {
-		x.i[k], x.i[8+k], x.i[16+k], x.i[24+k] = idx4x6(uint64(y))
+		p, q, r, s := idx4x6(uint64(y))
+		x.i[k], x.i[8+k], x.i[16+k], x.i[24+k] = base+p, base+q, base+r, base+s
 	}
 	x.n = 32
 }

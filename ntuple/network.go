@@ -20,6 +20,7 @@ package ntuple
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -87,6 +88,7 @@ type Network struct {
 	w      []float32
 	pats   []compiled
 	kind   int
+	stage  int     // weights per stage
 	split  float32 // 1 / (patterns * images)
 	shared bool
 	free   func()
@@ -106,9 +108,10 @@ func New(spec Spec) (*Network, error) {
 		n.pats = append(n.pats, compile(p, off))
 		off += 1 << (4 * uint(len(p)))
 	}
-	n.w, n.free = allocWeights(int(off))
+	n.stage = int(off)
+	n.w, n.free = allocWeights(spec.Weights())
 	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
-	if four, _ := ParseSpec("4x6"); spec.Equal(four) {
+	if four, _ := ParseSpec("4x6"); spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {
 		n.kind = kind4x6
 	}
 	return n, nil
@@ -130,14 +133,17 @@ func MustNew(spec string) *Network {
 // Spec returns the network's description.
 func (n *Network) Spec() Spec { return n.spec }
 
-// Weights returns all weight tables as one slice, pattern after pattern in
-// spec order, each 16^len(pattern) long. Writing to it while the network is
-// in use by other goroutines is a data race.
+// Weights returns all weight tables as one slice: stage after stage, in
+// each the patterns in spec order, each 16^len(pattern) long. Writing to it
+// while the network is in use by other goroutines is a data race.
 func (n *Network) Weights() []float32 { return n.w }
 
-// Table returns pattern p's weight table.
-func (n *Network) Table(p int) []float32 {
-	off := n.pats[p].off
+// Table returns pattern p's weight table (of stage 0).
+func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
+
+// StageTable returns pattern p's weight table of stage k.
+func (n *Network) StageTable(k, p int) []float32 {
+	off := k*n.stage + int(n.pats[p].off)
 	return n.w[off : off+1<<(4*uint(len(n.spec.Patterns[p])))]
 }
 
@@ -183,16 +189,20 @@ func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
 	return buf[:1]
 }
 
-// Estimate returns V(b): the sum over patterns (in spec order) of the sum
-// over images of the pattern's weight, each pattern summed on its own first.
-func (n *Network) Estimate(b board.Board) float32 {
+// Estimate returns V(b) by stage 0: the sum over patterns (in spec order)
+// of the sum over images of the pattern's weight, each pattern summed on
+// its own first.
+func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b) }
+
+// EstimateStage returns V(b) by the tables of stage k.
+func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	if n.kind == kind4x6 {
-		return n.estimate4x6(b)
+		return estimate4x6((*tab4x6)(n.w[k*n.stage:]), b)
 	}
 	// All indices first, then all loads: the loads miss the cache, and a
 	// tight loop of them keeps many misses in flight at once.
 	var x Indexes
-	n.Index(b, &x)
+	n.IndexStage(k, b, &x)
 	return n.Sum(&x)
 }
 
@@ -203,23 +213,27 @@ type Indexes struct {
 	i [MaxPatterns * 8]uint32
 }
 
-// Index computes the weight indices of b into x.
-func (n *Network) Index(b board.Board, x *Indexes) {
+// Index computes the weight indices of b (in stage 0) into x.
+func (n *Network) Index(b board.Board, x *Indexes) { n.IndexStage(0, b, x) }
+
+// IndexStage computes the weight indices of b in stage k into x.
+func (n *Network) IndexStage(k int, b board.Board, x *Indexes) {
+	base := uint32(k * n.stage)
 	if n.kind == kind4x6 {
-		n.index4x6(b, x)
+		index4x6(b, x, base)
 		return
 	}
 	var buf [8]board.Board
 	im := n.images(b, &buf)
-	k := 0
+	j := 0
 	for p := range n.pats {
 		c := &n.pats[p]
 		for _, y := range im {
-			x.i[k] = c.index(uint64(y))
-			k++
+			x.i[j] = base + c.index(uint64(y))
+			j++
 		}
 	}
-	x.n = k
+	x.n = j
 }
 
 // Sum returns the value at the indices in x; it equals Estimate of the

@@ -150,6 +150,34 @@ func TestEstimateUpdateExact(t *testing.T) {
 	}
 }
 
+func TestStagesAreSeparateTables(t *testing.T) {
+	for _, spec := range []string{"4x6@3", "0123,456/noiso@3"} {
+		n := MustNew(spec)
+		one := MustNew(strings.Split(spec, "@")[0])
+		rng := rand.New(rand.NewPCG(7, 7))
+		for range 200 {
+			b := board.Board(rng.Uint64())
+			u := float32(rng.NormFloat64())
+			n.Update(b, u) // stage 0
+			one.Update(b, u)
+			var x Indexes
+			n.IndexStage(2, b, &x)
+			n.Add(&x, 2*u) // stage 2
+		}
+		for range 200 {
+			b := board.Board(rng.Uint64())
+			if n.Estimate(b) != one.Estimate(b) || n.EstimateStage(1, b) != 0 {
+				t.Fatalf("%s: stage 0 %v (single %v), stage 1 %v", spec, n.Estimate(b), one.Estimate(b), n.EstimateStage(1, b))
+			}
+		}
+		if !slices.Equal(n.StageTable(0, 1), one.Table(1)) {
+			t.Fatalf("%s: stage 0 tables differ", spec)
+		}
+		n.Free()
+		one.Free()
+	}
+}
+
 func TestShareGivesSameValues(t *testing.T) {
 	a, b := MustNew("0123,4567"), MustNew("0123,4567")
 	b.Share()
@@ -169,13 +197,17 @@ func TestParseSpec(t *testing.T) {
 		"012345,456789,012456,45689a": "4x6",
 		"8x4":                         "8x4",
 		"0123,4567,89ab,cdef,048c,159d,26ae,37bf/noiso": "8x4",
-		"8x4/iso":      "0123,4567,89ab,cdef,048c,159d,26ae,37bf",
-		"4x6/noiso":    "012345,456789,012456,45689a/noiso",
-		"0123,4567":    "2x4",
-		"ABC,0":        "abc,0",
-		" 8x6 ":        "8x6",
-		"5x6":          "5x6",
-		"012345,45689": "012345,45689",
+		"8x4/iso":         "8x4/iso",
+		"4x6/noiso":       "4x6/noiso",
+		"4x6+hint":        "4x6+hint",
+		"4x6@2":           "4x6@2",
+		"4x6@1":           "4x6",
+		"012,345/noiso@4": "012,345/noiso@4",
+		"0123,4567":       "2x4",
+		"ABC,0":           "abc,0",
+		" 8x6 ":           "8x6",
+		"5x6":             "5x6",
+		"012345,45689":    "012345,45689",
 	} {
 		s, err := ParseSpec(in)
 		if err != nil {
@@ -186,7 +218,7 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q) = %s, want %s", in, s, want)
 		}
 	}
-	for _, bad := range []string{"", "4x7", "01234567", "0g", "001", "4x6/x", "0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,0"} {
+	for _, bad := range []string{"", "4x7", "01234567", "0g", "001", "4x6/x", "0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,0", "4x6@0", "4x6@17", "4x6@x", "+hint", "4x6+hint@2"} {
 		if _, err := ParseSpec(bad); err == nil {
 			t.Errorf("ParseSpec(%q) accepted", bad)
 		}
@@ -194,6 +226,10 @@ func TestParseSpec(t *testing.T) {
 	s, _ := ParseSpec("4x6")
 	if s.Weights() != 4<<24 {
 		t.Errorf("4x6 weights %d", s.Weights())
+	}
+	s, _ = ParseSpec("4x6+hint")
+	if s.Weights() != 3*4<<24 || !s.Hint || s.StageCount() != 3 {
+		t.Errorf("4x6+hint: %+v", s)
 	}
 }
 

@@ -3,15 +3,28 @@ package ntuple
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// A Spec describes a network: its patterns (lists of cells) and whether each
-// pattern is read on all eight symmetric images of the board.
+// A Spec describes a network: its patterns (lists of cells), whether each
+// pattern is read on all eight symmetric images of the board, and how many
+// stages (whole sets of tables, one of which values a given board) it has.
 type Spec struct {
 	Patterns [][]int
 	Iso      bool
+	// Stages is the number of table sets (0 means 1). Multi-stage
+	// learning picks a stage by the board; Threes! picks it by the hint.
+	Stages int
+	// Hint marks a Threes! network with one stage per hint value (1, 2, 3).
+	Hint bool
 }
+
+// MaxStages bounds Spec.Stages.
+const MaxStages = 16
+
+// StageCount is the number of stages, at least 1.
+func (s Spec) StageCount() int { return max(s.Stages, 1) }
 
 // Named networks (cells in hex).
 var named = []struct {
@@ -50,10 +63,21 @@ const (
 // 2x4) or a comma-separated list of patterns in hex cells
 // ("012345,456789"), optionally followed by "/noiso" (read each pattern on
 // the board as it is) or "/iso" (on all eight images; the default for
-// lists and for every named network but 8x4).
+// lists and for every named network but 8x4), then optionally by "@K" (K
+// stages) or "+hint" (Threes!: one stage per hint value).
 func ParseSpec(s string) (Spec, error) {
-	body, opt, hasOpt := strings.Cut(strings.TrimSpace(s), "/")
 	var spec Spec
+	text := strings.TrimSpace(s)
+	if t, ok := strings.CutSuffix(text, "+hint"); ok {
+		text, spec.Hint, spec.Stages = t, true, 3
+	} else if i := strings.LastIndexByte(text, '@'); i >= 0 {
+		k, err := strconv.Atoi(text[i+1:])
+		if err != nil || k < 1 || k > MaxStages {
+			return Spec{}, fmt.Errorf("network %q: stages %q must be 1 to %d", s, text[i+1:], MaxStages)
+		}
+		text, spec.Stages = text[:i], k
+	}
+	body, opt, hasOpt := strings.Cut(text, "/")
 	found := false
 	for _, n := range named {
 		if body == n.name {
@@ -63,6 +87,9 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	if !found {
 		spec.Iso = true
+	}
+	if spec.Stages == 1 {
+		spec.Stages = 0
 	}
 	if hasOpt {
 		switch opt {
@@ -116,22 +143,37 @@ func PatternString(p []int) string {
 }
 
 // String is the canonical description: a name where one fits, else the
-// pattern list, with /noiso or /iso when it differs from the default.
+// pattern list, with /noiso or /iso when it differs from the default, and
+// the stages.
 func (s Spec) String() string {
+	stages := ""
+	switch {
+	case s.Hint:
+		stages = "+hint"
+	case s.Stages > 1:
+		stages = "@" + strconv.Itoa(s.Stages)
+	}
 	var ps []string
 	for _, p := range s.Patterns {
 		ps = append(ps, PatternString(p))
 	}
 	list := strings.Join(ps, ",")
 	for _, n := range named {
-		if n.cells == list && n.iso == s.Iso {
-			return n.name
+		if n.cells == list {
+			switch {
+			case n.iso == s.Iso:
+				return n.name + stages
+			case s.Iso:
+				return n.name + "/iso" + stages
+			default:
+				return n.name + "/noiso" + stages
+			}
 		}
 	}
 	if !s.Iso {
-		return list + "/noiso"
+		return list + "/noiso" + stages
 	}
-	return list
+	return list + stages
 }
 
 // Images is the number of board images each pattern is read on: 8 or 1.
@@ -142,8 +184,9 @@ func (s Spec) Images() int {
 	return 1
 }
 
-// Weights is the number of weights: the sum of 16^len(p) over patterns.
-func (s Spec) Weights() int {
+// StageWeights is the number of weights of one stage: the sum of
+// 16^len(p) over patterns.
+func (s Spec) StageWeights() int {
 	n := 0
 	for _, p := range s.Patterns {
 		n += 1 << (4 * len(p))
@@ -151,7 +194,11 @@ func (s Spec) Weights() int {
 	return n
 }
 
+// Weights is the number of weights of all stages.
+func (s Spec) Weights() int { return s.StageWeights() * s.StageCount() }
+
 // Equal reports whether two specs describe the same network.
 func (s Spec) Equal(t Spec) bool {
-	return s.Iso == t.Iso && slices.EqualFunc(s.Patterns, t.Patterns, slices.Equal)
+	return s.Iso == t.Iso && s.StageCount() == t.StageCount() && s.Hint == t.Hint &&
+		slices.EqualFunc(s.Patterns, t.Patterns, slices.Equal)
 }

@@ -47,21 +47,11 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 
 // Expect returns the expected value of V over the boards a random tile
 // makes of after: every empty cell equally likely, holding a 2 (0.9) or a
-// 4 (0.1). A full board has no random tile and is worth 0.
+// 4 (0.1). A full board has no random tile and is worth 0. It is the
+// chance node of expectimax with state leaves.
 func Expect(net *ntuple.Network, after board.Board) float32 {
-	e := after.EmptyMask()
-	if e == 0 {
-		return 0
-	}
-	var s2, s4 float32
-	n := 0
-	for ; e != 0; e &= e - 1 {
-		cell := board.Board(e & -e)
-		s2 += net.Estimate(after | cell)
-		s4 += net.Estimate(after | cell*2)
-		n++
-	}
-	return (0.9*s2 + 0.1*s4) / float32(n)
+	s := Searcher{net: net, opt: Options{Kind: State}, canon: net.Spec().Iso}
+	return s.chance(after, 0)
 }
 
 // GreedyState is the state-value policy (seed 004): the move maximising

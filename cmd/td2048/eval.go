@@ -9,9 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"td2048/board"
 	"td2048/learn"
-	"td2048/search"
 	"td2048/stats"
 )
 
@@ -29,12 +27,17 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "random seed (printed at start; random when not given); game i draws from (seed, i) alone")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
+	var sf searchFlags
+	sf.define(fs)
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
 		if *games <= 0 || *threads < 0 {
 			return usagef("--games must be positive and --threads at least 0")
+		}
+		if err := sf.check(); err != nil {
+			return err
 		}
 		net, h, err := loadNet(*load, "2048", nil)
 		if err != nil {
@@ -47,16 +50,11 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		sd := seed.value()
-		fmt.Fprintf(out, "td2048 eval\nnetwork = %s\nloaded = %s (%d episodes, %s-value)\ntotal = %d\nseed = %d\n",
-			describe(net.Spec()), *load, h.Episodes, kind, *games, sd)
+		fmt.Fprintf(out, "td2048 eval\nnetwork = %s\nloaded = %s (%d episodes, %s-value)\nsearch = %s\ntotal = %d\nseed = %d\n",
+			describe(net.Spec()), *load, h.Episodes, kind, sf.describe(), *games, sd)
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		policy := func() learn.Policy {
-			if kind == learn.State {
-				return func(b board.Board) search.Choice { return search.GreedyState(net, b) }
-			}
-			return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-		}
+		policy := sf.policies(net, kind)
 		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: *games, Seed: sd, Threads: *threads, NewPolicy: policy})
 		block.Write(out, block.Games, stats.Pow2)
 		fmt.Fprintf(out, "2048 rate = %s%% (%d of %d games)\n", stats.Num(100*block.Reach(11)), block.Reached(11), block.Games)

@@ -10,7 +10,6 @@ import (
 	"td2048/board"
 	"td2048/game"
 	"td2048/learn"
-	"td2048/ntuple"
 	"td2048/search"
 )
 
@@ -41,9 +40,13 @@ type hintResult struct {
 	Best  *string    `json:"best"`
 }
 
-// hint computes the moves of b; with net, their values by the learner kind.
-func hint(b board.Board, net *ntuple.Network, kind learn.Kind) hintResult {
+// hint computes the moves of b; with a searcher, their values.
+func hint(b board.Board, s *search.Searcher, depth int) hintResult {
 	res := hintResult{Board: b.Hex()}
+	var values [4]search.MoveValue
+	if s != nil {
+		values = s.Values(b, depth)
+	}
 	after, reward := game.Moves(b)
 	best := -1
 	var bestTotal float32
@@ -53,15 +56,10 @@ func hint(b board.Board, net *ntuple.Network, kind learn.Kind) hintResult {
 			h, r := after[d].Hex(), game.Reward(reward[d])
 			m.After, m.Reward = &h, &r
 			total := float32(r)
-			if net != nil {
-				var v float32
-				if kind == learn.State {
-					v = search.Expect(net, after[d])
-				} else {
-					v = net.Estimate(after[d])
-				}
-				total += v
-				m.Value, m.Total = &v, &total
+			if s != nil {
+				v := values[d]
+				m.Value, m.Total = &v.Value, &v.Total
+				total = v.Total
 			}
 			if best < 0 || total > bestTotal {
 				best, bestTotal = d, total
@@ -78,6 +76,9 @@ func hint(b board.Board, net *ntuple.Network, kind learn.Kind) hintResult {
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "", "weights to value the moves with")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
+	cache := byteSize(64 << 20)
+	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
@@ -86,25 +87,29 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		var net *ntuple.Network
-		kind := learn.AfterState
+		if *depth < 1 || *depth > 12 {
+			return usagef("--depth must be 1 to 12")
+		}
+		var s *search.Searcher
 		if *load != "" {
-			n, h, err := loadNet(*load, "2048", nil)
+			net, h, err := loadNet(*load, "2048", nil)
 			if err != nil {
 				return err
 			}
-			defer n.Free()
-			net = n
-			if kind, err = learn.ParseKind(h.Learner); err != nil {
+			defer net.Free()
+			kind, err := learn.ParseKind(h.Learner)
+			if err != nil {
 				return err
 			}
+			sf := searchFlags{depth: *depth}
+			s = search.NewSearcher(net, sf.options(kind), search.NewTable(int64(cache)))
 		}
-		res := hint(b, net, kind)
+		res := hint(b, s, *depth)
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
 			return enc.Encode(res)
 		}
-		writeHint(e.stdout, b, res, net != nil)
+		writeHint(e.stdout, b, res, s != nil)
 		return nil
 	}
 }

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"td2048/board"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/search"
+)
+
+// searchFlags are the flags of every command that searches.
+type searchFlags struct {
+	depth    int
+	cache    byteSize
+	moveTime time.Duration
+}
+
+func (f *searchFlags) define(fs *flag.FlagSet) {
+	fs.IntVar(&f.depth, "depth", 1, "search depth in plies: 1 greedy, 2 one more chance+max layer (seed 000's expectimax), 3 and up deeper")
+	f.cache = 256 << 20
+	fs.Var(&f.cache, "cache", "transposition table size, shared by all threads (like 256M or 1G; 0 turns it off)")
+	fs.DurationVar(&f.moveTime, "move-time", 0, "time budget per move (like 100ms): deepen from depth 1 until it runs out; --depth then caps the depth")
+}
+
+func (f *searchFlags) check() error {
+	if f.depth < 1 || f.depth > 12 {
+		return usagef("--depth must be 1 to 12")
+	}
+	if f.moveTime < 0 {
+		return usagef("--move-time must not be negative")
+	}
+	return nil
+}
+
+func (f *searchFlags) describe() string {
+	d := fmt.Sprintf("%d-ply expectimax", f.depth)
+	if f.depth == 1 {
+		d = "1-ply (greedy)"
+	}
+	if f.moveTime > 0 {
+		d = fmt.Sprintf("iterative deepening, %v per move, up to %d plies", f.moveTime, f.depth)
+		if !f.depthGiven() {
+			d = fmt.Sprintf("iterative deepening, %v per move", f.moveTime)
+		}
+	}
+	if f.depth > 1 || f.moveTime > 0 {
+		if f.cache > 0 {
+			d += ", table " + f.cache.String()
+		} else {
+			d += ", no table"
+		}
+	}
+	return d
+}
+
+// depthGiven: with --move-time, a depth of 1 (the default) means no cap.
+func (f *searchFlags) depthGiven() bool { return f.depth > 1 }
+
+func (f *searchFlags) options(kind learn.Kind) search.Options {
+	o := search.Options{Depth: f.depth, MoveTime: f.moveTime}
+	if f.moveTime > 0 && !f.depthGiven() {
+		o.Depth = 0
+	}
+	if kind == learn.State {
+		o.Kind = search.State
+	}
+	return o
+}
+
+// policies returns a factory of per-goroutine policies sharing one table.
+func (f *searchFlags) policies(net *ntuple.Network, kind learn.Kind) func() learn.Policy {
+	if f.depth == 1 && f.moveTime <= 0 {
+		if kind == learn.State {
+			return func() learn.Policy {
+				return func(b board.Board) search.Choice { return search.GreedyState(net, b) }
+			}
+		}
+		return func() learn.Policy {
+			return func(b board.Board) search.Choice { return search.Greedy(net, b) }
+		}
+	}
+	tt := search.NewTable(int64(f.cache))
+	opt := f.options(kind)
+	return func() learn.Policy {
+		return search.NewSearcher(net, opt, tt).Best
+	}
+}
+
+// byteSize is a memory size flag: 256M, 1G, 64K or plain bytes.
+type byteSize int64
+
+func (b *byteSize) String() string {
+	v := int64(*b)
+	switch {
+	case v == 0:
+		return "0"
+	case v%(1<<30) == 0:
+		return strconv.FormatInt(v>>30, 10) + "G"
+	case v%(1<<20) == 0:
+		return strconv.FormatInt(v>>20, 10) + "M"
+	case v%(1<<10) == 0:
+		return strconv.FormatInt(v>>10, 10) + "K"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	t := strings.ToUpper(strings.TrimSuffix(strings.TrimSpace(s), "B"))
+	mult := int64(1)
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			mult, t = 1<<10, t[:n-1]
+		case 'M':
+			mult, t = 1<<20, t[:n-1]
+		case 'G':
+			mult, t = 1<<30, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 || v > 1<<40/mult {
+		return fmt.Errorf("size %q: want bytes like 256M, 1G or 0", s)
+	}
+	*b = byteSize(v * mult)
+	return nil
+}

@@ -1,0 +1,198 @@
+package search
+
+import (
+	"math"
+	"time"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/ntuple"
+)
+
+// Kind says what the network values, which decides what a leaf is.
+type Kind int
+
+const (
+	// AfterState networks value boards right after a slide: a leaf is
+	// V(after-state).
+	AfterState Kind = iota
+	// State networks value boards before a move: a leaf is the expectation
+	// of V over the random tile that follows the slide.
+	State
+)
+
+// Options configure a Searcher.
+type Options struct {
+	// Depth in plies: 1 chooses greedily (reward + leaf), 2 adds one chance
+	// and max layer below each move, and so on. 0 means 1.
+	Depth int
+	// MoveTime, when positive, deepens iteratively from depth 1 until the
+	// budget runs out (or Depth, when set, is reached) and answers with the
+	// deepest finished search. Depth 1 always finishes.
+	MoveTime time.Duration
+	Kind     Kind
+}
+
+// A Searcher runs expectimax over one network for one goroutine; several
+// searchers may share one Table.
+type Searcher struct {
+	net   *ntuple.Network
+	opt   Options
+	tt    *Table
+	canon bool // values depend only on the symmetry class of a board
+
+	deadline time.Time
+	timed    bool
+	aborted  bool
+	nodes    int64
+	// Nodes counts the chance nodes evaluated, for speed figures.
+	Nodes int64
+}
+
+// NewSearcher returns a searcher over net; tt may be nil (no table).
+func NewSearcher(net *ntuple.Network, opt Options, tt *Table) *Searcher {
+	if opt.Depth <= 0 && opt.MoveTime <= 0 {
+		opt.Depth = 1
+	}
+	return &Searcher{net: net, opt: opt, tt: tt, canon: net.Spec().Iso}
+}
+
+// Depth returns the configured depth (0 when only a time budget bounds it).
+func (s *Searcher) Depth() int { return s.opt.Depth }
+
+// A MoveValue is one move's expectimax value.
+type MoveValue struct {
+	Legal  bool
+	After  board.Board
+	Reward uint32  // as game.Moves gives it
+	Value  float32 // the value below the after-state (chance node)
+	Total  float32 // reward + Value
+}
+
+// Values returns the value of each move at depth plies (1 or more).
+func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
+	var mv [4]MoveValue
+	after, reward := game.Moves(b)
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		v := s.chance(after[d], depth-1)
+		mv[d] = MoveValue{true, after[d], reward[d], v, float32(game.Reward(reward[d])) + v}
+	}
+	return mv
+}
+
+// bestOf picks the legal move of highest total, the first on ties.
+func bestOf(mv *[4]MoveValue) Choice {
+	best := NoMove
+	for d := range mv {
+		if mv[d].Legal && mv[d].Total > best.Value {
+			best = Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total}
+		}
+	}
+	return best
+}
+
+// Best chooses a move on b: at the configured depth, or iteratively
+// deepened within the time budget.
+func (s *Searcher) Best(b board.Board) Choice {
+	if s.opt.MoveTime <= 0 {
+		mv := s.Values(b, s.opt.Depth)
+		return bestOf(&mv)
+	}
+	c, _ := s.BestTimed(b)
+	return c
+}
+
+// BestTimed deepens from depth 1 within the time budget and returns the
+// choice of the deepest finished search with that depth.
+func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
+	start := time.Now()
+	mv := s.Values(b, 1)
+	best, depth := bestOf(&mv), 1
+	if !best.Legal() {
+		return best, 1
+	}
+	s.deadline, s.timed = start.Add(s.opt.MoveTime), true
+	defer func() { s.timed, s.aborted = false, false }()
+	for d := 2; s.opt.Depth <= 0 || d <= s.opt.Depth; d++ {
+		mv := s.Values(b, d)
+		if s.aborted {
+			break
+		}
+		best, depth = bestOf(&mv), d
+		if time.Now().After(s.deadline) {
+			break
+		}
+	}
+	return best, depth
+}
+
+// chance is the value of an after-state with depth more max layers below:
+// the average over its empty cells of 0.9 x (value with a 2 there) +
+// 0.1 x (value with a 4 there). For after-state networks a chance node of
+// depth 0 is the leaf V(after).
+func (s *Searcher) chance(after board.Board, depth int) float32 {
+	if depth == 0 && s.opt.Kind == AfterState {
+		return s.net.Estimate(after)
+	}
+	if s.aborted {
+		return 0
+	}
+	s.Nodes++
+	if s.timed {
+		if s.nodes++; s.nodes&1023 == 0 && time.Now().After(s.deadline) {
+			s.aborted = true
+			return 0
+		}
+	}
+	key := after
+	if s.canon {
+		// The value of a board is the value of its symmetry class: search
+		// the canonical image, so that with or without the table the same
+		// board gives the same float32 value.
+		key = after.Canonical()
+	}
+	if s.tt != nil {
+		if v, ok := s.tt.Get(key, depth); ok {
+			return v
+		}
+	}
+	var sum float32
+	n := 0
+	for e := key.EmptyMask(); e != 0; e &= e - 1 {
+		cell := board.Board(e & -e)
+		sum += 0.9*s.node(key|cell, depth) + 0.1*s.node(key|cell*2, depth)
+		n++
+	}
+	var v float32
+	if n > 0 {
+		v = sum / float32(n)
+	}
+	if s.tt != nil && !s.aborted {
+		s.tt.Put(key, depth, v)
+	}
+	return v
+}
+
+// node is the value of a board where a move is due with depth max layers
+// left: for depth 0 (state networks only) V(b), else the best of reward +
+// chance below over the legal moves, 0 when none is legal.
+func (s *Searcher) node(b board.Board, depth int) float32 {
+	if depth == 0 {
+		return s.net.Estimate(b)
+	}
+	after, reward := game.Moves(b)
+	best := float32(math.Inf(-1))
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		best = max(best, float32(game.Reward(reward[d]))+s.chance(after[d], depth-1))
+	}
+	if math.IsInf(float64(best), -1) {
+		return 0
+	}
+	return best
+}

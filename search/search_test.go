@@ -1,0 +1,180 @@
+package search
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/ntuple"
+)
+
+func tinyNet(seed uint64) *ntuple.Network {
+	n := ntuple.MustNew("01,45")
+	rng := rand.New(rand.NewPCG(seed, seed))
+	for i := range n.Weights() {
+		n.Weights()[i] = float32(rng.IntN(64)) / 8
+	}
+	return n
+}
+
+// bruteMax and bruteChance are expectimax written out plainly, in float64,
+// over game.Move and explicit tile placement.
+func bruteMax(net *ntuple.Network, b board.Board, depth int, kind Kind) float64 {
+	if depth == 0 {
+		return float64(net.Estimate(b))
+	}
+	best, any := math.Inf(-1), false
+	for d := range 4 {
+		a, r, ok := game.Move(b, d)
+		if ok {
+			any = true
+			best = math.Max(best, float64(r)+bruteChance(net, a, depth-1, kind))
+		}
+	}
+	if !any {
+		return 0
+	}
+	return best
+}
+
+func bruteChance(net *ntuple.Network, a board.Board, depth int, kind Kind) float64 {
+	if depth == 0 && kind == AfterState {
+		return float64(net.Estimate(a))
+	}
+	sum, n := 0.0, 0
+	for i := range 16 {
+		if a.At(i) == 0 {
+			sum += 0.9*bruteMax(net, a.Set(i, 1), depth, kind) + 0.1*bruteMax(net, a.Set(i, 2), depth, kind)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+func randomBoard(rng *rand.Rand, tiles int) board.Board {
+	var b board.Board
+	for range tiles {
+		b = b.Set(rng.IntN(16), 1+rng.IntN(6))
+	}
+	return b
+}
+
+func TestExpectimaxMatchesBruteForce(t *testing.T) {
+	net := tinyNet(1)
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, kind := range []Kind{AfterState, State} {
+		for depth := 1; depth <= 3; depth++ {
+			games := 30
+			if depth == 3 {
+				games = 4
+			}
+			for range games {
+				b := randomBoard(rng, 10+rng.IntN(4))
+				s := NewSearcher(net, Options{Depth: depth, Kind: kind}, nil)
+				mv := s.Values(b, depth)
+				for d := range 4 {
+					a, r, ok := game.Move(b, d)
+					if ok != mv[d].Legal {
+						t.Fatalf("%v dir %d: legal %v, want %v", b.Hex(), d, mv[d].Legal, ok)
+					}
+					if !ok {
+						continue
+					}
+					want := float64(r) + bruteChance(net, a, depth-1, kind)
+					if math.Abs(float64(mv[d].Total)-want) > 1e-4*math.Max(1, math.Abs(want)) {
+						t.Fatalf("kind %d depth %d %v dir %d: %v, brute force %v", kind, depth, b.Hex(), d, mv[d].Total, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTableChangesNothing(t *testing.T) {
+	net := tinyNet(3)
+	rng := rand.New(rand.NewPCG(4, 4))
+	tt := NewTable(1 << 20)
+	for range 40 {
+		b := randomBoard(rng, 9+rng.IntN(5))
+		with := NewSearcher(net, Options{Depth: 3}, tt)
+		without := NewSearcher(net, Options{Depth: 3}, nil)
+		a, c := with.Values(b, 3), without.Values(b, 3)
+		if a != c {
+			t.Fatalf("%v: with table %v, without %v", b.Hex(), a, c)
+		}
+		if with.Best(b) != without.Best(b) {
+			t.Fatalf("%v: moves differ", b.Hex())
+		}
+	}
+}
+
+func TestTableStoresAndChecks(t *testing.T) {
+	tt := NewTable(1 << 16)
+	if tt.Bytes() != 1<<16 {
+		t.Fatalf("bytes %d", tt.Bytes())
+	}
+	tt.Put(0x1234, 2, 1.5)
+	if v, ok := tt.Get(0x1234, 2); !ok || v != 1.5 {
+		t.Fatalf("get %v %v", v, ok)
+	}
+	if _, ok := tt.Get(0x1234, 1); ok {
+		t.Fatal("hit at another depth")
+	}
+	if _, ok := tt.Get(0x1235, 2); ok {
+		t.Fatal("hit for another board")
+	}
+	if _, ok := tt.Get(0, 0); ok {
+		t.Fatal("empty entry hit")
+	}
+	if NewTable(100) != nil {
+		t.Fatal("tiny table made")
+	}
+}
+
+func TestGreedyIsDepthOne(t *testing.T) {
+	net := tinyNet(5)
+	rng := rand.New(rand.NewPCG(6, 6))
+	s := NewSearcher(net, Options{Depth: 1}, nil)
+	st := NewSearcher(net, Options{Depth: 1, Kind: State}, nil)
+	for range 500 {
+		b := randomBoard(rng, 2+rng.IntN(14))
+		if g, e := Greedy(net, b), s.Best(b); g != e {
+			t.Fatalf("%v: Greedy %+v, depth 1 %+v", b.Hex(), g, e)
+		}
+		if g, e := GreedyState(net, b), st.Best(b); g != e {
+			t.Fatalf("%v: GreedyState %+v, state depth 1 %+v", b.Hex(), g, e)
+		}
+	}
+}
+
+func TestMoveTimeAlwaysAnswers(t *testing.T) {
+	net := tinyNet(7)
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, budget := range []time.Duration{time.Nanosecond, time.Millisecond, 20 * time.Millisecond} {
+		s := NewSearcher(net, Options{MoveTime: budget}, NewTable(1<<20))
+		for range 20 {
+			b := randomBoard(rng, 6+rng.IntN(8))
+			c, depth := s.BestTimed(b)
+			legal := !game.Over(b)
+			if c.Legal() != legal {
+				t.Fatalf("%v: legal %v, game over %v", b.Hex(), c.Legal(), !legal)
+			}
+			if legal {
+				if _, _, ok := game.Move(b, c.Dir); !ok || depth < 1 {
+					t.Fatalf("%v: illegal answer %d at depth %d", b.Hex(), c.Dir, depth)
+				}
+			}
+		}
+	}
+	// A generous budget with a depth cap stops at the cap.
+	s := NewSearcher(net, Options{Depth: 2, MoveTime: time.Minute}, nil)
+	if _, d := s.BestTimed(randomBoard(rng, 10)); d != 2 {
+		t.Fatalf("depth %d, want 2", d)
+	}
+}
