@@ -59,16 +59,20 @@ type step struct {
 // safe for concurrent use; several workers may share one network when the
 // network is Shared.
 type Worker struct {
-	Net   *ntuple.Network
-	Kind  Kind
-	Rand  game.Rand
-	path  []step
-	index ntuple.Indexes
+	Net  *ntuple.Network
+	Kind Kind
+	Rand game.Rand
+	path []step
+	// idx holds the weight indices of each after-state of the episode,
+	// computed once when the move was chosen and used again to learn.
+	idx  []uint32
+	cand [4][ntuple.MaxPatterns * 8]uint32
 }
 
 // NewWorker returns a worker for net.
 func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
-	return &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<14)}
+	return &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13),
+		idx: make([]uint32, 0, net.Lookups()<<13)}
 }
 
 // Play plays one episode with the current weights. With alpha > 0 it then
@@ -80,52 +84,67 @@ func (w *Worker) Play(alpha float32) Episode {
 	return w.playAfter(alpha)
 }
 
+// playAfter is search.Greedy fused with the bookkeeping of learning: the
+// indices of every legal after-state are computed once, valued with
+// Network.Sum (bit for bit Estimate), and the chosen one's kept for the
+// backward pass.
 func (w *Worker) playAfter(alpha float32) Episode {
 	net := w.Net
+	lookups := net.Lookups()
 	b := game.Start(w.Rand)
-	path := w.path[:0]
+	path, idx := w.path[:0], w.idx[:0]
 	var ep Episode
 	var final float32 // target of the last after-state
 	for {
-		c := search.Greedy(net, b)
-		if !c.Legal() {
+		after, reward := game.Moves(b)
+		var x [4][]uint32
+		for d := range 4 {
+			if after[d] != b {
+				x[d] = net.Index(after[d], w.cand[d][:])
+			}
+		}
+		best, bestV := -1, float32(0)
+		for d := range 4 {
+			if after[d] != b {
+				if v := float32(game.Reward(reward[d])) + net.Sum(x[d]); best < 0 || v > bestV {
+					best, bestV = d, v
+				}
+			}
+		}
+		if best < 0 {
 			break
 		}
 		ep.Moves++
-		r := game.Reward(c.Reward)
+		r := game.Reward(reward[best])
 		ep.Score += r
-		if game.Overflow(c.Reward) {
+		if game.Overflow(reward[best]) {
 			// 65536 cannot be stored: the game stops here, and the merge's
 			// reward is the last after-state's target.
 			ep.Overflow = true
 			final = float32(r)
 			break
 		}
-		path = append(path, step{c.After, float32(r)})
-		b = game.Spawn(c.After, w.Rand)
+		path = append(path, step{after[best], float32(r)})
+		idx = append(idx, x[best][:lookups]...)
+		b = game.Spawn(after[best], w.Rand)
 	}
 	ep.MaxTile = b.MaxTile()
 	if ep.Overflow {
 		ep.MaxTile = 16
 	}
-	w.path = path
+	w.path, w.idx = path, idx
 	if alpha > 0 {
-		w.learn(path, final, alpha)
+		// Backward TD(0): for t from the last step down, V(s'_t) moves by
+		// alpha*(target - V(s'_t)), and the next target is s'_t's reward
+		// plus its updated value.
+		target := final
+		for t := len(path) - 1; t >= 0; t-- {
+			x := idx[t*lookups : (t+1)*lookups]
+			v := net.Add(x, alpha*(target-net.Sum(x)))
+			target = path[t].reward + v
+		}
 	}
 	return ep
-}
-
-// learn runs the backward TD(0) pass: for t from the last step down,
-// V(path[t]) moves by alpha*(target - V(path[t])), and the next target is
-// path[t]'s reward plus its updated value.
-func (w *Worker) learn(path []step, target, alpha float32) {
-	net, x := w.Net, &w.index
-	for t := len(path) - 1; t >= 0; t-- {
-		net.Index(path[t].board, x)
-		v := net.Sum(x)
-		v = net.Add(x, alpha*(target-v))
-		target = path[t].reward + v
-	}
 }
 
 func (w *Worker) playState(alpha float32) Episode {
@@ -158,8 +177,8 @@ func (w *Worker) playState(alpha float32) Episode {
 		// game ends on a board that cannot be stored, worth 0 too).
 		var next float32
 		if !ep.Overflow {
-			net.Index(b, &w.index)
-			next = net.Add(&w.index, -alpha*net.Sum(&w.index))
+			x := net.Index(b, w.cand[0][:])
+			next = net.Add(x, -alpha*net.Sum(x))
 		}
 		w.learnState(path, next, alpha)
 	}
@@ -169,10 +188,9 @@ func (w *Worker) playState(alpha float32) Episode {
 // learnState: for t from the last step down, V(s_t) moves toward
 // r_t + V(s_{t+1}), next being the updated value of s_{t+1}.
 func (w *Worker) learnState(path []step, next, alpha float32) {
-	net, x := w.Net, &w.index
+	net := w.Net
 	for t := len(path) - 1; t >= 0; t-- {
-		net.Index(path[t].board, x)
-		v := net.Sum(x)
-		next = net.Add(x, alpha*(path[t].reward+next-v))
+		x := net.Index(path[t].board, w.cand[0][:])
+		next = net.Add(x, alpha*(path[t].reward+next-net.Sum(x)))
 	}
 }

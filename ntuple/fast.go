@@ -39,11 +39,12 @@ func estimate4x6(t *tab4x6, b board.Board) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-func index4x6(b board.Board, x *Indexes, base uint32) {
+func index4x6(b board.Board, dst []uint32, base uint32) []uint32 {
 	im := b.Images()
+	x := (*[32]uint32)(dst)
 	for k, y := range im {
 		p, q, r, s := idx4x6(uint64(y))
-		x.i[k], x.i[8+k], x.i[16+k], x.i[24+k] = base+p, base+q, base+r, base+s
+		x[k], x[8+k], x[16+k], x[24+k] = base+p, base+q, base+r, base+s
 	}
-	x.n = 32
+	return x[:]
 }

@@ -169,16 +169,6 @@ func load(w []float32, i uint32) float32 {
 	return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(&w[i]))))
 }
 
-func (n *Network) add(i uint32, d float32) {
-	p := &n.w[i]
-	if n.shared {
-		u := (*uint32)(unsafe.Pointer(p))
-		atomic.StoreUint32(u, math.Float32bits(math.Float32frombits(atomic.LoadUint32(u))+d))
-		return
-	}
-	*p += d
-}
-
 // images returns the boards each pattern is read on.
 func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
 	if n.spec.Iso {
@@ -201,49 +191,43 @@ func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	}
 	// All indices first, then all loads: the loads miss the cache, and a
 	// tight loop of them keeps many misses in flight at once.
-	var x Indexes
-	n.IndexStage(k, b, &x)
-	return n.Sum(&x)
+	var x [MaxPatterns * 8]uint32
+	return n.Sum(n.IndexStage(k, b, x[:]))
 }
 
-// Indexes holds the weight indices of one board, computed once by Index
-// and used by Sum and Add. It is scratch space for one goroutine.
-type Indexes struct {
-	n int
-	i [MaxPatterns * 8]uint32
-}
+// Index computes the weight indices of b (in stage 0) into dst, which must
+// hold Lookups() of them, and returns them: for each pattern in spec order,
+// one index per image.
+func (n *Network) Index(b board.Board, dst []uint32) []uint32 { return n.IndexStage(0, b, dst) }
 
-// Index computes the weight indices of b (in stage 0) into x.
-func (n *Network) Index(b board.Board, x *Indexes) { n.IndexStage(0, b, x) }
-
-// IndexStage computes the weight indices of b in stage k into x.
-func (n *Network) IndexStage(k int, b board.Board, x *Indexes) {
+// IndexStage computes the weight indices of b in stage k into dst.
+func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	base := uint32(k * n.stage)
 	if n.kind == kind4x6 {
-		index4x6(b, x, base)
-		return
+		return index4x6(b, dst, base)
 	}
 	var buf [8]board.Board
 	im := n.images(b, &buf)
+	dst = dst[:len(n.pats)*len(im)]
 	j := 0
 	for p := range n.pats {
 		c := &n.pats[p]
 		for _, y := range im {
-			x.i[j] = base + c.index(uint64(y))
+			dst[j] = base + c.index(uint64(y))
 			j++
 		}
 	}
-	x.n = j
+	return dst
 }
 
-// Sum returns the value at the indices in x; it equals Estimate of the
-// board they were computed from, bit for bit.
-func (n *Network) Sum(x *Indexes) float32 {
+// Sum returns the value at the indices x (as Index gives them); it equals
+// Estimate of the board they were computed from, bit for bit.
+func (n *Network) Sum(x []uint32) float32 {
 	w, per := n.w, n.spec.Images()
 	var v float32
-	for k := 0; k < x.n; k += per {
+	for k := 0; k+per <= len(x); k += per {
 		var s float32
-		for _, i := range x.i[k : k+per] {
+		for _, i := range x[k : k+per] {
 			s += load(w, i)
 		}
 		v += s
@@ -253,18 +237,39 @@ func (n *Network) Sum(x *Indexes) float32 {
 
 // Add moves the value at x by u: each of the weights at x moves by
 // u / (patterns * images), a weight read twice moving twice. It returns the
-// value after the update.
-func (n *Network) Add(x *Indexes, u float32) float32 {
+// value after the update as the course demo and TDL2048+ compute it, in the
+// same pass: the sum of each weight read right after its own step (a weight
+// read twice counts once with one step and once with two).
+func (n *Network) Add(x []uint32, u float32) float32 {
 	d := u * n.split
-	for _, i := range x.i[:x.n] {
-		n.add(i, d)
+	w, per := n.w, n.spec.Images()
+	var v float32
+	if n.shared {
+		for k := 0; k+per <= len(x); k += per {
+			var s float32
+			for _, i := range x[k : k+per] {
+				p := (*uint32)(unsafe.Pointer(&w[i]))
+				nw := math.Float32frombits(atomic.LoadUint32(p)) + d
+				atomic.StoreUint32(p, math.Float32bits(nw))
+				s += nw
+			}
+			v += s
+		}
+		return v
 	}
-	return n.Sum(x)
+	for k := 0; k+per <= len(x); k += per {
+		var s float32
+		for _, i := range x[k : k+per] {
+			w[i] += d
+			s += w[i]
+		}
+		v += s
+	}
+	return v
 }
 
 // Update moves V(b) by u as Add does and returns the new value.
 func (n *Network) Update(b board.Board, u float32) float32 {
-	var x Indexes
-	n.Index(b, &x)
-	return n.Add(&x, u)
+	var x [MaxPatterns * 8]uint32
+	return n.Add(n.Index(b, x[:]), u)
 }

@@ -32,17 +32,17 @@ func TestIsomorphismVectors(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for range 2000 {
 			b := board.Board(rng.Uint64())
-			var x Indexes
-			n.Index(b, &x)
-			if x.n != 32 {
-				t.Fatalf("%d indices", x.n)
+			var buf [128]uint32
+			x := n.Index(b, buf[:])
+			if len(x) != 32 {
+				t.Fatalf("%d indices", len(x))
 			}
 			for p, pat := range []string{"012345", "456789", "012456", "45689a"} {
 				var want []uint32
 				for _, im := range isoVectors[pat] {
 					want = append(want, uint32(p)<<24|plainIndex(b, im))
 				}
-				got := slices.Clone(x.i[8*p : 8*p+8])
+				got := slices.Clone(x[8*p : 8*p+8])
 				slices.Sort(got)
 				slices.Sort(want)
 				if !slices.Equal(got, want) {
@@ -69,9 +69,8 @@ func TestGenericMatchesFast(t *testing.T) {
 		if f, s := fast.Estimate(b), slow.Estimate(b); f != s {
 			t.Fatalf("%v: fast %v, generic %v", b.Hex(), f, s)
 		}
-		var x Indexes
-		fast.Index(b, &x)
-		if fast.Sum(&x) != fast.Estimate(b) {
+		var buf [128]uint32
+		if fast.Sum(fast.Index(b, buf[:])) != fast.Estimate(b) {
 			t.Fatalf("Sum differs from Estimate")
 		}
 	}
@@ -85,12 +84,12 @@ func TestNoIsoReadsBoardAsIs(t *testing.T) {
 		t.Fatalf("8x4 has %d lookups", n.Lookups())
 	}
 	b := board.FromCells([16]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0})
-	var x Indexes
-	n.Index(b, &x)
+	var buf [128]uint32
+	x := n.Index(b, buf[:])
 	want := []uint32{0x4321, 0x8765, 0xcba9, 0x0fed, 0xd951, 0xea62, 0xfb73, 0x0c84}
 	for p, w := range want {
-		if x.i[p] != uint32(p)<<16|w {
-			t.Errorf("pattern %d: index %x, want %x", p, x.i[p], uint32(p)<<16|w)
+		if x[p] != uint32(p)<<16|w {
+			t.Errorf("pattern %d: index %x, want %x", p, x[p], uint32(p)<<16|w)
 		}
 	}
 }
@@ -129,18 +128,20 @@ func TestEstimateUpdateExact(t *testing.T) {
 	if v := m.Estimate(c); v != 4 {
 		t.Fatalf("Estimate = %v, want 4", v)
 	}
-	// u = 8: each of 8 reads moves the weight by 1, so it moves by 8 and
-	// the value by 64.
-	if v := m.Update(c, 8); v != 68 || m.Weights()[1] != 8.5 {
-		t.Fatalf("Update = %v, weight %v; want 68, 8.5", v, m.Weights()[1])
+	// u = 8: each of 8 reads moves the weight by 1, so it moves by 8; the
+	// value returned reads it after each step: 1.5 + 2.5 + ... + 8.5 = 40.
+	if v := m.Update(c, 8); v != 40 || m.Weights()[1] != 8.5 {
+		t.Fatalf("Update = %v, weight %v; want 40, 8.5", v, m.Weights()[1])
+	}
+	if v := m.Estimate(c); v != 68 {
+		t.Fatalf("Estimate after update = %v, want 68", v)
 	}
 	// Only corner 0 holds 2: the 8 images read corners 0 (twice: identity
 	// and transpose) and the others.
 	d := board.FromCells([16]int{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
-	var x Indexes
-	m.Index(d, &x)
+	var buf [128]uint32
 	ones := 0
-	for _, i := range x.i[:x.n] {
+	for _, i := range m.Index(d, buf[:]) {
 		if i == 1 {
 			ones++
 		}
@@ -160,9 +161,8 @@ func TestStagesAreSeparateTables(t *testing.T) {
 			u := float32(rng.NormFloat64())
 			n.Update(b, u) // stage 0
 			one.Update(b, u)
-			var x Indexes
-			n.IndexStage(2, b, &x)
-			n.Add(&x, 2*u) // stage 2
+			var buf [128]uint32
+			n.Add(n.IndexStage(2, b, buf[:]), 2*u) // stage 2
 		}
 		for range 200 {
 			b := board.Board(rng.Uint64())
