@@ -2,6 +2,10 @@ package learn
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -24,8 +28,8 @@ func TestTrainingImproves(t *testing.T) {
 			episodes = 1500
 		}
 		Train(context.Background(), net, Config{
-			Episodes: episodes, Alpha: 0.1, Kind: kind, Seed: 1, Threads: 1, Every: 500,
-			Block: func(done int, b *stats.Block, _ time.Duration) { avgs = append(avgs, b.Avg()) },
+			Episodes: episodes, Kind: kind, Seed: 1, Threads: 1, Every: 500,
+			Block: func(done int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) },
 		})
 		if len(avgs) != episodes/500 {
 			t.Fatalf("%v: %d blocks", kind, len(avgs))
@@ -41,7 +45,7 @@ func TestTrainingImproves(t *testing.T) {
 func TestTrainRepeatable(t *testing.T) {
 	run := func() []float32 {
 		net := ntuple.MustNew("0123,4567")
-		Train(context.Background(), net, Config{Episodes: 200, Alpha: 0.1, Seed: 7, Threads: 1, Every: 100})
+		Train(context.Background(), net, Config{Episodes: 200, Seed: 7, Threads: 1, Every: 100})
 		return net.Weights()
 	}
 	a, b := run(), run()
@@ -54,7 +58,7 @@ func TestTrainRepeatable(t *testing.T) {
 
 func TestEvaluateSameForAnyThreads(t *testing.T) {
 	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 300, Alpha: 0.1, Seed: 3, Threads: 1, Every: 300})
+	Train(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
 	eval := func(threads int) stats.Block {
 		b, _ := Evaluate(context.Background(), EvalConfig{Games: 200, Seed: 9, Threads: threads,
 			NewPolicy: func() Policy {
@@ -75,7 +79,7 @@ func BenchmarkTrain4x6(b *testing.B) {
 	net := ntuple.MustNew("4x6")
 	defer net.Free()
 	b.ResetTimer()
-	r := Train(context.Background(), net, Config{Episodes: b.N, Alpha: 0.1, Seed: 1, Threads: 1, Every: 1000})
+	_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000})
 	b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
 }
 
@@ -92,6 +96,112 @@ func BenchmarkTrainCPU4x6(b *testing.B) {
 	defer net.Free()
 	b.ResetTimer()
 	c0 := cpuTime()
-	r := Train(context.Background(), net, Config{Episodes: b.N, Alpha: 0.1, Seed: 1, Threads: 1, Every: 1000})
+	_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000})
 	b.ReportMetric(float64(r.Moves)/(cpuTime()-c0).Seconds(), "moves/cpu-s")
+}
+
+// TestResumeIsExact: N episodes, a stop, and a resume to 2N give the same
+// weights, bit for bit, as an unbroken 2N run, with a step schedule and a
+// plateau cut in play, and the resumed state passed through JSON.
+func TestResumeIsExact(t *testing.T) {
+	mk := func() *Schedule {
+		s, _ := ParseSchedule("0:0.1,150:0.05", 0.1)
+		s.SetPlateau("0.5:2")
+		return s
+	}
+	var whole []float64
+	full := ntuple.MustNew("0123,4567")
+	Train(context.Background(), full, Config{Episodes: 300, Seed: 11, Threads: 1, Every: 25, Schedule: mk(),
+		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { whole = append(whole, b.Avg()) }})
+
+	part := ntuple.MustNew("0123,4567")
+	// Stop in the middle of a block: 137 is not a multiple of 25.
+	ctx, cancel := context.WithCancel(context.Background())
+	var halves []float64
+	st, res, err := Train(ctx, part, Config{Episodes: 300, Seed: 11, Threads: 1, Every: 25, Schedule: mk(),
+		CheckpointEvery: 137, Checkpoint: func(RunState) error { cancel(); return nil },
+		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { halves = append(halves, b.Avg()) }})
+	if err != nil || st.Done != 137 || res.Episodes != 137 {
+		t.Fatalf("stopped at %d (%d played): %v", st.Done, res.Episodes, err)
+	}
+	js, _ := json.Marshal(st)
+	var back RunState
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err = Train(context.Background(), part, Config{Episodes: 300, Seed: 11, Threads: 1, Every: 25,
+		Schedule: back.Schedule, Resume: &back,
+		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { halves = append(halves, b.Avg()) }})
+	if err != nil || st.Done != 300 {
+		t.Fatalf("resumed run ended at %d: %v", st.Done, err)
+	}
+	if !slices.Equal(whole, halves) {
+		t.Fatalf("block averages differ:\n%v\n%v", whole, halves)
+	}
+	a, b := full.Weights(), part.Weights()
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			t.Fatalf("weight %d: %v unbroken, %v resumed", i, a[i], b[i])
+		}
+	}
+}
+
+func TestCheckpointsPauseAllThreads(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	var at []int
+	st, _, err := Train(context.Background(), net, Config{Episodes: 500, Seed: 1, Threads: 2, Every: 50,
+		CheckpointEvery: 200, Checkpoint: func(s RunState) error {
+			at = append(at, s.Done)
+			if len(s.Rands) != 2 || s.Partial.Games != 0 {
+				t.Errorf("checkpoint state %+v", s)
+			}
+			return nil
+		}})
+	if err != nil || st.Done != 500 || !slices.Equal(at, []int{200, 400}) {
+		t.Fatalf("checkpoints at %v, done %d, %v", at, st.Done, err)
+	}
+	_, _, err = Train(context.Background(), net, Config{Episodes: 500, Seed: 1, Threads: 2, Every: 50,
+		CheckpointEvery: 100, Checkpoint: func(RunState) error { return errors.New("disk full") }})
+	if err == nil || err.Error() != "disk full" {
+		t.Fatalf("checkpoint error lost: %v", err)
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	s, err := ParseSchedule("0:0.1,200000:0.05,400000:0.025", 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ep, want := range map[int]float32{0: 0.1, 199999: 0.1, 200000: 0.05, 500000: 0.025} {
+		if got := s.Alpha(ep); got != want {
+			t.Errorf("Alpha(%d) = %v, want %v", ep, got, want)
+		}
+	}
+	late, _ := ParseSchedule("1000:0.01", 0.2)
+	if late.Alpha(999) != 0.2 || late.Alpha(1000) != 0.01 {
+		t.Errorf("late schedule: %v %v", late.Alpha(999), late.Alpha(1000))
+	}
+	for _, bad := range []string{"x", "0:", ":1", "-5:0.1", "0:-1", "0:0.1,,"} {
+		if _, err := ParseSchedule(bad, 0.1); err == nil {
+			t.Errorf("schedule %q accepted", bad)
+		}
+	}
+	p := Constant(0.1)
+	if err := p.SetPlateau("0.5:3"); err != nil {
+		t.Fatal(err)
+	}
+	cuts := 0
+	for _, avg := range []float64{10, 20, 30, 40, 40, 40, 40, 40, 40, 40} {
+		if p.Observe(avg) {
+			cuts++
+		}
+	}
+	if cuts != 1 || p.Alpha(0) != 0.05 {
+		t.Errorf("plateau: %d cuts, alpha %v", cuts, p.Alpha(0))
+	}
+	for _, bad := range []string{"1:3", "0.5", "0.5:0", "x:2"} {
+		if err := Constant(0.1).SetPlateau(bad); err == nil {
+			t.Errorf("plateau %q accepted", bad)
+		}
+	}
 }

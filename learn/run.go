@@ -2,10 +2,10 @@ package learn
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"td2048/ntuple"
@@ -29,29 +29,68 @@ func NewRand(seed, stream uint64) *rand.PCG {
 
 // Config is a training run.
 type Config struct {
-	Episodes int     // episodes to play (and learn from)
-	Alpha    float32 // learning rate for the whole value
+	Episodes int // the run's total: episodes Resume.Done..Episodes-1 are played
 	Kind     Kind
 	Seed     uint64
 	Threads  int // worker goroutines sharing the network; 0 means all cores
 	Every    int // games per statistics block
-	// Block is called with each finished block, in order, from one
-	// goroutine at a time: done is the number of episodes finished.
-	Block func(done int, b *stats.Block, elapsed time.Duration)
+	// Schedule gives each episode's learning rate; nil means 0.1. Train
+	// updates its plateau state as blocks finish.
+	Schedule *Schedule
+	// Resume continues a run from a checkpoint's state.
+	Resume *RunState
+	// Checkpoint, when set, is called every CheckpointEvery episodes with
+	// all workers paused, so that the network and the state agree. An error
+	// stops the run.
+	CheckpointEvery int
+	Checkpoint      func(RunState) error
+	// Block is called with each finished block, in order, one call at a
+	// time: done is the number of episodes finished, alpha the rate of
+	// the block's last episode.
+	Block func(done int, b *stats.Block, elapsed time.Duration, alpha float32)
+	// Tick, when set, is called about every TickEvery with the progress.
+	Tick      func(Snapshot)
+	TickEvery time.Duration
+}
+
+// RunState is what continues a run exactly: saved in checkpoints.
+type RunState struct {
+	Done     int         `json:"done"` // episodes finished
+	Total    int         `json:"total"`
+	Seed     uint64      `json:"seed"`
+	Every    int         `json:"every"`
+	Learner  string      `json:"learner"`
+	Rands    [][]byte    `json:"rands"`   // each worker's generator
+	Partial  stats.Block `json:"partial"` // the unfinished block
+	Schedule *Schedule   `json:"schedule"`
+	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
+	Moves    int64       `json:"moves"`     // moves played so far
+}
+
+// A Snapshot is the progress of a run.
+type Snapshot struct {
+	Done, Total int
+	Played      int   // episodes of this session
+	Moves       int64 // moves of this session
+	Elapsed     time.Duration
+	Session     time.Duration // time of this session
+	Block       stats.Block   // the block under way
+	Alpha       float32
 }
 
 // Result sums up a run.
 type Result struct {
-	Episodes int
+	Episodes int // episodes played in this call
 	Moves    int64
 	Elapsed  time.Duration
 }
 
-// Train plays and learns cfg.Episodes episodes on net. Worker k draws its
-// randomness from NewRand(cfg.Seed, k); with one thread a run is exactly
-// repeatable. Cancelling ctx stops it after the episodes under way; the
-// result counts the episodes learned from.
-func Train(ctx context.Context, net *ntuple.Network, cfg Config) Result {
+// Train plays and learns on net until cfg.Episodes episodes are done or
+// ctx is cancelled, and returns the state to continue from. Worker k draws
+// its randomness from NewRand(cfg.Seed, k) (or its saved generator); with
+// one thread a run, stopped and resumed or not, is exactly repeatable.
+// Cancelling ctx stops it after the episodes under way.
+func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Result, error) {
 	threads := cfg.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -60,19 +99,89 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) Result {
 		net.Share()
 	}
 	every := max(cfg.Every, 1)
+	sched := cfg.Schedule
+	if sched == nil {
+		sched = Constant(0.1)
+	}
+	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched}
+	if r := cfg.Resume; r != nil {
+		if r.Every != every {
+			return st, Result{}, fmt.Errorf("resume: blocks of %d episodes, not %d", r.Every, every)
+		}
+		st.Done, st.Partial, st.Elapsed, st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
+	}
+	rands := make([]*rand.PCG, threads)
+	for k := range rands {
+		rands[k] = NewRand(cfg.Seed, uint64(k))
+		if cfg.Resume != nil && k < len(cfg.Resume.Rands) {
+			if err := rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
+				return st, Result{}, fmt.Errorf("resume: generator %d: %v", k, err)
+			}
+		}
+	}
 	start := time.Now()
+	prior := time.Duration(st.Elapsed * float64(time.Second))
 
 	var (
-		next   atomic.Int64 // next episode number to hand out
-		moves  atomic.Int64
-		mu     sync.Mutex
-		blocks = map[int]*stats.Block{}
-		shown  int // blocks reported
-		done   int // episodes finished
+		mu       sync.Mutex
+		wake     = sync.NewCond(&mu)
+		next     = st.Done // next episode to hand out
+		inflight int
+		done     = st.Done
+		moves    int64
+		blocks   = map[int]*stats.Block{}
+		shown    = st.Done / every // blocks reported
+		boundary = cfg.Episodes    // no episode at or past it is handed out until a checkpoint
+		failed   error
+		lastTick = start
 	)
-	finish := func(i int, ep Episode) {
+	if st.Partial.Games > 0 {
+		p := st.Partial
+		blocks[shown] = &p
+	}
+	nextBoundary := func() {
+		boundary = cfg.Episodes
+		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
+			boundary = min(cfg.Episodes, (done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
+		}
+	}
+	nextBoundary()
+	// state describes the run; mu held, all workers idle.
+	state := func() RunState {
+		s := st
+		s.Done = done
+		s.Partial = stats.Block{}
+		if b := blocks[done/every]; b != nil {
+			s.Partial = *b
+		}
+		s.Elapsed = (prior + time.Since(start)).Seconds()
+		s.Moves = st.Moves + moves
+		s.Rands = make([][]byte, len(rands))
+		for k, r := range rands {
+			s.Rands[k], _ = r.MarshalBinary()
+		}
+		return s
+	}
+	take := func() (int, float32, bool) {
 		mu.Lock()
 		defer mu.Unlock()
+		for next >= boundary && next < cfg.Episodes && failed == nil && ctx.Err() == nil {
+			wake.Wait()
+		}
+		if next >= cfg.Episodes || failed != nil || ctx.Err() != nil {
+			return 0, 0, false
+		}
+		i := next
+		next++
+		inflight++
+		return i, sched.Alpha(i), true
+	}
+	finish := func(i int, ep Episode, alpha float32) {
+		mu.Lock()
+		defer mu.Unlock()
+		inflight--
+		done++
+		moves += int64(ep.Moves)
 		k := i / every
 		b := blocks[k]
 		if b == nil {
@@ -80,39 +189,63 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) Result {
 			blocks[k] = b
 		}
 		b.Add(ep.Score, ep.MaxTile, ep.Moves)
-		done++
 		// Report every block that is complete and whose predecessors are.
 		for {
 			b := blocks[shown]
 			size := min(every, cfg.Episodes-shown*every)
 			if b == nil || b.Games < size {
-				return
+				break
 			}
 			delete(blocks, shown)
 			shown++
+			sched.Observe(b.Avg())
 			if cfg.Block != nil {
-				cfg.Block(min(shown*every, cfg.Episodes), b, time.Since(start))
+				cfg.Block(min(shown*every, cfg.Episodes), b, prior+time.Since(start), alpha)
 			}
+		}
+		if cfg.Tick != nil && time.Since(lastTick) >= cfg.TickEvery {
+			lastTick = time.Now()
+			s := Snapshot{Done: done, Total: cfg.Episodes, Played: done - st.Done, Moves: moves, Elapsed: prior + time.Since(start),
+				Session: time.Since(start), Alpha: alpha}
+			if b := blocks[shown]; b != nil {
+				s.Block = *b
+			}
+			cfg.Tick(s)
+		}
+		if inflight == 0 && next == boundary && boundary < cfg.Episodes {
+			// All workers wait at the boundary: the network and the
+			// generators are consistent, save them.
+			if err := cfg.Checkpoint(state()); err != nil {
+				failed = err
+			}
+			nextBoundary()
+			wake.Broadcast()
 		}
 	}
 
 	var wg sync.WaitGroup
+	stop := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		wake.Broadcast()
+		mu.Unlock()
+	})
+	defer stop()
 	for k := range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := NewWorker(net, cfg.Kind, NewRand(cfg.Seed, uint64(k)))
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= cfg.Episodes {
+			w := NewWorker(net, cfg.Kind, rands[k])
+			for {
+				i, alpha, ok := take()
+				if !ok {
 					return
 				}
-				ep := w.Play(cfg.Alpha)
-				moves.Add(int64(ep.Moves))
-				finish(i, ep)
+				finish(i, w.Play(alpha), alpha)
 			}
 		}()
 	}
 	wg.Wait()
-	return Result{Episodes: done, Moves: moves.Load(), Elapsed: time.Since(start)}
+	mu.Lock()
+	defer mu.Unlock()
+	return state(), Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start)}, failed
 }

@@ -47,6 +47,9 @@ type Header struct {
 	Learner  string `json:"learner"` // "after" or "state"
 	Episodes int64  `json:"episodes,omitempty"`
 	Comment  string `json:"comment,omitempty"`
+	// Run, when present, is the state of the training run that wrote the
+	// file, enough to resume it (train --resume).
+	Run json.RawMessage `json:"run,omitempty"`
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"td2048/netfile"
+	"td2048/stats"
+)
+
+// TestMain lets the test binary act as td2048 itself, for tests that need a
+// real process (to kill it).
+func TestMain(m *testing.M) {
+	if os.Getenv("TD2048_BE_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
+	}
+	os.Exit(m.Run())
+}
+
+func sameWeights(t *testing.T, a, b string) {
+	t.Helper()
+	na, _, err := netfile.Load(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, _, err := netfile.Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, wb := na.Weights(), nb.Weights()
+	if len(wa) != len(wb) {
+		t.Fatalf("%d vs %d weights", len(wa), len(wb))
+	}
+	for i := range wa {
+		if math.Float32bits(wa[i]) != math.Float32bits(wb[i]) {
+			t.Fatalf("weight %d: %v in %s, %v in %s", i, wa[i], a, wb[i], b)
+		}
+	}
+}
+
+func readLog(t *testing.T, path string) []stats.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := stats.ReadLog(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func runState(t *testing.T, path string) runHeader {
+	t.Helper()
+	h, err := netfile.ReadHeader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r runHeader
+	if err := json.Unmarshal(h.Run, &r); err != nil {
+		t.Fatalf("run state of %s: %v", path, err)
+	}
+	return r
+}
+
+func TestResumeThroughCommand(t *testing.T) {
+	dir := t.TempDir()
+	whole, part := filepath.Join(dir, "whole.td2048"), filepath.Join(dir, "part.td2048")
+	common := []string{"--network", "8x4", "--seed", "9", "--every", "50", "--alpha-schedule", "0:0.1,300:0.05"}
+	if code, _, errs := runCmd(t, append([]string{"train", "--episodes", "600", "--save", whole}, common...)...); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd(t, append([]string{"train", "--episodes", "300", "--save", part}, common...)...); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := runCmd(t, "train", "--resume", part, "--episodes", "600")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, "resumed = "+part+" (300 of 600 episodes done)") || !strings.Contains(out, "\n600\tavg = ") || strings.Contains(out, "\n300\tavg = ") {
+		t.Fatalf("resume output:\n%s", out)
+	}
+	sameWeights(t, whole, part)
+	lw, lp := readLog(t, filepath.Join(dir, "whole.jsonl")), readLog(t, filepath.Join(dir, "part.jsonl"))
+	if len(lw) != 12 || len(lp) != 12 {
+		t.Fatalf("logs have %d and %d records", len(lw), len(lp))
+	}
+	for i := range lw {
+		if lw[i].Episodes != int64(50*(i+1)) || lw[i].Avg != lp[i].Avg || lw[i].Alpha != lp[i].Alpha {
+			t.Fatalf("record %d: %+v vs %+v", i, lw[i], lp[i])
+		}
+	}
+	if lw[5].Alpha != 0.1 || lw[6].Alpha != 0.05 {
+		t.Fatalf("schedule not in the log: %v %v", lw[5].Alpha, lw[6].Alpha)
+	}
+	// A resumed run keeps its settings.
+	if code, _, errs := runCmd(t, "train", "--resume", part, "--seed", "10"); code != 2 || !strings.Contains(errs, "keeps its settings") {
+		t.Fatalf("changed seed on resume: %d %s", code, errs)
+	}
+	// Weights without a run cannot be resumed.
+	plain := filepath.Join(dir, "plain.td2048")
+	os.WriteFile(plain, nil, 0o644)
+	if code, _, _ := runCmd(t, "train", "--resume", plain); code == 0 {
+		t.Fatal("resumed an empty file")
+	}
+}
+
+// TestKillAndResume kills a training process with SIGKILL after its second
+// checkpoint; the file it leaves loads whole, and resuming it reaches the
+// same weights and log as a run never stopped.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := t.TempDir()
+	killed, whole := filepath.Join(dir, "killed.td2048"), filepath.Join(dir, "whole.td2048")
+	common := []string{"train", "--network", "0123,4567,89ab", "--seed", "4", "--every", "100", "--checkpoint-every", "200"}
+	cmd := exec.Command(os.Args[0], append(common, "--episodes", "1000000", "--save", killed)...)
+	cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if h, err := netfile.ReadHeader(killed); err == nil && len(h.Run) > 0 {
+			var r runHeader
+			json.Unmarshal(h.Run, &r)
+			if r.Done >= 400 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no second checkpoint within a minute:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+
+	r := runState(t, killed) // loads whole: checksum and length checked
+	if r.Done%200 != 0 || r.Done < 400 {
+		t.Fatalf("checkpoint at %d episodes", r.Done)
+	}
+	total := r.Done + 200
+	if code, _, errs := runCmd(t, "train", "--resume", killed, "--episodes", strconv.Itoa(total)); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd(t, append(common, "--episodes", strconv.Itoa(total), "--save", whole)...); code != 0 {
+		t.Fatal(errs)
+	}
+	sameWeights(t, whole, killed)
+	lk, lw := readLog(t, filepath.Join(dir, "killed.jsonl")), readLog(t, filepath.Join(dir, "whole.jsonl"))
+	if len(lk) != total/100 || len(lw) != total/100 {
+		t.Fatalf("logs: %d and %d records, want %d", len(lk), len(lw), total/100)
+	}
+	for i := range lk {
+		if lk[i].Episodes != lw[i].Episodes || lk[i].Avg != lw[i].Avg {
+			t.Fatalf("record %d: %+v vs %+v", i, lk[i], lw[i])
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}
+
+func TestSaveOverOtherNetworkNeedsForce(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	if code, _, errs := runCmd(t, "train", "--network", "2x4", "--episodes", "5", "--save", w); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd(t, "train", "--network", "8x4", "--episodes", "5", "--save", w); code != 1 || !strings.Contains(errs, "--force") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "train", "--network", "8x4", "--episodes", "5", "--save", w, "--force", "--log", "none"); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w.jsonl")); err != nil {
+		t.Fatal("first run's log missing")
+	}
+}
