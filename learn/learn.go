@@ -106,7 +106,11 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		best, bestV := -1, float32(0)
 		for d := range 4 {
 			if after[d] != b {
-				if v := float32(game.Reward(reward[d])) + net.Sum(x[d]); best < 0 || v > bestV {
+				v := float32(game.Reward(reward[d]))
+				if !game.Overflow(reward[d]) { // a 65536 merge ends the game
+					v += net.Sum(x[d])
+				}
+				if best < 0 || v > bestV {
 					best, bestV = d, v
 				}
 			}

@@ -77,7 +77,10 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 		if after[d] == b {
 			continue
 		}
-		v := s.chance(after[d], depth-1)
+		var v float32
+		if !game.Overflow(reward[d]) { // a 65536 merge ends the game: nothing below
+			v = s.chance(after[d], depth-1)
+		}
 		mv[d] = MoveValue{true, after[d], reward[d], v, float32(game.Reward(reward[d])) + v}
 	}
 	return mv
@@ -189,7 +192,11 @@ func (s *Searcher) node(b board.Board, depth int) float32 {
 		if after[d] == b {
 			continue
 		}
-		best = max(best, float32(game.Reward(reward[d]))+s.chance(after[d], depth-1))
+		v := float32(game.Reward(reward[d]))
+		if !game.Overflow(reward[d]) {
+			v += s.chance(after[d], depth-1)
+		}
+		best = max(best, v)
 	}
 	if math.IsInf(float64(best), -1) {
 		return 0

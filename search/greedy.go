@@ -37,7 +37,10 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 		if after[d] == b {
 			continue
 		}
-		v := float32(game.Reward(reward[d])) + net.Estimate(after[d])
+		v := float32(game.Reward(reward[d]))
+		if !game.Overflow(reward[d]) { // a 65536 merge ends the game
+			v += net.Estimate(after[d])
+		}
 		if v > best.Value {
 			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
 		}
@@ -63,7 +66,10 @@ func GreedyState(net *ntuple.Network, b board.Board) Choice {
 		if after[d] == b {
 			continue
 		}
-		v := float32(game.Reward(reward[d])) + Expect(net, after[d])
+		v := float32(game.Reward(reward[d]))
+		if !game.Overflow(reward[d]) {
+			v += Expect(net, after[d])
+		}
 		if v > best.Value {
 			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
 		}

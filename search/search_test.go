@@ -178,3 +178,22 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 		t.Fatalf("depth %d, want 2", d)
 	}
 }
+
+// A move that would merge 32768+32768 ends the game: it is worth its
+// reward and nothing below, at every depth.
+func TestOverflowMoveIsTerminal(t *testing.T) {
+	net := tinyNet(9)
+	for i := range net.Weights() {
+		net.Weights()[i] = 1000 // every after-state looks valuable
+	}
+	b := board.FromCells([16]int{15, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0})
+	for depth := 1; depth <= 2; depth++ {
+		mv := NewSearcher(net, Options{Depth: depth}, nil).Values(b, depth)
+		if !mv[game.Left].Legal || mv[game.Left].Total != 65536 || mv[game.Left].Value != 0 {
+			t.Fatalf("depth %d: left %+v", depth, mv[game.Left])
+		}
+	}
+	if c := Greedy(net, b); c.Dir == game.Left && c.Value != 65536 {
+		t.Fatalf("greedy values the overflow at %v", c.Value)
+	}
+}
