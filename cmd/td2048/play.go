@@ -1,0 +1,86 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"td2048/learn"
+	"td2048/search"
+	"td2048/stats"
+	"td2048/tui"
+)
+
+func init() {
+	register(&command{
+		name:  "play",
+		short: "watch the network play 2048 in the terminal, or play yourself with its hints",
+		setup: setupPlay,
+	})
+}
+
+func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
+	load := fs.String("load", "", "weights to play and advise with (required)")
+	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
+	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
+	auto := fs.Bool("auto", false, "start with the agent playing")
+	var seed seedFlag
+	fs.Var(&seed, "seed", "random seed of the games (random when not given)")
+	cache := byteSize(64 << 20)
+	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
+	return func(args []string) error {
+		if len(args) != 0 {
+			return usagef("play takes no arguments, only flags (got %q)", args[0])
+		}
+		if *load == "" {
+			return usagef("--load FILE is required: the weights to play with")
+		}
+		if *depth < 1 || *depth > tui.MaxDepth {
+			return usagef("--depth must be 1 to %d", tui.MaxDepth)
+		}
+		if *moveTime < 0 {
+			return usagef("--move-time must not be negative")
+		}
+		net, h, err := loadNet(*load, "2048", nil)
+		if err != nil {
+			return err
+		}
+		defer net.Free()
+		kind, err := learn.ParseKind(h.Learner)
+		if err != nil {
+			return err
+		}
+		cfg := tui.Config{Net: net, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
+			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto}
+		if kind == learn.State {
+			cfg.Kind = search.State
+		}
+		m := tui.New(cfg)
+		opts := []tea.ProgramOption{tea.WithAltScreen()}
+		if e.stdin != os.Stdin {
+			opts = append(opts, tea.WithInput(e.stdin))
+		}
+		if e.stdout != os.Stdout {
+			opts = append(opts, tea.WithOutput(e.stdout))
+		}
+		if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+			return fmt.Errorf("terminal: %v", err)
+		}
+		agent, you := m.Stats()
+		fmt.Fprintf(e.stdout, "seed = %d\n", cfg.Seed)
+		summary(e.stdout, "agent", &agent)
+		summary(e.stdout, "you", &you)
+		return nil
+	}
+}
+
+func summary(w io.Writer, who string, b *stats.Block) {
+	if b.Games == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s: %d games, avg %s, max %d, 2048 rate %s%%\n", who, b.Games, stats.Num(b.Avg()), b.MaxScore, stats.Num(100*b.Reach(11)))
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"td2048/learn"
+	"td2048/search"
+	"td2048/web"
+)
+
+func init() {
+	register(&command{
+		name:  "serve",
+		short: "a web page to watch the network play 2048 or play with its hints (loopback by default)",
+		setup: setupServe,
+	})
+}
+
+// serveStarted, when set (by tests), is told the address served.
+var serveStarted func(addr string)
+
+func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
+	load := fs.String("load", "", "weights to play and advise with (required)")
+	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
+	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
+	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
+	maxSearches := fs.Int("max-searches", 0, "searches running at once, at most (0: one per CPU); more wait, then get 503")
+	cache := byteSize(64 << 20)
+	fs.Var(&cache, "cache", "transposition table size shared by all requests (0 turns it off)")
+	return func(args []string) error {
+		if len(args) != 0 {
+			return usagef("serve takes no arguments, only flags (got %q)", args[0])
+		}
+		if *load == "" {
+			return usagef("--load FILE is required: the weights to play with")
+		}
+		if *moveTime <= 0 || *moveTime > time.Minute {
+			return usagef("--move-time must be more than 0 and at most 1m")
+		}
+		if *maxSearches < 0 {
+			return usagef("--max-searches must not be negative")
+		}
+		if *logPath != "" {
+			if _, err := os.Stat(*logPath); err != nil {
+				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
+			}
+		}
+		nw, h, err := loadNet(*load, "2048", nil)
+		if err != nil {
+			return err
+		}
+		defer nw.Free()
+		kind, err := learn.ParseKind(h.Learner)
+		if err != nil {
+			return err
+		}
+		cfg := web.Config{
+			Net: nw, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
+			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
+			MaxSearches: *maxSearches,
+		}
+		if kind == learn.State {
+			cfg.Kind = search.State
+		}
+		// Listen before the page is built so that a taken port is told
+		// first; catch SIGINT before serving so that Ctrl-C always shuts
+		// down cleanly.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		ln, err := net.Listen("tcp", *addr)
+		if err != nil {
+			return fmt.Errorf("listen: %v", err)
+		}
+		tcp, _ := ln.Addr().(*net.TCPAddr)
+		cfg.LoopbackOnly = tcp != nil && tcp.IP.IsLoopback()
+		srv, err := web.New(cfg)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		url := "http://" + ln.Addr().String() + "/"
+		fmt.Fprintf(e.stdout, "network %s (%s learner, %d episodes) from %s\n", h.Network, h.Learner, h.Episodes, *load)
+		if !cfg.LoopbackOnly {
+			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
+		}
+		fmt.Fprintf(e.stdout, "serving %s (Ctrl-C stops)\n", url)
+		if serveStarted != nil {
+			serveStarted(ln.Addr().String())
+		}
+		if err := web.Serve(ctx, ln, srv, 5*time.Second); err != nil {
+			return fmt.Errorf("serve: %v", err)
+		}
+		fmt.Fprintln(e.stdout, "stopped")
+		return nil
+	}
+}

@@ -1,0 +1,326 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/search"
+)
+
+var (
+	netOnce sync.Once
+	testNet *ntuple.Network
+)
+
+// trained is the 8x4 line network after a few hundred episodes.
+func trained() *ntuple.Network {
+	netOnce.Do(func() {
+		testNet = ntuple.MustNew("8x4")
+		learn.Train(context.Background(), testNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 300})
+	})
+	return testNet
+}
+
+func newModel(edit func(*Config)) *Model {
+	cfg := Config{Net: trained(), Network: "8x4", Depth: 1, Seed: 7, TableBytes: 1 << 20}
+	if edit != nil {
+		edit(&cfg)
+	}
+	return New(cfg)
+}
+
+// pump runs cmd and feeds every message it makes back into m, as the
+// bubbletea runtime would, one at a time, until stop says so after an
+// update or nothing is left. Ticks are delivered at once, without their
+// wait. It returns whether the program asked to quit.
+func pump(t *testing.T, m *Model, cmd tea.Cmd, stop func() bool) bool {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 200000 {
+			t.Fatal("the model never settles")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+			continue
+		case tea.QuitMsg:
+			return true
+		}
+		_, next := m.Update(msg)
+		queue = append(queue, next)
+		if stop != nil && stop() {
+			return false
+		}
+	}
+	return false
+}
+
+func key(t *testing.T, m *Model, k tea.KeyMsg) bool {
+	t.Helper()
+	_, cmd := m.Update(k)
+	return pump(t, m, cmd, nil)
+}
+
+func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// boardLines are the rows of tiles as the view draws them, without colour.
+func boardRows(b board.Board) []string {
+	var rows []string
+	for r := range 4 {
+		var cells []string
+		for c := range 4 {
+			v := board.Pow2.Value(b.At(4*r + c))
+			s := "·"
+			if v > 0 {
+				s = fmt.Sprint(v)
+			}
+			cells = append(cells, s)
+		}
+		rows = append(rows, strings.Join(cells, " "))
+	}
+	return rows
+}
+
+// screenRows reads the tile rows off the screen.
+func screenRows(view string) []string {
+	var rows []string
+	for _, line := range strings.Split(view, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			continue
+		}
+		ok := true
+		for _, x := range f[:4] {
+			if x != "·" && strings.Trim(x, "0123456789") != "" {
+				ok = false
+			}
+		}
+		if ok {
+			rows = append(rows, strings.Join(f[:4], " "))
+		}
+	}
+	return rows
+}
+
+func checkScreen(t *testing.T, m *Model) string {
+	t.Helper()
+	v := m.View()
+	got, want := screenRows(v), boardRows(m.Board())
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("screen shows\n%s\nwant\n%s\nscreen:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), v)
+	}
+	if !strings.Contains(v, fmt.Sprintf("score %d   moves %d", m.Score(), m.Moves())) {
+		t.Fatalf("no score line in:\n%s", v)
+	}
+	return v
+}
+
+func TestArrowKeysAndHints(t *testing.T) {
+	m := newModel(nil)
+	pump(t, m, m.Init(), nil)
+	v := checkScreen(t, m)
+	if m.Board() != game.Start(learn.NewRand(learn.Mix(7, 0), 0)) {
+		t.Fatalf("start board:\n%s", m.Board())
+	}
+	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
+		t.Fatalf("no hint:\n%s", v)
+	}
+	moved := 0
+	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp} {
+		before, n := m.Board(), m.Moves()
+		after, _, legal := game.Move(before, map[tea.KeyType]int{tea.KeyUp: 0, tea.KeyRight: 1, tea.KeyDown: 2, tea.KeyLeft: 3}[k])
+		key(t, m, tea.KeyMsg{Type: k})
+		if !legal {
+			if m.Board() != before || m.Moves() != n || !strings.Contains(m.View(), "does not move anything") {
+				t.Fatalf("an illegal key changed the game:\n%s", m.View())
+			}
+			continue
+		}
+		moved++
+		if want := game.Spawn(after, learn.NewRand(learn.Mix(7, 0), uint64(n+1))); m.Board() != want || m.Moves() != n+1 {
+			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.Board(), want)
+		}
+		checkScreen(t, m)
+	}
+	if moved == 0 {
+		t.Fatal("no key moved")
+	}
+	// The hint is for the board on screen, with four values as search
+	// gives them and the best one marked.
+	v = m.View()
+	values := search.NewSearcher(trained(), search.Options{Depth: 1}, nil).Values(m.Board(), 1)
+	best := -1
+	for d, mv := range values {
+		line := lineWith(v, arrows[d])
+		want := "illegal"
+		if mv.Legal {
+			want = fmt.Sprintf("%.1f", mv.Total)
+			if best < 0 || mv.Total > values[best].Total {
+				best = d
+			}
+		}
+		if !strings.Contains(line, want) {
+			t.Errorf("%s: line %q, want %s", arrows[d], line, want)
+		}
+	}
+	if !strings.Contains(lineWith(v, arrows[best]), "★ best") || strings.Count(v, "★ best") != 1 {
+		t.Errorf("best %s not marked alone:\n%s", arrows[best], v)
+	}
+	// Depth keys change the hint's depth; t turns hints off and on.
+	key(t, m, runes("3"))
+	if v := m.View(); !strings.Contains(v, "move values, depth 3") || !strings.Contains(v, "★ best") {
+		t.Errorf("depth 3:\n%s", v)
+	}
+	key(t, m, runes("t"))
+	if v := m.View(); !strings.Contains(v, "hints off") || strings.Contains(v, "★") {
+		t.Errorf("hints off:\n%s", v)
+	}
+	key(t, m, runes("t"))
+	if !strings.Contains(m.View(), "★ best") {
+		t.Error("hints back on: no best")
+	}
+}
+
+func lineWith(view, s string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestAutoplayToGameOver(t *testing.T) {
+	m := newModel(func(c *Config) { c.Speed = len(Speeds) - 1 })
+	pump(t, m, m.Init(), nil)
+	if !strings.Contains(m.View(), "agent: paused, full speed") {
+		t.Fatalf("not paused at full speed:\n%s", m.View())
+	}
+	// Space starts the agent; it plays until the game ends.
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
+	if !m.Playing() || !strings.Contains(m.View(), "agent: playing") {
+		t.Fatalf("space did not start the agent:\n%s", m.View())
+	}
+	pump(t, m, cmd, func() bool { return m.Moves() >= 30 })
+	checkScreen(t, m)
+	pump(t, m, nil, nil)
+	pump(t, m, m.next(0), m.Over)
+	if !m.Over() || m.Moves() < 30 {
+		t.Fatalf("game not over after %d moves", m.Moves())
+	}
+	v := checkScreen(t, m)
+	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves", m.Score(), m.Moves())) {
+		t.Fatalf("no game over screen:\n%s", v)
+	}
+	agent, you := m.Stats()
+	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.Score()) {
+		t.Fatalf("stats: agent %+v you %+v", agent, you)
+	}
+	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprintf("%d", m.Score())) {
+		t.Errorf("stats line: %q", lineWith(v, "agent  "))
+	}
+	// Paused, it stays put; n starts a new game.
+	key(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if m.Playing() {
+		// Space on a finished game with the agent playing pauses it.
+		t.Fatal("still playing")
+	}
+	key(t, m, runes("n"))
+	if m.Over() || m.Moves() != 0 || !strings.Contains(m.View(), "moves 0") {
+		t.Fatalf("new game:\n%s", m.View())
+	}
+}
+
+func TestStepSpeedAndQuit(t *testing.T) {
+	m := newModel(func(c *Config) { c.Depth = 2 })
+	pump(t, m, m.Init(), nil)
+	for range 3 {
+		n := m.Moves()
+		key(t, m, runes("s"))
+		if m.Moves() != n+1 || m.Playing() {
+			t.Fatalf("step: %d moves, playing %v", m.Moves(), m.Playing())
+		}
+	}
+	checkScreen(t, m)
+	// The person's move makes the game theirs in the statistics.
+	before := m.Board()
+	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
+		key(t, m, tea.KeyMsg{Type: k})
+		if m.Board() != before {
+			break
+		}
+	}
+	if m.byAgent {
+		t.Error("a game with the person's move counts as the agent's")
+	}
+	if !strings.Contains(m.View(), "120ms per move") {
+		t.Fatalf("speed:\n%s", m.View())
+	}
+	key(t, m, runes("+"))
+	key(t, m, runes("+"))
+	if !strings.Contains(m.View(), "20ms per move") {
+		t.Errorf("faster:\n%s", m.View())
+	}
+	for range 10 {
+		key(t, m, runes("-"))
+	}
+	if !strings.Contains(m.View(), "1s per move") {
+		t.Errorf("slowest:\n%s", m.View())
+	}
+	// An arrow pauses the agent.
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
+	if !m.Playing() {
+		t.Fatal("not playing")
+	}
+	_ = cmd // its tick is not delivered: the arrow comes first
+	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
+	if m.Playing() {
+		t.Error("an arrow did not pause the agent")
+	}
+	if !key(t, m, runes("q")) {
+		t.Error("q does not quit")
+	}
+	if !key(t, m, tea.KeyMsg{Type: tea.KeyCtrlC}) {
+		t.Error("ctrl+c does not quit")
+	}
+}
+
+// TestStaleAnswers: a search answer for a board no longer on screen is
+// not applied.
+func TestStaleAnswers(t *testing.T) {
+	m := newModel(nil)
+	pump(t, m, m.Init(), nil)
+	old := m.Board()
+	think := m.think(true)
+	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
+		key(t, m, tea.KeyMsg{Type: k})
+		if m.Board() != old {
+			break
+		}
+	}
+	b, n := m.Board(), m.Moves()
+	m.Update(think())
+	if m.Board() != b || m.Moves() != n {
+		t.Error("a stale move was played")
+	}
+	m.Update(hintMsg{old, [4]search.MoveValue{{Legal: true, Total: 1e9}}})
+	if strings.Contains(m.View(), "1000000000") {
+		t.Error("a stale hint is shown")
+	}
+}

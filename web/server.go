@@ -1,0 +1,836 @@
+// Package web serves a page to watch a trained network play 2048 and to
+// play it yourself with the network's advice, and the small JSON API the
+// page runs on. Every asset is embedded in the binary; nothing is fetched
+// from elsewhere at run time.
+//
+// # State lives in the page
+//
+// The server holds no per-game state. A game is the page's: its board (as
+// the hex string board.Board.Hex gives), its seed, its move number, its
+// score. Every request carries what the answer depends on, and the random
+// tile after move n of the game with seed s is drawn from
+// learn.NewRand(s, n+1) (the start from stream 0), so the same game
+// replays exactly and any server process gives the same answer. This was
+// chosen over server-side sessions because it leaves nothing to bound,
+// expire or evict, no session ids to guess, and a restart loses nothing;
+// what a page could abuse (sending any board it likes) only changes its own
+// game. The statistics of the games played are therefore the page's too.
+//
+// # API
+//
+// All requests and answers are JSON; an error is a 4xx or 5xx status with
+// {"error": "one line"}.
+//
+//	GET  /api/info   the network, the games, the limits
+//	GET  /api/curve  the training curve from the metrics log (404 without one)
+//	POST /api/new    {game?, seed?}              -> a new game
+//	POST /api/move   {game?, board, dir, seed, n} -> the after-state and the board with its new tile
+//	POST /api/hint   {game?, board, depth}        -> each move's reward and value, the best marked
+//	POST /api/agent  {game?, board, depth}        -> the network's move
+//
+// dir is "up", "right", "down" or "left"; depth is 1 to Config.MaxDepth.
+// The game is "2048", the only one so far: requests name it so that a
+// second game (Threes!) can join with its own rules and state fields.
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/search"
+	"td2048/stats"
+)
+
+//go:embed static
+var staticFS embed.FS
+
+// Limits of the server; see Config for the ones that can be changed.
+const (
+	// MaxBody is the largest request body accepted.
+	MaxBody = 1 << 10
+	// MaxSeed is the largest seed: seeds travel as JSON numbers, which
+	// JavaScript holds exactly up to 2^53-1.
+	MaxSeed = 1<<53 - 1
+	// MaxMoves bounds the move number n of a request.
+	MaxMoves = 1 << 24
+	// maxLog is the largest metrics log read.
+	maxLog = 64 << 20
+)
+
+// Config configures a Server.
+type Config struct {
+	Net     *ntuple.Network
+	Kind    search.Kind
+	Network string // the network's name, shown on the page
+	Learner string // "after" or "state", shown on the page
+	// Episodes trained, shown on the page.
+	Episodes int64
+	// LogPath, when set, is a metrics log (JSON lines, stats.ReadLog) whose
+	// training curve the page draws. It is read when asked for, so a log
+	// that training still writes shows its progress.
+	LogPath string
+	// MaxDepth caps the search depth of a request (1 to 4; 0 means 4).
+	MaxDepth int
+	// MoveTime is the time budget of one search request (0 means 250ms):
+	// the agent deepens iteratively within it, a hint stops deepening when
+	// the next depth would not fit. Depth 1 always finishes.
+	MoveTime time.Duration
+	// TableBytes sizes the transposition table shared by all requests
+	// (0 means none).
+	TableBytes int64
+	// MaxSearches caps the searches (hint, agent) running at once (0 means
+	// the number of CPUs); MaxRequests caps the API requests in progress
+	// (0 means 64). A request that finds no room within QueueWait (0
+	// means 2s) gets 503.
+	MaxSearches, MaxRequests int
+	QueueWait                time.Duration
+	// LoopbackOnly refuses requests whose Host is not a loopback name or
+	// address: a server listening on loopback must not answer pages of
+	// other sites through DNS rebinding.
+	LoopbackOnly bool
+}
+
+// Server is the page and its API; it is an http.Handler.
+type Server struct {
+	cfg      Config
+	tt       *search.Table
+	searches chan struct{}
+	requests chan struct{}
+	mux      *http.ServeMux
+	assets   map[string]asset
+	routes   map[string]string // API path -> its method
+
+	logMu    sync.Mutex
+	logStamp logStamp
+	logCurve []curvePoint
+	logErr   error
+}
+
+type asset struct {
+	data  []byte
+	ctype string
+	etag  string
+}
+
+type logStamp struct {
+	size int64
+	mod  time.Time
+}
+
+// New returns a server over cfg.Net.
+func New(cfg Config) (*Server, error) {
+	if cfg.Net == nil {
+		return nil, errors.New("web: no network")
+	}
+	if cfg.MaxDepth <= 0 {
+		cfg.MaxDepth = 4
+	}
+	if cfg.MaxDepth > 4 {
+		return nil, fmt.Errorf("web: max depth %d: the page searches at most 4 plies", cfg.MaxDepth)
+	}
+	if cfg.MoveTime <= 0 {
+		cfg.MoveTime = 250 * time.Millisecond
+	}
+	if cfg.MaxSearches <= 0 {
+		cfg.MaxSearches = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxRequests <= 0 {
+		cfg.MaxRequests = 64
+	}
+	if cfg.QueueWait <= 0 {
+		cfg.QueueWait = 2 * time.Second
+	}
+	if cfg.Learner == "" {
+		cfg.Learner = "after"
+		if cfg.Kind == search.State {
+			cfg.Learner = "state"
+		}
+	}
+	if cfg.Network == "" {
+		cfg.Network = cfg.Net.Spec().String()
+	}
+	s := &Server{
+		cfg:      cfg,
+		searches: make(chan struct{}, cfg.MaxSearches),
+		requests: make(chan struct{}, cfg.MaxRequests),
+		mux:      http.NewServeMux(),
+		routes:   map[string]string{},
+	}
+	if cfg.TableBytes > 0 {
+		s.tt = search.NewTable(cfg.TableBytes)
+	}
+	if err := s.loadAssets(); err != nil {
+		return nil, err
+	}
+	if cfg.LogPath != "" {
+		if _, err := s.curve(); err != nil {
+			return nil, err
+		}
+	}
+	s.mux.HandleFunc("GET /{$}", s.page)
+	s.mux.HandleFunc("GET /static/{name}", s.static)
+	s.api("GET", "/api/info", s.info)
+	s.api("GET", "/api/curve", s.curveHandler)
+	s.api("POST", "/api/new", s.newGame)
+	s.api("POST", "/api/move", s.move)
+	s.api("POST", "/api/hint", s.searching(s.hint))
+	s.api("POST", "/api/agent", s.searching(s.agent))
+	s.mux.HandleFunc("/api/", s.apiFallback)
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+	})
+	return s, nil
+}
+
+// loadAssets reads the embedded files once, with their types and tags.
+func (s *Server) loadAssets() error {
+	s.assets = map[string]asset{}
+	return fs.WalkDir(staticFS, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := staticFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		ctype := mime.TypeByExtension(path.Ext(p))
+		if ctype == "" {
+			ctype = "application/octet-stream"
+		}
+		s.assets[strings.TrimPrefix(p, "static/")] = asset{data, ctype, `"` + hex.EncodeToString(sum[:8]) + `"`}
+		return nil
+	})
+}
+
+// ServeHTTP checks the host, sets the headers every answer carries and
+// routes the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'")
+	if s.cfg.LoopbackOnly && !loopbackHost(r.Host) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			jsonError(w, http.StatusMisdirectedRequest, "this server answers only requests for a loopback host (localhost, 127.0.0.1, [::1])")
+		} else {
+			http.Error(w, "this server answers only requests for a loopback host", http.StatusMisdirectedRequest)
+		}
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackHost reports whether a Host header names this machine.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	s.serveAsset(w, r, "index.html")
+}
+
+// static serves one embedded file by its name; there are no folders, so no
+// name can lead anywhere but to an embedded file.
+func (s *Server) static(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if name == "index.html" {
+		http.Redirect(w, r, "/", http.StatusMovedPermanently)
+		return
+	}
+	s.serveAsset(w, r, name)
+}
+
+func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request, name string) {
+	a, ok := s.assets[name]
+	if !ok {
+		http.Error(w, "404 page not found", http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", a.etag)
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(a.data))
+}
+
+// api registers a JSON handler for one method and path, within the cap on
+// requests in progress.
+func (s *Server) api(method, p string, h func(w http.ResponseWriter, r *http.Request)) {
+	s.routes[p] = method
+	s.mux.HandleFunc(method+" "+p, func(w http.ResponseWriter, r *http.Request) {
+		if !s.acquire(r.Context(), s.requests) {
+			busy(w)
+			return
+		}
+		defer func() { <-s.requests }()
+		h(w, r)
+	})
+}
+
+// apiFallback answers API paths that match no route: 405 for a known path
+// with another method, else 404, both as JSON.
+func (s *Server) apiFallback(w http.ResponseWriter, r *http.Request) {
+	if m, ok := s.routes[r.URL.Path]; ok {
+		w.Header().Set("Allow", m)
+		jsonError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s wants %s, not %s", r.URL.Path, m, r.Method))
+		return
+	}
+	jsonError(w, http.StatusNotFound, fmt.Sprintf("no API at %s", r.URL.Path))
+}
+
+// searching wraps a search handler in the cap on searches at once.
+func (s *Server) searching(h func(w http.ResponseWriter, r *http.Request)) func(w http.ResponseWriter, r *http.Request) {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.acquire(r.Context(), s.searches) {
+			busy(w)
+			return
+		}
+		defer func() { <-s.searches }()
+		h(w, r)
+	}
+}
+
+// acquire takes a place in sem, waiting at most QueueWait.
+func (s *Server) acquire(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(s.cfg.QueueWait)
+	defer t.Stop()
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+func busy(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "1")
+	jsonError(w, http.StatusServiceUnavailable, "the server is busy: try again in a moment")
+}
+
+func jsonError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"error":"cannot encode the answer"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}
+
+// A requestError is a bad request: its status and message.
+type requestError struct {
+	code int
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, a ...any) error {
+	return &requestError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
+}
+
+// decode reads one JSON object of at most MaxBody bytes into v, refusing
+// other content types, unknown fields and trailing data.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || ct != "application/json" {
+		return &requestError{http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)"}
+	}
+	body := http.MaxBytesReader(w, r.Body, MaxBody)
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &tooBig):
+			return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
+		case errors.Is(err, io.EOF):
+			return badRequest("the body is empty: want a JSON object")
+		case errors.As(err, &typeErr) && typeErr.Field != "":
+			return badRequest("field %q: want %s", typeErr.Field, typeErr.Type)
+		}
+		return badRequest("bad JSON: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
+		}
+		return badRequest("bad JSON: data after the object")
+	}
+	return nil
+}
+
+// fail answers a request error (or any other error as 500).
+func fail(w http.ResponseWriter, err error) {
+	var re *requestError
+	if errors.As(err, &re) {
+		jsonError(w, re.code, re.msg)
+		return
+	}
+	jsonError(w, http.StatusInternalServerError, err.Error())
+}
+
+// checkGame accepts the games the server knows: only 2048 so far.
+func checkGame(g string) error {
+	if g != "" && g != "2048" {
+		return badRequest("game %q: this server plays 2048 only", g)
+	}
+	return nil
+}
+
+func parseBoard(s string) (board.Board, error) {
+	if s == "" {
+		return 0, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
+	}
+	if len(s) > 200 {
+		return 0, badRequest("board is too long")
+	}
+	b, err := board.Parse(s)
+	if err != nil {
+		return 0, badRequest("%v", err)
+	}
+	return b, nil
+}
+
+func parseDir(s string) (int, error) {
+	for d, n := range game.DirNames {
+		if s == n {
+			return d, nil
+		}
+	}
+	return 0, badRequest("dir %q: want up, right, down or left", s)
+}
+
+func (s *Server) parseDepth(d *int) (int, error) {
+	if d == nil {
+		return 1, nil
+	}
+	if *d < 1 || *d > s.cfg.MaxDepth {
+		return 0, badRequest("depth %d: want 1 to %d", *d, s.cfg.MaxDepth)
+	}
+	return *d, nil
+}
+
+// Info is the answer of GET /api/info.
+type Info struct {
+	Games    []string `json:"games"`
+	Network  string   `json:"network"`
+	Learner  string   `json:"learner"`
+	Episodes int64    `json:"episodes"`
+	MaxDepth int      `json:"maxDepth"`
+	MoveMS   int64    `json:"moveTimeMs"`
+	Curve    bool     `json:"curve"`
+}
+
+func (s *Server) info(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Info{
+		Games: []string{"2048"}, Network: s.cfg.Network, Learner: s.cfg.Learner,
+		Episodes: s.cfg.Episodes, MaxDepth: s.cfg.MaxDepth,
+		MoveMS: s.cfg.MoveTime.Milliseconds(), Curve: s.cfg.LogPath != "",
+	})
+}
+
+// State is a game as the page holds it.
+type State struct {
+	Game  string `json:"game"`
+	Board string `json:"board"`
+	Seed  uint64 `json:"seed"`
+	Over  bool   `json:"over"`
+	// Tiles are the sixteen tile values, row by row from the top left.
+	Tiles [16]int `json:"tiles"`
+}
+
+func newState(b board.Board, seed uint64) State {
+	st := State{Game: "2048", Board: b.Hex(), Seed: seed, Over: game.Over(b)}
+	for i := range 16 {
+		st.Tiles[i] = board.Pow2.Value(b.At(i))
+	}
+	return st
+}
+
+type newRequest struct {
+	Game string  `json:"game"`
+	Seed *uint64 `json:"seed"`
+}
+
+func (s *Server) newGame(w http.ResponseWriter, r *http.Request) {
+	var req newRequest
+	if err := decode(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	if err := checkGame(req.Game); err != nil {
+		fail(w, err)
+		return
+	}
+	seed := rand.Uint64() & MaxSeed
+	if req.Seed != nil {
+		if *req.Seed > MaxSeed {
+			fail(w, badRequest("seed %d: want 0 to 2^53-1", *req.Seed))
+			return
+		}
+		seed = *req.Seed
+	}
+	writeJSON(w, http.StatusOK, newState(game.Start(learn.NewRand(seed, 0)), seed))
+}
+
+type moveRequest struct {
+	Game  string `json:"game"`
+	Board string `json:"board"`
+	Dir   string `json:"dir"`
+	Seed  uint64 `json:"seed"`
+	N     int    `json:"n"` // moves made so far in this game
+}
+
+// MoveResult is the answer of POST /api/move.
+type MoveResult struct {
+	Dir   string `json:"dir"`
+	Legal bool   `json:"legal"`
+	// After is the board right after the slide; Reward its merge reward.
+	After  string `json:"after,omitempty"`
+	Reward int    `json:"reward"`
+	// Spawn is the cell (0..15) that received the new tile, -1 for none.
+	Spawn int `json:"spawn"`
+	// Overflow: the slide merged two 32768s, which ends the game.
+	Overflow bool `json:"overflow,omitempty"`
+	State
+}
+
+func (s *Server) move(w http.ResponseWriter, r *http.Request) {
+	var req moveRequest
+	if err := decode(w, r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	if err := checkGame(req.Game); err != nil {
+		fail(w, err)
+		return
+	}
+	b, err := parseBoard(req.Board)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	d, err := parseDir(req.Dir)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	if req.Seed > MaxSeed {
+		fail(w, badRequest("seed %d: want 0 to 2^53-1", req.Seed))
+		return
+	}
+	if req.N < 0 || req.N >= MaxMoves {
+		fail(w, badRequest("n %d: want 0 to %d", req.N, MaxMoves-1))
+		return
+	}
+	res := moveResult(b, d, req.Seed, req.N)
+	writeJSON(w, http.StatusOK, res)
+}
+
+// moveResult plays direction d on b as move n of the game with seed seed.
+// An illegal slide is an answer, not an error: the board is unchanged.
+func moveResult(b board.Board, d int, seed uint64, n int) MoveResult {
+	after, reward := game.Moves(b)
+	res := MoveResult{Dir: game.DirNames[d], Spawn: -1}
+	if after[d] == b {
+		res.State = newState(b, seed)
+		return res
+	}
+	res.Legal, res.After, res.Reward = true, after[d].Hex(), game.Reward(reward[d])
+	if game.Overflow(reward[d]) {
+		res.Overflow = true
+		res.State = newState(after[d], seed)
+		res.Over = true
+		return res
+	}
+	next := game.Spawn(after[d], learn.NewRand(seed, uint64(n)+1))
+	for i := range 16 {
+		if after[d].At(i) == 0 && next.At(i) != 0 {
+			res.Spawn = i
+		}
+	}
+	res.State = newState(next, seed)
+	return res
+}
+
+type searchRequest struct {
+	Game  string `json:"game"`
+	Board string `json:"board"`
+	Depth *int   `json:"depth"`
+}
+
+func (s *Server) searchArgs(w http.ResponseWriter, r *http.Request) (board.Board, int, bool) {
+	var req searchRequest
+	if err := decode(w, r, &req); err != nil {
+		fail(w, err)
+		return 0, 0, false
+	}
+	if err := checkGame(req.Game); err != nil {
+		fail(w, err)
+		return 0, 0, false
+	}
+	b, err := parseBoard(req.Board)
+	if err != nil {
+		fail(w, err)
+		return 0, 0, false
+	}
+	d, err := s.parseDepth(req.Depth)
+	if err != nil {
+		fail(w, err)
+		return 0, 0, false
+	}
+	return b, d, true
+}
+
+// MoveValue is one move of a hint.
+type MoveValue struct {
+	Dir   string `json:"dir"`
+	Legal bool   `json:"legal"`
+	// Reward of the slide, Value of what lies below (V of the after-state
+	// at depth 1), Total their sum: what the search maximises.
+	Reward int     `json:"reward"`
+	Value  float64 `json:"value"`
+	Total  float64 `json:"total"`
+}
+
+// Hint is the answer of POST /api/hint.
+type Hint struct {
+	Board string       `json:"board"`
+	Moves [4]MoveValue `json:"moves"`
+	Best  *string      `json:"best"` // null when no move is legal
+	// Depth is the depth searched: the one asked for unless the time
+	// budget ran short, then less.
+	Depth     int   `json:"depth"`
+	Requested int   `json:"requested"`
+	Micros    int64 `json:"us"`
+}
+
+func (s *Server) searcher(depth int, moveTime time.Duration) *search.Searcher {
+	return search.NewSearcher(s.cfg.Net, search.Options{Depth: depth, MoveTime: moveTime, Kind: s.cfg.Kind}, s.tt)
+}
+
+// Values returns the hint for b at depth plies, deepening from 1 and
+// stopping early when the next depth is not expected to finish within the
+// server's time budget (each depth costs some tens of times the one
+// before).
+func (s *Server) Values(b board.Board, depth int) Hint {
+	start := time.Now()
+	sr := s.searcher(depth, 0)
+	mv := sr.Values(b, 1)
+	got := 1
+	last, growth := time.Since(start), time.Duration(20)
+	for d := 2; d <= depth; d++ {
+		if time.Since(start)+max(last, 20*time.Microsecond)*growth > s.cfg.MoveTime {
+			break
+		}
+		t0 := time.Now()
+		mv = sr.Values(b, d)
+		got = d
+		this := time.Since(t0)
+		if last > 0 {
+			growth = max(20, this/last)
+		}
+		last = this
+	}
+	h := Hint{Board: b.Hex(), Depth: got, Requested: depth, Micros: time.Since(start).Microseconds()}
+	best := -1
+	for d := range 4 {
+		m := MoveValue{Dir: game.DirNames[d], Legal: mv[d].Legal}
+		if m.Legal {
+			m.Reward = game.Reward(mv[d].Reward)
+			m.Value, m.Total = float64(mv[d].Value), float64(mv[d].Total)
+			if best < 0 || mv[d].Total > mv[best].Total {
+				best = d
+			}
+		}
+		h.Moves[d] = m
+	}
+	if best >= 0 {
+		h.Best = &h.Moves[best].Dir
+	}
+	return h
+}
+
+func (s *Server) hint(w http.ResponseWriter, r *http.Request) {
+	b, depth, ok := s.searchArgs(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Values(b, depth))
+}
+
+// Agent is the answer of POST /api/agent.
+type Agent struct {
+	Board  string  `json:"board"`
+	Dir    *string `json:"dir"` // null when no move is legal
+	Value  float64 `json:"value"`
+	Depth  int     `json:"depth"`
+	Micros int64   `json:"us"`
+}
+
+// Choose returns the network's move on b, searched to depth plies or as
+// deep as the time budget allows.
+func (s *Server) Choose(b board.Board, depth int) Agent {
+	start := time.Now()
+	a := Agent{Board: b.Hex(), Depth: 1}
+	var c search.Choice
+	if depth == 1 {
+		c = s.searcher(1, 0).Best(b)
+	} else {
+		c, a.Depth = s.searcher(depth, s.cfg.MoveTime).BestTimed(b)
+	}
+	if c.Legal() {
+		a.Dir = &game.DirNames[c.Dir]
+		a.Value = float64(c.Value)
+	}
+	a.Micros = time.Since(start).Microseconds()
+	return a
+}
+
+func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
+	b, depth, ok := s.searchArgs(w, r)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Choose(b, depth))
+}
+
+// curvePoint is one block of the training curve.
+type curvePoint struct {
+	Episodes int64   `json:"episodes"`
+	Avg      float64 `json:"avg"`
+	Max      int     `json:"max"`
+	Reach    float64 `json:"reach2048"` // share of games reaching 2048
+}
+
+// curve reads the metrics log again when it has changed.
+func (s *Server) curve() ([]curvePoint, error) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fi, err := os.Stat(s.cfg.LogPath)
+	if err != nil {
+		return nil, fmt.Errorf("metrics log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("metrics log %s is not a regular file", s.cfg.LogPath)
+	}
+	st := logStamp{fi.Size(), fi.ModTime()}
+	if st == s.logStamp && (s.logCurve != nil || s.logErr != nil) {
+		return s.logCurve, s.logErr
+	}
+	if fi.Size() > maxLog {
+		return nil, fmt.Errorf("metrics log %s is larger than %d MiB", s.cfg.LogPath, maxLog>>20)
+	}
+	f, err := os.Open(s.cfg.LogPath)
+	if err != nil {
+		return nil, fmt.Errorf("metrics log: %w", err)
+	}
+	defer f.Close()
+	recs, err := stats.ReadLog(io.LimitReader(f, maxLog))
+	s.logStamp, s.logCurve, s.logErr = st, []curvePoint{}, nil
+	if err != nil {
+		s.logErr = fmt.Errorf("metrics log %s: %v", s.cfg.LogPath, err)
+		return nil, s.logErr
+	}
+	for _, r := range recs {
+		if r.Game != "" && r.Game != "2048" {
+			continue
+		}
+		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(2048)})
+	}
+	return s.logCurve, nil
+}
+
+func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.LogPath == "" {
+		jsonError(w, http.StatusNotFound, "no metrics log: start serve with --log FILE")
+		return
+	}
+	c, err := s.curve()
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"points": c})
+}
+
+// HTTPServer returns an http.Server for h with timeouts and limits fit for
+// a page and its small API.
+func HTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
+}
+
+// Serve answers on ln until ctx is cancelled, then shuts down cleanly:
+// no new connections, the requests under way finish (for at most grace),
+// and Serve returns nil.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	srv := HTTPServer(h)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	return err
+}

@@ -1,0 +1,541 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"td2048/board"
+	"td2048/game"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/search"
+	"td2048/stats"
+)
+
+var (
+	netOnce sync.Once
+	testNet *ntuple.Network
+)
+
+// trained returns a small network trained for a few hundred episodes: the
+// 8x4 lines, a few hundred kilobytes.
+func trained(t testing.TB) *ntuple.Network {
+	t.Helper()
+	netOnce.Do(func() {
+		testNet = ntuple.MustNew("8x4")
+		learn.Train(context.Background(), testNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 300})
+	})
+	return testNet
+}
+
+func newServer(t testing.TB, edit func(*Config)) *Server {
+	t.Helper()
+	cfg := Config{Net: trained(t), Network: "8x4", Episodes: 300, TableBytes: 1 << 20, LoopbackOnly: true}
+	if edit != nil {
+		edit(&cfg)
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// call sends one request to h and returns the status and the body.
+func call(t testing.TB, h http.Handler, method, path, body string) (int, string, http.Header) {
+	t.Helper()
+	var r *http.Request
+	if body == "" {
+		r = httptest.NewRequest(method, path, nil)
+	} else {
+		r = httptest.NewRequest(method, path, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+	}
+	r.Host = "127.0.0.1:8048"
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w.Code, w.Body.String(), w.Header()
+}
+
+// jsonErr checks an answer is status code with a one-line JSON message
+// containing want.
+func jsonErr(t *testing.T, what string, code int, body string, h http.Header, wantCode int, want string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("%s: status %d, want %d (%s)", what, code, wantCode, body)
+		return
+	}
+	if ct := h.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: Content-Type %q", what, ct)
+	}
+	var e struct{ Error string }
+	if err := json.Unmarshal([]byte(body), &e); err != nil || e.Error == "" {
+		t.Errorf("%s: body %q is no JSON error", what, body)
+		return
+	}
+	if strings.Contains(e.Error, "\n") || !strings.Contains(e.Error, want) {
+		t.Errorf("%s: error %q, want one line with %q", what, e.Error, want)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	s := newServer(t, nil)
+	good := board.Board(0).Set(0, 1).Set(1, 1).Set(5, 3).Hex()
+	for _, c := range []struct {
+		name, method, path, body string
+		code                     int
+		want                     string
+	}{
+		{"bad board", "POST", "/api/hint", `{"board":"0xzz","depth":1}`, 400, "not hex"},
+		{"long hex board", "POST", "/api/move", `{"board":"0x12345678123456789","dir":"up"}`, 400, "16 hex digits"},
+		{"board not a tile", "POST", "/api/hint", `{"board":"3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"}`, 400, "not a tile"},
+		{"board missing", "POST", "/api/hint", `{"depth":1}`, 400, "board is missing"},
+		{"board a number", "POST", "/api/hint", `{"board":5}`, 400, `field "board"`},
+		{"depth 0", "POST", "/api/hint", `{"board":"` + good + `","depth":0}`, 400, "depth 0: want 1 to 4"},
+		{"depth 5", "POST", "/api/agent", `{"board":"` + good + `","depth":5}`, 400, "want 1 to 4"},
+		{"depth huge", "POST", "/api/agent", `{"board":"` + good + `","depth":1e30}`, 400, `field "depth"`},
+		{"bad dir", "POST", "/api/move", `{"board":"` + good + `","dir":"sideways"}`, 400, "want up, right, down or left"},
+		{"bad game", "POST", "/api/new", `{"game":"threes"}`, 400, "2048 only"},
+		{"seed too big", "POST", "/api/new", `{"seed":9007199254740992}`, 400, "seed"},
+		{"negative seed", "POST", "/api/new", `{"seed":-1}`, 400, `field "seed"`},
+		{"bad n", "POST", "/api/move", `{"board":"` + good + `","dir":"up","n":-3}`, 400, "n -3"},
+		{"unknown field", "POST", "/api/new", `{"sead":1}`, 400, "unknown field"},
+		{"not JSON", "POST", "/api/new", `{seed:1}`, 400, "bad JSON"},
+		{"two objects", "POST", "/api/new", `{} {}`, 400, "data after the object"},
+		{"empty body", "POST", "/api/hint", ``, 415, "Content-Type"},
+		{"oversized body", "POST", "/api/hint", `{"board":"` + strings.Repeat(" ", 2*MaxBody) + `"}`, 413, "larger than"},
+		{"oversized padding", "POST", "/api/new", `{}` + strings.Repeat(" ", 2*MaxBody), 413, "larger than"},
+		{"wrong method", "GET", "/api/hint", ``, 405, "wants POST"},
+		{"wrong method 2", "DELETE", "/api/info", ``, 405, "wants GET"},
+		{"no such API", "GET", "/api/nothing", ``, 404, "no API"},
+	} {
+		code, body, h := call(t, s, c.method, c.path, c.body)
+		jsonErr(t, c.name, code, body, h, c.code, c.want)
+	}
+	// An empty JSON body with the right type.
+	r := httptest.NewRequest("POST", "/api/new", strings.NewReader(""))
+	r.Header.Set("Content-Type", "application/json")
+	r.Host = "localhost"
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	jsonErr(t, "empty JSON body", w.Code, w.Body.String(), w.Header(), 400, "empty")
+	// Another content type.
+	r = httptest.NewRequest("POST", "/api/new", strings.NewReader("seed=1"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	r.Host = "localhost"
+	w = httptest.NewRecorder()
+	s.ServeHTTP(w, r)
+	jsonErr(t, "form body", w.Code, w.Body.String(), w.Header(), 415, "JSON")
+	if got := w.Header().Get("Allow"); got != "" {
+		t.Errorf("Allow on 415: %q", got)
+	}
+}
+
+func TestHostChecked(t *testing.T) {
+	s := newServer(t, nil)
+	for host, ok := range map[string]bool{
+		"127.0.0.1:8048": true, "localhost:8048": true, "[::1]:8048": true, "127.0.0.2": true, "LOCALHOST": true,
+		"evil.example:8048": false, "10.0.0.1:8048": false, "": false,
+	} {
+		r := httptest.NewRequest("GET", "/api/info", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if (w.Code == 200) != ok {
+			t.Errorf("Host %q: status %d", host, w.Code)
+		}
+		if !ok && w.Code != http.StatusMisdirectedRequest {
+			t.Errorf("Host %q: status %d, want 421", host, w.Code)
+		}
+	}
+	open := newServer(t, func(c *Config) { c.LoopbackOnly = false })
+	r := httptest.NewRequest("GET", "/api/info", nil)
+	r.Host = "my-machine.lan:8048"
+	w := httptest.NewRecorder()
+	open.ServeHTTP(w, r)
+	if w.Code != 200 {
+		t.Errorf("open server: status %d", w.Code)
+	}
+}
+
+// TestPathTraversal asks for files outside the embedded assets in every
+// way a path can be spelt, over a real connection so that no client cleans
+// the path first.
+func TestPathTraversal(t *testing.T) {
+	ts := httptest.NewServer(newServer(t, nil))
+	defer ts.Close()
+	passwd, _ := os.ReadFile("/etc/passwd")
+	self, _ := os.ReadFile("server.go")
+	for _, p := range []string{
+		"/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/%2e%2e/", "/static/../../etc/passwd",
+		"/static/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc%2fpasswd", "/static/%2e%2e%2fserver.go",
+		"/static/..%5c..%5cetc%5cpasswd", "/static/....//....//etc/passwd", "/etc/passwd", "/static//etc/passwd",
+		"/static/", "/static", "/static/.", "/static/./app.js/", "/server.go", "/static/server.go",
+		"/static/%00", "/static/app.js%00.html", "//etc/passwd", "/web/server.go", "/static/static/app.js",
+	} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, "GET "+p+" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		raw, _ := io.ReadAll(conn)
+		conn.Close()
+		resp := string(raw)
+		status := strings.SplitN(resp, "\r\n", 2)[0]
+		if strings.Contains(status, " 200 ") {
+			t.Errorf("GET %s: %s", p, status)
+		}
+		leaks := func(resp string) bool {
+			return (len(passwd) > 0 && strings.Contains(resp, string(passwd[:min(len(passwd), 20)]))) ||
+				strings.Contains(resp, "root:") || strings.Contains(resp, string(self[:40]))
+		}
+		if leaks(resp) {
+			t.Errorf("GET %s leaked a file: %.200s", p, resp)
+		}
+		// A cleaned path is a redirect; where it leads is no file either.
+		if strings.Contains(status, " 30") {
+			loc := ""
+			for _, line := range strings.Split(resp, "\r\n") {
+				if v, ok := strings.CutPrefix(line, "Location: "); ok {
+					loc = v
+				}
+			}
+			r2, err := http.Get(ts.URL + loc)
+			if err != nil {
+				t.Fatalf("GET %s -> %s: %v", p, loc, err)
+			}
+			body, _ := io.ReadAll(r2.Body)
+			r2.Body.Close()
+			if r2.StatusCode == 200 || leaks(string(body)) {
+				t.Errorf("GET %s -> %s: %d %.200s", p, loc, r2.StatusCode, body)
+			}
+		}
+	}
+	// What is there is served, with its type.
+	for p, ct := range map[string]string{"/": "text/html", "/static/app.js": "javascript", "/static/style.css": "text/css"} {
+		resp, err := http.Get(ts.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), ct) || len(body) < 100 {
+			t.Errorf("GET %s: %d %q %d bytes", p, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+		}
+		if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("GET %s: security headers missing", p)
+		}
+	}
+}
+
+// TestPageIsSelfContained: nothing on the page comes from elsewhere.
+func TestPageIsSelfContained(t *testing.T) {
+	s := newServer(t, nil)
+	for name, a := range s.assets {
+		text := string(a.data)
+		for _, bad := range []string{"http://", "https://", "//cdn", "@import", "@font-face", "url("} {
+			if name == "app.js" && bad == "http://" && strings.Count(text, "http://") == 1 && strings.Contains(text, `"http://www.w3.org/2000/svg"`) {
+				continue // the SVG namespace, a name and no fetch
+			}
+			if strings.Contains(text, bad) {
+				t.Errorf("%s contains %q", name, bad)
+			}
+		}
+	}
+	if len(s.assets) < 3 {
+		t.Errorf("assets: %d", len(s.assets))
+	}
+}
+
+func post(t *testing.T, h http.Handler, path, body string, v any) {
+	t.Helper()
+	code, out, _ := call(t, h, "POST", path, body)
+	if code != 200 {
+		t.Fatalf("POST %s %s: %d %s", path, body, code, out)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("POST %s: %v in %s", path, err, out)
+	}
+}
+
+// TestGameThroughAPI plays a game to its end through the API, the agent
+// choosing, and checks it against the rules and its replay.
+func TestGameThroughAPI(t *testing.T) {
+	s := newServer(t, nil)
+	var st State
+	post(t, s, "/api/new", `{"seed":42}`, &st)
+	b, err := board.Parse(st.Board)
+	if err != nil || b != game.Start(learn.NewRand(42, 0)) || st.Seed != 42 || st.Over {
+		t.Fatalf("new game: %+v", st)
+	}
+	score, n := 0, 0
+	rng := learn.NewRand(42, 0)
+	game.Start(rng)
+	for ; !st.Over; n++ {
+		var a Agent
+		post(t, s, "/api/agent", `{"board":"`+st.Board+`","depth":1}`, &a)
+		want := search.Greedy(trained(t), b)
+		if a.Dir == nil || *a.Dir != game.DirNames[want.Dir] {
+			t.Fatalf("move %d: agent %v, greedy %d", n, a.Dir, want.Dir)
+		}
+		var m MoveResult
+		post(t, s, "/api/move", `{"board":"`+st.Board+`","dir":"`+*a.Dir+`","seed":42,"n":`+itoa(n)+`}`, &m)
+		after, reward, legal := game.Move(b, want.Dir)
+		if !m.Legal || m.After != after.Hex() || m.Reward != reward || !legal {
+			t.Fatalf("move %d: %+v", n, m)
+		}
+		next := game.Spawn(after, learn.NewRand(42, uint64(n)+1))
+		if m.Board != next.Hex() || m.Spawn < 0 || after.At(m.Spawn) != 0 || next.At(m.Spawn) == 0 {
+			t.Fatalf("move %d: board %s spawn %d, want %s", n, m.Board, m.Spawn, next.Hex())
+		}
+		for i, v := range m.Tiles {
+			if v != board.Pow2.Value(next.At(i)) {
+				t.Fatalf("tiles %v of %s", m.Tiles, next)
+			}
+		}
+		score += m.Reward
+		b, st = next, m.State
+		if n > 100000 {
+			t.Fatal("endless game")
+		}
+	}
+	if !game.Over(b) || n < 20 || score == 0 {
+		t.Fatalf("ended after %d moves, score %d:\n%s", n, score, b)
+	}
+	// No move on a finished board: the agent says so, a move is illegal.
+	var a Agent
+	post(t, s, "/api/agent", `{"board":"`+st.Board+`","depth":2}`, &a)
+	if a.Dir != nil {
+		t.Errorf("agent moves on a finished board: %s", *a.Dir)
+	}
+	var m MoveResult
+	post(t, s, "/api/move", `{"board":"`+st.Board+`","dir":"up","seed":42,"n":`+itoa(n)+`}`, &m)
+	if m.Legal || !m.Over || m.Board != st.Board || m.Spawn != -1 {
+		t.Errorf("move on a finished board: %+v", m)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func TestHintMatchesSearch(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MoveTime = time.Minute })
+	b, _ := board.Parse("2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2")
+	for depth := 1; depth <= 3; depth++ {
+		var h Hint
+		post(t, s, "/api/hint", `{"board":"`+b.Hex()+`","depth":`+itoa(depth)+`}`, &h)
+		want := search.NewSearcher(trained(t), search.Options{Depth: depth}, nil).Values(b, depth)
+		if h.Depth != depth || h.Requested != depth || h.Board != b.Hex() {
+			t.Fatalf("depth %d: %+v", depth, h)
+		}
+		best := ""
+		for d, m := range h.Moves {
+			w := want[d]
+			if m.Dir != game.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != game.Reward(w.Reward))) {
+				t.Errorf("depth %d %s: %+v, want %+v", depth, m.Dir, m, w)
+			}
+			if m.Legal && (best == "" || m.Total > h.Moves[dirIndex(best)].Total) {
+				best = m.Dir
+			}
+		}
+		if h.Best == nil || *h.Best != best {
+			t.Errorf("depth %d: best %v, want %s", depth, h.Best, best)
+		}
+	}
+	// Illegal moves: up and left do nothing on this board.
+	var h Hint
+	post(t, s, "/api/hint", `{"board":"2,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0"}`, &h)
+	if h.Moves[0].Legal || h.Moves[3].Legal || !h.Moves[1].Legal || !h.Moves[2].Legal || h.Depth != 1 {
+		t.Errorf("hint: %+v", h)
+	}
+}
+
+func dirIndex(s string) int {
+	for d, n := range game.DirNames {
+		if n == s {
+			return d
+		}
+	}
+	return -1
+}
+
+// TestTimeBudget: with a tiny budget the deep searches stop early and say
+// how deep they went; depth 1 always finishes.
+func TestTimeBudget(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MoveTime = time.Nanosecond; c.TableBytes = 0 })
+	b, _ := board.Parse("2,0,0,4,0,8,0,0,0,0,2,0,0,0,0,2")
+	h := s.Values(b, 4)
+	if h.Depth != 1 || h.Requested != 4 || h.Best == nil {
+		t.Errorf("hint with no time: %+v", h)
+	}
+	a := s.Choose(b, 4)
+	if a.Dir == nil || a.Depth < 1 || a.Depth > 4 {
+		t.Errorf("agent with no time: %+v", a)
+	}
+}
+
+// TestBusy: with every search place taken, a search request waits its
+// QueueWait and gets 503; cheap requests still pass.
+func TestBusy(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxSearches = 1; c.QueueWait = 20 * time.Millisecond })
+	s.searches <- struct{}{}
+	code, body, h := call(t, s, "POST", "/api/hint", `{"board":"0x1","depth":1}`)
+	jsonErr(t, "busy", code, body, h, 503, "busy")
+	if h.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+	if code, _, _ := call(t, s, "POST", "/api/new", `{}`); code != 200 {
+		t.Errorf("new game while searches are busy: %d", code)
+	}
+	<-s.searches
+	if code, body, _ := call(t, s, "POST", "/api/hint", `{"board":"0x1","depth":1}`); code != 200 {
+		t.Errorf("after: %d %s", code, body)
+	}
+	// The cap on requests in progress.
+	for range cap(s.requests) {
+		s.requests <- struct{}{}
+	}
+	code, body, h = call(t, s, "GET", "/api/info", "")
+	jsonErr(t, "requests busy", code, body, h, 503, "busy")
+}
+
+// TestConcurrentSearches runs many searches at once through a real server
+// (with -race, this checks that requests share nothing unsafely).
+func TestConcurrentSearches(t *testing.T) {
+	ts := httptest.NewServer(newServer(t, func(c *Config) { c.MaxSearches = 2 }))
+	defer ts.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := "/api/hint"
+			if i%2 == 1 {
+				path = "/api/agent"
+			}
+			resp, err := http.Post(ts.URL+path, "application/json", strings.NewReader(`{"board":"2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2","depth":3}`))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b, _ := io.ReadAll(resp.Body)
+				errs <- errors.New(resp.Status + " " + string(b))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestCurve(t *testing.T) {
+	s := newServer(t, nil)
+	code, body, h := call(t, s, "GET", "/api/curve", "")
+	jsonErr(t, "no log", code, body, h, 404, "--log")
+
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	f, _ := os.Create(path)
+	for i := 1; i <= 3; i++ {
+		var b stats.Block
+		for g := range 10 {
+			b.Add(1000*i+g, 9+i+g%2, 100)
+		}
+		stats.WriteRecord(f, stats.NewRecord(int64(1000*i), &b, stats.Pow2))
+	}
+	f.Close()
+	s = newServer(t, func(c *Config) { c.LogPath = path })
+	var c struct{ Points []curvePoint }
+	code, body, _ = call(t, s, "GET", "/api/curve", "")
+	if code != 200 || json.Unmarshal([]byte(body), &c) != nil || len(c.Points) != 3 {
+		t.Fatalf("curve: %d %s", code, body)
+	}
+	if p := c.Points[2]; p.Episodes != 3000 || p.Avg != 3004.5 || p.Reach != 1 || c.Points[0].Reach != 0.5 {
+		t.Errorf("curve: %+v", c.Points)
+	}
+	// The log grows while training runs: the page sees the new block.
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	var b stats.Block
+	b.Add(5000, 11, 100)
+	stats.WriteRecord(f, stats.NewRecord(4000, &b, stats.Pow2))
+	f.Close()
+	os.Chtimes(path, time.Now().Add(time.Second), time.Now().Add(time.Second))
+	call(t, s, "GET", "/api/curve", "")
+	_, body, _ = call(t, s, "GET", "/api/curve", "")
+	if json.Unmarshal([]byte(body), &c) != nil || len(c.Points) != 4 {
+		t.Errorf("curve after a block: %s", body)
+	}
+	// A missing or bad log is refused at the start.
+	if _, err := New(Config{Net: trained(t), LogPath: filepath.Join(t.TempDir(), "none")}); err == nil {
+		t.Error("missing log accepted")
+	}
+	os.WriteFile(path, []byte("{\"episodes\":1}\nnot json\n"), 0o644)
+	if _, err := New(Config{Net: trained(t), LogPath: path}); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("bad log: %v", err)
+	}
+}
+
+// TestServeShutsDown: Serve answers until its context ends, then lets the
+// request under way finish and returns nil.
+func TestServeShutsDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-release
+		io.WriteString(w, "done")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, slow, 5*time.Second) }()
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		got <- string(b)
+	}()
+	<-started
+	cancel()
+	time.Sleep(50 * time.Millisecond)
+	if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		t.Error("new connections accepted while shutting down")
+	}
+	close(release)
+	if s := <-got; s != "done" {
+		t.Errorf("request under way: %q", s)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+}
