@@ -187,6 +187,9 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	if n.kind == kind4x6 {
+		if !n.shared {
+			return estimate4x6Plain((*tab4x6)(n.w[k*n.stage:]), b)
+		}
 		return estimate4x6((*tab4x6)(n.w[k*n.stage:]), b)
 	}
 	// All indices first, then all loads: the loads miss the cache, and a
@@ -225,10 +228,20 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 func (n *Network) Sum(x []uint32) float32 {
 	w, per := n.w, n.spec.Images()
 	var v float32
+	if n.shared {
+		for k := 0; k+per <= len(x); k += per {
+			var s float32
+			for _, i := range x[k : k+per] {
+				s += load(w, i)
+			}
+			v += s
+		}
+		return v
+	}
 	for k := 0; k+per <= len(x); k += per {
 		var s float32
 		for _, i := range x[k : k+per] {
-			s += load(w, i)
+			s += w[i]
 		}
 		v += s
 	}

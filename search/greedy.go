@@ -32,14 +32,27 @@ var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 // Greedy returns the move maximising reward + V(after-state).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
 	after, reward := game.Moves(b)
+	var legal [4]board.Board
+	var dir [4]int
+	n := 0
+	for d := range 4 {
+		if after[d] != b && !game.Overflow(reward[d]) {
+			legal[n], dir[n] = after[d], d
+			n++
+		}
+	}
+	var value [4]float32
+	net.EstimateBatch(legal[:n], value[:n])
 	best := NoMove
+	k := 0
 	for d := range 4 {
 		if after[d] == b {
 			continue
 		}
 		v := float32(game.Reward(reward[d]))
 		if !game.Overflow(reward[d]) { // a 65536 merge ends the game
-			v += net.Estimate(after[d])
+			v += value[k]
+			k++
 		}
 		if v > best.Value {
 			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
