@@ -178,6 +178,9 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = write(f); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
+	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
+		return fmt.Errorf("save %s: %w", path, err)
+	}
 	if err = f.Sync(); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}

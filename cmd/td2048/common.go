@@ -52,9 +52,11 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// loadNet loads weights for game, checking the network when spec is set.
+// loadNet loads weights for game (td2048's format, the course demo's
+// 2048.bin or TDL2048+'s .w, told apart by content), checking the network
+// when spec is set.
 func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
-	net, h, err := netfile.Load(path)
+	net, h, err := netfile.LoadAny(path)
 	if err != nil {
 		return nil, h, fmt.Errorf("load %v", err)
 	}

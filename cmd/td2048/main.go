@@ -1,9 +1,16 @@
 // Command td2048 trains n-tuple networks by temporal-difference learning to
-// play 2048, evaluates them, and gives hints.
+// play 2048 and Threes!, plays them with expectimax search, and shows what
+// they learned.
 //
-//	td2048 train   learn weights, print statistics blocks, save
-//	td2048 eval    play games with saved weights, print statistics
-//	td2048 hint    the value of each move on one board
+//	td2048 train    learn weights, print statistics blocks, log, checkpoint
+//	td2048 eval     play games with saved weights (greedy or n-ply), statistics
+//	td2048 hint     the value of each move on one board
+//	td2048 play     watch the agent, or play with its hints, in the terminal
+//	td2048 serve    the same in a browser
+//	td2048 plot     learning curves from metrics logs, PNG or SVG
+//	td2048 bench    speed on a fixed workload, and a signature of its results
+//	td2048 convert  weights to and from the course demo's and TDL2048+'s formats
+//	td2048 judge    replay a Threes! statistics file and check every action
 //
 // Run "td2048 help COMMAND" for a command's flags.
 package main

@@ -18,6 +18,7 @@ import (
 	"td2048/learn"
 	"td2048/netfile"
 	"td2048/ntuple"
+	"td2048/plot"
 	"td2048/stats"
 )
 
@@ -38,7 +39,7 @@ type runHeader struct {
 }
 
 type trainFlags struct {
-	network, save, load, resume, learner, schedule, plateau, log string
+	network, save, load, resume, learner, schedule, plateau, log, plot string
 	episodes, every, threads, ckEvery                            int
 	alpha                                                        float64
 	seed                                                         seedFlag
@@ -61,6 +62,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.IntVar(&f.threads, "threads", 1, "worker threads sharing the weights (lock-free); 1 repeats exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
+	fs.StringVar(&f.plot, "plot", "", "draw the learning curve to this PNG or SVG at every checkpoint and at the end")
 	fs.BoolVar(&f.force, "force", false, "overwrite a --save file that holds another network")
 	return func(args []string) error {
 		if len(args) > 0 {
@@ -82,6 +84,14 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if f.resume != "" && !flagGiven(fs, "save") {
 		f.save = f.resume
+	}
+	if k := netfile.KindOfName(f.save); k != netfile.Native && k != netfile.Unknown {
+		return usagef("--save %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", f.save, k)
+	}
+	if f.plot != "" {
+		if _, err := plot.Format(f.plot); err != nil {
+			return usagef("--plot: %v", err)
+		}
 	}
 	kind, err := parseLearner(f.learner)
 	if err != nil {
@@ -250,7 +260,19 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if hh.Run, err = json.Marshal(run); err != nil {
 			return err
 		}
-		return netfile.Save(f.save, net, hh)
+		if err := netfile.Save(f.save, net, hh); err != nil {
+			return err
+		}
+		if f.plot != "" && logPath != "" {
+			s, err := plot.ReadLog(logPath, strings.TrimSuffix(filepath.Base(f.save), filepath.Ext(f.save)))
+			if err == nil && len(s.Records) > 0 {
+				err = plot.Save(f.plot, s)
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "td2048 train: plot: %v\n", err)
+			}
+		}
+		return nil
 	}
 
 	prog := newProgress(e)

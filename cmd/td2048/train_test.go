@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	imagepng "image/png"
 	"math"
 	"os"
 	"os/exec"
@@ -194,5 +195,30 @@ func TestSaveOverOtherNetworkNeedsForce(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "w.jsonl")); err != nil {
 		t.Fatal("first run's log missing")
+	}
+}
+
+func TestTrainPlotAndSaveFormat(t *testing.T) {
+	dir := t.TempDir()
+	w, png := filepath.Join(dir, "w.td2048"), filepath.Join(dir, "curve.png")
+	if code, _, errs := runCmd(t, "train", "--network", "2x4", "--episodes", "300", "--every", "50", "--checkpoint-every", "100", "--save", w, "--plot", png); code != 0 {
+		t.Fatal(errs)
+	}
+	f, err := os.Open(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := imagepng.Decode(f); err != nil {
+		t.Fatalf("curve.png: %v", err)
+	}
+	if fi, _ := os.Stat(w); fi.Mode().Perm() != 0o644 {
+		t.Errorf("weights file mode %v", fi.Mode().Perm())
+	}
+	if code, _, errs := runCmd(t, "train", "--episodes", "1", "--save", filepath.Join(dir, "x.w")); code != 2 || !strings.Contains(errs, "convert") {
+		t.Errorf("--save x.w: exit %d %s", code, errs)
+	}
+	if code, _, _ := runCmd(t, "train", "--episodes", "1", "--save", w, "--plot", filepath.Join(dir, "c.gif")); code != 2 {
+		t.Errorf("--plot c.gif: exit %d", code)
 	}
 }

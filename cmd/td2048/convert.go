@@ -1,0 +1,72 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"td2048/netfile"
+)
+
+func init() {
+	register(&command{
+		name:  "convert",
+		args:  "IN OUT",
+		short: "convert weights between td2048, the course demo's 2048.bin and TDL2048+'s .w",
+		setup: setupConvert,
+	})
+}
+
+func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
+	to := fs.String("to", "", "format of OUT: td2048, bin (course demo 2048.bin) or w (TDL2048+); default from OUT's extension")
+	force := fs.Bool("force", false, "write state-value weights to a reference format, whose programs read after-state values")
+	return func(args []string) error {
+		if len(args) != 2 {
+			return usagef("want IN and OUT, got %d arguments", len(args))
+		}
+		in, out := args[0], args[1]
+		kind := netfile.KindOfName(out)
+		if *to != "" {
+			k, err := netfile.ParseKind(*to)
+			if err != nil {
+				return usagef("--to: %v", err)
+			}
+			kind = k
+		}
+		if kind == netfile.Unknown {
+			return usagef("cannot tell the format of %s from its extension (.td2048, .bin, .w): give --to td2048, bin or w", out)
+		}
+		from, err := netfile.DetectFile(in)
+		if err != nil {
+			return fmt.Errorf("load %v", err)
+		}
+		net, h, err := netfile.LoadAny(in)
+		if err != nil {
+			return fmt.Errorf("load %v", err)
+		}
+		defer net.Free()
+		if kind != netfile.Native {
+			if h.Game != "2048" {
+				return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
+			}
+			if h.Learner != "after" && !*force {
+				return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
+			}
+			if err := netfile.CheckRef(net.Spec()); err != nil {
+				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
+			}
+		}
+		if err := netfile.SaveKind(out, kind, net, h); err != nil {
+			return err
+		}
+		spec := net.Spec()
+		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), describe(spec))
+		if from != netfile.Native {
+			iso := "on the 8 images of the board, as both reference programs do"
+			if !spec.Iso {
+				iso = "without isomorphisms (the 8x4 lines, as TDL2048+'s 8x4patt)"
+			}
+			fmt.Fprintf(e.stdout, "note: %s does not record isomorphisms, game or learner: patterns taken to be read %s; 2048, after-state values\n", from.Describe(), iso)
+		}
+		return nil
+	}
+}

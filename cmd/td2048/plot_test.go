@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"td2048/stats"
+)
+
+// writeLog writes a synthetic metrics log of n blocks of 1000 episodes.
+func writeLog(t *testing.T, path string, n int, speed float64) {
+	t.Helper()
+	var b bytes.Buffer
+	for i := 1; i <= n; i++ {
+		x := float64(i) / 100 * speed
+		r := stats.Record{Episodes: int64(1000 * i), Games: 1000, Network: "4x6", Game: "2048",
+			Avg:   2000 + 50000*(1-math.Exp(-2*x)),
+			Reach: map[string]float64{"2048": min(1, x), "4096": min(1, x/3)}}
+		if i > n/2 {
+			r.Reach["8192"] = 0.01
+		}
+		if err := stats.WriteRecord(&b, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// svgTextCount counts the <text> elements of an SVG equal to each of want,
+// failing if the file is not XML.
+func svgTextCount(t *testing.T, path string, want ...string) map[string]int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	in := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not XML: %v", path, err)
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			in = tk.Name.Local == "text"
+		case xml.EndElement:
+			in = false
+		case xml.CharData:
+			if in {
+				counts[strings.TrimSpace(string(tk))]++
+			}
+		}
+	}
+	return counts
+}
+
+func TestPlotCommand(t *testing.T) {
+	dir := t.TempDir()
+	logs := []string{filepath.Join(dir, "base.jsonl"), filepath.Join(dir, "fast.jsonl"), filepath.Join(dir, "long-run.jsonl")}
+	writeLog(t, logs[0], 100, 1)
+	writeLog(t, logs[1], 60, 1.6)
+	writeLog(t, logs[2], 150, 0.7)
+
+	out := filepath.Join(dir, "curve.png")
+	code, stdout, errs := runCmd(t, append([]string{"plot"}, append(logs, "-o", out)...)...)
+	if code != 0 {
+		t.Fatalf("plot: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "3 logs, 310 blocks") {
+		t.Errorf("stdout %q", stdout)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil || img.Bounds().Dx() < 600 {
+		t.Fatalf("PNG: %v %v", err, img)
+	}
+
+	svg := filepath.Join(dir, "curve.svg")
+	if code, _, errs := runCmd(t, append([]string{"plot", "-o", svg}, logs...)...); code != 0 {
+		t.Fatalf("plot svg: exit %d: %s", code, errs)
+	}
+	c := svgTextCount(t, svg)
+	for _, l := range []string{"base", "fast", "long-run", "2048", "4096", "8192"} {
+		if c[l] != 1 {
+			t.Errorf("legend entry %q appears %d times", l, c[l])
+		}
+	}
+	if c["50k"] == 0 || c["100%"] == 0 || c["episodes"] != 2 {
+		t.Errorf("ticks and labels: %v", c)
+	}
+
+	if code, _, errs := runCmd(t, "plot", "--label", "alpha 0.1, alpha 0.2", logs[0], logs[1], "-o", svg); code != 0 {
+		t.Fatalf("--label: exit %d: %s", code, errs)
+	}
+	c = svgTextCount(t, svg)
+	if c["alpha 0.1"] != 1 || c["alpha 0.2"] != 1 || c["base"] != 0 {
+		t.Errorf("labels: %v", c)
+	}
+	// The default output name.
+	t.Chdir(dir)
+	if code, _, errs := runCmd(t, "plot", logs[0]); code != 0 {
+		t.Fatalf("default -o: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "curve.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestPlotBadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	writeLog(t, good, 5, 1)
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"episodes\":1000,\"avg\":10}\n{\"episodes\":2000,\"avg\":oops}\n"), 0o644)
+	empty := filepath.Join(dir, "empty.jsonl")
+	os.WriteFile(empty, nil, 0o644)
+	out := filepath.Join(dir, "x.png")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"plot", filepath.Join(dir, "missing.jsonl"), "-o", out}, 1, "no such file"},
+		{[]string{"plot", good, bad, "-o", out}, 1, "bad.jsonl: line 2"},
+		{[]string{"plot", empty, "-o", out}, 1, "no statistics blocks"},
+		{[]string{"plot", good, "-o", filepath.Join(dir, "x.gif")}, 2, "unknown image format .gif"},
+		{[]string{"plot", good, "-o", filepath.Join(dir, "x")}, 2, "no extension"},
+		{[]string{"plot", good, "--label", "a,b", "-o", out}, 2, "2 labels for 1 logs"},
+		{[]string{"plot", "-o", out}, 2, "no metrics log"},
+		{[]string{"plot", good, "-o", filepath.Join(dir, "nodir", "x.png")}, 1, "nodir"},
+	} {
+		code, stdout, errs := runCmd(t, c.args...)
+		if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", c.args[1:], code, stdout, errs, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a figure was written from bad input")
+	}
+}
