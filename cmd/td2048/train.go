@@ -40,10 +40,10 @@ type runHeader struct {
 
 type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot string
-	episodes, every, threads, ckEvery                            int
-	alpha                                                        float64
-	seed                                                         seedFlag
-	force                                                        bool
+	episodes, every, threads, ckEvery                                  int
+	alpha                                                              float64
+	seed                                                               seedFlag
+	force                                                              bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
