@@ -66,7 +66,7 @@ type Worker struct {
 	// idx holds the weight indices of each after-state of the episode,
 	// computed once when the move was chosen and used again to learn.
 	idx  []uint32
-	cand [4][ntuple.MaxPatterns * 8]uint32
+	cand [4 * ntuple.MaxPatterns * 8]uint32
 }
 
 // NewWorker returns a worker for net.
@@ -98,11 +98,14 @@ func (w *Worker) playAfter(alpha float32) Episode {
 	for {
 		after, reward := game.Moves(b)
 		var x [4][]uint32
+		n := 0
 		for d := range 4 {
 			if after[d] != b {
-				x[d] = net.Index(after[d], w.cand[d][:])
+				x[d] = net.Index(after[d], w.cand[n*ntuple.MaxPatterns*8:])
+				n++
 			}
 		}
+		net.Prefetch(w.cand[:n*lookups])
 		best, bestV := -1, float32(0)
 		for d := range 4 {
 			if after[d] != b {
@@ -141,8 +144,13 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		// Backward TD(0): for t from the last step down, V(s'_t) moves by
 		// alpha*(target - V(s'_t)), and the next target is s'_t's reward
 		// plus its updated value.
+		// The weights of step t-4 are prefetched while step t learns, so
+		// that their cache misses overlap.
 		target := final
 		for t := len(path) - 1; t >= 0; t-- {
+			if t >= 4 {
+				net.Prefetch(idx[(t-4)*lookups : (t-3)*lookups])
+			}
 			x := idx[t*lookups : (t+1)*lookups]
 			v := net.Add(x, alpha*(target-net.Sum(x)))
 			target = path[t].reward + v
@@ -181,7 +189,7 @@ func (w *Worker) playState(alpha float32) Episode {
 		// game ends on a board that cannot be stored, worth 0 too).
 		var next float32
 		if !ep.Overflow {
-			x := net.Index(b, w.cand[0][:])
+			x := net.Index(b, w.cand[:])
 			next = net.Add(x, -alpha*net.Sum(x))
 		}
 		w.learnState(path, next, alpha)
@@ -194,7 +202,7 @@ func (w *Worker) playState(alpha float32) Episode {
 func (w *Worker) learnState(path []step, next, alpha float32) {
 	net := w.Net
 	for t := len(path) - 1; t >= 0; t-- {
-		x := net.Index(path[t].board, w.cand[0][:])
+		x := net.Index(path[t].board, w.cand[:])
 		next = net.Add(x, alpha*(path[t].reward+next-net.Sum(x)))
 	}
 }

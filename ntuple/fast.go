@@ -60,14 +60,45 @@ func estimate4x6(t *tab4x6, b board.Board) float32 {
 	return s0 + s1 + s2 + s3
 }
 
+// index4x6 writes the 32 indices pattern-major, images in Images order,
+// computing the images in registers.
 func index4x6(b board.Board, dst []uint32, base uint32) []uint32 {
-	im := b.Images()
 	x := (*[32]uint32)(dst)
-	for k, y := range im {
+	m, f, t := b.Mirror(), b.Flip(), b.Transpose()
+	tf := t.Flip()
+	im := [8]board.Board{b, m, f, f.Mirror(), t, t.Mirror(), tf, tf.Mirror()}
+	for k, y := range &im {
 		p, q, r, s := idx4x6(uint64(y))
 		x[k], x[8+k], x[16+k], x[24+k] = base+p, base+q, base+r, base+s
 	}
 	return x[:]
+}
+
+// sum4x6 is Sum for the 32 indices of a 4x6 network nobody shares.
+func sum4x6(t *tab4x6, x *[32]uint32) float32 {
+	var s0, s1, s2, s3 float32
+	for j := range 8 {
+		s0 += t[x[j]&(4<<24-1)]
+		s1 += t[x[8+j]&(4<<24-1)]
+		s2 += t[x[16+j]&(4<<24-1)]
+		s3 += t[x[24+j]&(4<<24-1)]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// add4x6 is Add for the 32 indices of a 4x6 network nobody shares.
+func add4x6(t *tab4x6, x *[32]uint32, d float32) float32 {
+	var v float32
+	for p := 0; p < 32; p += 8 {
+		var s float32
+		for _, i := range x[p : p+8] {
+			w := &t[i&(4<<24-1)]
+			*w += d
+			s += *w
+		}
+		v += s
+	}
+	return v
 }
 
 // EstimateBatch sets out[k] to Estimate(bs[k]) for every k, bit for bit,
@@ -80,11 +111,22 @@ func (n *Network) EstimateBatch(bs []board.Board, out []float32) {
 		}
 		return
 	}
-	var idx [4][32]uint32
+	var idx [4 * 32]uint32
 	for k, b := range bs {
-		index4x6(b, idx[k][:], 0)
+		index4x6(b, idx[32*k:], 0)
 	}
+	prefetch(unsafe.Pointer(&n.w[0]), idx[:32*len(bs)])
 	for k := range bs {
-		out[k] = n.Sum(idx[k][:])
+		out[k] = n.Sum(idx[32*k : 32*k+32])
+	}
+}
+
+// Prefetch starts loading the weights at the indices x into the cache,
+// without waiting for them: call it on indices well before Sum or Add reads
+// them, so that their cache misses overlap other work.
+// Any index is safe: a prefetch is a hint that never faults.
+func (n *Network) Prefetch(x []uint32) {
+	if len(x) > 0 && len(n.w) > 0 {
+		prefetch(unsafe.Pointer(&n.w[0]), x)
 	}
 }

@@ -238,6 +238,9 @@ func (n *Network) Sum(x []uint32) float32 {
 		}
 		return v
 	}
+	if n.kind == kind4x6 && len(x) == 32 && len(w) == 4<<24 {
+		return sum4x6((*tab4x6)(w), (*[32]uint32)(x))
+	}
 	for k := 0; k+per <= len(x); k += per {
 		var s float32
 		for _, i := range x[k : k+per] {
@@ -269,6 +272,9 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 			v += s
 		}
 		return v
+	}
+	if n.kind == kind4x6 && len(x) == 32 && len(w) == 4<<24 {
+		return add4x6((*tab4x6)(w), (*[32]uint32)(x), d)
 	}
 	for k := 0; k+per <= len(x); k += per {
 		var s float32

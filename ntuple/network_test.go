@@ -74,6 +74,26 @@ func TestGenericMatchesFast(t *testing.T) {
 			t.Fatalf("Sum differs from Estimate")
 		}
 	}
+	// EstimateBatch is Estimate, bit for bit, for batches of every size,
+	// shared (atomic loads) or not.
+	for _, n := range []*Network{fast, slow} {
+		for range 500 {
+			var bs [6]board.Board
+			for k := range bs {
+				bs[k] = board.Board(rng.Uint64())
+			}
+			for size := 0; size <= 6; size++ {
+				var out [6]float32
+				n.EstimateBatch(bs[:size], out[:size])
+				for k := range size {
+					if out[k] != n.Estimate(bs[k]) {
+						t.Fatalf("batch of %d, board %d: %v, Estimate %v", size, k, out[k], n.Estimate(bs[k]))
+					}
+				}
+			}
+		}
+		n.Share()
+	}
 	fast.Free()
 	slow.Free()
 }

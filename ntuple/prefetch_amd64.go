@@ -1,0 +1,13 @@
+package ntuple
+
+import "unsafe"
+
+// prefetch asks the processor to start loading the weights at base+4*i,
+// i in idx, into the cache without waiting for them. A weight lookup misses
+// the cache; a load that misses holds its place in the processor's window
+// until the data comes, so a batch of lookups otherwise overlaps only as
+// far as that window reaches, while prefetches retire at once and every
+// miss of a batch is in flight together.
+//
+//go:noescape
+func prefetch(base unsafe.Pointer, idx []uint32)

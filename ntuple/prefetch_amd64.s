@@ -1,0 +1,18 @@
+#include "textflag.h"
+
+// func prefetch(base unsafe.Pointer, idx []uint32)
+// Issues PREFETCHT0 for base + 4*i for each i in idx.
+TEXT ·prefetch(SB), NOSPLIT, $0-32
+	MOVQ base+0(FP), AX
+	MOVQ idx_base+8(FP), BX
+	MOVQ idx_len+16(FP), CX
+	TESTQ CX, CX
+	JEQ done
+loop:
+	MOVL (BX), DX
+	PREFETCHT0 (AX)(DX*4)
+	ADDQ $4, BX
+	DECQ CX
+	JNZ loop
+done:
+	RET

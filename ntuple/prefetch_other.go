@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package ntuple
+
+import "unsafe"
+
+// prefetch does nothing where td2048 has no prefetch instruction to use.
+func prefetch(base unsafe.Pointer, idx []uint32) {}
