@@ -67,12 +67,19 @@ type Worker struct {
 	// computed once when the move was chosen and used again to learn.
 	idx  []uint32
 	cand [4 * ntuple.MaxPatterns * 8]uint32
+	// stateSearch chooses moves for state networks: reward plus the
+	// expectation of V over the random tile, expectimax's chance node.
+	stateSearch *search.Searcher
 }
 
 // NewWorker returns a worker for net.
 func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
-	return &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13),
+	w := &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13),
 		idx: make([]uint32, 0, net.Lookups()<<13)}
+	if kind == State {
+		w.stateSearch = search.NewSearcher(net, search.Options{Depth: 1, Kind: search.State}, nil)
+	}
+	return w
 }
 
 // Play plays one episode with the current weights. With alpha > 0 it then
@@ -165,7 +172,7 @@ func (w *Worker) playState(alpha float32) Episode {
 	path := w.path[:0]
 	var ep Episode
 	for {
-		c := search.GreedyState(net, b)
+		c := w.stateSearch.Best(b)
 		if !c.Legal() {
 			break
 		}

@@ -130,3 +130,36 @@ func (n *Network) Prefetch(x []uint32) {
 		prefetch(unsafe.Pointer(&n.w[0]), x)
 	}
 }
+
+// EstimateMany sets out[k] to Estimate(bs[k]) for every k, bit for bit,
+// for batches of any size: it computes and prefetches the indices of the
+// next few boards while it sums the current ones, so that the cache misses
+// of the whole batch overlap.
+func (n *Network) EstimateMany(bs []board.Board, out []float32) {
+	if n.kind != kind4x6 {
+		for k, b := range bs {
+			out[k] = n.Estimate(b)
+		}
+		return
+	}
+	const chunk = 8
+	var idx [2][chunk * 32]uint32
+	p := unsafe.Pointer(&n.w[0])
+	fill := func(buf *[chunk * 32]uint32, from int) {
+		to := min(from+chunk, len(bs))
+		for k := from; k < to; k++ {
+			index4x6(bs[k], buf[32*(k-from):], 0)
+		}
+		prefetch(p, buf[:32*(to-from)])
+	}
+	fill(&idx[0], 0)
+	for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
+		if from+chunk < len(bs) {
+			fill(&idx[c^1], from+chunk)
+		}
+		to := min(from+chunk, len(bs))
+		for k := from; k < to; k++ {
+			out[k] = n.Sum(idx[c][32*(k-from) : 32*(k-from)+32])
+		}
+	}
+}

@@ -91,6 +91,17 @@ func TestGenericMatchesFast(t *testing.T) {
 					}
 				}
 			}
+			many := make([]board.Board, rng.IntN(40))
+			for k := range many {
+				many[k] = board.Board(rng.Uint64())
+			}
+			out := make([]float32, len(many))
+			n.EstimateMany(many, out)
+			for k, b := range many {
+				if out[k] != n.Estimate(b) {
+					t.Fatalf("EstimateMany of %d, board %d: %v, Estimate %v", len(many), k, out[k], n.Estimate(b))
+				}
+			}
 		}
 		n.Share()
 	}

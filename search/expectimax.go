@@ -44,6 +44,7 @@ type Searcher struct {
 	deadline time.Time
 	timed    bool
 	aborted  bool
+	leaves   *leaves
 	nodes    int64
 	// Nodes counts the chance nodes evaluated, for speed figures.
 	Nodes int64
@@ -162,21 +163,137 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 			return v
 		}
 	}
-	var sum float32
-	n := 0
-	for e := key.EmptyMask(); e != 0; e &= e - 1 {
-		cell := board.Board(e & -e)
-		sum += 0.9*s.node(key|cell, depth) + 0.1*s.node(key|cell*2, depth)
-		n++
-	}
 	var v float32
-	if n > 0 {
-		v = sum / float32(n)
+	if depth == 0 || depth == 1 && s.opt.Kind == AfterState {
+		v = s.lastChance(key)
+	} else {
+		var sum float32
+		n := 0
+		for e := key.EmptyMask(); e != 0; e &= e - 1 {
+			cell := board.Board(e & -e)
+			sum += 0.9*s.node(key|cell, depth) + 0.1*s.node(key|cell*2, depth)
+			n++
+		}
+		if n > 0 {
+			v = sum / float32(n)
+		}
 	}
 	if s.tt != nil && !s.aborted {
 		s.tt.Put(key, depth, v)
 	}
 	return v
+}
+
+// leaves is the scratch of lastChance: the leaf boards below one chance
+// node and how its children's moves map to them.
+type leaves struct {
+	boards [15 * 2 * 4]board.Board
+	values [15 * 2 * 4]float32
+	moves  [15 * 2 * 4]leafMove
+	end    [15 * 2]uint8 // moves[end[c-1]:end[c]] are child c's
+	// seen finds a leaf already gathered: different tiles often slide to
+	// the same board. Slots hold leaf index+1 and are valid for one
+	// generation (gen), so nothing needs clearing.
+	seen    [256]struct{ gen, leaf uint32 }
+	seenKey [256]board.Board
+	gen     uint32
+}
+
+// leaf returns the index of board b among the gathered leaves, adding it.
+func (l *leaves) leaf(b board.Board, nb *int) int16 {
+	h := uint64(b) * 0x9e3779b97f4a7c15 >> 56
+	for ; ; h = (h + 1) & 255 {
+		e := &l.seen[h]
+		if e.gen != l.gen {
+			*e = struct{ gen, leaf uint32 }{l.gen, uint32(*nb)}
+			l.seenKey[h] = b
+			l.boards[*nb] = b
+			*nb++
+			return int16(*nb - 1)
+		}
+		if l.seenKey[h] == b {
+			return int16(e.leaf)
+		}
+	}
+}
+
+type leafMove struct {
+	reward float32
+	leaf   int16 // index in boards, -1 when nothing lies below (65536)
+}
+
+// lastChance is chance for the last chance layer above the leaves (depth
+// 1 for after-state networks, where each child's moves lead to leaves;
+// depth 0 for state networks, where each child is a leaf), with the same
+// value bit for bit: it gathers all the leaves first and values them in
+// one batch, so that their cache misses overlap.
+func (s *Searcher) lastChance(key board.Board) float32 {
+	l := s.leaves
+	if l == nil {
+		l = new(leaves)
+		s.leaves = l
+	}
+	nb, nm, nc := 0, 0, 0
+	l.gen++
+	if l.gen == 0 { // wrapped: clear the old generations once
+		l.seen = [256]struct{ gen, leaf uint32 }{}
+		l.gen = 1
+	}
+	for e := key.EmptyMask(); e != 0; e &= e - 1 {
+		cell := board.Board(e & -e)
+		for _, b := range [2]board.Board{key | cell, key | cell*2} {
+			if s.opt.Kind == State {
+				l.boards[nb], l.moves[nm] = b, leafMove{0, int16(nb)}
+				nb++
+				nm++
+			} else {
+				after, reward := game.Moves(b)
+				for d := range 4 {
+					if after[d] == b {
+						continue
+					}
+					m := leafMove{float32(game.Reward(reward[d])), -1}
+					if !game.Overflow(reward[d]) {
+						m.leaf = l.leaf(after[d], &nb)
+					}
+					l.moves[nm] = m
+					nm++
+				}
+			}
+			l.end[nc] = uint8(nm)
+			nc++
+		}
+	}
+	if nc == 0 {
+		return 0
+	}
+	s.net.EstimateMany(l.boards[:nb], l.values[:nb])
+	child := func(c int) float32 {
+		from := 0
+		if c > 0 {
+			from = int(l.end[c-1])
+		}
+		if s.opt.Kind == State {
+			return l.values[l.moves[from].leaf]
+		}
+		best := float32(math.Inf(-1))
+		for _, m := range l.moves[from:l.end[c]] {
+			v := m.reward
+			if m.leaf >= 0 {
+				v += l.values[m.leaf]
+			}
+			best = max(best, v)
+		}
+		if math.IsInf(float64(best), -1) {
+			return 0
+		}
+		return best
+	}
+	var sum float32
+	for c := 0; c < nc; c += 2 {
+		sum += 0.9*child(c) + 0.1*child(c+1)
+	}
+	return sum / float32(nc/2)
 }
 
 // node is the value of a board where a move is due with depth max layers

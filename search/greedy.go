@@ -60,32 +60,3 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 	}
 	return best
 }
-
-// Expect returns the expected value of V over the boards a random tile
-// makes of after: every empty cell equally likely, holding a 2 (0.9) or a
-// 4 (0.1). A full board has no random tile and is worth 0. It is the
-// chance node of expectimax with state leaves.
-func Expect(net *ntuple.Network, after board.Board) float32 {
-	s := Searcher{net: net, opt: Options{Kind: State}, canon: net.Spec().Iso}
-	return s.chance(after, 0)
-}
-
-// GreedyState is the state-value policy (seed 004): the move maximising
-// reward + the expectation of V over the random tile that follows.
-func GreedyState(net *ntuple.Network, b board.Board) Choice {
-	after, reward := game.Moves(b)
-	best := NoMove
-	for d := range 4 {
-		if after[d] == b {
-			continue
-		}
-		v := float32(game.Reward(reward[d]))
-		if !game.Overflow(reward[d]) {
-			v += Expect(net, after[d])
-		}
-		if v > best.Value {
-			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
-		}
-	}
-	return best
-}

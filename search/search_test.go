@@ -141,14 +141,10 @@ func TestGreedyIsDepthOne(t *testing.T) {
 	net := tinyNet(5)
 	rng := rand.New(rand.NewPCG(6, 6))
 	s := NewSearcher(net, Options{Depth: 1}, nil)
-	st := NewSearcher(net, Options{Depth: 1, Kind: State}, nil)
 	for range 500 {
 		b := randomBoard(rng, 2+rng.IntN(14))
 		if g, e := Greedy(net, b), s.Best(b); g != e {
 			t.Fatalf("%v: Greedy %+v, depth 1 %+v", b.Hex(), g, e)
-		}
-		if g, e := GreedyState(net, b), st.Best(b); g != e {
-			t.Fatalf("%v: GreedyState %+v, state depth 1 %+v", b.Hex(), g, e)
 		}
 	}
 }

@@ -74,12 +74,7 @@ func (f *searchFlags) options(kind learn.Kind) search.Options {
 
 // policies returns a factory of per-goroutine policies sharing one table.
 func (f *searchFlags) policies(net *ntuple.Network, kind learn.Kind) func() learn.Policy {
-	if f.depth == 1 && f.moveTime <= 0 {
-		if kind == learn.State {
-			return func() learn.Policy {
-				return func(b board.Board) search.Choice { return search.GreedyState(net, b) }
-			}
-		}
+	if f.depth == 1 && f.moveTime <= 0 && kind == learn.AfterState {
 		return func() learn.Policy {
 			return func(b board.Board) search.Choice { return search.Greedy(net, b) }
 		}

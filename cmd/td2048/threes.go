@@ -1,0 +1,352 @@
+package main
+
+// Threes! for train, eval and hint (--game threes): the functions those
+// commands call with their flags' values.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"td2048/board"
+	"td2048/game/threes"
+	"td2048/netfile"
+	"td2048/ntuple"
+	"td2048/stats"
+	"td2048/threeslearn"
+)
+
+// threesDefaultNetwork is the network Threes! training makes by default:
+// the 4x6 patterns with one set of tables per hint value.
+const threesDefaultNetwork = "4x6+hint"
+
+// threesTrainArgs are the flags of train --game threes.
+type threesTrainArgs struct {
+	// Network: "" means the default (4x6+hint) for a new network, and the
+	// file's network with Load; given with Load, it must match the file.
+	Network  string
+	Episodes int
+	Alpha    float64
+	Seed     uint64
+	Save     string
+	Load     string
+	Every    int
+	Threads  int // 0: all cores
+	Force    bool
+}
+
+// loadThrees loads Threes! weights, checking the game (and the network
+// when spec is set).
+func loadThrees(path string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
+	net, h, err := netfile.Load(path)
+	if err != nil {
+		return nil, h, fmt.Errorf("load %v", err)
+	}
+	if err := netfile.Expect(path, h, "threes", "after", spec); err != nil {
+		net.Free()
+		return nil, h, err
+	}
+	if err := threeslearn.CheckSpec(net.Spec()); err != nil {
+		net.Free()
+		return nil, h, fmt.Errorf("%s: %v", path, err)
+	}
+	return net, h, nil
+}
+
+func threesTrain(a threesTrainArgs, e *env) error {
+	if a.Episodes < 0 || a.Every <= 0 || a.Threads < 0 {
+		return usagef("--episodes and --threads must not be negative, --every must be positive")
+	}
+	if !(a.Alpha >= 0) {
+		return usagef("--alpha must be a number >= 0")
+	}
+	if a.Save == "" {
+		return usagef("--save must name a file")
+	}
+	var spec *ntuple.Spec
+	if a.Load == "" || a.Network != "" {
+		name := a.Network
+		if name == "" {
+			name = threesDefaultNetwork
+		}
+		s, err := ntuple.ParseSpec(name)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		if err := threeslearn.CheckSpec(s); err != nil {
+			return usagef("%v", err)
+		}
+		spec = &s
+	}
+	// Never overwrite other weights by accident.
+	if h, err := netfile.ReadHeader(a.Save); err == nil && !a.Force && a.Save != a.Load {
+		if h.Game != "threes" {
+			return fmt.Errorf("%s holds weights for %s; training Threes! would overwrite them (choose another --save, or --force)", a.Save, h.Game)
+		}
+		if spec != nil && h.Network != spec.String() {
+			return fmt.Errorf("%s holds a %s network; training %s would overwrite it (choose another --save, or --force)", a.Save, h.Network, spec)
+		}
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !a.Force {
+		return fmt.Errorf("%v; not overwriting it (choose another --save, or --force)", err)
+	}
+
+	var net *ntuple.Network
+	var h netfile.Header
+	var err error
+	if a.Load != "" {
+		if net, h, err = loadThrees(a.Load, spec); err != nil {
+			return err
+		}
+	} else if net, err = ntuple.New(*spec); err != nil {
+		return err
+	}
+	defer net.Free()
+
+	out := e.stdout
+	fmt.Fprintf(out, "td2048 train (Threes!)\n")
+	fmt.Fprintf(out, "network = %s\n", describe(net.Spec()))
+	if a.Load != "" {
+		fmt.Fprintf(out, "loaded = %s (%d episodes)\n", a.Load, h.Episodes)
+	}
+	fmt.Fprintf(out, "learner = after-state TD(0)\nalpha = %g\ntotal = %d\nthreads = %d\nseed = %d\n",
+		a.Alpha, a.Episodes, threadCount(a.Threads), a.Seed)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := threeslearn.Train(ctx, net, threeslearn.Config{
+		Episodes: a.Episodes, Alpha: float32(a.Alpha), Seed: a.Seed, Threads: a.Threads, Every: a.Every,
+		Block: func(done int, b *stats.Block, elapsed time.Duration) {
+			b.Write(out, done, threes.TileValue)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	interrupted := ctx.Err() != nil
+	stop()
+	h.Game, h.Learner = "threes", "after"
+	h.Episodes += int64(res.Episodes)
+	if err := netfile.Save(a.Save, net, h); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "%d episodes in %s, %s slides/s; saved %s (%d episodes in all)\n",
+		res.Episodes, res.Elapsed.Round(time.Millisecond), rate(res.Slides, res.Elapsed), a.Save, h.Episodes)
+	if interrupted {
+		return fmt.Errorf("interrupted after %d episodes; the weights so far are saved in %s", res.Episodes, a.Save)
+	}
+	return nil
+}
+
+// threadCount is the number of threads a Threads value of 0 or more means.
+func threadCount(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// threesEvalArgs are the flags of eval --game threes.
+type threesEvalArgs struct {
+	Load    string
+	Games   int
+	Seed    uint64
+	Threads int   // 0: all cores
+	Depth   int   // search depth in plies, 1 greedy
+	Cache   int64 // transposition table bytes (depth 2 and up), 0 none
+	Stats   string
+}
+
+func threesEval(a threesEvalArgs, e *env) error {
+	if a.Games <= 0 || a.Threads < 0 {
+		return usagef("--games must be positive and --threads at least 0")
+	}
+	if a.Depth < 1 || a.Depth > 12 {
+		return usagef("--depth must be 1 to 12")
+	}
+	if a.Cache < 0 {
+		return usagef("--cache must not be negative")
+	}
+	net, h, err := loadThrees(a.Load, nil)
+	if err != nil {
+		return err
+	}
+	defer net.Free()
+	out := e.stdout
+	searchText := "1-ply (greedy)"
+	var tt *threeslearn.Table
+	if a.Depth > 1 {
+		searchText = fmt.Sprintf("%d-ply expectimax", a.Depth)
+		if tt = threeslearn.NewTable(a.Cache); tt != nil {
+			searchText += ", table " + mib(tt.Bytes())
+		} else {
+			searchText += ", no table"
+		}
+	}
+	fmt.Fprintf(out, "td2048 eval (Threes!)\nnetwork = %s\nloaded = %s (%d episodes)\nsearch = %s\ntotal = %d\nseed = %d\n",
+		describe(net.Spec()), a.Load, h.Episodes, searchText, a.Games, a.Seed)
+	newPolicy := func() threeslearn.Policy { return threeslearn.GreedyPolicy(net) }
+	if a.Depth > 1 {
+		newPolicy = func() threeslearn.Policy {
+			return threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, tt).Best
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := threeslearn.EvalConfig{Games: a.Games, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy}
+	var ev threeslearn.Evaluation
+	if a.Stats != "" {
+		err = netfile.WriteAtomic(a.Stats, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			cfg.Stats = bw
+			var err error
+			if ev, err = threeslearn.Evaluate(ctx, cfg); err != nil {
+				return err
+			}
+			return bw.Flush()
+		})
+	} else {
+		ev, err = threeslearn.Evaluate(ctx, cfg)
+	}
+	if err != nil {
+		return err
+	}
+	ev.Summary.Write(out)
+	n := ev.Block.Games
+	fmt.Fprintf(out, "3072 rate = %s%% (%d of %d games)\n", stats.Num(100*ev.Block.Reach(13)), ev.Block.Reached(13), n)
+	fmt.Fprintf(out, "%d games in %s, %s slides/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Block.Moves, ev.Elapsed))
+	if a.Stats != "" {
+		fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", a.Stats, n, a.Stats)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted after %d games", n)
+	}
+	return nil
+}
+
+// threesHintArgs are the flags of hint --game threes.
+type threesHintArgs struct {
+	Load  string
+	JSON  bool
+	Depth int
+	Hint  int // the next tile: 1, 2 or 3
+}
+
+// threesHintMove is one slide of a hint; JSON null for what an illegal
+// slide lacks.
+type threesHintMove struct {
+	Dir    string   `json:"dir"`
+	Legal  bool     `json:"legal"`
+	After  *string  `json:"after"`
+	Reward *int     `json:"reward"`
+	Cells  []int    `json:"cells"` // where the hint tile may go next
+	Value  *float32 `json:"value,omitempty"`
+	Total  *float32 `json:"total,omitempty"`
+
+	after board.Board
+}
+
+type threesHintResult struct {
+	Board string           `json:"board"`
+	Hint  int              `json:"hint"`
+	Moves []threesHintMove `json:"moves"`
+	Best  *string          `json:"best"`
+}
+
+func threesHint(boardArg string, a threesHintArgs, e *env) error {
+	b, err := threes.Parse(boardArg)
+	if err != nil {
+		return usagef("%v (Threes! tiles are 1, 2, 3, 6, 12, ..., 6144)", err)
+	}
+	if a.Hint < 1 || a.Hint > 3 {
+		return usagef("--hint must be the next tile, 1, 2 or 3")
+	}
+	if a.Depth < 1 || a.Depth > 12 {
+		return usagef("--depth must be 1 to 12")
+	}
+	var s *threeslearn.Searcher
+	if a.Load != "" {
+		net, _, err := loadThrees(a.Load, nil)
+		if err != nil {
+			return err
+		}
+		defer net.Free()
+		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, threeslearn.NewTable(64<<20))
+	}
+	// The bag is not known from a board: below the first ply the next
+	// hint is taken as equally likely 1, 2 or 3.
+	g := threes.Game{Board: b, Hint: a.Hint, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	res := threesHintResult{Board: b.Hex(), Hint: a.Hint}
+	var values [4]threeslearn.MoveValue
+	if s != nil {
+		values = s.Values(&g, a.Depth)
+	}
+	after, reward := threes.Moves(b)
+	best := -1
+	var bestTotal float32
+	for d := range 4 {
+		m := threesHintMove{Dir: threes.DirNames[d], Legal: after[d] != b, after: after[d]}
+		if m.Legal {
+			hx, r := after[d].Hex(), int(reward[d])
+			m.After, m.Reward = &hx, &r
+			for _, c := range threes.EdgeCells(d) {
+				if after[d].At(c) == 0 {
+					m.Cells = append(m.Cells, c)
+				}
+			}
+			total := float32(r)
+			if s != nil {
+				v := values[d]
+				m.Value, m.Total = &v.Value, &v.Total
+				total = v.Total
+			}
+			if best < 0 || total > bestTotal {
+				best, bestTotal = d, total
+			}
+		}
+		res.Moves = append(res.Moves, m)
+	}
+	if best >= 0 {
+		res.Best = &res.Moves[best].Dir
+	}
+	if a.JSON {
+		return json.NewEncoder(e.stdout).Encode(res)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, a.Hint, b.Format(threes.Code))
+	for _, m := range res.Moves {
+		mark := " "
+		if res.Best != nil && *res.Best == m.Dir {
+			mark = "*"
+		}
+		if !m.Legal {
+			fmt.Fprintf(w, "%s %-5s  illegal\n", mark, m.Dir)
+			continue
+		}
+		fmt.Fprintf(w, "%s %-5s  reward %d", mark, m.Dir, *m.Reward)
+		if m.Value != nil {
+			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
+		}
+		fmt.Fprintf(w, "  after %s, %d goes to one of cells %v\n", *m.After, a.Hint, m.Cells)
+		for _, line := range strings.Split(strings.TrimRight(m.after.Format(threes.Code), "\n"), "\n") {
+			fmt.Fprintf(w, "         %s\n", line)
+		}
+	}
+	switch {
+	case res.Best == nil:
+		fmt.Fprintln(w, "no legal slide: the game is over")
+	case s != nil:
+		fmt.Fprintf(w, "best: %s\n", *res.Best)
+	default:
+		fmt.Fprintf(w, "best by reward alone (no --load): %s\n", *res.Best)
+	}
+	return nil
+}

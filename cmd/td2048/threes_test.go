@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"td2048/game/threes"
+	"td2048/netfile"
+	"td2048/ntuple"
+)
+
+// testEnv returns an env writing to buffers.
+func testEnv() (*env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	return &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}, &out, &errb
+}
+
+func isUsage(err error) bool {
+	var ue usageError
+	return errors.As(err, &ue)
+}
+
+// trainSmall trains a small hint network for Threes! and returns its path.
+func trainSmall(t *testing.T, dir string) string {
+	t.Helper()
+	w := filepath.Join(dir, "t.td2048")
+	e, out, _ := testEnv()
+	err := threesTrain(threesTrainArgs{Network: "0123,4567,89ab,cdef+hint", Episodes: 400, Alpha: 0.1, Seed: 5,
+		Save: w, Every: 200, Threads: 1}, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.String()
+	if !strings.Contains(o, "seed = 5\n") || strings.Count(o, "\tavg = ") != 2 || !strings.Contains(o, "\n400\tavg = ") ||
+		!strings.Contains(o, "+hint") {
+		t.Fatalf("train output:\n%s", o)
+	}
+	return w
+}
+
+func TestThreesTrainSavesAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	w := trainSmall(t, dir)
+	h, err := netfile.ReadHeader(w)
+	if err != nil || h.Game != "threes" || h.Episodes != 400 || h.Network != "0123,4567,89ab,cdef+hint" || h.Learner != "after" {
+		t.Fatalf("header %+v %v", h, err)
+	}
+	// Continue from the file with its own network.
+	e, _, _ := testEnv()
+	if err := threesTrain(threesTrainArgs{Load: w, Save: w, Episodes: 10, Alpha: 0.1, Every: 1000, Threads: 1}, e); err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := netfile.ReadHeader(w); h.Episodes != 410 {
+		t.Fatalf("episodes after resume: %d", h.Episodes)
+	}
+	// A different network with --load is refused; so is overwriting it.
+	e, _, _ = testEnv()
+	err = threesTrain(threesTrainArgs{Load: w, Network: "0123+hint", Save: filepath.Join(dir, "x"), Episodes: 1, Every: 1}, e)
+	if err == nil || !strings.Contains(err.Error(), "made for network") {
+		t.Fatalf("wrong network accepted: %v", err)
+	}
+	err = threesTrain(threesTrainArgs{Network: "0123+hint", Save: w, Episodes: 1, Every: 1}, e)
+	if err == nil || !strings.Contains(err.Error(), "holds a 0123,4567,89ab,cdef+hint network") {
+		t.Fatalf("overwrite accepted: %v", err)
+	}
+	// A staged network without +hint is a usage error.
+	if err := threesTrain(threesTrainArgs{Network: "0123@3", Save: filepath.Join(dir, "y"), Episodes: 1, Every: 1}, e); !isUsage(err) {
+		t.Fatalf("0123@3: %v", err)
+	}
+	// 2048 weights are neither loaded nor overwritten.
+	w2048 := filepath.Join(dir, "2048.td2048")
+	net := ntuple.MustNew("0123")
+	if err := netfile.Save(w2048, net, netfile.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	err = threesTrain(threesTrainArgs{Load: w2048, Save: filepath.Join(dir, "z"), Episodes: 1, Every: 1}, e)
+	if err == nil || !strings.Contains(err.Error(), "weights for 2048, not threes") {
+		t.Fatalf("2048 weights loaded: %v", err)
+	}
+	err = threesTrain(threesTrainArgs{Network: "0123", Save: w2048, Episodes: 1, Every: 1}, e)
+	if err == nil || !strings.Contains(err.Error(), "holds weights for 2048") {
+		t.Fatalf("2048 weights overwritten: %v", err)
+	}
+	err = threesEval(threesEvalArgs{Load: w2048, Games: 1, Depth: 1}, e)
+	if err == nil || !strings.Contains(err.Error(), "weights for 2048, not threes") {
+		t.Fatalf("eval of 2048 weights: %v", err)
+	}
+	// Bad arguments are usage errors.
+	for _, a := range []threesTrainArgs{{Episodes: -1, Every: 1, Save: "x"}, {Every: 0, Save: "x"}, {Every: 1, Alpha: -1, Save: "x"},
+		{Every: 1, Save: "x", Network: "4x9"}} {
+		if err := threesTrain(a, e); !isUsage(err) {
+			t.Errorf("%+v: %v", a, err)
+		}
+	}
+}
+
+// summaryBlock cuts the course summary out of command output: from the
+// line starting with the game count to the blank line.
+func summaryBlock(t *testing.T, out, games string) string {
+	t.Helper()
+	i := strings.Index(out, games+"\tavg = ")
+	j := strings.Index(out[max(i, 0):], "\n\n")
+	if i < 0 || j < 0 {
+		t.Fatalf("no summary block in:\n%s", out)
+	}
+	return out[i : i+j+2]
+}
+
+func TestThreesEvalStatsFileAndJudge(t *testing.T) {
+	dir := t.TempDir()
+	w := trainSmall(t, dir)
+	stats := filepath.Join(dir, "stats.txt")
+	e, out, _ := testEnv()
+	if err := threesEval(threesEvalArgs{Load: w, Games: 40, Seed: 3, Threads: 2, Depth: 1, Stats: stats}, e); err != nil {
+		t.Fatal(err)
+	}
+	evalOut := out.String()
+	if !strings.Contains(evalOut, "3072 rate = ") || !strings.Contains(evalOut, "statistics file = "+stats) {
+		t.Fatalf("eval output:\n%s", evalOut)
+	}
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 40 || !strings.HasPrefix(lines[0], "td2048:random@") {
+		t.Fatalf("%d lines, first %.60q", len(lines), lines[0])
+	}
+	code, jout, jerr := runCmd(t, "judge", stats)
+	if code != 0 {
+		t.Fatalf("judge: exit %d: %s", code, jerr)
+	}
+	if !strings.HasSuffix(jout, "\nJudging the actions... Passed\n") {
+		t.Fatalf("judge output:\n%s", jout)
+	}
+	// The judge's summary of the file is the summary eval printed.
+	if a, b := summaryBlock(t, evalOut, "40"), summaryBlock(t, jout, "40"); a != b {
+		t.Fatalf("eval summary\n%s\njudge summary\n%s", a, b)
+	}
+
+	// Hand-corrupted files: the judge names the game and the action.
+	rec, err := threes.ParseRecord(lines[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := threes.OpeningTiles + 2*5 // the sixth slide of game 2
+	firstSlide := threes.OpeningTiles
+	if len(rec.Steps) < k+2 {
+		t.Fatalf("game 2 has %d steps", len(rec.Steps))
+	}
+	corrupt := func(name string, line int, text string, want ...string) {
+		t.Helper()
+		bad := append([]string(nil), lines...)
+		bad[line-1] = text
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(strings.Join(bad, "\n")+"\n"), 0o644)
+		code, sout, serr := runCmd(t, "judge", p)
+		if code != 1 || sout != "" || strings.Count(serr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, sout, serr)
+			return
+		}
+		for _, w := range want {
+			if !strings.Contains(serr, w) {
+				t.Errorf("%s: %q does not say %q", name, serr, w)
+			}
+		}
+	}
+	edit := func(f func(r *threes.Record)) string {
+		r, _ := threes.ParseRecord(lines[1])
+		f(&r)
+		return r.String()
+	}
+	pl := rec.Steps[k+1].Action
+	corrupt("tile", 2, edit(func(r *threes.Record) {
+		r.Steps[k+1].Action = threes.PlaceAction(pl.Pos(), pl.Tile()%3+1, pl.Hint())
+	}), "game 2, action 21 (", "hint was")
+	g := threes.New()
+	for _, s := range rec.Steps[:firstSlide+1] {
+		if s.Action.IsSlide() {
+			g.Slide(s.Action.Dir())
+		} else {
+			g.Place(s.Action.Pos(), s.Action.Tile(), s.Action.Hint())
+		}
+	}
+	occupied := 0
+	for g.Board.At(occupied) == 0 {
+		occupied++
+	}
+	corrupt("occupied", 2, edit(func(r *threes.Record) {
+		a := r.Steps[firstSlide+1].Action
+		r.Steps[firstSlide+1].Action = threes.PlaceAction(occupied, a.Tile(), a.Hint())
+	}), "game 2, action 11 (", "not empty")
+	corrupt("reward", 2, edit(func(r *threes.Record) { r.Steps[k].Reward += 3 }), "game 2, action 20 (", "recorded reward")
+	corrupt("short", 2, edit(func(r *threes.Record) { r.Steps = r.Steps[:k+2] }), "game 2: the game stops after action 21 while sliding", "still legal")
+	corrupt("syntax", 3, strings.Replace(lines[2], "#", "#X", 1), "game 3: cannot read action 10 ")
+	corrupt("winner", 1, strings.Replace(lines[0], "|random@", "|td2048@", 1), "game 1: winner")
+	corrupt("blank", 5, "", "line 5 is blank")
+
+	// A depth-2 search plays legal games too.
+	e, out, _ = testEnv()
+	if err := threesEval(threesEvalArgs{Load: w, Games: 3, Seed: 1, Depth: 2, Cache: 1 << 20, Stats: stats}, e); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "2-ply expectimax, table 1 MiB") {
+		t.Fatalf("eval output:\n%s", out)
+	}
+	if code, _, jerr := runCmd(t, "judge", stats); code != 0 {
+		t.Fatalf("judge of a depth-2 file: %s", jerr)
+	}
+	if code, _, _ := runCmd(t, "judge"); code != 2 {
+		t.Fatalf("judge without a file: exit %d", code)
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	if code, _, jerr := runCmd(t, "judge", empty); code != 1 || !strings.Contains(jerr, "no games") {
+		t.Fatalf("empty file: exit %d %q", code, jerr)
+	}
+}
+
+func TestThreesHint(t *testing.T) {
+	dir := t.TempDir()
+	w := trainSmall(t, dir)
+	board := "1,2,3,0, 0,3,0,0, 6,0,0,0, 0,0,0,12"
+	e, out, _ := testEnv()
+	if err := threesHint(board, threesHintArgs{Load: w, JSON: true, Depth: 2, Hint: 3}, e); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Board string
+		Hint  int
+		Moves []struct {
+			Dir    string
+			Legal  bool
+			After  *string
+			Reward *int
+			Cells  []int
+			Value  *float32
+			Total  *float32
+		}
+		Best *string
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, _ := threes.Parse(board)
+	if res.Board != b.Hex() || res.Hint != 3 || len(res.Moves) != 4 || res.Best == nil {
+		t.Fatalf("%+v", res)
+	}
+	for d, m := range res.Moves {
+		after, r, ok := threes.Move(b, d)
+		if m.Legal != ok || m.Dir != threes.DirNames[d] {
+			t.Fatalf("move %d: %+v", d, m)
+		}
+		if !ok {
+			if m.After != nil || m.Reward != nil || m.Value != nil {
+				t.Fatalf("illegal move %d has values: %+v", d, m)
+			}
+			continue
+		}
+		if *m.After != after.Hex() || *m.Reward != r || m.Value == nil || *m.Total != float32(r)+*m.Value {
+			t.Fatalf("move %d: %+v", d, m)
+		}
+		for _, c := range m.Cells {
+			if after.At(c) != 0 || threes.Edge(d)>>(4*c)&1 == 0 {
+				t.Fatalf("move %d: cell %d is not a free edge cell", d, c)
+			}
+		}
+	}
+	// Sliding left merges 1+2 in row 0 for a reward of 3, the only
+	// reward on this board.
+	if *res.Moves[threes.Left].Reward != 3 {
+		t.Fatalf("left reward %d", *res.Moves[threes.Left].Reward)
+	}
+	e, out, _ = testEnv()
+	if err := threesHint(board, threesHintArgs{Hint: 1, Depth: 1}, e); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "best by reward alone (no --load): left") || !strings.Contains(out.String(), "next tile 1") {
+		t.Fatalf("text hint:\n%s", out)
+	}
+	for _, c := range []struct {
+		board string
+		a     threesHintArgs
+	}{
+		{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", threesHintArgs{Hint: 1, Depth: 1}},
+		{board, threesHintArgs{Hint: 0, Depth: 1}},
+		{board, threesHintArgs{Hint: 4, Depth: 1}},
+		{board, threesHintArgs{Hint: 1, Depth: 0}},
+	} {
+		if err := threesHint(c.board, c.a, e); !isUsage(err) {
+			t.Errorf("%s %+v: %v", c.board, c.a, err)
+		}
+	}
+}
+
+func FuzzJudge(f *testing.F) {
+	f.Add([]byte("a:b@1|C23A31[3]|b@2\n"))
+	f.Add([]byte("\n\nx"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sum, err := judge(bytes.NewReader(data))
+		if err == nil && sum.Games == 0 {
+			t.Fatal("no games, no error")
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error of more than one line: %q", err)
+		}
+	})
+}
