@@ -1,0 +1,491 @@
+package threeslearn
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"td2048/board"
+	"td2048/game/threes"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/stats"
+)
+
+// A short real run: a small network must clearly learn. Random-ish play
+// with a zero network scores under 1,000; after 6,000 episodes the
+// 8x4 line network, with the hint or without, scores twice that.
+func TestTrainingImproves(t *testing.T) {
+	for _, spec := range []string{"8x4+hint", "8x4"} {
+		net := ntuple.MustNew(spec)
+		var avgs []float64
+		_, err := Train(context.Background(), net, Config{
+			Episodes: 6000, Alpha: 0.1, Seed: 1, Threads: 1, Every: 1000,
+			Block: func(done int, b *stats.Block, _ time.Duration) { avgs = append(avgs, b.Avg()) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(avgs) != 6 {
+			t.Fatalf("%s: %d blocks", spec, len(avgs))
+		}
+		first, last := avgs[0], avgs[len(avgs)-1]
+		t.Logf("%s: block averages %.0f", spec, avgs)
+		if last < 2*first {
+			t.Errorf("%s: first block avg %.0f, last %.0f: not learning", spec, first, last)
+		}
+	}
+}
+
+func TestTrainRepeatable(t *testing.T) {
+	run := func() []float32 {
+		net := ntuple.MustNew("0123,4567+hint")
+		if _, err := Train(context.Background(), net, Config{Episodes: 200, Alpha: 0.1, Seed: 7, Threads: 1, Every: 100}); err != nil {
+			t.Fatal(err)
+		}
+		return net.Weights()
+	}
+	a, b := run(), run()
+	nonzero := 0
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("weight %d differs: %v vs %v", i, a[i], b[i])
+		}
+		if a[i] != 0 {
+			nonzero++
+		}
+	}
+	if nonzero == 0 {
+		t.Fatal("nothing learned")
+	}
+}
+
+func TestTrainRefusesStagedNetworks(t *testing.T) {
+	net := ntuple.MustNew("0123@2")
+	if _, err := Train(context.Background(), net, Config{Episodes: 1}); err == nil {
+		t.Fatal("a 2-stage network without +hint was accepted")
+	}
+}
+
+// TestHintStagesLearnApart: with +hint, an after-state is learned in the
+// stage of its hint only. One episode's updates, replayed by hand, touch
+// exactly the weights of (after-state, hint) pairs.
+func TestHintStagesLearnApart(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	w := NewWorker(net, learn.NewRand(3, 0))
+	w.Play(0.5)
+	// Replay the same episode without learning to see its after-states.
+	net2 := ntuple.MustNew("0123,4567+hint")
+	rng := learn.NewRand(3, 0)
+	g := threes.Start(rng)
+	used := map[[2]int]bool{} // (stage, weight index within stage)
+	stage := len(net2.Weights()) / 3
+	for {
+		c := Greedy(net2, g.Board, g.Hint)
+		if !c.Legal() {
+			break
+		}
+		var x [ntuple.MaxPatterns * 8]uint32
+		for _, i := range net2.IndexStage(g.Hint-1, c.After, x[:]) {
+			used[[2]int{int(i) / stage, int(i) % stage}] = true
+		}
+		g.SlideTo(c.After, c.Dir)
+		g.PlaceRandom(rng)
+	}
+	// The zero network's greedy game is the learner's (its choices were
+	// made before learning), so the touched weights match.
+	for i, v := range net.Weights() {
+		key := [2]int{i / stage, i % stage}
+		if (v != 0) && !used[key] {
+			t.Fatalf("weight %d (stage %d) moved without its after-state", i, i/stage)
+		}
+	}
+	touched := 0
+	for _, v := range net.Weights() {
+		if v != 0 {
+			touched++
+		}
+	}
+	if touched == 0 {
+		t.Fatal("nothing learned")
+	}
+}
+
+// TestGreedyMatchesWorker: the worker's fused choice is Greedy's.
+func TestGreedyMatchesWorker(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range net.Weights() {
+		net.Weights()[i] = float32(rng.IntN(100)) / 10
+	}
+	// Play one game with the worker (no learning) and one with Greedy
+	// from the same stream: same scores and lengths.
+	w := NewWorker(net, learn.NewRand(5, 5))
+	ep := w.Play(0)
+	gs := PlayGame(GreedyPolicy(net), learn.NewRand(5, 5), nil)
+	if ep.Score != gs.Score || ep.Slides != gs.Slides || ep.MaxTile != gs.MaxTile {
+		t.Fatalf("worker %+v, greedy %+v", ep, gs)
+	}
+}
+
+func TestEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	if _, err := Train(context.Background(), net, Config{Episodes: 300, Alpha: 0.1, Seed: 3, Threads: 1, Every: 300}); err != nil {
+		t.Fatal(err)
+	}
+	eval := func(threads int) (Evaluation, string) {
+		var buf bytes.Buffer
+		ev, err := Evaluate(context.Background(), EvalConfig{Games: 100, Seed: 9, Threads: threads,
+			NewPolicy: func() Policy { return GreedyPolicy(net) }, Stats: &buf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ev, buf.String()
+	}
+	one, f1 := eval(1)
+	two, f2 := eval(2)
+	if one.Block != two.Block {
+		t.Fatalf("1 thread %+v\n2 threads %+v", one.Block, two.Block)
+	}
+	if one.Block.Games != 100 {
+		t.Fatalf("%d games", one.Block.Games)
+	}
+	// The files hold the same games (times aside) and replay legally to
+	// the same statistics.
+	strip := func(s string) []string {
+		var out []string
+		sc := bufio.NewScanner(strings.NewReader(s))
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			r, err := threes.ParseRecord(sc.Text())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rp, err := r.Replay()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, sc.Text())
+			}
+			for i := range r.Steps {
+				r.Steps[i].Time = 0
+			}
+			r.Open, r.Close = 0, 0
+			out = append(out, r.String())
+			_ = rp
+		}
+		return out
+	}
+	a, b := strip(f1), strip(f2)
+	if len(a) != 100 || strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Fatalf("files differ: %d and %d lines", len(a), len(b))
+	}
+	var sum threes.Summary
+	sc := bufio.NewScanner(strings.NewReader(f1))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		r, _ := threes.ParseRecord(sc.Text())
+		rp, _ := r.Replay()
+		sum.Add(rp.GameStats)
+	}
+	if sum.Sum != one.Summary.Sum || sum.End != one.Summary.End || sum.Slides != one.Summary.Slides ||
+		sum.Placements != one.Summary.Placements || sum.SlideTime != one.Summary.SlideTime {
+		t.Fatalf("replayed %+v\nplayed %+v", sum, one.Summary)
+	}
+}
+
+// bruteMax and bruteChance are expectimax written out plainly, in float64,
+// over threes.Game values and explicit placement.
+func bruteMax(net *ntuple.Network, g threes.Game, depth int) float64 {
+	best, any := math.Inf(-1), false
+	for d := range 4 {
+		h := g
+		r, err := h.Slide(d)
+		if err != nil {
+			continue
+		}
+		any = true
+		best = math.Max(best, float64(r)+bruteChance(net, h, depth-1))
+	}
+	if !any {
+		return 0
+	}
+	return best
+}
+
+func bruteChance(net *ntuple.Network, g threes.Game, depth int) float64 {
+	if depth == 0 {
+		return float64(Value(net, g.Board, g.Hint))
+	}
+	sum, n := 0.0, 0
+	for pos := range 16 {
+		for next := 1; next <= 3; next++ {
+			h := g
+			if _, err := h.Place(pos, g.Hint, next); err != nil {
+				continue
+			}
+			sum += bruteMax(net, h, depth)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+func TestExpectimaxMatchesBruteForce(t *testing.T) {
+	net := ntuple.MustNew("01,45+hint")
+	rng := rand.New(rand.NewPCG(2, 2))
+	for i := range net.Weights() {
+		net.Weights()[i] = float32(rng.IntN(64)) / 8
+	}
+	tt := NewTable(1 << 20)
+	for depth := 1; depth <= 3; depth++ {
+		for game := range 20 {
+			// A position from a random game, 10 to 40 slides in.
+			g := threes.Start(rng)
+			for range 10 + rng.IntN(30) {
+				c := Greedy(net, g.Board, g.Hint)
+				if !c.Legal() {
+					break
+				}
+				g.SlideTo(c.After, c.Dir)
+				g.PlaceRandom(rng)
+			}
+			for _, table := range []*Table{nil, tt} {
+				s := NewSearcher(net, Options{Depth: depth}, table)
+				mv := s.Values(&g, depth)
+				for d := range 4 {
+					h := g
+					r, err := h.Slide(d)
+					if (err == nil) != mv[d].Legal {
+						t.Fatalf("%v dir %d: legal %v, %v", g.Board.Hex(), d, mv[d].Legal, err)
+					}
+					if err != nil {
+						continue
+					}
+					want := float64(r) + bruteChance(net, h, depth-1)
+					if math.Abs(float64(mv[d].Total)-want) > 1e-4*math.Max(1, math.Abs(want)) {
+						t.Fatalf("depth %d game %d %v hint %d bag %v dir %d: %v, brute force %v",
+							depth, game, g.Board.Hex(), g.Hint, g.Bag, d, mv[d].Total, want)
+					}
+				}
+				if depth == 1 && s.Best(&g) != Greedy(net, g.Board, g.Hint) {
+					t.Fatal("depth 1 is not greedy")
+				}
+			}
+		}
+	}
+}
+
+func TestTableStoresAndChecks(t *testing.T) {
+	tt := NewTable(1 << 16)
+	if tt.Bytes() != 1<<16 {
+		t.Fatalf("bytes %d", tt.Bytes())
+	}
+	tt.Put(0x1234, 77, 1.5)
+	if v, ok := tt.Get(0x1234, 77); !ok || v != 1.5 {
+		t.Fatalf("get %v %v", v, ok)
+	}
+	if _, ok := tt.Get(0x1234, 78); ok {
+		t.Fatal("hit for another aux")
+	}
+	if _, ok := tt.Get(0x1235, 77); ok {
+		t.Fatal("hit for another board")
+	}
+	if _, ok := tt.Get(0, 0); ok {
+		t.Fatal("empty entry hit")
+	}
+	if NewTable(100) != nil {
+		t.Fatal("tiny table made")
+	}
+}
+
+// TestPlayGameRecordsTimes: with a clock that advances, each action's
+// time is the clock's advance during it and the game's time the total.
+func TestPlayGameRecordsTimes(t *testing.T) {
+	saved := clock
+	defer func() { clock = saved }()
+	var now int64 = 1000
+	clock = func() int64 { now++; return now }
+	net := ntuple.MustNew("0123")
+	var rec threes.Record
+	gs := PlayGame(GreedyPolicy(net), learn.NewRand(1, 1), &rec)
+	rp, err := rec.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rp.GameStats != gs {
+		t.Fatalf("replay %+v, played %+v", rp.GameStats, gs)
+	}
+	if gs.SlideTime != int64(gs.Slides) || gs.PlaceTime != int64(gs.Placements) || gs.Time != int64(gs.Slides+gs.Placements+1) {
+		t.Fatalf("times %+v", gs)
+	}
+}
+
+var sinkChoice Choice
+
+// BenchmarkGreedy4x6Hint chooses slides on boards of random tiles up to
+// 3072, whose weights are spread over the whole table as a trained
+// network's games spread them, with every table page real memory.
+func BenchmarkGreedy4x6Hint(b *testing.B) {
+	net := ntuple.MustNew("4x6+hint")
+	defer net.Free()
+	fill(net)
+	rng := rand.New(rand.NewPCG(1, 2))
+	boards := make([]board.Board, 1<<16)
+	for i := range boards {
+		for c := range 16 {
+			boards[i] = boards[i].Set(c, rng.IntN(14))
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sinkChoice = Greedy(net, boards[i&(1<<16-1)], 1+i%3)
+	}
+}
+
+// fill sets every weight to a small value in a fixed pattern.
+func fill(net *ntuple.Network) {
+	for i, wts := 0, net.Weights(); i < len(wts); i++ {
+		wts[i] = float32(i*2654435761%1000) / 1e4
+	}
+}
+
+// benchTrain measures learning episodes on a network whose every weight
+// is set (small values in a fixed pattern), so that every table page is
+// real memory, as in a trained network; a zero network reads the kernel's
+// shared zero page and is unrealistically fast.
+func benchTrain(b *testing.B, spec string) {
+	net := ntuple.MustNew(spec)
+	defer net.Free()
+	fill(net)
+	w := NewWorker(net, learn.NewRand(1, 0))
+	w.Play(0.1) // warm the buffers
+	b.ReportAllocs()
+	b.ResetTimer()
+	slides := 0
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		slides += w.Play(0.1).Slides
+	}
+	b.ReportMetric(float64(slides)/time.Since(start).Seconds(), "slides/s")
+	b.ReportMetric(float64(slides)/float64(b.N), "slides/episode")
+}
+
+// BenchmarkTrain4x6Hint is one learning episode per op; allocs/op must be
+// 0 once the buffers have grown.
+func BenchmarkTrain4x6Hint(b *testing.B) { benchTrain(b, "4x6+hint") }
+
+func BenchmarkTrain4x6(b *testing.B) { benchTrain(b, "4x6") }
+
+func BenchmarkExpectimax2(b *testing.B) {
+	net := ntuple.MustNew("4x6+hint")
+	defer net.Free()
+	fill(net)
+	rng := rand.New(rand.NewPCG(1, 2))
+	games := make([]threes.Game, 256)
+	for i := range games {
+		games[i] = threes.Start(rng)
+	}
+	s := NewSearcher(net, Options{Depth: 2}, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sinkChoice = s.Best(&games[i&255])
+	}
+}
+
+// TestTrainTwoThreads: two workers share one network (run with -race);
+// every episode is counted once and blocks come in order.
+func TestTrainTwoThreads(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	var dones []int
+	games := 0
+	res, err := Train(context.Background(), net, Config{Episodes: 450, Alpha: 0.1, Seed: 1, Threads: 2, Every: 100,
+		Block: func(done int, b *stats.Block, _ time.Duration) { dones = append(dones, done); games += b.Games }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Episodes != 450 || games != 450 || len(dones) != 5 || dones[4] != 450 || dones[0] != 100 {
+		t.Fatalf("result %+v, blocks %v, games %d", res, dones, games)
+	}
+	// Cancelling stops the run early, counting only finished episodes.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if res, _ := Train(ctx, net, Config{Episodes: 1000, Threads: 2, Every: 10}); res.Episodes != 0 {
+		t.Fatalf("cancelled run played %d", res.Episodes)
+	}
+}
+
+// TestGreedyValuesAreEstimates: Greedy's batched sums equal reward +
+// EstimateStage bit for bit, for the fast 4x6 path and a general one.
+func TestGreedyValuesAreEstimates(t *testing.T) {
+	for _, spec := range []string{"4x6", "4x6+hint", "0123,4567,048c+hint", "8x4"} {
+		net := ntuple.MustNew(spec)
+		rng := rand.New(rand.NewPCG(4, 4))
+		var boards []board.Board
+		for range 200 {
+			g := threes.Start(rng)
+			for range rng.IntN(40) {
+				c := Greedy(net, g.Board, g.Hint)
+				if !c.Legal() {
+					break
+				}
+				g.SlideTo(c.After, c.Dir)
+				g.PlaceRandom(rng)
+			}
+			boards = append(boards, g.Board)
+		}
+		// Random weights wherever these boards' after-states read.
+		wts := net.Weights()
+		var x [ntuple.MaxPatterns * 8]uint32
+		for _, b := range boards {
+			after, _ := threes.Moves(b)
+			for _, a := range after {
+				for k := range net.Spec().StageCount() {
+					for _, i := range net.IndexStage(k, a, x[:]) {
+						wts[i] = float32(rng.IntN(1<<20)) / 1024
+					}
+				}
+			}
+		}
+		for i, b := range boards {
+			hint := 1 + i%3
+			c := Greedy(net, b, hint)
+			after, reward := threes.Moves(b)
+			best, bestV := -1, float32(math.Inf(-1))
+			for d := range 4 {
+				if after[d] != b {
+					if v := float32(reward[d]) + net.EstimateStage(Stage(net, hint), after[d]); v > bestV {
+						best, bestV = d, v
+					}
+				}
+			}
+			if c.Dir != best || c.Legal() && c.Value != bestV {
+				t.Fatalf("%s %v hint %d: Greedy %d %v, estimates %d %v", spec, b.Hex(), hint, c.Dir, c.Value, best, bestV)
+			}
+		}
+		net.Free()
+	}
+}
+
+func TestHotPathsAllocateNothing(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	g := threes.Start(learn.NewRand(1, 1))
+	if n := testing.AllocsPerRun(100, func() { sinkChoice = Greedy(net, g.Board, g.Hint) }); n != 0 {
+		t.Errorf("Greedy: %v allocations", n)
+	}
+	w := NewWorker(net, learn.NewRand(2, 2))
+	w.Play(0.1)
+	if n := testing.AllocsPerRun(20, func() { w.Play(0.1) }); n != 0 {
+		t.Errorf("Play: %v allocations per episode", n)
+	}
+	s := NewSearcher(net, Options{Depth: 2}, NewTable(1<<16))
+	if n := testing.AllocsPerRun(20, func() { sinkChoice = s.Best(&g) }); n != 0 {
+		t.Errorf("Searcher.Best: %v allocations", n)
+	}
+}

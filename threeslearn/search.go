@@ -1,0 +1,265 @@
+package threeslearn
+
+import (
+	"math"
+	"math/bits"
+	"sync/atomic"
+
+	"td2048/board"
+	"td2048/game/threes"
+	"td2048/ntuple"
+)
+
+// Stage is the stage of net's tables that values an after-state whose
+// next tile is hint: hint-1 for a "+hint" network, else 0.
+func Stage(net *ntuple.Network, hint int) int {
+	if net.Spec().Hint && hint >= 1 {
+		return hint - 1
+	}
+	return 0
+}
+
+// CheckSpec reports whether a network can play Threes!: a plain network
+// (one stage) or a "+hint" one (a stage per hint value).
+func CheckSpec(spec ntuple.Spec) error {
+	if spec.StageCount() > 1 && !spec.Hint {
+		return errorf("network %s: Threes! uses plain networks or +hint ones (a stage per hint), not %d stages", spec, spec.StageCount())
+	}
+	return nil
+}
+
+// Value is V(after) for an after-state whose next tile is hint.
+func Value(net *ntuple.Network, after board.Board, hint int) float32 {
+	return net.EstimateStage(Stage(net, hint), after)
+}
+
+// A Choice is one chosen slide.
+type Choice struct {
+	Dir    int         // -1 when no slide is legal
+	After  board.Board // the after-state
+	Reward int         // the slide's reward
+	Value  float32     // reward + value of what lies below
+}
+
+// Legal reports whether a slide was found.
+func (c Choice) Legal() bool { return c.Dir >= 0 }
+
+// NoMove is the choice on a board where no slide is legal.
+var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
+
+// Greedy returns the slide maximising reward + V(after-state), valued with
+// the stage of hint (the tile that will be placed next). Ties go to the
+// first direction in up, right, down, left order.
+func Greedy(net *ntuple.Network, b board.Board, hint int) Choice {
+	after, reward := threes.Moves(b)
+	k := Stage(net, hint)
+	// All indices first and every load started before any is waited for:
+	// the sums equal EstimateStage's bit for bit.
+	var buf [4 * ntuple.MaxPatterns * 8]uint32
+	var x [4][]uint32
+	n, lookups := 0, net.Lookups()
+	for d := range 4 {
+		if after[d] != b {
+			x[d] = net.IndexStage(k, after[d], buf[n*lookups:])
+			n++
+		}
+	}
+	net.Prefetch(buf[:n*lookups])
+	best := NoMove
+	for d := range 4 {
+		if x[d] == nil {
+			continue
+		}
+		v := float32(reward[d]) + net.Sum(x[d])
+		if v > best.Value {
+			best = Choice{Dir: d, After: after[d], Reward: int(reward[d]), Value: v}
+		}
+	}
+	return best
+}
+
+// Options configure a Searcher.
+type Options struct {
+	// Depth in plies: 1 chooses greedily (reward + V), 2 adds one chance
+	// and max layer below each slide, and so on. 0 means 1.
+	Depth int
+}
+
+// A Searcher runs expectimax for Threes! over one network, for one
+// goroutine; several searchers may share one Table.
+//
+// A max node is a board before a slide with its hint and bag: the best
+// over legal slides of reward + the chance node below, 0 when no slide is
+// legal (the game is over). A chance node is an after-state with the
+// direction of its slide, its hint and its bag: the average over the empty
+// cells of the edge opposite the slide, where the hint tile goes, and over
+// the tiles of the bag, one of which becomes the next hint, of the max
+// node so made. At depth 0 a chance node is the leaf V(after-state) by the
+// hint's stage. Placements carry no reward here, as in learning.
+type Searcher struct {
+	net   *ntuple.Network
+	depth int
+	tt    *Table
+	// Nodes counts the chance nodes evaluated, for speed figures.
+	Nodes int64
+}
+
+// NewSearcher returns a searcher over net; tt may be nil (no table).
+func NewSearcher(net *ntuple.Network, opt Options, tt *Table) *Searcher {
+	return &Searcher{net: net, depth: max(opt.Depth, 1), tt: tt}
+}
+
+// Depth is the configured depth.
+func (s *Searcher) Depth() int { return s.depth }
+
+// A MoveValue is one slide's expectimax value.
+type MoveValue struct {
+	Legal  bool
+	After  board.Board
+	Reward int
+	Value  float32 // the chance node below the after-state
+	Total  float32 // Reward + Value
+}
+
+// Values returns the value of each slide on the game's board at depth
+// plies, the game's hint and bag being known.
+func (s *Searcher) Values(g *threes.Game, depth int) [4]MoveValue {
+	var mv [4]MoveValue
+	after, reward := threes.Moves(g.Board)
+	for d := range 4 {
+		if after[d] == g.Board {
+			continue
+		}
+		v := s.chance(after[d], d, g.Hint, g.Bag, depth-1)
+		mv[d] = MoveValue{true, after[d], int(reward[d]), v, float32(reward[d]) + v}
+	}
+	return mv
+}
+
+// Best chooses a slide at the configured depth.
+func (s *Searcher) Best(g *threes.Game) Choice {
+	if s.depth == 1 {
+		return Greedy(s.net, g.Board, g.Hint)
+	}
+	mv := s.Values(g, s.depth)
+	best := NoMove
+	for d := range mv {
+		if mv[d].Legal && mv[d].Total > best.Value {
+			best = Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total}
+		}
+	}
+	return best
+}
+
+func (s *Searcher) chance(after board.Board, last, hint int, bag threes.Bag, depth int) float32 {
+	if depth == 0 {
+		return Value(s.net, after, hint)
+	}
+	s.Nodes++
+	aux := uint32(depth) | uint32(last)<<5 | uint32(hint)<<8 | uint32(bag)<<10
+	if s.tt != nil {
+		if v, ok := s.tt.Get(after, aux); ok {
+			return v
+		}
+	}
+	var sum float32
+	n := 0
+	tile := board.Board(hint)
+	for free := threes.Free(after, last); free != 0; free &= free - 1 {
+		cell := free & -free
+		placed := after | board.Board(cell)*tile
+		for m := uint8(bag & threes.FullBag); m != 0; m &= m - 1 {
+			next := bits.TrailingZeros8(m) + 1
+			sum += s.node(placed, next, bag.Take(next), depth)
+			n++
+		}
+	}
+	var v float32
+	if n > 0 {
+		v = sum / float32(n)
+	}
+	if s.tt != nil {
+		s.tt.Put(after, aux, v)
+	}
+	return v
+}
+
+// node is a max node: the best of reward + chance below over the legal
+// slides of b, whose hint and bag are given; 0 when none is legal.
+func (s *Searcher) node(b board.Board, hint int, bag threes.Bag, depth int) float32 {
+	if depth == 1 {
+		// Leaves below: the greedy choice, its loads batched.
+		if c := Greedy(s.net, b, hint); c.Legal() {
+			return c.Value
+		}
+		return 0
+	}
+	after, reward := threes.Moves(b)
+	best := float32(math.Inf(-1))
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		best = max(best, float32(reward[d])+s.chance(after[d], d, hint, bag, depth-1))
+	}
+	if math.IsInf(float64(best), -1) {
+		return 0
+	}
+	return best
+}
+
+// A Table is a transposition table of chance-node values keyed by the
+// after-state and a small word (depth, slide direction, hint and bag), of
+// fixed size: a new entry replaces whatever shared its slot. Several
+// goroutines may use one table at once; each entry is two atomic words,
+// the board stored xor the data, so a torn read fails the check instead of
+// returning a wrong value.
+type Table struct {
+	e     []entry
+	shift uint
+}
+
+type entry struct {
+	check atomic.Uint64 // board ^ data
+	data  atomic.Uint64 // value bits | aux << 32 | 1 << 63 (occupied)
+}
+
+// EntryBytes is the size of one table entry.
+const EntryBytes = 16
+
+// NewTable returns a table of at most bytes bytes (a power of two
+// entries), or nil when bytes is too small for 1024 entries.
+func NewTable(bytes int64) *Table {
+	n := bytes / EntryBytes
+	if n < 1024 {
+		return nil
+	}
+	b := uint(63 - bits.LeadingZeros64(uint64(n)))
+	return &Table{e: make([]entry, 1<<b), shift: 64 - b}
+}
+
+// Bytes is the table's memory.
+func (t *Table) Bytes() int64 { return int64(len(t.e)) * EntryBytes }
+
+func (t *Table) slot(key board.Board, aux uint32) *entry {
+	h := (uint64(key) ^ uint64(aux)*0xff51afd7ed558ccd) * 0x9e3779b97f4a7c15
+	return &t.e[h>>t.shift]
+}
+
+// Get returns the value stored for key and aux.
+func (t *Table) Get(key board.Board, aux uint32) (float32, bool) {
+	e := t.slot(key, aux)
+	d := e.data.Load()
+	if e.check.Load()^d != uint64(key) || d>>32 != uint64(aux)|1<<31 {
+		return 0, false
+	}
+	return math.Float32frombits(uint32(d)), true
+}
+
+// Put stores the value of key and aux.
+func (t *Table) Put(key board.Board, aux uint32, v float32) {
+	e := t.slot(key, aux)
+	d := uint64(math.Float32bits(v)) | uint64(aux)<<32 | 1<<63
+	e.data.Store(d)
+	e.check.Store(uint64(key) ^ d)
+}
