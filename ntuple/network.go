@@ -261,6 +261,14 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 	w, per := n.w, n.spec.Images()
 	var v float32
 	if n.shared {
+		if haveRelaxed && len(w) > 0 {
+			for _, i := range x {
+				if int(i) >= len(w) {
+					panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(w)))
+				}
+			}
+			return addRelaxed(&w[0], x[:len(x)/per*per], per, d)
+		}
 		for k := 0; k+per <= len(x); k += per {
 			var s float32
 			for _, i := range x[k : k+per] {
