@@ -27,6 +27,11 @@ func NewRand(seed, stream uint64) *rand.PCG {
 	return rand.NewPCG(Mix(seed, stream), Mix(^seed, stream))
 }
 
+// A Player plays one episode at a time on one goroutine, learning from it
+// with rate alpha (none when alpha is 0). Worker is 2048's; other games
+// bring their own to Train through Config.NewPlayer.
+type Player interface{ Play(alpha float32) Episode }
+
 // Config is a training run.
 type Config struct {
 	Episodes int // the run's total: episodes Resume.Done..Episodes-1 are played
@@ -51,6 +56,9 @@ type Config struct {
 	// Tick, when set, is called about every TickEvery with the progress.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
+	// NewPlayer makes the player of one worker goroutine from its
+	// generator; nil means a 2048 Worker of Kind.
+	NewPlayer func(rng *rand.PCG) Player
 }
 
 // RunState is what continues a run exactly: saved in checkpoints.
@@ -234,13 +242,18 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := NewWorker(net, cfg.Kind, rands[k])
+			var p Player
+			if cfg.NewPlayer != nil {
+				p = cfg.NewPlayer(rands[k])
+			} else {
+				p = NewWorker(net, cfg.Kind, rands[k])
+			}
 			for {
 				i, alpha, ok := take()
 				if !ok {
 					return
 				}
-				finish(i, w.Play(alpha), alpha)
+				finish(i, p.Play(alpha), alpha)
 			}
 		}()
 	}

@@ -24,9 +24,9 @@ func TestTrainingImproves(t *testing.T) {
 	for _, spec := range []string{"8x4+hint", "8x4"} {
 		net := ntuple.MustNew(spec)
 		var avgs []float64
-		_, err := Train(context.Background(), net, Config{
-			Episodes: 6000, Alpha: 0.1, Seed: 1, Threads: 1, Every: 1000,
-			Block: func(done int, b *stats.Block, _ time.Duration) { avgs = append(avgs, b.Avg()) },
+		_, _, err := Train(context.Background(), net, learn.Config{
+			Episodes: 6000, Seed: 1, Threads: 1, Every: 1000,
+			Block: func(done int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) },
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestTrainingImproves(t *testing.T) {
 func TestTrainRepeatable(t *testing.T) {
 	run := func() []float32 {
 		net := ntuple.MustNew("0123,4567+hint")
-		if _, err := Train(context.Background(), net, Config{Episodes: 200, Alpha: 0.1, Seed: 7, Threads: 1, Every: 100}); err != nil {
+		if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 200, Seed: 7, Threads: 1, Every: 100}); err != nil {
 			t.Fatal(err)
 		}
 		return net.Weights()
@@ -67,7 +67,7 @@ func TestTrainRepeatable(t *testing.T) {
 
 func TestTrainRefusesStagedNetworks(t *testing.T) {
 	net := ntuple.MustNew("0123@2")
-	if _, err := Train(context.Background(), net, Config{Episodes: 1}); err == nil {
+	if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 1}); err == nil {
 		t.Fatal("a 2-stage network without +hint was accepted")
 	}
 }
@@ -135,7 +135,7 @@ func TestGreedyMatchesWorker(t *testing.T) {
 
 func TestEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
-	if _, err := Train(context.Background(), net, Config{Episodes: 300, Alpha: 0.1, Seed: 3, Threads: 1, Every: 300}); err != nil {
+	if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300}); err != nil {
 		t.Fatal(err)
 	}
 	eval := func(threads int) (Evaluation, string) {
@@ -405,8 +405,11 @@ func TestTrainTwoThreads(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
 	var dones []int
 	games := 0
-	res, err := Train(context.Background(), net, Config{Episodes: 450, Alpha: 0.1, Seed: 1, Threads: 2, Every: 100,
-		Block: func(done int, b *stats.Block, _ time.Duration) { dones = append(dones, done); games += b.Games }})
+	_, res, err := Train(context.Background(), net, learn.Config{Episodes: 450, Seed: 1, Threads: 2, Every: 100,
+		Block: func(done int, b *stats.Block, _ time.Duration, _ float32) {
+			dones = append(dones, done)
+			games += b.Games
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +419,7 @@ func TestTrainTwoThreads(t *testing.T) {
 	// Cancelling stops the run early, counting only finished episodes.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, _ := Train(ctx, net, Config{Episodes: 1000, Threads: 2, Every: 10}); res.Episodes != 0 {
+	if _, res, _ := Train(ctx, net, learn.Config{Episodes: 1000, Threads: 2, Every: 10}); res.Episodes != 0 {
 		t.Fatalf("cancelled run played %d", res.Episodes)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"td2048/learn"
+	"td2048/netfile"
 	"td2048/stats"
 )
 
@@ -29,6 +30,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
 	var sf searchFlags
 	sf.define(fs)
+	gameName := fs.String("game", "2048", "2048 or threes (default: the game of the --load file)")
+	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -38,6 +41,25 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if err := sf.check(); err != nil {
 			return err
+		}
+		if !flagGiven(fs, "game") {
+			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
+				*gameName = h.Game
+			}
+		}
+		g, err := gameOf(*gameName)
+		if err != nil {
+			return err
+		}
+		if g.name == "threes" {
+			if sf.moveTime > 0 {
+				return usagef("--move-time is for 2048 only; Threes! searches to --depth")
+			}
+			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
+				Depth: sf.depth, Cache: int64(sf.cache), Stats: *statsFile}, e)
+		}
+		if *statsFile != "" {
+			return usagef("--stats writes the Threes! course statistics file; 2048 has none (the statistics block is the output)")
 		}
 		net, h, err := loadNet(*load, "2048", nil)
 		if err != nil {

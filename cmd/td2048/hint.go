@@ -10,6 +10,7 @@ import (
 	"td2048/board"
 	"td2048/game"
 	"td2048/learn"
+	"td2048/netfile"
 	"td2048/search"
 )
 
@@ -79,9 +80,26 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
+	gameName := fs.String("game", "2048", "2048 or threes (default: the game of the --load file)")
+	hintTile := fs.Int("hint", 0, "Threes!: the next tile, 1, 2 or 3")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
+		}
+		if *load != "" && !flagGiven(fs, "game") {
+			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
+				*gameName = h.Game
+			}
+		}
+		g, err := gameOf(*gameName)
+		if err != nil {
+			return err
+		}
+		if g.name == "threes" {
+			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Hint: *hintTile}, e)
+		}
+		if *hintTile != 0 {
+			return usagef("--hint is the next tile of Threes!; 2048 has none")
 		}
 		b, err := board.Parse(args[0])
 		if err != nil {

@@ -15,14 +15,15 @@ import (
 // second and cleared before anything else is printed; otherwise one plain
 // line on stderr per block.
 type progress struct {
-	mu    sync.Mutex
-	w     io.Writer
-	live  bool
-	shown bool
+	mu         sync.Mutex
+	w          io.Writer
+	live       bool
+	shown      bool
+	goal, tile int // the tile index whose reach rate is shown, and its value
 }
 
-func newProgress(e *env) *progress {
-	p := &progress{w: e.stderr}
+func newProgress(e *env, goal, tile int) *progress {
+	p := &progress{w: e.stderr, goal: goal, tile: tile}
 	if f, ok := e.stderr.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
 			p.live = true
@@ -49,7 +50,7 @@ func (p *progress) tick(s learn.Snapshot) {
 	sec := max(s.Session.Seconds(), 1e-9)
 	line := fmt.Sprintf("%d/%d  %.0f episodes/s  %s moves/s", s.Done, s.Total, float64(s.Played)/sec, rate(s.Moves, s.Session))
 	if s.Block.Games > 0 {
-		line += fmt.Sprintf("  block avg %.0f  2048 %.1f%%", s.Block.Avg(), 100*s.Block.Reach(11))
+		line += fmt.Sprintf("  block avg %.0f  %d %.1f%%", s.Block.Avg(), p.tile, 100*s.Block.Reach(p.goal))
 	}
 	if s.Played > 0 {
 		left := time.Duration(float64(s.Session) / float64(s.Played) * float64(s.Total-s.Done))

@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,21 +28,6 @@ import (
 // the 4x6 patterns with one set of tables per hint value.
 const threesDefaultNetwork = "4x6+hint"
 
-// threesTrainArgs are the flags of train --game threes.
-type threesTrainArgs struct {
-	// Network: "" means the default (4x6+hint) for a new network, and the
-	// file's network with Load; given with Load, it must match the file.
-	Network  string
-	Episodes int
-	Alpha    float64
-	Seed     uint64
-	Save     string
-	Load     string
-	Every    int
-	Threads  int // 0: all cores
-	Force    bool
-}
-
 // loadThrees loads Threes! weights, checking the game (and the network
 // when spec is set).
 func loadThrees(path string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
@@ -60,90 +44,6 @@ func loadThrees(path string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header
 		return nil, h, fmt.Errorf("%s: %v", path, err)
 	}
 	return net, h, nil
-}
-
-func threesTrain(a threesTrainArgs, e *env) error {
-	if a.Episodes < 0 || a.Every <= 0 || a.Threads < 0 {
-		return usagef("--episodes and --threads must not be negative, --every must be positive")
-	}
-	if !(a.Alpha >= 0) {
-		return usagef("--alpha must be a number >= 0")
-	}
-	if a.Save == "" {
-		return usagef("--save must name a file")
-	}
-	var spec *ntuple.Spec
-	if a.Load == "" || a.Network != "" {
-		name := a.Network
-		if name == "" {
-			name = threesDefaultNetwork
-		}
-		s, err := ntuple.ParseSpec(name)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if err := threeslearn.CheckSpec(s); err != nil {
-			return usagef("%v", err)
-		}
-		spec = &s
-	}
-	// Never overwrite other weights by accident.
-	if h, err := netfile.ReadHeader(a.Save); err == nil && !a.Force && a.Save != a.Load {
-		if h.Game != "threes" {
-			return fmt.Errorf("%s holds weights for %s; training Threes! would overwrite them (choose another --save, or --force)", a.Save, h.Game)
-		}
-		if spec != nil && h.Network != spec.String() {
-			return fmt.Errorf("%s holds a %s network; training %s would overwrite it (choose another --save, or --force)", a.Save, h.Network, spec)
-		}
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !a.Force {
-		return fmt.Errorf("%v; not overwriting it (choose another --save, or --force)", err)
-	}
-
-	var net *ntuple.Network
-	var h netfile.Header
-	var err error
-	if a.Load != "" {
-		if net, h, err = loadThrees(a.Load, spec); err != nil {
-			return err
-		}
-	} else if net, err = ntuple.New(*spec); err != nil {
-		return err
-	}
-	defer net.Free()
-
-	out := e.stdout
-	fmt.Fprintf(out, "td2048 train (Threes!)\n")
-	fmt.Fprintf(out, "network = %s\n", describe(net.Spec()))
-	if a.Load != "" {
-		fmt.Fprintf(out, "loaded = %s (%d episodes)\n", a.Load, h.Episodes)
-	}
-	fmt.Fprintf(out, "learner = after-state TD(0)\nalpha = %g\ntotal = %d\nthreads = %d\nseed = %d\n",
-		a.Alpha, a.Episodes, threadCount(a.Threads), a.Seed)
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := threeslearn.Train(ctx, net, threeslearn.Config{
-		Episodes: a.Episodes, Alpha: float32(a.Alpha), Seed: a.Seed, Threads: a.Threads, Every: a.Every,
-		Block: func(done int, b *stats.Block, elapsed time.Duration) {
-			b.Write(out, done, threes.TileValue)
-		},
-	})
-	if err != nil {
-		return err
-	}
-	interrupted := ctx.Err() != nil
-	stop()
-	h.Game, h.Learner = "threes", "after"
-	h.Episodes += int64(res.Episodes)
-	if err := netfile.Save(a.Save, net, h); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "%d episodes in %s, %s slides/s; saved %s (%d episodes in all)\n",
-		res.Episodes, res.Elapsed.Round(time.Millisecond), rate(res.Slides, res.Elapsed), a.Save, h.Episodes)
-	if interrupted {
-		return fmt.Errorf("interrupted after %d episodes; the weights so far are saved in %s", res.Episodes, a.Save)
-	}
-	return nil
 }
 
 // threadCount is the number of threads a Threads value of 0 or more means.

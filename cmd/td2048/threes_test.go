@@ -29,15 +29,13 @@ func isUsage(err error) bool {
 func trainSmall(t *testing.T, dir string) string {
 	t.Helper()
 	w := filepath.Join(dir, "t.td2048")
-	e, out, _ := testEnv()
-	err := threesTrain(threesTrainArgs{Network: "0123,4567,89ab,cdef+hint", Episodes: 400, Alpha: 0.1, Seed: 5,
-		Save: w, Every: 200, Threads: 1}, e)
-	if err != nil {
-		t.Fatal(err)
+	code, o, errs := runCmd(t, "train", "--game", "threes", "--network", "0123,4567,89ab,cdef+hint", "--episodes", "400",
+		"--seed", "5", "--save", w, "--every", "200")
+	if code != 0 {
+		t.Fatal(errs)
 	}
-	o := out.String()
-	if !strings.Contains(o, "seed = 5\n") || strings.Count(o, "\tavg = ") != 2 || !strings.Contains(o, "\n400\tavg = ") ||
-		!strings.Contains(o, "+hint") {
+	if !strings.Contains(o, "seed = 5\n") || !strings.Contains(o, "game = Threes!\n") || strings.Count(o, "\tavg = ") != 2 ||
+		!strings.Contains(o, "\n400\tavg = ") || !strings.Contains(o, "+hint") {
 		t.Fatalf("train output:\n%s", o)
 	}
 	return w
@@ -50,27 +48,61 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 	if err != nil || h.Game != "threes" || h.Episodes != 400 || h.Network != "0123,4567,89ab,cdef+hint" || h.Learner != "after" {
 		t.Fatalf("header %+v %v", h, err)
 	}
-	// Continue from the file with its own network.
-	e, _, _ := testEnv()
-	if err := threesTrain(threesTrainArgs{Load: w, Save: w, Episodes: 10, Alpha: 0.1, Every: 1000, Threads: 1}, e); err != nil {
-		t.Fatal(err)
+	// The log holds Threes! tiles.
+	recs := readLog(t, filepath.Join(dir, "t.jsonl"))
+	if len(recs) != 2 || recs[1].Game != "threes" || recs[1].Reach["3"] == 0 {
+		t.Fatalf("log records %+v", recs)
 	}
-	if h, _ := netfile.ReadHeader(w); h.Episodes != 410 {
-		t.Fatalf("episodes after resume: %d", h.Episodes)
+	// eval and hint find the game in the file; judge replays what eval wrote.
+	sf := filepath.Join(dir, "stats.txt")
+	if code, o, errs := runCmd(t, "eval", "--load", w, "--games", "20", "--seed", "3", "--stats", sf); code != 0 || !strings.Contains(o, "3072") && !strings.Contains(o, "avg = ") {
+		t.Fatalf("eval: %d %s %s", code, o, errs)
 	}
+	if code, o, errs := runCmd(t, "judge", sf); code != 0 || !strings.Contains(o, "Passed") {
+		t.Fatalf("judge: %d %s %s", code, o, errs)
+	}
+	if code, o, errs := runCmd(t, "hint", "--load", w, "--hint", "2", "--json", "1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12"); code != 0 || !strings.Contains(o, `"dir":"up"`) {
+		t.Fatalf("hint: %d %s %s", code, o, errs)
+	}
+	if code, _, _ := runCmd(t, "eval", "--game", "2048", "--load", w, "--games", "1"); code == 0 {
+		t.Fatal("Threes! weights evaluated as 2048")
+	}
+	// Continue from the file: its game and network come with it.
+	if code, _, errs := runCmd(t, "train", "--load", w, "--save", w, "--episodes", "10", "--every", "1000"); code != 0 {
+		t.Fatal(errs)
+	}
+	if h, _ := netfile.ReadHeader(w); h.Episodes != 410 || h.Game != "threes" {
+		t.Fatalf("after --load: %+v", h)
+	}
+	// Resume the run to more episodes: it ends where an unbroken run does.
+	whole := filepath.Join(dir, "whole.td2048")
+	part := filepath.Join(dir, "part.td2048")
+	args := []string{"train", "--game", "threes", "--network", "0123,4567+hint", "--seed", "2", "--every", "100"}
+	if code, _, errs := runCmd(t, append(args, "--episodes", "400", "--save", whole)...); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd(t, append(args, "--episodes", "200", "--save", part)...); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := runCmd(t, "train", "--resume", part, "--episodes", "400"); code != 0 {
+		t.Fatal(errs)
+	}
+	sameWeights(t, whole, part)
 	// A different network with --load is refused; so is overwriting it.
-	e, _, _ = testEnv()
-	err = threesTrain(threesTrainArgs{Load: w, Network: "0123+hint", Save: filepath.Join(dir, "x"), Episodes: 1, Every: 1}, e)
-	if err == nil || !strings.Contains(err.Error(), "made for network") {
-		t.Fatalf("wrong network accepted: %v", err)
+	code, _, errs := runCmd(t, "train", "--load", w, "--network", "0123+hint", "--save", filepath.Join(dir, "x"), "--episodes", "1")
+	if code == 0 || !strings.Contains(errs, "made for network") {
+		t.Fatalf("wrong network accepted: %s", errs)
 	}
-	err = threesTrain(threesTrainArgs{Network: "0123+hint", Save: w, Episodes: 1, Every: 1}, e)
-	if err == nil || !strings.Contains(err.Error(), "holds a 0123,4567,89ab,cdef+hint network") {
-		t.Fatalf("overwrite accepted: %v", err)
+	code, _, errs = runCmd(t, "train", "--game", "threes", "--network", "0123+hint", "--save", w, "--episodes", "1")
+	if code == 0 || !strings.Contains(errs, "holds a 0123,4567,89ab,cdef+hint network") {
+		t.Fatalf("overwrite accepted: %s", errs)
 	}
-	// A staged network without +hint is a usage error.
-	if err := threesTrain(threesTrainArgs{Network: "0123@3", Save: filepath.Join(dir, "y"), Episodes: 1, Every: 1}, e); !isUsage(err) {
-		t.Fatalf("0123@3: %v", err)
+	// A staged network without +hint, or a state learner, is a usage error.
+	if code, _, errs := runCmd(t, "train", "--game", "threes", "--network", "0123@3", "--save", filepath.Join(dir, "y"), "--episodes", "1"); code != 2 {
+		t.Fatalf("0123@3: %d %s", code, errs)
+	}
+	if code, _, _ := runCmd(t, "train", "--game", "threes", "--learner", "state", "--save", filepath.Join(dir, "y"), "--episodes", "1"); code != 2 {
+		t.Fatal("state learner accepted for Threes!")
 	}
 	// 2048 weights are neither loaded nor overwritten.
 	w2048 := filepath.Join(dir, "2048.td2048")
@@ -78,24 +110,24 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 	if err := netfile.Save(w2048, net, netfile.Header{}); err != nil {
 		t.Fatal(err)
 	}
-	err = threesTrain(threesTrainArgs{Load: w2048, Save: filepath.Join(dir, "z"), Episodes: 1, Every: 1}, e)
-	if err == nil || !strings.Contains(err.Error(), "weights for 2048, not threes") {
-		t.Fatalf("2048 weights loaded: %v", err)
+	code, _, errs = runCmd(t, "train", "--game", "threes", "--load", w2048, "--save", filepath.Join(dir, "z"), "--episodes", "1")
+	if code == 0 || !strings.Contains(errs, "weights for 2048, not threes") {
+		t.Fatalf("2048 weights loaded: %s", errs)
 	}
-	err = threesTrain(threesTrainArgs{Network: "0123", Save: w2048, Episodes: 1, Every: 1}, e)
-	if err == nil || !strings.Contains(err.Error(), "holds weights for 2048") {
-		t.Fatalf("2048 weights overwritten: %v", err)
+	code, _, errs = runCmd(t, "train", "--game", "threes", "--network", "0123", "--save", w2048, "--episodes", "1")
+	if code == 0 || !strings.Contains(errs, "holds weights for 2048") {
+		t.Fatalf("2048 weights overwritten: %s", errs)
 	}
+	e, _, _ := testEnv()
 	err = threesEval(threesEvalArgs{Load: w2048, Games: 1, Depth: 1}, e)
 	if err == nil || !strings.Contains(err.Error(), "weights for 2048, not threes") {
 		t.Fatalf("eval of 2048 weights: %v", err)
 	}
-	// Bad arguments are usage errors.
-	for _, a := range []threesTrainArgs{{Episodes: -1, Every: 1, Save: "x"}, {Every: 0, Save: "x"}, {Every: 1, Alpha: -1, Save: "x"},
-		{Every: 1, Save: "x", Network: "4x9"}} {
-		if err := threesTrain(a, e); !isUsage(err) {
-			t.Errorf("%+v: %v", a, err)
-		}
+	if code, _, _ := runCmd(t, "train", "--game", "go"); code != 2 {
+		t.Error("--game go accepted")
+	}
+	if code, _, _ := runCmd(t, "train", "--network", "4x6+hint", "--episodes", "1", "--save", filepath.Join(dir, "h")); code != 2 {
+		t.Error("a +hint network accepted for 2048")
 	}
 }
 

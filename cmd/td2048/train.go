@@ -39,16 +39,17 @@ type runHeader struct {
 }
 
 type trainFlags struct {
-	network, save, load, resume, learner, schedule, plateau, log, plot string
-	episodes, every, threads, ckEvery                                  int
-	alpha                                                              float64
-	seed                                                               seedFlag
-	force                                                              bool
+	network, save, load, resume, learner, schedule, plateau, log, plot, game string
+	episodes, every, threads, ckEvery                                        int
+	alpha                                                                    float64
+	seed                                                                     seedFlag
+	force                                                                    bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	var f trainFlags
-	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 8x6, 5x6, 8x4, 4x5, 2x4, or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages)")
+	fs.StringVar(&f.game, "game", "2048", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
+	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 8x6, 5x6, 8x4, 4x5, 2x4, or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
 	fs.IntVar(&f.episodes, "episodes", 100000, "episodes to train (with --resume: the run's new total)")
 	fs.Float64Var(&f.alpha, "alpha", 0.1, "learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))")
 	fs.StringVar(&f.schedule, "alpha-schedule", "", "learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)")
@@ -97,6 +98,24 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if err != nil {
 		return err
 	}
+	// The game: as given, else the file's.
+	if from := f.load + f.resume; from != "" && !flagGiven(fs, "game") {
+		if h, err := netfile.ReadHeader(from); err == nil && h.Game != "" {
+			f.game = h.Game
+		}
+	}
+	g, err := gameOf(f.game)
+	if err != nil {
+		return err
+	}
+	if g.name == "threes" {
+		if kind != learn.AfterState {
+			return usagef("Threes! learns after-state values only (--learner after)")
+		}
+		if !flagGiven(fs, "network") {
+			f.network = threesDefaultNetwork
+		}
+	}
 
 	var spec *ntuple.Spec
 	if (f.load == "" && f.resume == "") || flagGiven(fs, "network") {
@@ -104,10 +123,16 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
+		if err := g.checkSpec(s); err != nil {
+			return usagef("%v", err)
+		}
 		spec = &s
 	}
 	// Never overwrite another network's weights by accident.
 	if h, err := netfile.ReadHeader(f.save); err == nil && !f.force && f.save != f.load && f.save != f.resume {
+		if h.Game != g.name {
+			return fmt.Errorf("%s holds weights for %s; training %s would overwrite them (choose another --save, or --force)", f.save, h.Game, g.name)
+		}
 		if spec != nil && h.Network != spec.String() {
 			return fmt.Errorf("%s holds a %s network; training %s would overwrite it (choose another --save, or --force)", f.save, h.Network, spec)
 		}
@@ -123,7 +148,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	)
 	switch {
 	case f.resume != "":
-		net, h, err = loadNet(f.resume, "2048", spec)
+		net, h, err = loadNet(f.resume, g.name, spec)
 		if err != nil {
 			return err
 		}
@@ -162,8 +187,12 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		sched = run.Schedule
 	case f.load != "":
-		net, h, err = loadNet(f.load, "2048", spec)
+		net, h, err = loadNet(f.load, g.name, spec)
 		if err != nil {
+			return err
+		}
+		if err := g.checkSpec(net.Spec()); err != nil {
+			net.Free()
 			return err
 		}
 		if !flagGiven(fs, "learner") {
@@ -171,7 +200,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 				net.Free()
 				return err
 			}
-		} else if err := netfile.Expect(f.load, h, "2048", kind.String(), nil); err != nil {
+		} else if err := netfile.Expect(f.load, h, g.name, kind.String(), nil); err != nil {
 			net.Free()
 			return err
 		}
@@ -225,7 +254,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	out := e.stdout
 	sd := f.seed.value()
 	fmt.Fprintf(out, "td2048 train\n")
-	fmt.Fprintf(out, "network = %s\n", describe(net.Spec()))
+	fmt.Fprintf(out, "game = %s\nnetwork = %s\n", g.title, describe(net.Spec()))
 	switch {
 	case f.resume != "":
 		fmt.Fprintf(out, "resumed = %s (%d of %d episodes done)\n", f.resume, run.Done, f.episodes)
@@ -256,7 +285,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		hh := h
 		hh.Episodes = run.Base + int64(st.Done)
 		hh.Learner = kind.String()
-		hh.Game = "2048"
+		hh.Game = g.name
 		if hh.Run, err = json.Marshal(run); err != nil {
 			return err
 		}
@@ -275,7 +304,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		return nil
 	}
 
-	prog := newProgress(e)
+	prog := newProgress(e, g.goal, g.value(g.goal))
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Seed: sd, Threads: f.threads, Every: f.every,
@@ -286,13 +315,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		},
 		Block: func(done int, b *stats.Block, elapsed time.Duration, alpha float32) {
 			prog.clear()
-			b.Write(out, done, stats.Pow2)
+			b.Write(out, done, g.value)
 			dt := elapsed - lastElapsed
-			rec := stats.NewRecord(int64(done), b, stats.Pow2)
+			rec := stats.NewRecord(int64(done), b, g.value)
 			rec.Alpha, _ = strconv.ParseFloat(strconv.FormatFloat(float64(alpha), 'g', -1, 32), 64)
 			rec.MovesPerSec = float64(b.Moves) / max(dt.Seconds(), 1e-9)
 			rec.Elapsed = elapsed.Seconds()
-			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), "2048"
+			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), g.name
 			if logf != nil {
 				stats.WriteRecord(logf, rec)
 			}
@@ -309,7 +338,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, res, err := learn.Train(ctx, net, cfg)
+	st, res, err := g.train(ctx, net, cfg)
 	interrupted := ctx.Err() != nil
 	stop()
 	prog.clear()
