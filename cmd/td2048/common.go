@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"time"
 
@@ -57,6 +59,9 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 // when spec is set.
 func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
 	net, h, err := netfile.LoadAny(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, h, fmt.Errorf("%s not found: train one with td2048 train, or name another with --load", path)
+	}
 	if err != nil {
 		return nil, h, fmt.Errorf("load %v", err)
 	}

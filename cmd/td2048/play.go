@@ -24,7 +24,7 @@ func init() {
 }
 
 func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", "weights to play and advise with (required)")
+	load := fs.String("load", "weights.td2048", "weights to play and advise with")
 	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
 	auto := fs.Bool("auto", false, "start with the agent playing")
@@ -35,9 +35,6 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("play takes no arguments, only flags (got %q)", args[0])
-		}
-		if *load == "" {
-			return usagef("--load FILE is required: the weights to play with")
 		}
 		if *depth < 1 || *depth > tui.MaxDepth {
 			return usagef("--depth must be 1 to %d", tui.MaxDepth)

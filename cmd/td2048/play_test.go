@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,12 +54,12 @@ func TestPlayCommand(t *testing.T) {
 
 func TestPlayBadInvocations(t *testing.T) {
 	w := trainedWeights(t)
-	oneLine(t, []string{"play"}, 2, "--load FILE is required")
+	oneLine(t, []string{"play", "--load", filepath.Join(t.TempDir(), "none.td2048")}, 1, "not found: train one")
 	oneLine(t, []string{"play", "--load", w, "--depth", "5"}, 2, "--depth must be 1 to 4")
 	oneLine(t, []string{"play", "--load", w, "--depth", "0"}, 2, "--depth must be 1 to 4")
 	oneLine(t, []string{"play", "--load", w, "--move-time", "-1s"}, 2, "--move-time")
 	oneLine(t, []string{"play", "--load", w, "x"}, 2, "no arguments")
-	oneLine(t, []string{"play", "--load", w + ".none"}, 1, "no such file")
+	oneLine(t, []string{"play", "--load", w + ".none"}, 1, "not found")
 	if code, _, _ := runCmd(t, "play", "--load", w, "--seed", "x"); code != 2 {
 		t.Errorf("bad seed: exit %d", code)
 	}

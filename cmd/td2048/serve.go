@@ -27,7 +27,7 @@ func init() {
 var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", "weights to play and advise with (required)")
+	load := fs.String("load", "weights.td2048", "weights to play and advise with")
 	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
 	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
@@ -37,9 +37,6 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, only flags (got %q)", args[0])
-		}
-		if *load == "" {
-			return usagef("--load FILE is required: the weights to play with")
 		}
 		if *moveTime <= 0 || *moveTime > time.Minute {
 			return usagef("--move-time must be more than 0 and at most 1m")

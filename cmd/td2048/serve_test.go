@@ -44,11 +44,11 @@ func oneLine(t *testing.T, args []string, wantCode int, want string) {
 func TestServeBadInvocations(t *testing.T) {
 	w := trainedWeights(t)
 	dir := t.TempDir()
-	oneLine(t, []string{"serve"}, 2, "--load FILE is required")
+	oneLine(t, []string{"serve", "--load", filepath.Join(t.TempDir(), "none.td2048")}, 1, "not found: train one")
 	oneLine(t, []string{"serve", "--load", w, "extra"}, 2, "no arguments")
 	oneLine(t, []string{"serve", "--load", w, "--move-time", "0s"}, 2, "--move-time")
 	oneLine(t, []string{"serve", "--load", w, "--max-searches", "-1"}, 2, "--max-searches")
-	oneLine(t, []string{"serve", "--load", filepath.Join(dir, "none")}, 1, "no such file")
+	oneLine(t, []string{"serve", "--load", filepath.Join(dir, "none")}, 1, "not found")
 	oneLine(t, []string{"serve", "--load", w, "--log", filepath.Join(dir, "none.jsonl")}, 1, "metrics log")
 	oneLine(t, []string{"serve", "--load", w, "--addr", "127.0.0.1:99999"}, 1, "listen")
 	if code, _, _ := runCmd(t, "serve", "--nosuch"); code != 2 {

@@ -31,9 +31,9 @@ const threesDefaultNetwork = "4x6+hint"
 // loadThrees loads Threes! weights, checking the game (and the network
 // when spec is set).
 func loadThrees(path string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
-	net, h, err := netfile.Load(path)
+	net, h, err := loadNet(path, "threes", spec)
 	if err != nil {
-		return nil, h, fmt.Errorf("load %v", err)
+		return nil, h, err
 	}
 	if err := netfile.Expect(path, h, "threes", "after", spec); err != nil {
 		net.Free()

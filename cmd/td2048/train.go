@@ -56,7 +56,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.plateau, "plateau", "", "cut the rate by FACTOR when the mean of BLOCKS block averages has not improved for BLOCKS blocks, like 0.5:10")
 	fs.Var(&f.seed, "seed", "random seed (printed at start; random when not given)")
 	fs.StringVar(&f.save, "save", "weights.td2048", "write the weights (and the run's state, for --resume) to this file")
-	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048 format)")
+	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
