@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -204,4 +206,34 @@ func TestSchedule(t *testing.T) {
 			t.Errorf("plateau %q accepted", bad)
 		}
 	}
+}
+
+func FuzzParseSchedule(f *testing.F) {
+	for _, s := range []string{"0:0.1,200000:0.05", "1000:0.01", "", "x:y", "5:1e308,3:0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sc, err := ParseSchedule(s, 0.1)
+		if err != nil {
+			return
+		}
+		for i := 1; i < len(sc.Steps); i++ {
+			if sc.Steps[i].Episode < sc.Steps[i-1].Episode {
+				t.Fatalf("%q: steps out of order %v", s, sc.Steps)
+			}
+		}
+		for _, ep := range []int{0, 1, 1 << 20, 1 << 40} {
+			if a := sc.Alpha(ep); !(a >= 0) {
+				t.Fatalf("%q: Alpha(%d) = %v", s, ep, a)
+			}
+		}
+		var parts []string
+		for _, st := range sc.Steps {
+			parts = append(parts, strconv.Itoa(st.Episode)+":"+strconv.FormatFloat(st.Alpha, 'g', -1, 64))
+		}
+		back, err := ParseSchedule(strings.Join(parts, ","), 0.1)
+		if err != nil || back.Alpha(1<<20) != sc.Alpha(1<<20) || back.Alpha(0) != sc.Alpha(0) {
+			t.Fatalf("%q -> %v does not read back: %v", s, parts, err)
+		}
+	})
 }
