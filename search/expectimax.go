@@ -159,7 +159,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		key = after.Canonical()
 	}
 	if s.tt != nil {
-		if v, ok := s.tt.Get(key, depth); ok {
+		if v, ok := s.tt.Get(key, uint32(depth)); ok {
 			return v
 		}
 	}
@@ -179,7 +179,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		}
 	}
 	if s.tt != nil && !s.aborted {
-		s.tt.Put(key, depth, v)
+		s.tt.Put(key, uint32(depth), v)
 	}
 	return v
 }

@@ -14,6 +14,7 @@ import (
 	"td2048/game/threes"
 	"td2048/learn"
 	"td2048/ntuple"
+	"td2048/search"
 	"td2048/stats"
 )
 
@@ -243,7 +244,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 	for i := range net.Weights() {
 		net.Weights()[i] = float32(rng.IntN(64)) / 8
 	}
-	tt := NewTable(1 << 20)
+	tt := search.NewTable(1 << 20)
 	for depth := 1; depth <= 3; depth++ {
 		for game := range 20 {
 			// A position from a random game, 10 to 40 slides in.
@@ -256,7 +257,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 				g.SlideTo(c.After, c.Dir)
 				g.PlaceRandom(rng)
 			}
-			for _, table := range []*Table{nil, tt} {
+			for _, table := range []*search.Table{nil, tt} {
 				s := NewSearcher(net, Options{Depth: depth}, table)
 				mv := s.Values(&g, depth)
 				for d := range 4 {
@@ -279,29 +280,6 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-func TestTableStoresAndChecks(t *testing.T) {
-	tt := NewTable(1 << 16)
-	if tt.Bytes() != 1<<16 {
-		t.Fatalf("bytes %d", tt.Bytes())
-	}
-	tt.Put(0x1234, 77, 1.5)
-	if v, ok := tt.Get(0x1234, 77); !ok || v != 1.5 {
-		t.Fatalf("get %v %v", v, ok)
-	}
-	if _, ok := tt.Get(0x1234, 78); ok {
-		t.Fatal("hit for another aux")
-	}
-	if _, ok := tt.Get(0x1235, 77); ok {
-		t.Fatal("hit for another board")
-	}
-	if _, ok := tt.Get(0, 0); ok {
-		t.Fatal("empty entry hit")
-	}
-	if NewTable(100) != nil {
-		t.Fatal("tiny table made")
 	}
 }
 
@@ -487,7 +465,7 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(20, func() { w.Play(0.1) }); n != 0 {
 		t.Errorf("Play: %v allocations per episode", n)
 	}
-	s := NewSearcher(net, Options{Depth: 2}, NewTable(1<<16))
+	s := NewSearcher(net, Options{Depth: 2}, search.NewTable(1<<16))
 	if n := testing.AllocsPerRun(20, func() { sinkChoice = s.Best(&g) }); n != 0 {
 		t.Errorf("Searcher.Best: %v allocations", n)
 	}

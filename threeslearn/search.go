@@ -3,11 +3,11 @@ package threeslearn
 import (
 	"math"
 	"math/bits"
-	"sync/atomic"
 
 	"td2048/board"
 	"td2048/game/threes"
 	"td2048/ntuple"
+	"td2048/search"
 )
 
 // Stage is the stage of net's tables that values an after-state whose
@@ -99,13 +99,13 @@ type Options struct {
 type Searcher struct {
 	net   *ntuple.Network
 	depth int
-	tt    *Table
+	tt    *search.Table
 	// Nodes counts the chance nodes evaluated, for speed figures.
 	Nodes int64
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
-func NewSearcher(net *ntuple.Network, opt Options, tt *Table) *Searcher {
+func NewSearcher(net *ntuple.Network, opt Options, tt *search.Table) *Searcher {
 	return &Searcher{net: net, depth: max(opt.Depth, 1), tt: tt}
 }
 
@@ -206,60 +206,4 @@ func (s *Searcher) node(b board.Board, hint int, bag threes.Bag, depth int) floa
 		return 0
 	}
 	return best
-}
-
-// A Table is a transposition table of chance-node values keyed by the
-// after-state and a small word (depth, slide direction, hint and bag), of
-// fixed size: a new entry replaces whatever shared its slot. Several
-// goroutines may use one table at once; each entry is two atomic words,
-// the board stored xor the data, so a torn read fails the check instead of
-// returning a wrong value.
-type Table struct {
-	e     []entry
-	shift uint
-}
-
-type entry struct {
-	check atomic.Uint64 // board ^ data
-	data  atomic.Uint64 // value bits | aux << 32 | 1 << 63 (occupied)
-}
-
-// EntryBytes is the size of one table entry.
-const EntryBytes = 16
-
-// NewTable returns a table of at most bytes bytes (a power of two
-// entries), or nil when bytes is too small for 1024 entries.
-func NewTable(bytes int64) *Table {
-	n := bytes / EntryBytes
-	if n < 1024 {
-		return nil
-	}
-	b := uint(63 - bits.LeadingZeros64(uint64(n)))
-	return &Table{e: make([]entry, 1<<b), shift: 64 - b}
-}
-
-// Bytes is the table's memory.
-func (t *Table) Bytes() int64 { return int64(len(t.e)) * EntryBytes }
-
-func (t *Table) slot(key board.Board, aux uint32) *entry {
-	h := (uint64(key) ^ uint64(aux)*0xff51afd7ed558ccd) * 0x9e3779b97f4a7c15
-	return &t.e[h>>t.shift]
-}
-
-// Get returns the value stored for key and aux.
-func (t *Table) Get(key board.Board, aux uint32) (float32, bool) {
-	e := t.slot(key, aux)
-	d := e.data.Load()
-	if e.check.Load()^d != uint64(key) || d>>32 != uint64(aux)|1<<31 {
-		return 0, false
-	}
-	return math.Float32frombits(uint32(d)), true
-}
-
-// Put stores the value of key and aux.
-func (t *Table) Put(key board.Board, aux uint32, v float32) {
-	e := t.slot(key, aux)
-	d := uint64(math.Float32bits(v)) | uint64(aux)<<32 | 1<<63
-	e.data.Store(d)
-	e.check.Store(uint64(key) ^ d)
 }

@@ -20,6 +20,7 @@ import (
 	"td2048/game/threes"
 	"td2048/netfile"
 	"td2048/ntuple"
+	"td2048/search"
 	"td2048/stats"
 	"td2048/threeslearn"
 )
@@ -82,10 +83,10 @@ func threesEval(a threesEvalArgs, e *env) error {
 	defer net.Free()
 	out := e.stdout
 	searchText := "1-ply (greedy)"
-	var tt *threeslearn.Table
+	var tt *search.Table
 	if a.Depth > 1 {
 		searchText = fmt.Sprintf("%d-ply expectimax", a.Depth)
-		if tt = threeslearn.NewTable(a.Cache); tt != nil {
+		if tt = search.NewTable(a.Cache); tt != nil {
 			searchText += ", table " + mib(tt.Bytes())
 		} else {
 			searchText += ", no table"
@@ -179,7 +180,7 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 			return err
 		}
 		defer net.Free()
-		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, threeslearn.NewTable(64<<20))
+		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, search.NewTable(64<<20))
 	}
 	// The bag is not known from a board: below the first ply the next
 	// hint is taken as equally likely 1, 2 or 3.
