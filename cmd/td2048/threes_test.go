@@ -77,7 +77,7 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 	// Resume the run to more episodes: it ends where an unbroken run does.
 	whole := filepath.Join(dir, "whole.td2048")
 	part := filepath.Join(dir, "part.td2048")
-	args := []string{"train", "--game", "threes", "--network", "0123,4567+hint", "--seed", "2", "--every", "100"}
+	args := []string{"train", "--game", "threes", "--network", "0123,4567+hint", "--seed", "2", "--every", "100", "--threads", "1"}
 	if code, _, errs := runCmd(t, append(args, "--episodes", "400", "--save", whole)...); code != 0 {
 		t.Fatal(errs)
 	}

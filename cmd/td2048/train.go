@@ -60,7 +60,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
-	fs.IntVar(&f.threads, "threads", 1, "worker threads sharing the weights (lock-free); 1 repeats exactly for a seed")
+	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
 	fs.StringVar(&f.plot, "plot", "", "draw the learning curve to this PNG or SVG at every checkpoint and at the end")
@@ -211,6 +211,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 	}
 	defer net.Free()
+	f.threads = threadCount(f.threads)
 	if sched == nil {
 		if sched, err = learn.ParseSchedule(f.schedule, f.alpha); err != nil {
 			return usagef("%v", err)
@@ -265,7 +266,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if kind == learn.State {
 		kindText = "state TD(0), backward episode updates"
 	}
-	fmt.Fprintf(out, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", kindText, sched, f.episodes, max(f.threads, 1), sd)
+	fmt.Fprintf(out, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", kindText, sched, f.episodes, f.threads, sd)
 	if logPath != "" {
 		fmt.Fprintf(out, "log = %s\n", logPath)
 	}

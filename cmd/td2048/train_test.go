@@ -78,7 +78,7 @@ func runState(t *testing.T, path string) runHeader {
 func TestResumeThroughCommand(t *testing.T) {
 	dir := t.TempDir()
 	whole, part := filepath.Join(dir, "whole.td2048"), filepath.Join(dir, "part.td2048")
-	common := []string{"--network", "8x4", "--seed", "9", "--every", "50", "--alpha-schedule", "0:0.1,300:0.05"}
+	common := []string{"--network", "8x4", "--seed", "9", "--every", "50", "--alpha-schedule", "0:0.1,300:0.05", "--threads", "1"}
 	if code, _, errs := runCmd(t, append([]string{"train", "--episodes", "600", "--save", whole}, common...)...); code != 0 {
 		t.Fatal(errs)
 	}
@@ -126,7 +126,7 @@ func TestKillAndResume(t *testing.T) {
 	}
 	dir := t.TempDir()
 	killed, whole := filepath.Join(dir, "killed.td2048"), filepath.Join(dir, "whole.td2048")
-	common := []string{"train", "--network", "0123,4567,89ab", "--seed", "4", "--every", "100", "--checkpoint-every", "200"}
+	common := []string{"train", "--network", "0123,4567,89ab", "--seed", "4", "--every", "100", "--checkpoint-every", "200", "--threads", "1"}
 	cmd := exec.Command(os.Args[0], append(common, "--episodes", "1000000", "--save", killed)...)
 	cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
 	var out bytes.Buffer
