@@ -108,7 +108,7 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		n := 0
 		for d := range 4 {
 			if after[d] != b {
-				x[d] = net.Index(after[d], w.cand[n*ntuple.MaxPatterns*8:])
+				x[d] = net.Index(after[d], w.cand[n*lookups:])
 				n++
 			}
 		}
