@@ -27,7 +27,7 @@ func TestRoundTripBitExact(t *testing.T) {
 	dir := t.TempDir()
 	for _, spec := range []string{"0123,4567", "012,345,0/noiso", "01234,4567"} {
 		n := randomNet(t, spec, 1)
-		n.Weights()[3] = float32(-0.0)
+		n.Weights()[3] = float32(math.Copysign(0, -1))
 		path := filepath.Join(dir, "w.td2048")
 		if err := Save(path, n, Header{Episodes: 42, Comment: "test"}); err != nil {
 			t.Fatal(err)

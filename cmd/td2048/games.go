@@ -26,7 +26,7 @@ var games = map[string]*gameFace{
 		checkSpec: func(s ntuple.Spec) error {
 			switch {
 			case s.Hint:
-				return fmt.Errorf("network %s: +hint networks are for Threes!", s)
+				return fmt.Errorf("network %s: +hint networks are for Threes!, not 2048", s)
 			case s.StageCount() > 1:
 				return fmt.Errorf("network %s: multi-stage 2048 networks are not supported yet", s)
 			}
