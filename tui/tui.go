@@ -1,13 +1,15 @@
 // Package tui is td2048's terminal face: a bubbletea model that lets a
-// trained network play 2048 at an adjustable speed, or lets a person play
-// with the arrow keys while it shows the value of each move, the best one
-// marked.
+// trained network play 2048 or Threes! at an adjustable speed, or lets a
+// person play with the arrow keys while it shows the value of each move,
+// the best one marked.
 //
 // Searches run as commands, off the update loop, so the screen answers
 // keys while the network thinks; each search has its own Searcher and all
 // share one transposition table. The random tile after move n of the game
 // with seed s comes from learn.NewRand(s, n+1) (the start from stream 0),
-// as on the web page, so a game can be replayed from its seed.
+// as on the web page, so a game can be replayed from its seed. In Threes!
+// that stream places the hinted tile on a free cell of the edge opposite
+// the slide and draws the next hint from the bag (threes.Game.PlaceRandom).
 package tui
 
 import (
@@ -20,10 +22,18 @@ import (
 
 	"td2048/board"
 	"td2048/game"
+	"td2048/game/threes"
 	"td2048/learn"
 	"td2048/ntuple"
 	"td2048/search"
 	"td2048/stats"
+	"td2048/threeslearn"
+)
+
+// Games the model plays.
+const (
+	Game2048   = "2048"
+	GameThrees = "threes"
 )
 
 // MaxDepth is the deepest search the view offers.
@@ -35,7 +45,11 @@ var Speeds = []time.Duration{time.Second, 500 * time.Millisecond, 250 * time.Mil
 
 // Config configures a Model.
 type Config struct {
-	Net     *ntuple.Network
+	Net *ntuple.Network
+	// Game is the game of the network: Game2048 (also when empty) or
+	// GameThrees (an after-state network that passes
+	// threeslearn.CheckSpec).
+	Game    string
 	Kind    search.Kind
 	Network string // shown in the title
 	// Depth is the starting search depth of the agent and the hints (1 to
@@ -60,10 +74,14 @@ type Model struct {
 	cfg Config
 	tt  *search.Table
 
+	threes   bool
 	game     int // games begun
 	seed     uint64
 	b        board.Board
-	n        int // moves made
+	hint     int        // Threes!: the next tile
+	bag      threes.Bag // Threes!: the tiles not yet drawn
+	pos      int        // counts the positions shown; an answer for an older one is stale
+	n        int        // moves made
 	score    int
 	over     bool
 	overflow bool
@@ -78,8 +96,9 @@ type Model struct {
 
 	hints    bool
 	hintFor  board.Board
+	hintPos  int // the position the hint under way or shown is for
 	hintOK   bool
-	hintVals [4]search.MoveValue
+	hintVals [4]search.MoveValue // Threes!: Reward is the plain reward
 	hintBusy bool
 
 	agent, you stats.Block
@@ -92,7 +111,8 @@ type (
 	tickMsg  struct{ loop int }
 	agentMsg struct {
 		b      board.Board
-		choice search.Choice
+		pos    int
+		choice search.Choice // Threes!: Reward is the plain reward
 		depth  int
 		step   bool
 	}
@@ -114,7 +134,7 @@ func New(cfg Config) *Model {
 	if cfg.Network == "" && cfg.Net != nil {
 		cfg.Network = cfg.Net.Spec().String()
 	}
-	m := &Model{cfg: cfg, speed: cfg.Speed, depth: cfg.Depth, hints: true}
+	m := &Model{cfg: cfg, speed: cfg.Speed, depth: cfg.Depth, hints: true, threes: cfg.Game == GameThrees}
 	if cfg.TableBytes > 0 {
 		m.tt = search.NewTable(cfg.TableBytes)
 	}
@@ -125,10 +145,35 @@ func New(cfg Config) *Model {
 func (m *Model) newGame() {
 	m.seed = learn.Mix(m.cfg.Seed, uint64(m.game))
 	m.game++
-	m.b = game.Start(learn.NewRand(m.seed, 0))
+	m.pos++
 	m.n, m.score, m.over, m.overflow, m.byAgent, m.spawn = 0, 0, false, false, true, -1
 	m.hintOK = false
+	if m.threes {
+		g := threes.Start(learn.NewRand(m.seed, 0))
+		m.b, m.hint, m.bag = g.Board, g.Hint, g.Bag
+		m.score = threes.BoardScore(m.b) // the opening's 3s count
+		m.over = threes.Over(m.b)
+		return
+	}
+	m.b = game.Start(learn.NewRand(m.seed, 0))
 }
+
+// threesGame is the Threes! game on screen, a slide being due.
+func (m *Model) threesGame() threes.Game {
+	return threes.Game{Board: m.b, Hint: m.hint, Bag: m.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+}
+
+// Game is the game played: Game2048 or GameThrees.
+func (m *Model) Game() string {
+	if m.threes {
+		return GameThrees
+	}
+	return Game2048
+}
+
+// Next is the next tile of a Threes! game (0 in 2048); Bag the tiles not
+// yet drawn.
+func (m *Model) Next() (hint int, bag threes.Bag) { return m.hint, m.bag }
 
 // Board returns the board on screen; Moves and Score the game's counts.
 func (m *Model) Board() board.Board { return m.b }
@@ -181,7 +226,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.step && !m.playing {
 			return m, nil // paused while it thought
 		}
-		if msg.b != m.b || m.over {
+		if msg.b != m.b || msg.pos != m.pos || m.over {
 			return m, m.next(0) // the board changed meanwhile: think again
 		}
 		if !msg.choice.Legal() {
@@ -199,7 +244,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, m.next(delay))
 	case hintMsg:
 		m.hintBusy = false
-		if msg.b == m.b {
+		if msg.b == m.b && m.hintPos == m.pos {
 			m.hintFor, m.hintVals, m.hintOK = msg.b, msg.values, true
 			return m, nil
 		}
@@ -238,7 +283,20 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 
 // think searches the agent's move on the current board.
 func (m *Model) think(step bool) tea.Cmd {
-	b, depth := m.b, m.depth
+	b, depth, pos := m.b, m.depth, m.pos
+	if m.threes {
+		g := m.threesGame()
+		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
+		budget := m.cfg.MoveTime
+		return func() tea.Msg {
+			mv, d := deepen(depth, budget, func(depth int) [4]search.MoveValue { return threesValues(s, &g, depth) })
+			c := search.NoMove
+			if best := bestMove(&mv); best >= 0 {
+				c = search.Choice{Dir: best, After: mv[best].After, Reward: mv[best].Reward, Value: mv[best].Total}
+			}
+			return agentMsg{b, pos, c, d, step}
+		}
+	}
 	opt := search.Options{Depth: depth, Kind: m.cfg.Kind}
 	if depth > 1 {
 		opt.MoveTime = m.cfg.MoveTime
@@ -247,9 +305,9 @@ func (m *Model) think(step bool) tea.Cmd {
 	return func() tea.Msg {
 		if opt.MoveTime > 0 {
 			c, d := s.BestTimed(b)
-			return agentMsg{b, c, d, step}
+			return agentMsg{b, pos, c, d, step}
 		}
-		return agentMsg{b, s.Best(b), depth, step}
+		return agentMsg{b, pos, s.Best(b), depth, step}
 	}
 }
 
@@ -260,15 +318,75 @@ func (m *Model) askHint() tea.Cmd {
 		return nil
 	}
 	m.hintBusy = true
+	m.hintPos = m.pos
 	b, depth := m.b, m.depth
+	if m.threes {
+		g := m.threesGame()
+		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
+		return func() tea.Msg { return hintMsg{b, threesValues(s, &g, depth)} }
+	}
 	s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
 	return func() tea.Msg { return hintMsg{b, s.Values(b, depth)} }
+}
+
+// threesValues are a Threes! searcher's values as search.MoveValues, the
+// reward plain (Threes! has no 65536 overflow bit).
+func threesValues(s *threeslearn.Searcher, g *threes.Game, depth int) [4]search.MoveValue {
+	v := s.Values(g, depth)
+	var mv [4]search.MoveValue
+	for d := range 4 {
+		if v[d].Legal {
+			mv[d] = search.MoveValue{Legal: true, After: v[d].After, Reward: uint32(v[d].Reward), Value: v[d].Value, Total: v[d].Total}
+		}
+	}
+	return mv
+}
+
+// bestMove is the legal move of the largest total, -1 for none; ties go
+// to the first in up, right, down, left order.
+func bestMove(mv *[4]search.MoveValue) int {
+	best := -1
+	for d := range 4 {
+		if mv[d].Legal && (best < 0 || mv[d].Total > mv[best].Total) {
+			best = d
+		}
+	}
+	return best
+}
+
+// deepen runs values at depth 1, then deeper up to depth while the next
+// depth is expected to finish within budget (none when budget is 0), each
+// depth costing some tens of times the one before; it returns the deepest
+// answer and its depth. Threes! searches, which cannot be cut short, are
+// timed this way.
+func deepen(depth int, budget time.Duration, values func(depth int) [4]search.MoveValue) ([4]search.MoveValue, int) {
+	start := time.Now()
+	mv := values(1)
+	got := 1
+	last, growth := time.Since(start), time.Duration(20)
+	for d := 2; d <= depth; d++ {
+		if budget > 0 && time.Since(start)+max(last, 20*time.Microsecond)*growth > budget {
+			break
+		}
+		t0 := time.Now()
+		mv = values(d)
+		got = d
+		this := time.Since(t0)
+		if last > 0 {
+			growth = max(20, this/last)
+		}
+		last = this
+	}
+	return mv, got
 }
 
 // apply plays direction d; it returns the commands that follow (a hint).
 func (m *Model) apply(d int, agent bool) tea.Cmd {
 	if m.over {
 		return nil
+	}
+	if m.threes {
+		return m.applyThrees(d, agent)
 	}
 	after, reward := game.Moves(m.b)
 	if after[d] == m.b {
@@ -280,6 +398,7 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 		m.byAgent = false
 	}
 	m.n++
+	m.pos++
 	m.score += game.Reward(reward[d])
 	if game.Overflow(reward[d]) {
 		m.overflow = true
@@ -295,6 +414,32 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 		}
 	}
 	if game.Over(m.b) {
+		m.finish()
+	}
+	return m.askHint()
+}
+
+// applyThrees slides in direction d, then places the next tile on the
+// edge opposite the slide and draws a new next tile, from the move's
+// stream.
+func (m *Model) applyThrees(d int, agent bool) tea.Cmd {
+	g := m.threesGame()
+	after, reward, legal := threes.Move(m.b, d)
+	if !legal {
+		m.status = fmt.Sprintf("%s does not move anything", threes.DirNames[d])
+		return nil
+	}
+	m.status = ""
+	if !agent {
+		m.byAgent = false
+	}
+	m.n++
+	m.pos++
+	g.SlideTo(after, d)
+	pos, tile, _ := g.PlaceRandom(learn.NewRand(m.seed, uint64(m.n)))
+	m.score += reward + threes.Score(tile)
+	m.b, m.hint, m.bag, m.spawn = g.Board, g.Hint, g.Bag, pos
+	if threes.Over(m.b) {
 		m.finish()
 	}
 	return m.askHint()
@@ -397,9 +542,44 @@ func tileStyle(idx int) lipgloss.Style {
 	return st.Background(lipgloss.Color(bg)).Foreground(fg)
 }
 
+// Threes! colours, as the original game: 1 blue, 2 red, 3 and up white
+// with dark figures, on a pale blue-green board.
+var (
+	threesFrame = lipgloss.Color("#9fc4c4")
+	threesEmpty = lipgloss.Color("#cfe6e6")
+	threesBG    = [4]lipgloss.Color{threesEmpty, "#66ccff", "#ff6680", "#ffffff"}
+	threesInk   = lipgloss.Color("#262626")
+)
+
+// threesTileStyle is the style of a Threes! tile of index idx, h lines
+// high.
+func threesTileStyle(idx, h int) lipgloss.Style {
+	st := lipgloss.NewStyle().Width(cellWidth).Height(h).Align(lipgloss.Center, lipgloss.Center).Bold(true)
+	switch {
+	case idx == 0:
+		return st.Background(threesEmpty).Foreground(lipgloss.Color("#8fb3b3"))
+	case idx <= 2:
+		return st.Background(threesBG[idx]).Foreground(lipgloss.Color("#ffffff"))
+	}
+	return st.Background(threesBG[3]).Foreground(threesInk)
+}
+
+// value is the face value of tile index idx in the game played.
+func (m *Model) value(idx int) int {
+	if m.threes {
+		return threes.Value(idx)
+	}
+	return board.Pow2.Value(idx)
+}
+
 func (m *Model) viewBoard() string {
 	var rows []string
-	gap := lipgloss.NewStyle().Background(frame).Width(1).Height(3).Render("")
+	fr, style := frame, tileStyle
+	if m.threes {
+		fr = threesFrame
+		style = func(idx int) lipgloss.Style { return threesTileStyle(idx, 3) }
+	}
+	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(3).Render("")
 	for r := range 4 {
 		var cells []string
 		for c := range 4 {
@@ -407,19 +587,24 @@ func (m *Model) viewBoard() string {
 			idx := m.b.At(i)
 			text := "·"
 			if idx > 0 {
-				text = fmt.Sprint(board.Pow2.Value(idx))
+				text = fmt.Sprint(m.value(idx))
 			}
 			if c > 0 {
 				cells = append(cells, gap)
 			}
-			cells = append(cells, tileStyle(idx).Render(text))
+			cells = append(cells, style(idx).Render(text))
 		}
 		if r > 0 {
-			rows = append(rows, lipgloss.NewStyle().Background(frame).Width(4*cellWidth+3).Render(""))
+			rows = append(rows, lipgloss.NewStyle().Background(fr).Width(4*cellWidth+3).Render(""))
 		}
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 	}
-	return boardStyle.Render(lipgloss.JoinVertical(lipgloss.Left, rows...))
+	return boardStyle.Background(fr).Render(lipgloss.JoinVertical(lipgloss.Left, rows...))
+}
+
+// viewNext is the next tile of a Threes! game, in its colour.
+func (m *Model) viewNext() string {
+	return "next tile " + threesTileStyle(m.hint, 1).Render(fmt.Sprint(m.hint))
 }
 
 var arrows = [4]string{"↑ up", "→ right", "↓ down", "← left"}
@@ -445,7 +630,7 @@ func (m *Model) viewHint() string {
 		line := fmt.Sprintf("  %-8s %12s", arrows[d], "illegal")
 		if v.Legal {
 			line = fmt.Sprintf("  %-8s %12.1f", arrows[d], v.Total)
-			if r := game.Reward(v.Reward); r > 0 {
+			if r := game.Reward(v.Reward); r > 0 { // Threes! rewards are plain, below the overflow bit
 				line += fmt.Sprintf("  (+%d)", r)
 			}
 		}
@@ -469,34 +654,52 @@ func rate(b *stats.Block, idx int) string {
 	return fmt.Sprintf("%.0f%%", 100*b.Reach(idx))
 }
 
-func statLine(name string, b *stats.Block) string {
+// RateTiles are the tile indices whose reach rates the statistics show:
+// 2048, 4096 and 8192, or in Threes! 1536, 3072 and 6144.
+func (m *Model) RateTiles() [3]int {
+	if m.threes {
+		return [3]int{12, 13, 14}
+	}
+	return [3]int{11, 12, 13}
+}
+
+func statLine(name string, b *stats.Block, tiles [3]int) string {
 	if b.Games == 0 {
 		return fmt.Sprintf("%-6s %5d", name, 0)
 	}
 	return fmt.Sprintf("%-6s %5d %8.0f %8d %6s %6s %6s", name, b.Games, b.Avg(), b.MaxScore,
-		rate(b, 11), rate(b, 12), rate(b, 13))
+		rate(b, tiles[0]), rate(b, tiles[1]), rate(b, tiles[2]))
 }
 
 func (m *Model) viewStats() string {
 	all := m.agent
 	all.Merge(&m.you)
-	head := dimStyle.Render(fmt.Sprintf("%-6s %5s %8s %8s %6s %6s %6s", "", "games", "avg", "max", "2048", "4096", "8192"))
-	return strings.Join([]string{head, statLine("agent", &m.agent), statLine("you", &m.you), statLine("all", &all)}, "\n")
+	t := m.RateTiles()
+	head := dimStyle.Render(fmt.Sprintf("%-6s %5s %8s %8s %6d %6d %6d", "", "games", "avg", "max", m.value(t[0]), m.value(t[1]), m.value(t[2])))
+	return strings.Join([]string{head, statLine("agent", &m.agent, t), statLine("you", &m.you, t), statLine("all", &all, t)}, "\n")
 }
 
 // View draws the screen.
 func (m *Model) View() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s  %s\n\n", titleStyle.Render("td2048"),
+	title := "td2048"
+	if m.threes {
+		title = "td2048 · Threes!"
+	}
+	fmt.Fprintf(&sb, "%s  %s\n\n", titleStyle.Render(title),
 		dimStyle.Render(fmt.Sprintf("network %s · depth %d · game seed %d", m.cfg.Network, m.depth, m.seed)))
 	top := 0
 	if m.n > 0 || m.b != 0 {
-		top = board.Pow2.Value(m.b.MaxTile())
+		top = m.value(m.b.MaxTile())
 	}
 	if m.overflow {
 		top = 65536
 	}
-	fmt.Fprintf(&sb, "score %d   moves %d   best tile %d\n\n", m.score, m.n, top)
+	fmt.Fprintf(&sb, "score %d   moves %d   best tile %d", m.score, m.n, top)
+	if m.threes {
+		sb.WriteString("   " + m.viewNext())
+	}
+	sb.WriteString("\n\n")
 
 	agent := "agent: paused"
 	if m.playing {

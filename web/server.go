@@ -1,14 +1,15 @@
-// Package web serves a page to watch a trained network play 2048 and to
-// play it yourself with the network's advice, and the small JSON API the
-// page runs on. Every asset is embedded in the binary; nothing is fetched
-// from elsewhere at run time.
+// Package web serves a page to watch a trained network play 2048 or
+// Threes! and to play it yourself with the network's advice, and the small
+// JSON API the page runs on. Every asset is embedded in the binary;
+// nothing is fetched from elsewhere at run time.
 //
 // # State lives in the page
 //
 // The server holds no per-game state. A game is the page's: its board (as
 // the hex string board.Board.Hex gives), its seed, its move number, its
-// score. Every request carries what the answer depends on, and the random
-// tile after move n of the game with seed s is drawn from
+// score, and in Threes! its next tile (the hint) and the bag of tiles not
+// yet drawn. Every request carries what the answer depends on, and the
+// random tile after move n of the game with seed s is drawn from
 // learn.NewRand(s, n+1) (the start from stream 0), so the same game
 // replays exactly and any server process gives the same answer. This was
 // chosen over server-side sessions because it leaves nothing to bound,
@@ -21,16 +22,31 @@
 // All requests and answers are JSON; an error is a 4xx or 5xx status with
 // {"error": "one line"}.
 //
-//	GET  /api/info   the network, the games, the limits
+//	GET  /api/info   the network, the game, the limits
 //	GET  /api/curve  the training curve from the metrics log (404 without one)
-//	POST /api/new    {game?, seed?}              -> a new game
-//	POST /api/move   {game?, board, dir, seed, n} -> the after-state and the board with its new tile
-//	POST /api/hint   {game?, board, depth}        -> each move's reward and value, the best marked
-//	POST /api/agent  {game?, board, depth}        -> the network's move
+//	POST /api/new    {game?, seed?}                         -> a new game
+//	POST /api/move   {game?, board, dir, seed, n, hint, bag} -> the after-state and the board with its new tile
+//	POST /api/hint   {game?, board, depth, hint, bag?}       -> each move's reward and value, the best marked
+//	POST /api/agent  {game?, board, depth, hint, bag?}       -> the network's move
 //
 // dir is "up", "right", "down" or "left"; depth is 1 to Config.MaxDepth.
-// The game is "2048", the only one so far: requests name it so that a
-// second game (Threes!) can join with its own rules and state fields.
+//
+// # Games
+//
+// A server plays one game, the one its weights were trained for
+// (Config.Game): "2048" or "threes". A request names its game, or leaves
+// it out to mean the server's; a request for the other game is refused
+// with 400 and a message that says which game the server plays.
+//
+// In a 2048 request hint and bag are absent. In a Threes! request the
+// board is a Threes! board (the hex packing of tile indices, or sixteen
+// face values 0, 1, 2, 3, 6, ..., 6144, as threes.Parse reads), hint is the next tile (1, 2 or 3) and bag the tiles not yet drawn, as a
+// list ([1,3]): never empty, and without the hint unless the bag is full
+// (the hint was drawn from it). Searches without a bag take the full bag.
+// After a legal slide the hint tile goes to a cell of the edge opposite
+// the slide chosen uniformly from learn.NewRand(seed, n+1), which then
+// draws the next hint from the bag (threes.Game.PlaceRandom); a Threes!
+// state carries its score, the board's value.
 package web
 
 import (
@@ -57,11 +73,27 @@ import (
 
 	"td2048/board"
 	"td2048/game"
+	"td2048/game/threes"
 	"td2048/learn"
 	"td2048/ntuple"
 	"td2048/search"
 	"td2048/stats"
+	"td2048/threeslearn"
 )
+
+// The games a server can play.
+const (
+	Game2048   = "2048"
+	GameThrees = "threes"
+)
+
+// gameTitle is a game's name for people.
+func gameTitle(g string) string {
+	if g == GameThrees {
+		return "Threes!"
+	}
+	return "2048"
+}
 
 //go:embed static
 var staticFS embed.FS
@@ -81,7 +113,10 @@ const (
 
 // Config configures a Server.
 type Config struct {
-	Net     *ntuple.Network
+	Net *ntuple.Network
+	// Game is the game the network plays and the page offers: Game2048
+	// (also when empty) or GameThrees.
+	Game    string
 	Kind    search.Kind
 	Network string // the network's name, shown on the page
 	Learner string // "after" or "state", shown on the page
@@ -125,6 +160,7 @@ type Server struct {
 	logMu    sync.Mutex
 	logStamp logStamp
 	logCurve []curvePoint
+	logOther int // blocks of the other game, left out
 	logErr   error
 }
 
@@ -143,6 +179,20 @@ type logStamp struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.Net == nil {
 		return nil, errors.New("web: no network")
+	}
+	switch cfg.Game {
+	case "":
+		cfg.Game = Game2048
+	case Game2048:
+	case GameThrees:
+		if err := threeslearn.CheckSpec(cfg.Net.Spec()); err != nil {
+			return nil, fmt.Errorf("web: %v", err)
+		}
+		if cfg.Kind != search.AfterState {
+			return nil, errors.New("web: Threes! networks are after-state networks")
+		}
+	default:
+		return nil, fmt.Errorf("web: game %q: want %s or %s", cfg.Game, Game2048, GameThrees)
 	}
 	if cfg.MaxDepth <= 0 {
 		cfg.MaxDepth = 4
@@ -416,12 +466,73 @@ func fail(w http.ResponseWriter, err error) {
 	jsonError(w, http.StatusInternalServerError, err.Error())
 }
 
-// checkGame accepts the games the server knows: only 2048 so far.
-func checkGame(g string) error {
-	if g != "" && g != "2048" {
-		return badRequest("game %q: this server plays 2048 only", g)
+// checkGame accepts the server's game, named or left out.
+func (s *Server) checkGame(g string) error {
+	switch g {
+	case "", s.cfg.Game:
+		return nil
+	case Game2048, GameThrees:
+		return badRequest("game %q: this server plays %s only (its weights are for %s; serve %s weights to play %s)",
+			g, gameTitle(s.cfg.Game), gameTitle(s.cfg.Game), gameTitle(g), gameTitle(g))
+	}
+	return badRequest("game %q: want %q or %q (this server plays %s)", g, Game2048, GameThrees, s.cfg.Game)
+}
+
+func (s *Server) threes() bool { return s.cfg.Game == GameThrees }
+
+// noThreesFields refuses the fields of Threes! requests in a 2048 one.
+func (s *Server) noThreesFields(hint *int, bag []int) error {
+	if !s.threes() && (hint != nil || bag != nil) {
+		return badRequest("hint and bag are fields of Threes! requests; this server plays 2048")
 	}
 	return nil
+}
+
+// parseThrees reads a Threes! position: the board, the next tile and the
+// bag. needBag says whether a missing bag is an error or the full bag.
+func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (threes.Game, error) {
+	g := threes.Game{Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	if boardArg == "" {
+		return g, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
+	}
+	if len(boardArg) > 200 {
+		return g, badRequest("board is too long")
+	}
+	b, err := threes.Parse(boardArg)
+	if err != nil {
+		return g, badRequest("%v (Threes! tiles are 1, 2, 3, 6, 12, ..., 6144)", err)
+	}
+	g.Board = b
+	if hint == nil {
+		return g, badRequest("hint is missing: want the next tile, 1, 2 or 3")
+	}
+	if *hint < 1 || *hint > 3 {
+		return g, badRequest("hint %d: want the next tile, 1, 2 or 3", *hint)
+	}
+	g.Hint = *hint
+	if bag == nil {
+		if needBag {
+			return g, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
+		}
+		g.Bag = threes.FullBag
+		return g, nil
+	}
+	if len(bag) == 0 {
+		return g, badRequest("bag is empty: it is refilled when its last tile is drawn, so it holds 1 to 3 tiles")
+	}
+	for _, t := range bag {
+		switch {
+		case t < 1 || t > 3:
+			return g, badRequest("bag holds %d: its tiles are 1, 2 and 3", t)
+		case g.Bag.Has(t):
+			return g, badRequest("bag holds %d twice: it holds each of 1, 2 and 3 at most once", t)
+		}
+		g.Bag |= 1 << uint(t-1)
+	}
+	if g.Bag != threes.FullBag && g.Bag.Has(g.Hint) {
+		return g, badRequest("hint %d is still in the bag %v: the hint was drawn from it (only a bag just refilled holds all three tiles)", g.Hint, bag)
+	}
+	return g, nil
 }
 
 func parseBoard(s string) (board.Board, error) {
@@ -459,6 +570,7 @@ func (s *Server) parseDepth(d *int) (int, error) {
 
 // Info is the answer of GET /api/info.
 type Info struct {
+	// Games are the games the server plays: its weights' game alone.
 	Games    []string `json:"games"`
 	Network  string   `json:"network"`
 	Learner  string   `json:"learner"`
@@ -470,7 +582,7 @@ type Info struct {
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, Info{
-		Games: []string{"2048"}, Network: s.cfg.Network, Learner: s.cfg.Learner,
+		Games: []string{s.cfg.Game}, Network: s.cfg.Network, Learner: s.cfg.Learner,
 		Episodes: s.cfg.Episodes, MaxDepth: s.cfg.MaxDepth,
 		MoveMS: s.cfg.MoveTime.Milliseconds(), Curve: s.cfg.LogPath != "",
 	})
@@ -484,6 +596,21 @@ type State struct {
 	Over  bool   `json:"over"`
 	// Tiles are the sixteen tile values, row by row from the top left.
 	Tiles [16]int `json:"tiles"`
+	// Threes! only: the next tile, the tiles not yet drawn (in increasing
+	// order) and the score, the board's value.
+	Hint  int   `json:"hint,omitempty"`
+	Bag   []int `json:"bag,omitempty"`
+	Score *int  `json:"score,omitempty"`
+}
+
+func threesState(g *threes.Game, seed uint64) State {
+	score := threes.BoardScore(g.Board)
+	st := State{Game: GameThrees, Board: g.Board.Hex(), Seed: seed, Over: threes.Over(g.Board),
+		Hint: g.Hint, Bag: g.Bag.Tiles(), Score: &score}
+	for i := range 16 {
+		st.Tiles[i] = threes.TileValue(g.Board.At(i))
+	}
+	return st
 }
 
 func newState(b board.Board, seed uint64) State {
@@ -505,7 +632,7 @@ func (s *Server) newGame(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	if err := checkGame(req.Game); err != nil {
+	if err := s.checkGame(req.Game); err != nil {
 		fail(w, err)
 		return
 	}
@@ -517,6 +644,11 @@ func (s *Server) newGame(w http.ResponseWriter, r *http.Request) {
 		}
 		seed = *req.Seed
 	}
+	if s.threes() {
+		g := threes.Start(learn.NewRand(seed, 0))
+		writeJSON(w, http.StatusOK, threesState(&g, seed))
+		return
+	}
 	writeJSON(w, http.StatusOK, newState(game.Start(learn.NewRand(seed, 0)), seed))
 }
 
@@ -526,6 +658,9 @@ type moveRequest struct {
 	Dir   string `json:"dir"`
 	Seed  uint64 `json:"seed"`
 	N     int    `json:"n"` // moves made so far in this game
+	// Threes! only.
+	Hint *int  `json:"hint"`
+	Bag  []int `json:"bag"`
 }
 
 // MoveResult is the answer of POST /api/move.
@@ -539,6 +674,8 @@ type MoveResult struct {
 	Spawn int `json:"spawn"`
 	// Overflow: the slide merged two 32768s, which ends the game.
 	Overflow bool `json:"overflow,omitempty"`
+	// Placed is the tile put on Spawn in Threes! (the hint of the request).
+	Placed int `json:"placed,omitempty"`
 	State
 }
 
@@ -548,11 +685,22 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	if err := checkGame(req.Game); err != nil {
+	if err := s.checkGame(req.Game); err != nil {
 		fail(w, err)
 		return
 	}
-	b, err := parseBoard(req.Board)
+	if err := s.noThreesFields(req.Hint, req.Bag); err != nil {
+		fail(w, err)
+		return
+	}
+	var b board.Board
+	var g threes.Game
+	var err error
+	if s.threes() {
+		g, err = parseThrees(req.Board, req.Hint, req.Bag, true)
+	} else {
+		b, err = parseBoard(req.Board)
+	}
 	if err != nil {
 		fail(w, err)
 		return
@@ -570,8 +718,31 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request) {
 		fail(w, badRequest("n %d: want 0 to %d", req.N, MaxMoves-1))
 		return
 	}
+	if s.threes() {
+		writeJSON(w, http.StatusOK, threesMoveResult(g, d, req.Seed, req.N))
+		return
+	}
 	res := moveResult(b, d, req.Seed, req.N)
 	writeJSON(w, http.StatusOK, res)
+}
+
+// threesMoveResult slides g's board in direction d as move n of the
+// Threes! game with seed seed, then places the hint tile on a uniformly
+// chosen free cell of the edge opposite the slide and draws the next hint
+// from the bag, both from learn.NewRand(seed, n+1). An illegal slide
+// changes nothing.
+func threesMoveResult(g threes.Game, d int, seed uint64, n int) MoveResult {
+	res := MoveResult{Dir: threes.DirNames[d], Spawn: -1}
+	after, reward, legal := threes.Move(g.Board, d)
+	if !legal {
+		res.State = threesState(&g, seed)
+		return res
+	}
+	res.Legal, res.After, res.Reward = true, after.Hex(), reward
+	g.SlideTo(after, d)
+	res.Spawn, res.Placed, _ = g.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
+	res.State = threesState(&g, seed)
+	return res
 }
 
 // moveResult plays direction d on b as move n of the game with seed seed.
@@ -604,29 +775,49 @@ type searchRequest struct {
 	Game  string `json:"game"`
 	Board string `json:"board"`
 	Depth *int   `json:"depth"`
+	// Threes! only.
+	Hint *int  `json:"hint"`
+	Bag  []int `json:"bag"`
 }
 
-func (s *Server) searchArgs(w http.ResponseWriter, r *http.Request) (board.Board, int, bool) {
+// position is what a search request asks about: a 2048 board, or a
+// Threes! game (board, hint, bag).
+type position struct {
+	b  board.Board
+	tg threes.Game
+}
+
+func (s *Server) searchArgs(w http.ResponseWriter, r *http.Request) (position, int, bool) {
 	var req searchRequest
+	var p position
 	if err := decode(w, r, &req); err != nil {
 		fail(w, err)
-		return 0, 0, false
+		return p, 0, false
 	}
-	if err := checkGame(req.Game); err != nil {
+	if err := s.checkGame(req.Game); err != nil {
 		fail(w, err)
-		return 0, 0, false
+		return p, 0, false
 	}
-	b, err := parseBoard(req.Board)
+	if err := s.noThreesFields(req.Hint, req.Bag); err != nil {
+		fail(w, err)
+		return p, 0, false
+	}
+	var err error
+	if s.threes() {
+		p.tg, err = parseThrees(req.Board, req.Hint, req.Bag, false)
+	} else {
+		p.b, err = parseBoard(req.Board)
+	}
 	if err != nil {
 		fail(w, err)
-		return 0, 0, false
+		return p, 0, false
 	}
 	d, err := s.parseDepth(req.Depth)
 	if err != nil {
 		fail(w, err)
-		return 0, 0, false
+		return p, 0, false
 	}
-	return b, d, true
+	return p, d, true
 }
 
 // MoveValue is one move of a hint.
@@ -656,14 +847,13 @@ func (s *Server) searcher(depth int, moveTime time.Duration) *search.Searcher {
 	return search.NewSearcher(s.cfg.Net, search.Options{Depth: depth, MoveTime: moveTime, Kind: s.cfg.Kind}, s.tt)
 }
 
-// Values returns the hint for b at depth plies, deepening from 1 and
-// stopping early when the next depth is not expected to finish within the
-// server's time budget (each depth costs some tens of times the one
-// before).
-func (s *Server) Values(b board.Board, depth int) Hint {
+// deepen runs values at depth 1, then deeper up to depth while the next
+// depth is expected to finish within the server's time budget (each depth
+// costs some tens of times the one before). It returns the deepest
+// answer and its depth.
+func (s *Server) deepen(depth int, values func(d int) [4]MoveValue) ([4]MoveValue, int) {
 	start := time.Now()
-	sr := s.searcher(depth, 0)
-	mv := sr.Values(b, 1)
+	mv := values(1)
 	got := 1
 	last, growth := time.Since(start), time.Duration(20)
 	for d := 2; d <= depth; d++ {
@@ -671,7 +861,7 @@ func (s *Server) Values(b board.Board, depth int) Hint {
 			break
 		}
 		t0 := time.Now()
-		mv = sr.Values(b, d)
+		mv = values(d)
 		got = d
 		this := time.Since(t0)
 		if last > 0 {
@@ -679,31 +869,83 @@ func (s *Server) Values(b board.Board, depth int) Hint {
 		}
 		last = this
 	}
-	h := Hint{Board: b.Hex(), Depth: got, Requested: depth, Micros: time.Since(start).Microseconds()}
+	return mv, got
+}
+
+// bestMove is the legal move of largest total, -1 for none; ties go to the
+// first in up, right, down, left order.
+func bestMove(mv *[4]MoveValue) int {
 	best := -1
 	for d := range 4 {
-		m := MoveValue{Dir: game.DirNames[d], Legal: mv[d].Legal}
-		if m.Legal {
-			m.Reward = game.Reward(mv[d].Reward)
-			m.Value, m.Total = float64(mv[d].Value), float64(mv[d].Total)
-			if best < 0 || mv[d].Total > mv[best].Total {
-				best = d
-			}
+		if mv[d].Legal && (best < 0 || mv[d].Total > mv[best].Total) {
+			best = d
 		}
-		h.Moves[d] = m
 	}
-	if best >= 0 {
+	return best
+}
+
+func makeHint(b board.Board, mv [4]MoveValue, got, depth int, start time.Time) Hint {
+	h := Hint{Board: b.Hex(), Moves: mv, Depth: got, Requested: depth, Micros: time.Since(start).Microseconds()}
+	if best := bestMove(&h.Moves); best >= 0 {
 		h.Best = &h.Moves[best].Dir
 	}
 	return h
 }
 
+// Values returns the hint for b at depth plies, deepening from 1 and
+// stopping early when the next depth is not expected to finish within the
+// server's time budget.
+func (s *Server) Values(b board.Board, depth int) Hint {
+	start := time.Now()
+	sr := s.searcher(depth, 0)
+	mv, got := s.deepen(depth, func(depth int) [4]MoveValue {
+		v := sr.Values(b, depth)
+		var mv [4]MoveValue
+		for d := range 4 {
+			mv[d] = MoveValue{Dir: game.DirNames[d], Legal: v[d].Legal}
+			if v[d].Legal {
+				mv[d].Reward = game.Reward(v[d].Reward)
+				mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
+			}
+		}
+		return mv
+	})
+	return makeHint(b, mv, got, depth, start)
+}
+
+// ThreesValues is Values for a Threes! game: its board, hint and bag.
+func (s *Server) ThreesValues(g *threes.Game, depth int) Hint {
+	start := time.Now()
+	mv, got := s.deepen(depth, s.threesValues(g))
+	return makeHint(g.Board, mv, got, depth, start)
+}
+
+func (s *Server) threesValues(g *threes.Game) func(d int) [4]MoveValue {
+	sr := threeslearn.NewSearcher(s.cfg.Net, threeslearn.Options{Depth: s.cfg.MaxDepth}, s.tt)
+	return func(depth int) [4]MoveValue {
+		v := sr.Values(g, depth)
+		var mv [4]MoveValue
+		for d := range 4 {
+			mv[d] = MoveValue{Dir: threes.DirNames[d], Legal: v[d].Legal}
+			if v[d].Legal {
+				mv[d].Reward = v[d].Reward
+				mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
+			}
+		}
+		return mv
+	}
+}
+
 func (s *Server) hint(w http.ResponseWriter, r *http.Request) {
-	b, depth, ok := s.searchArgs(w, r)
+	p, depth, ok := s.searchArgs(w, r)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, s.Values(b, depth))
+	if s.threes() {
+		writeJSON(w, http.StatusOK, s.ThreesValues(&p.tg, depth))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Values(p.b, depth))
 }
 
 // Agent is the answer of POST /api/agent.
@@ -734,12 +976,39 @@ func (s *Server) Choose(b board.Board, depth int) Agent {
 	return a
 }
 
+// ThreesChoose is Choose for a Threes! game: the network's slide,
+// searched to depth plies or as deep as the time budget is expected to
+// allow (a Threes! search is not cut short once begun).
+func (s *Server) ThreesChoose(g *threes.Game, depth int) Agent {
+	start := time.Now()
+	a := Agent{Board: g.Board.Hex(), Depth: 1}
+	var c threeslearn.Choice
+	if depth == 1 {
+		c = threeslearn.Greedy(s.cfg.Net, g.Board, g.Hint)
+		if c.Legal() {
+			a.Dir, a.Value = &threes.DirNames[c.Dir], float64(c.Value)
+		}
+	} else {
+		var mv [4]MoveValue
+		mv, a.Depth = s.deepen(depth, s.threesValues(g))
+		if best := bestMove(&mv); best >= 0 {
+			a.Dir, a.Value = &threes.DirNames[best], mv[best].Total
+		}
+	}
+	a.Micros = time.Since(start).Microseconds()
+	return a
+}
+
 func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
-	b, depth, ok := s.searchArgs(w, r)
+	p, depth, ok := s.searchArgs(w, r)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, s.Choose(b, depth))
+	if s.threes() {
+		writeJSON(w, http.StatusOK, s.ThreesChoose(&p.tg, depth))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.Choose(p.b, depth))
 }
 
 // curvePoint is one block of the training curve.
@@ -747,7 +1016,15 @@ type curvePoint struct {
 	Episodes int64   `json:"episodes"`
 	Avg      float64 `json:"avg"`
 	Max      int     `json:"max"`
-	Reach    float64 `json:"reach2048"` // share of games reaching 2048
+	Reach    float64 `json:"reach"` // share of games reaching the goal tile (2048, or 3072 in Threes!)
+}
+
+// goal is the tile whose reach the curve draws: 2048, or 3072 in Threes!.
+func (s *Server) goal() int {
+	if s.threes() {
+		return 3072
+	}
+	return 2048
 }
 
 // curve reads the metrics log again when it has changed.
@@ -774,16 +1051,21 @@ func (s *Server) curve() ([]curvePoint, error) {
 	}
 	defer f.Close()
 	recs, err := stats.ReadLog(io.LimitReader(f, maxLog))
-	s.logStamp, s.logCurve, s.logErr = st, []curvePoint{}, nil
+	s.logStamp, s.logCurve, s.logOther, s.logErr = st, []curvePoint{}, 0, nil
 	if err != nil {
 		s.logErr = fmt.Errorf("metrics log %s: %v", s.cfg.LogPath, err)
 		return nil, s.logErr
 	}
 	for _, r := range recs {
-		if r.Game != "" && r.Game != "2048" {
+		g := r.Game
+		if g == "" {
+			g = Game2048 // logs written before Threes! came
+		}
+		if g != s.cfg.Game {
+			s.logOther++
 			continue
 		}
-		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(2048)})
+		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(s.goal())})
 	}
 	return s.logCurve, nil
 }
@@ -798,7 +1080,12 @@ func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"points": c})
+	s.logMu.Lock()
+	other := s.logOther
+	s.logMu.Unlock()
+	// other counts the blocks of another game's training, which the curve
+	// leaves out: the page says so when they are all there is.
+	writeJSON(w, http.StatusOK, map[string]any{"game": s.cfg.Game, "goal": s.goal(), "points": c, "other": other})
 }
 
 // HTTPServer returns an http.Server for h with timeouts and limits fit for

@@ -18,13 +18,13 @@ import (
 func init() {
 	register(&command{
 		name:  "play",
-		short: "watch the network play 2048 in the terminal, or play yourself with its hints",
+		short: "watch the network play 2048 or Threes! in the terminal, or play yourself with its hints",
 		setup: setupPlay,
 	})
 }
 
 func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play and advise with")
+	load := fs.String("load", "weights.td2048", "weights to play and advise with; their game (2048 or Threes!) is the one played")
 	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
 	auto := fs.Bool("auto", false, "start with the agent playing")
@@ -42,7 +42,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if *moveTime < 0 {
 			return usagef("--move-time must not be negative")
 		}
-		net, h, err := loadNet(*load, "2048", nil)
+		net, h, g, err := loadPlayable(*load)
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		cfg := tui.Config{Net: net, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
+		cfg := tui.Config{Net: net, Game: g.name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
 			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto}
 		if kind == learn.State {
 			cfg.Kind = search.State
@@ -69,15 +69,17 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		agent, you := m.Stats()
 		fmt.Fprintf(e.stdout, "seed = %d\n", cfg.Seed)
-		summary(e.stdout, "agent", &agent)
-		summary(e.stdout, "you", &you)
+		summary(e.stdout, "agent", &agent, g)
+		summary(e.stdout, "you", &you, g)
 		return nil
 	}
 }
 
-func summary(w io.Writer, who string, b *stats.Block) {
+// summary prints a line of a player's finished games, with the rate of
+// the game's headline tile (2048, or 3072 in Threes!).
+func summary(w io.Writer, who string, b *stats.Block, g *gameFace) {
 	if b.Games == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: %d games, avg %s, max %d, 2048 rate %s%%\n", who, b.Games, stats.Num(b.Avg()), b.MaxScore, stats.Num(100*b.Reach(11)))
+	fmt.Fprintf(w, "%s: %d games, avg %s, max %d, %d rate %s%%\n", who, b.Games, stats.Num(b.Avg()), b.MaxScore, g.value(g.goal), stats.Num(100*b.Reach(g.goal)))
 }

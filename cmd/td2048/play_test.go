@@ -64,3 +64,77 @@ func TestPlayBadInvocations(t *testing.T) {
 		t.Errorf("bad seed: exit %d", code)
 	}
 }
+
+// timedKeys gives its keys one per read, each after its own pause; then
+// end of input.
+type timedKeys struct {
+	keys  []string
+	waits []time.Duration
+}
+
+func (k *timedKeys) Read(p []byte) (int, error) {
+	if len(k.keys) == 0 {
+		return 0, io.EOF
+	}
+	time.Sleep(k.waits[0])
+	n := copy(p, k.keys[0])
+	k.keys, k.waits = k.keys[1:], k.waits[1:]
+	return n, nil
+}
+
+func runPlay(t *testing.T, keys []string, waits []time.Duration, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &timedKeys{keys, waits}})
+	}()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("play: exit %d: %s", code, errb.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("play did not quit on q")
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	return out.String()
+}
+
+// TestPlayThrees: play with Threes! weights plays Threes!: the next tile
+// shown, the arrows and the agent's steps, hints at the chosen depth;
+// then the agent plays whole games at full speed and quitting prints
+// their statistics with the 3072 rate.
+func TestPlayThrees(t *testing.T) {
+	w := trainedThreesWeights(t)
+	ms := 30 * time.Millisecond
+	screen := runPlay(t, []string{"\x1b[D", "\x1b[B", "\x1b[C", "s", "s", "+", "3", "q"},
+		[]time.Duration{ms, ms, ms, ms, ms, ms, ms, 300 * time.Millisecond}, "--load", w, "--seed", "5")
+	for _, want := range []string{"td2048 · Threes!", "network 0123,4567,89ab,cdef+hint", "next tile", "move values, depth 2", "★ best",
+		"1536", "3072", "6144", "depth 3", "60ms per move", "seed = 5\n"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen never showed %q", want)
+		}
+	}
+	if !strings.Contains(screen, "moves 2") || !strings.Contains(screen, "moves 1") {
+		t.Errorf("the moves never counted up")
+	}
+
+	// The agent alone, greedy, at full speed: games end, and q prints them.
+	screen = runPlay(t, []string{"1", "+", "+", "+", " ", " ", "q"},
+		[]time.Duration{ms, ms, ms, ms, ms, 2 * time.Second, 100 * time.Millisecond}, "--load", w, "--seed", "6")
+	if !strings.Contains(screen, "GAME OVER: score ") {
+		t.Errorf("no game over screen")
+	}
+	i := strings.LastIndex(screen, "seed = 6\n")
+	if i < 0 {
+		t.Fatalf("no statistics after quitting:\n%.300s", screen[max(0, len(screen)-300):])
+	}
+	summary := screen[i:]
+	if !strings.HasPrefix(summary, "seed = 6\nagent: ") || !strings.Contains(summary, " games, avg ") || !strings.Contains(summary, ", 3072 rate ") ||
+		strings.Contains(summary, "you:") {
+		t.Errorf("statistics: %q", summary)
+	}
+}

@@ -11,14 +11,28 @@ import (
 	"time"
 
 	"td2048/learn"
+	"td2048/netfile"
+	"td2048/ntuple"
 	"td2048/search"
 	"td2048/web"
 )
 
+// loadPlayable loads weights for play and serve: Threes! weights when the
+// file's header says so (checked as eval --game threes checks them), else
+// 2048 weights in any format loadNet reads. It returns the game's name.
+func loadPlayable(path string) (*ntuple.Network, netfile.Header, *gameFace, error) {
+	if h, err := netfile.ReadHeader(path); err == nil && h.Game == "threes" {
+		net, h, err := loadThrees(path, nil)
+		return net, h, games["threes"], err
+	}
+	net, h, err := loadNet(path, "2048", nil)
+	return net, h, games["2048"], err
+}
+
 func init() {
 	register(&command{
 		name:  "serve",
-		short: "a web page to watch the network play 2048 or play with its hints (loopback by default)",
+		short: "a web page to watch the network play 2048 or Threes!, or play with its hints (loopback by default)",
 		setup: setupServe,
 	})
 }
@@ -27,7 +41,7 @@ func init() {
 var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play and advise with")
+	load := fs.String("load", "weights.td2048", "weights to play and advise with; their game (2048 or Threes!) is the page's")
 	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
 	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
@@ -49,7 +63,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
 			}
 		}
-		nw, h, err := loadNet(*load, "2048", nil)
+		nw, h, g, err := loadPlayable(*load)
 		if err != nil {
 			return err
 		}
@@ -59,7 +73,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		cfg := web.Config{
-			Net: nw, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
+			Net: nw, Game: g.name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
 			MaxSearches: *maxSearches,
 		}
@@ -83,7 +97,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		url := "http://" + ln.Addr().String() + "/"
-		fmt.Fprintf(e.stdout, "network %s (%s learner, %d episodes) from %s\n", h.Network, h.Learner, h.Episodes, *load)
+		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s\n", g.title, h.Network, h.Learner, h.Episodes, *load)
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"td2048/learn"
 	"td2048/netfile"
 	"td2048/ntuple"
+	"td2048/threeslearn"
 )
 
 // trainedWeights saves the 8x4 line network after a few hundred episodes
@@ -26,6 +29,21 @@ func trainedWeights(t *testing.T) string {
 	learn.Train(context.Background(), net, learn.Config{Episodes: 200, Seed: 1, Threads: 1, Every: 200})
 	path := filepath.Join(t.TempDir(), "w.td2048")
 	if err := netfile.Save(path, net, netfile.Header{Game: "2048", Learner: "after", Episodes: 200}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// trainedThreesWeights saves a small Threes! network (four lines, a table
+// set per hint) after a few hundred episodes and returns its path.
+func trainedThreesWeights(t *testing.T) string {
+	t.Helper()
+	net := ntuple.MustNew("0123,4567,89ab,cdef+hint")
+	if _, _, err := threeslearn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "threes.td2048")
+	if err := netfile.Save(path, net, netfile.Header{Game: "threes", Learner: "after", Episodes: 300}); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -128,5 +146,115 @@ func TestServeCommand(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/api/info"); err == nil {
 		t.Error("still serving after SIGINT")
+	}
+}
+
+// startServe runs serve with args in-process and returns its base URL and
+// a function that stops it with SIGINT and returns its output.
+func startServe(t *testing.T, args ...string) (string, func() (int, string, string)) {
+	t.Helper()
+	addrs := make(chan string, 1)
+	serveStarted = func(a string) { addrs <- a }
+	type result struct {
+		code      int
+		out, errs string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")})
+		done <- result{code, out.String(), errb.String()}
+	}()
+	var addr string
+	select {
+	case addr = <-addrs:
+	case r := <-done:
+		t.Fatalf("serve ended: %+v", r)
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	serveStarted = nil
+	return "http://" + addr, func() (int, string, string) {
+		t.Helper()
+		if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case r := <-done:
+			return r.code, r.out, r.errs
+		case <-time.After(10 * time.Second):
+			t.Fatal("serve did not stop on SIGINT")
+		}
+		return 0, "", ""
+	}
+}
+
+func postJSON(t *testing.T, url, body string) (int, map[string]any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	return resp.StatusCode, v
+}
+
+// TestServeThrees: serve with Threes! weights offers Threes! alone: its
+// games are Threes! games, and 2048 requests are refused.
+func TestServeThrees(t *testing.T) {
+	w := trainedThreesWeights(t)
+	base, stop := startServe(t, "--load", w)
+	resp, err := http.Get(base + "/api/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info struct {
+		Games    []string
+		Network  string
+		Episodes int64
+	}
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if len(info.Games) != 1 || info.Games[0] != "threes" || info.Network != "0123,4567,89ab,cdef+hint" || info.Episodes != 300 {
+		t.Errorf("info: %+v", info)
+	}
+	code, st := postJSON(t, base+"/api/new", `{"game":"threes","seed":5}`)
+	if code != 200 || st["game"] != "threes" || st["hint"] == nil || st["bag"] == nil || st["score"] == nil {
+		t.Fatalf("new: %d %v", code, st)
+	}
+	hint, bag := int(st["hint"].(float64)), st["bag"].([]any)
+	bagJSON, _ := json.Marshal(bag)
+	code, a := postJSON(t, base+"/api/agent", `{"game":"threes","board":"`+st["board"].(string)+`","hint":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"depth":2}`)
+	if code != 200 || a["dir"] == nil {
+		t.Fatalf("agent: %d %v", code, a)
+	}
+	code, m := postJSON(t, base+"/api/move", `{"game":"threes","board":"`+st["board"].(string)+`","hint":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"dir":"`+a["dir"].(string)+`","seed":5,"n":0}`)
+	if code != 200 || m["legal"] != true || m["placed"] != float64(hint) {
+		t.Fatalf("move: %d %v", code, m)
+	}
+	code, e := postJSON(t, base+"/api/new", `{"game":"2048"}`)
+	if code != 400 || !strings.Contains(fmt.Sprint(e["error"]), "this server plays Threes! only") {
+		t.Errorf("2048 game on a Threes! server: %d %v", code, e)
+	}
+	code, out, errs := stop()
+	if code != 0 || !strings.Contains(out, "Threes! network 0123,4567,89ab,cdef+hint (after learner, 300 episodes)") || !strings.HasSuffix(out, "stopped\n") || errs != "" {
+		t.Errorf("serve: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+// TestServe2048RefusesThrees: a 2048 server refuses Threes! requests.
+func TestServe2048RefusesThrees(t *testing.T) {
+	w := trainedWeights(t)
+	base, stop := startServe(t, "--load", w)
+	code, e := postJSON(t, base+"/api/new", `{"game":"threes"}`)
+	if code != 400 || !strings.Contains(fmt.Sprint(e["error"]), "this server plays 2048 only") {
+		t.Errorf("threes game on a 2048 server: %d %v", code, e)
+	}
+	if code, out, _ := stop(); code != 0 || !strings.Contains(out, "2048 network 8x4") {
+		t.Errorf("serve: exit %d: %s", code, out)
 	}
 }

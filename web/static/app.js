@@ -2,15 +2,32 @@
 // the server answers moves, hints and the agent's choices (see package web).
 "use strict";
 
-// The games the page can draw. The rules are the server's; a game here only
-// says how its tiles look. Threes! would add its own entry (and its state
-// fields: the bag and the next tile).
+// The games the page can draw. The rules are the server's; a game here
+// says how its tiles look, which tiles its statistics count, and what it
+// keeps besides the board (Threes!: the next tile and the bag, which every
+// request carries back).
 const GAMES = {
   "2048": {
+    title: "2048",
     text: (v) => (v ? String(v) : ""),
     cls: (v) => (v ? "t" + Math.min(Math.round(Math.log2(v)), 16) : ""),
+    rates: [2048, 4096, 8192],
+    rules: "",
+    fields: () => ({}),
+  },
+  threes: {
+    title: "Threes!",
+    text: (v) => (v ? String(v) : ""),
+    // 1 blue, 2 red, 3 and up white, as the original game; long numbers smaller.
+    cls: (v) => (v ? (v >= 3 ? "th3" : "th" + v) + (v >= 1000 ? " d4" : v >= 100 ? " d3" : "") : ""),
+    rates: [1536, 3072, 6144],
+    rules: "Threes!: a slide moves each tile one cell; 1+2 makes 3, equal tiles from 3 up merge. " +
+      "The next tile (shown above) then appears on the edge opposite the slide.",
+    fields: (st) => ({ hint: st.hint, bag: st.bag }),
   },
 };
+
+const game = () => GAMES[page.game] || GAMES["2048"];
 
 // Delays between the agent's moves, slowest first.
 const SPEEDS = [1000, 500, 250, 120, 60, 20, 0];
@@ -20,7 +37,7 @@ const $ = (id) => document.getElementById(id);
 const page = {
   info: null,
   game: "2048",
-  st: null, // {board, tiles, seed, over}
+  st: null, // {board, tiles, seed, over}, and in Threes! {hint, bag, score}
   n: 0, // moves made
   score: 0,
   spawn: -1,
@@ -79,7 +96,7 @@ function buildBoard() {
 }
 
 function render() {
-  const g = GAMES[page.game];
+  const g = game();
   const st = page.st;
   if (!st) return;
   let maxTile = 0;
@@ -97,6 +114,17 @@ function render() {
   $("score").textContent = page.score;
   $("moves").textContent = page.n;
   $("maxtile").textContent = maxTile;
+  const next = $("next");
+  $("next-box").hidden = !st.hint;
+  if (st.hint) {
+    next.textContent = g.text(st.hint);
+    next.className = "tile mini " + g.cls(st.hint);
+    next.dataset.value = st.hint;
+    $("next-box").title = `next tile ${st.hint}; left in the bag: ${(st.bag || []).join(", ")}`;
+  } else {
+    next.textContent = "";
+    delete next.dataset.value;
+  }
   $("over").hidden = !st.over;
   $("over-text").textContent = page.overflow
     ? "32768 + 32768: the board cannot hold 65536. Game over!"
@@ -109,10 +137,35 @@ function maxTileOf(st) {
 
 // ---- games and moves ----
 
+// position is what the server needs to know of the game on screen.
+function position(st) {
+  return { game: page.game, board: st.board, ...game().fields(st) };
+}
+
+// stateOf keeps what the page holds of a state the server sent.
+function stateOf(res) {
+  const st = { board: res.board, tiles: res.tiles, seed: res.seed, over: res.over };
+  if (res.hint) Object.assign(st, { hint: res.hint, bag: res.bag, score: res.score });
+  return st;
+}
+
+// showGame marks the page with its game: colours, statistics, rules.
+function showGame() {
+  const g = game();
+  document.body.dataset.game = page.game;
+  $("game").value = page.game;
+  const heads = $("stats").querySelectorAll("th.rate");
+  g.rates.forEach((t, i) => (heads[i].textContent = t));
+  $("rules").textContent = g.rules;
+  $("rules").hidden = !g.rules;
+  $("board").setAttribute("aria-label", `${g.title} board, use the arrow keys`);
+}
+
 async function newGame() {
   page.queue = [];
-  const st = await api("/api/new", { game: page.game });
-  Object.assign(page, { st, n: 0, score: 0, spawn: -1, overflow: false, agentOnly: true, recorded: false });
+  const res = await api("/api/new", { game: page.game });
+  const st = stateOf(res);
+  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentOnly: true, recorded: false });
   render();
   refreshHint();
 }
@@ -120,15 +173,17 @@ async function newGame() {
 // move plays dir on the current board; by says whose move it is.
 async function move(dir, byAgent) {
   const st = page.st;
-  const res = await api("/api/move", { game: page.game, board: st.board, dir, seed: st.seed, n: page.n });
+  const res = await api("/api/move", { ...position(st), dir, seed: st.seed, n: page.n });
   if (page.st !== st) return false; // a new game began meanwhile
   if (!res.legal) return false;
   page.n++;
-  page.score += res.reward;
+  // Threes! states carry their score (the board's value, the placed
+  // tile's included); 2048's is the sum of the rewards.
+  page.score = res.score !== undefined ? res.score : page.score + res.reward;
   page.spawn = res.spawn;
   page.overflow = !!res.overflow;
   if (!byAgent) page.agentOnly = false;
-  page.st = { board: res.board, tiles: res.tiles, seed: res.seed, over: res.over };
+  page.st = stateOf(res);
   if (res.over) recordGame();
   render();
   refreshHint();
@@ -157,7 +212,7 @@ async function exclusive(fn) {
 async function agentMove() {
   const st = page.st;
   if (!st || st.over) return;
-  const a = await api("/api/agent", { game: page.game, board: st.board, depth: depth() });
+  const a = await api("/api/agent", { ...position(st), depth: depth() });
   if (page.st !== st) return;
   if (a.dir === null) {
     st.over = true;
@@ -233,10 +288,10 @@ async function refreshHint() {
   try {
     do {
       page.hintAgain = false;
-      const board = page.st.board;
+      const st = page.st;
       try {
-        const h = await api("/api/hint", { game: page.game, board, depth: depth() });
-        if (page.st.board === board) showHint(h);
+        const h = await api("/api/hint", { ...position(st), depth: depth() });
+        if (page.st === st) showHint(h);
       } catch (e) {
         $("hint-note").textContent = e.message;
       }
@@ -320,7 +375,7 @@ function showStats() {
       name, n,
       n ? Math.round(games.reduce((s, g) => s + g.score, 0) / n) : "",
       n ? Math.max(...games.map((g) => g.score)) : "",
-      rate(2048), rate(4096), rate(8192),
+      ...game().rates.map(rate),
     ];
     for (const v of cells) {
       const td = document.createElement("td");
@@ -356,11 +411,15 @@ function short(x) {
   return String(+x.toFixed(2));
 }
 
-function drawCurve(points) {
+function drawCurve(c) {
+  const points = c.points;
   const box = $("curve");
   box.textContent = "";
+  $("curve-goal").textContent = c.goal;
   if (!points.length) {
-    box.textContent = "The log has no blocks yet.";
+    box.textContent = c.other
+      ? `The log holds ${c.other} blocks of another game's training, none of ${game().title}.`
+      : "The log has no blocks yet.";
     return;
   }
   const W = 520, H = 250, L = 52, R = 44, T = 12, B = 34;
@@ -390,9 +449,9 @@ function drawCurve(points) {
   svg.appendChild(el("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
   const path = (f) => points.map((p, i) => (i ? "L" : "M") + X(p.episodes).toFixed(1) + " " + f(p).toFixed(1)).join(" ");
   svg.appendChild(el("path", { class: "avg", d: path((p) => Y(p.avg)) }));
-  svg.appendChild(el("path", { class: "reach", d: path((p) => Yr(p.reach2048)) }));
+  svg.appendChild(el("path", { class: "reach", d: path((p) => Yr(p.reach)) }));
   const last = points[points.length - 1];
-  svg.appendChild(el("title", {}, `${last.episodes} episodes: avg ${Math.round(last.avg)}, 2048 rate ${(100 * last.reach2048).toFixed(1)}%`));
+  svg.appendChild(el("title", {}, `${last.episodes} episodes: avg ${Math.round(last.avg)}, ${c.goal} rate ${(100 * last.reach).toFixed(1)}%`));
   box.appendChild(svg);
 }
 
@@ -401,7 +460,7 @@ async function refreshCurve() {
   try {
     const c = await api("/api/curve");
     $("curve-panel").hidden = false;
-    drawCurve(c.points);
+    drawCurve(c);
   } catch (e) {
     $("curve-panel").hidden = false;
     $("curve").textContent = e.message;
@@ -501,18 +560,32 @@ async function start() {
   $("hints-on").addEventListener("change", () => ($("hints-on").checked ? refreshHint() : clearHint()));
   $("game").addEventListener("change", () => {
     page.game = $("game").value;
+    showGame();
     loadStats();
     exclusive(newGame);
   });
   try {
     page.info = await api("/api/info");
     const i = page.info;
-    $("net").textContent = `network ${i.network}, ${i.learner === "state" ? "state-value" : "after-state"} TD(0), ` +
+    // The server plays the game of its weights: the others are shown,
+    // but cannot be chosen.
+    if (i.games.length && !i.games.includes(page.game)) page.game = i.games[0];
+    for (const o of [...$("game").options]) {
+      const ok = i.games.includes(o.value);
+      o.disabled = !ok;
+      if (!ok) {
+        const t = (GAMES[o.value] || { title: o.value }).title;
+        o.textContent = `${t} (needs ${t} weights)`;
+        o.title = `this server's weights are for ${i.games.map((g) => (GAMES[g] || { title: g }).title).join(", ")}`;
+      }
+    }
+    $("net").textContent = `network ${i.network} for ${i.games.map((g) => (GAMES[g] || { title: g }).title).join(", ")}, ${i.learner === "state" ? "state-value" : "after-state"} TD(0), ` +
       `${i.episodes.toLocaleString("en-US")} episodes trained; search up to depth ${i.maxDepth}, ${i.moveTimeMs} ms per search`;
     for (const o of [...$("depth").options]) if (Number(o.value) > i.maxDepth) o.remove();
   } catch (e) {
     say(e.message);
   }
+  showGame();
   loadStats();
   await exclusive(newGame);
   $("board").focus();

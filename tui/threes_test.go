@@ -1,0 +1,254 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"td2048/board"
+	"td2048/game/threes"
+	"td2048/learn"
+	"td2048/ntuple"
+	"td2048/search"
+	"td2048/threeslearn"
+)
+
+var (
+	threesOnce sync.Once
+	threesNet  *ntuple.Network
+)
+
+// trainedThrees is a small Threes! network (four lines, one table set per
+// hint) after a few hundred episodes.
+func trainedThrees() *ntuple.Network {
+	threesOnce.Do(func() {
+		threesNet = ntuple.MustNew("0123,4567,89ab,cdef+hint")
+		if _, _, err := threeslearn.Train(context.Background(), threesNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+			panic(err)
+		}
+	})
+	return threesNet
+}
+
+func newThreesModel(edit func(*Config)) *Model {
+	cfg := Config{Net: trainedThrees(), Game: GameThrees, Network: "lines+hint", Depth: 1, Seed: 7, TableBytes: 1 << 20}
+	if edit != nil {
+		edit(&cfg)
+	}
+	return New(cfg)
+}
+
+// threesRows are the rows of tiles as the view should draw them.
+func threesRows(b board.Board) []string {
+	var rows []string
+	for r := range 4 {
+		var cells []string
+		for c := range 4 {
+			s := "·"
+			if v := threes.Value(b.At(4*r + c)); v > 0 {
+				s = fmt.Sprint(v)
+			}
+			cells = append(cells, s)
+		}
+		rows = append(rows, strings.Join(cells, " "))
+	}
+	return rows
+}
+
+func checkThreesScreen(t *testing.T, m *Model) string {
+	t.Helper()
+	v := m.View()
+	got, want := screenRows(v), threesRows(m.Board())
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("screen shows\n%s\nwant\n%s\nscreen:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), v)
+	}
+	hint, _ := m.Next()
+	line := lineWith(v, "next tile ")
+	if !strings.Contains(line, fmt.Sprintf("score %d   moves %d   best tile %d   next tile ", m.Score(), m.Moves(), threes.Value(m.Board().MaxTile()))) ||
+		strings.Fields(strings.SplitN(line, "next tile ", 2)[1])[0] != fmt.Sprint(hint) {
+		t.Fatalf("no score line with the next tile %d in:\n%s", hint, v)
+	}
+	if m.Score() != threes.BoardScore(m.Board()) {
+		t.Fatalf("score %d, the board is worth %d", m.Score(), threes.BoardScore(m.Board()))
+	}
+	if !strings.Contains(v, "Threes!") {
+		t.Fatalf("no Threes! title:\n%s", v)
+	}
+	return v
+}
+
+// TestThreesArrowKeysAndHints plays Threes! with the arrow keys: each
+// legal slide places the hinted tile on the edge opposite it, as the
+// move's random stream says, and the hint shows the searcher's values.
+func TestThreesArrowKeysAndHints(t *testing.T) {
+	m := newThreesModel(nil)
+	pump(t, m, m.Init(), nil)
+	seed := learn.Mix(7, 0)
+	g := threes.Start(learn.NewRand(seed, 0))
+	if m.Game() != GameThrees || m.Board() != g.Board {
+		t.Fatalf("start board:\n%s", m.Board().Format(threes.Code))
+	}
+	if hint, bag := m.Next(); hint != g.Hint || bag != g.Bag {
+		t.Fatalf("next tile %d bag %v, want %d %v", hint, bag, g.Hint, g.Bag)
+	}
+	v := checkThreesScreen(t, m)
+	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
+		t.Fatalf("no hint:\n%s", v)
+	}
+	if !strings.Contains(lineWith(v, "games"), "1536") || !strings.Contains(lineWith(v, "games"), "3072") || !strings.Contains(lineWith(v, "games"), "6144") {
+		t.Errorf("statistics head: %q", lineWith(v, "games"))
+	}
+	moved := 0
+	keys := map[tea.KeyType]int{tea.KeyUp: threes.Up, tea.KeyRight: threes.Right, tea.KeyDown: threes.Down, tea.KeyLeft: threes.Left}
+	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp, tea.KeyDown, tea.KeyLeft} {
+		before, n, hint := m.Board(), m.Moves(), g.Hint
+		d := keys[k]
+		after, _, legal := threes.Move(before, d)
+		key(t, m, tea.KeyMsg{Type: k})
+		if !legal {
+			if m.Board() != before || m.Moves() != n || !strings.Contains(m.View(), "does not move anything") {
+				t.Fatalf("an illegal key changed the game:\n%s", m.View())
+			}
+			continue
+		}
+		moved++
+		g.SlideTo(after, d)
+		pos, tile, _ := g.PlaceRandom(learn.NewRand(seed, uint64(n+1)))
+		if m.Board() != g.Board || m.Moves() != n+1 || tile != hint || m.spawn != pos {
+			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.Board().Format(threes.Code), g.Board.Format(threes.Code))
+		}
+		if !slices.Contains(threes.EdgeCells(d), pos) || after.At(pos) != 0 {
+			t.Fatalf("after %v: tile on cell %d", k, pos)
+		}
+		if h, bag := m.Next(); h != g.Hint || bag != g.Bag {
+			t.Fatalf("after %v: next %d bag %v, want %d %v", k, h, bag, g.Hint, g.Bag)
+		}
+		checkThreesScreen(t, m)
+	}
+	if moved == 0 {
+		t.Fatal("no key moved")
+	}
+	// The hint is for the position on screen, with the searcher's values.
+	v = m.View()
+	tg := m.threesGame()
+	values := threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: 1}, nil).Values(&tg, 1)
+	best := -1
+	for d, mv := range values {
+		line := lineWith(v, arrows[d])
+		want := "illegal"
+		if mv.Legal {
+			want = fmt.Sprintf("%.1f", mv.Total)
+			if best < 0 || mv.Total > values[best].Total {
+				best = d
+			}
+			if mv.Reward > 0 {
+				want += fmt.Sprintf("  (+%d)", mv.Reward)
+			}
+		}
+		if !strings.Contains(line, want) {
+			t.Errorf("%s: line %q, want %s", arrows[d], line, want)
+		}
+	}
+	if !strings.Contains(lineWith(v, arrows[best]), "★ best") || strings.Count(v, "★ best") != 1 {
+		t.Errorf("best %s not marked alone:\n%s", arrows[best], v)
+	}
+	// Depth 3: the searcher's depth-3 values.
+	key(t, m, runes("3"))
+	v = m.View()
+	values = threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: 3}, nil).Values(&tg, 3)
+	if !strings.Contains(v, "move values, depth 3") {
+		t.Fatalf("depth 3:\n%s", v)
+	}
+	for d, mv := range values {
+		if mv.Legal && !strings.Contains(lineWith(v, arrows[d]), fmt.Sprintf("%.1f", mv.Total)) {
+			t.Errorf("depth 3 %s: %q, want %.1f", arrows[d], lineWith(v, arrows[d]), mv.Total)
+		}
+	}
+	// A hint for this board but an older position (another game's) is
+	// not shown.
+	b := m.Board()
+	m.hintBusy, m.hintOK, m.hintPos = true, false, m.pos // a hint under way for this position
+	m.Update(runes("n"))
+	m.b = b // the same board in the new game
+	_, cmd := m.Update(hintMsg{b, [4]search.MoveValue{{Legal: true, Total: 1e9}}})
+	if strings.Contains(m.View(), "1000000000") {
+		t.Error("a stale hint is shown")
+	}
+	if pump(t, m, cmd, nil); !strings.Contains(m.View(), "★ best") {
+		t.Errorf("no hint for the new game:\n%s", m.View())
+	}
+}
+
+// TestThreesAutoplayToGameOver: the agent plays a Threes! game to its end;
+// the game over screen shows the score, the statistics count the game.
+func TestThreesAutoplayToGameOver(t *testing.T) {
+	m := newThreesModel(func(c *Config) { c.Speed = len(Speeds) - 1; c.Depth = 2 })
+	pump(t, m, m.Init(), nil)
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
+	if !m.Playing() || !strings.Contains(m.View(), "agent: playing") {
+		t.Fatalf("space did not start the agent:\n%s", m.View())
+	}
+	pump(t, m, cmd, func() bool { return m.Moves() >= 10 })
+	checkThreesScreen(t, m)
+	pump(t, m, nil, nil)
+	pump(t, m, m.next(0), m.Over)
+	if !m.Over() || m.Moves() < 10 {
+		t.Fatalf("game not over after %d moves", m.Moves())
+	}
+	v := checkThreesScreen(t, m)
+	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.Score(), m.Moves(), threes.Value(m.Board().MaxTile()))) {
+		t.Fatalf("no game over screen:\n%s", v)
+	}
+	if !threes.Over(m.Board()) {
+		t.Fatalf("a slide is still legal:\n%s", m.Board().Format(threes.Code))
+	}
+	agent, you := m.Stats()
+	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.Score()) || agent.MaxScore != m.Score() {
+		t.Fatalf("stats: agent %+v you %+v", agent, you)
+	}
+	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprint(m.Score())) {
+		t.Errorf("stats line: %q", lineWith(v, "agent  "))
+	}
+	key(t, m, tea.KeyMsg{Type: tea.KeySpace})
+	if m.Playing() {
+		t.Fatal("still playing")
+	}
+	key(t, m, runes("n"))
+	if m.Over() || m.Moves() != 0 || !strings.Contains(m.View(), "moves 0") {
+		t.Fatalf("new game:\n%s", m.View())
+	}
+	checkThreesScreen(t, m)
+	// One step is one slide.
+	key(t, m, runes("s"))
+	if m.Moves() != 1 || m.Playing() {
+		t.Fatalf("step: %d moves", m.Moves())
+	}
+	checkThreesScreen(t, m)
+}
+
+// TestThreesDeepen: the agent's search deepens within its time budget, and
+// a budget of nothing keeps it at depth 1.
+func TestThreesDeepen(t *testing.T) {
+	calls := []int{}
+	values := func(d int) [4]search.MoveValue {
+		calls = append(calls, d)
+		return [4]search.MoveValue{{Legal: true, Total: float32(d)}}
+	}
+	if _, d := deepen(4, 0, values); d != 4 || !slices.Equal(calls, []int{1, 2, 3, 4}) {
+		t.Errorf("no budget: depth %d, calls %v", d, calls)
+	}
+	calls = nil
+	if mv, d := deepen(4, 1, values); d != 1 || mv[0].Total != 1 || !slices.Equal(calls, []int{1}) {
+		t.Errorf("1ns budget: depth %d, calls %v", d, calls)
+	}
+	m := newThreesModel(func(c *Config) { c.Depth = 4; c.MoveTime = 1 })
+	msg := m.think(true)().(agentMsg)
+	if msg.depth != 1 || !msg.choice.Legal() {
+		t.Errorf("agent with no time: %+v", msg)
+	}
+}
