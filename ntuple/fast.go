@@ -1,8 +1,6 @@
 package ntuple
 
 import (
-	"math"
-	"sync/atomic"
 	"unsafe"
 
 	"td2048/board"
@@ -10,8 +8,8 @@ import (
 
 // The 4x6 network (012345 456789 012456 45689a) read with fixed masks: on
 // an image x the patterns are x&0xffffff, x>>16&0xffffff,
-// x&0xfff|x>>4&0xfff000 and x>>16&0xfff|x>>20&0xfff000. The table pointer
-// has the network's exact size, so no index needs a bounds check.
+// x&0xfff|x>>4&0xfff000 and x>>16&0xfff|x>>20&0xfff000, each below 1<<24,
+// so no lookup in a stage's tables needs a bounds check.
 
 type tab4x6 = [4 << 24]float32
 
@@ -22,15 +20,11 @@ func idx4x6(x uint64) (a, b, c, d uint32) {
 		3<<24 | uint32(x>>16)&0xfff | uint32(x>>20)&0xfff000
 }
 
-func load4x6(t *tab4x6, i uint32) float32 {
-	return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(&t[i&(4<<24-1)]))))
-}
-
-// estimate4x6Plain is estimate4x6 with plain loads, for networks not
-// shared by training goroutines (reading while nobody writes is no race):
-// each pattern's table is a base pointer and a load is one instruction
-// that also adds, about half the instructions of an atomic load.
-func estimate4x6Plain(t *tab4x6, b board.Board) float32 {
+// estimate4x6 is Estimate for networks not shared by training goroutines
+// (reading while nobody writes is no race; shared networks read through
+// Sum): each pattern's table is a base pointer, and a load is one
+// instruction that also adds.
+func estimate4x6(t *tab4x6, b board.Board) float32 {
 	p0 := unsafe.Pointer(&t[0])
 	p1 := unsafe.Pointer(&t[1<<24])
 	p2 := unsafe.Pointer(&t[2<<24])
@@ -43,19 +37,6 @@ func estimate4x6Plain(t *tab4x6, b board.Board) float32 {
 		s1 += *(*float32)(unsafe.Add(p1, uintptr(x>>16&0xffffff)*4))
 		s2 += *(*float32)(unsafe.Add(p2, uintptr(x&0xfff|x>>4&0xfff000)*4))
 		s3 += *(*float32)(unsafe.Add(p3, uintptr(x>>16&0xfff|x>>20&0xfff000)*4))
-	}
-	return s0 + s1 + s2 + s3
-}
-
-func estimate4x6(t *tab4x6, b board.Board) float32 {
-	im := b.Images()
-	var s0, s1, s2, s3 float32
-	for _, x := range im {
-		a, b, c, d := idx4x6(uint64(x))
-		s0 += load4x6(t, a)
-		s1 += load4x6(t, b)
-		s2 += load4x6(t, c)
-		s3 += load4x6(t, d)
 	}
 	return s0 + s1 + s2 + s3
 }
@@ -74,53 +55,6 @@ func index4x6(b board.Board, dst []uint32, base uint32) []uint32 {
 	return x[:]
 }
 
-// sum4x6 is Sum for the 32 indices of a 4x6 network nobody shares.
-func sum4x6(t *tab4x6, x *[32]uint32) float32 {
-	var s0, s1, s2, s3 float32
-	for j := range 8 {
-		s0 += t[x[j]&(4<<24-1)]
-		s1 += t[x[8+j]&(4<<24-1)]
-		s2 += t[x[16+j]&(4<<24-1)]
-		s3 += t[x[24+j]&(4<<24-1)]
-	}
-	return s0 + s1 + s2 + s3
-}
-
-// add4x6 is Add for the 32 indices of a 4x6 network nobody shares.
-func add4x6(t *tab4x6, x *[32]uint32, d float32) float32 {
-	var v float32
-	for p := 0; p < 32; p += 8 {
-		var s float32
-		for _, i := range x[p : p+8] {
-			w := &t[i&(4<<24-1)]
-			*w += d
-			s += *w
-		}
-		v += s
-	}
-	return v
-}
-
-// EstimateBatch sets out[k] to Estimate(bs[k]) for every k, bit for bit,
-// but faster than one call each: it computes all the indices before it
-// loads any weight, so that the cache misses of all boards overlap.
-func (n *Network) EstimateBatch(bs []board.Board, out []float32) {
-	if n.kind != kind4x6 || len(bs) > 4 {
-		for k, b := range bs {
-			out[k] = n.Estimate(b)
-		}
-		return
-	}
-	var idx [4 * 32]uint32
-	for k, b := range bs {
-		index4x6(b, idx[32*k:], 0)
-	}
-	prefetch(unsafe.Pointer(&n.w[0]), idx[:32*len(bs)])
-	for k := range bs {
-		out[k] = n.Sum(idx[32*k : 32*k+32])
-	}
-}
-
 // Prefetch starts loading the weights at the indices x into the cache,
 // without waiting for them: call it on indices well before Sum or Add reads
 // them, so that their cache misses overlap other work.
@@ -132,9 +66,9 @@ func (n *Network) Prefetch(x []uint32) {
 }
 
 // EstimateMany sets out[k] to Estimate(bs[k]) for every k, bit for bit,
-// for batches of any size: it computes and prefetches the indices of the
-// next few boards while it sums the current ones, so that the cache misses
-// of the whole batch overlap.
+// but faster than one call each: it computes and prefetches the indices of
+// the next few boards (all of a batch of up to 4) before it sums the
+// current ones, so that the cache misses of the whole batch overlap.
 func (n *Network) EstimateMany(bs []board.Board, out []float32) {
 	if n.kind != kind4x6 {
 		for k, b := range bs {
@@ -142,24 +76,40 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) {
 		}
 		return
 	}
-	const chunk = 8
+	const chunk = 4
 	var idx [2][chunk * 32]uint32
 	p := unsafe.Pointer(&n.w[0])
-	fill := func(buf *[chunk * 32]uint32, from int) {
-		to := min(from+chunk, len(bs))
-		for k := from; k < to; k++ {
-			index4x6(bs[k], buf[32*(k-from):], 0)
-		}
-		prefetch(p, buf[:32*(to-from)])
-	}
-	fill(&idx[0], 0)
+	prefetch(p, index4x6Many(bs[:min(chunk, len(bs))], idx[0][:]))
 	for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
-		if from+chunk < len(bs) {
-			fill(&idx[c^1], from+chunk)
-		}
 		to := min(from+chunk, len(bs))
+		if to < len(bs) {
+			prefetch(p, index4x6Many(bs[to:min(to+chunk, len(bs))], idx[c^1][:]))
+		}
 		for k := from; k < to; k++ {
 			out[k] = n.Sum(idx[c][32*(k-from) : 32*(k-from)+32])
 		}
 	}
+}
+
+// index4x6Many writes the indices of boards bs one after another into dst
+// and returns them.
+func index4x6Many(bs []board.Board, dst []uint32) []uint32 {
+	for k, b := range bs {
+		index4x6(b, dst[32*k:], 0)
+	}
+	return dst[:32*len(bs)]
+}
+
+// sum4x6 is Sum for the 32 indices of a 4x6 network nobody shares: the
+// four patterns summed side by side, each over its 8 images in order, so
+// the value is the same, bit for bit, with four additions in flight.
+func sum4x6(w []float32, x *[32]uint32) float32 {
+	var s0, s1, s2, s3 float32
+	for j := range 8 {
+		s0 += w[x[j]]
+		s1 += w[x[8+j]]
+		s2 += w[x[16+j]]
+		s3 += w[x[24+j]]
+	}
+	return s0 + s1 + s2 + s3
 }

@@ -12,9 +12,10 @@
 // as runs of contiguous nibbles. Estimate and Update allocate nothing.
 //
 // Weights may be shared by several goroutines that update them at once
-// (Hogwild, as the research framework does): call Share first, and every
-// access becomes an atomic 32-bit load or store. A lost update now and then
-// is the accepted cost; there is no data race.
+// (Hogwild, as the research framework does): call Share first. Reads then
+// become atomic 32-bit loads and updates aligned 32-bit stores (plain moves
+// on amd64, which are atomic there; sync/atomic stores elsewhere). A lost
+// update now and then is the accepted cost; no weight is ever torn.
 package ntuple
 
 import (
@@ -152,7 +153,8 @@ func (n *Network) StageTable(k, p int) []float32 {
 func (n *Network) Lookups() int { return len(n.pats) * n.spec.Images() }
 
 // Share makes every later weight access atomic, so that several goroutines
-// may update the network at once. Call it before they start.
+// may update the network at once (see the package comment). Call it before
+// they start.
 func (n *Network) Share() { n.shared = true }
 
 // Free releases the weight memory now instead of when the network is
@@ -186,10 +188,7 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
-	if n.kind == kind4x6 {
-		if !n.shared {
-			return estimate4x6Plain((*tab4x6)(n.w[k*n.stage:]), b)
-		}
+	if n.kind == kind4x6 && !n.shared {
 		return estimate4x6((*tab4x6)(n.w[k*n.stage:]), b)
 	}
 	// All indices first, then all loads: the loads miss the cache, and a
@@ -238,8 +237,8 @@ func (n *Network) Sum(x []uint32) float32 {
 		}
 		return v
 	}
-	if n.kind == kind4x6 && len(x) == 32 && len(w) == 4<<24 {
-		return sum4x6((*tab4x6)(w), (*[32]uint32)(x))
+	if n.kind == kind4x6 && len(x) == 32 {
+		return sum4x6(w, (*[32]uint32)(x))
 	}
 	for k := 0; k+per <= len(x); k += per {
 		var s float32
@@ -280,9 +279,6 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 			v += s
 		}
 		return v
-	}
-	if n.kind == kind4x6 && len(x) == 32 && len(w) == 4<<24 {
-		return add4x6((*tab4x6)(w), (*[32]uint32)(x), d)
 	}
 	for k := 0; k+per <= len(x); k += per {
 		var s float32

@@ -33,16 +33,15 @@ var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 func Greedy(net *ntuple.Network, b board.Board) Choice {
 	after, reward := game.Moves(b)
 	var legal [4]board.Board
-	var dir [4]int
 	n := 0
 	for d := range 4 {
 		if after[d] != b && !game.Overflow(reward[d]) {
-			legal[n], dir[n] = after[d], d
+			legal[n] = after[d]
 			n++
 		}
 	}
 	var value [4]float32
-	net.EstimateBatch(legal[:n], value[:n])
+	net.EstimateMany(legal[:n], value[:n])
 	best := NoMove
 	k := 0
 	for d := range 4 {
