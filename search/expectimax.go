@@ -45,8 +45,7 @@ type Searcher struct {
 	timed    bool
 	aborted  bool
 	leaves   *leaves
-	nodes    int64
-	// Nodes counts the chance nodes evaluated, for speed figures.
+	// Nodes counts the chance nodes evaluated.
 	Nodes int64
 }
 
@@ -146,7 +145,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 	}
 	s.Nodes++
 	if s.timed {
-		if s.nodes++; s.nodes&1023 == 0 && time.Now().After(s.deadline) {
+		if s.Nodes&1023 == 0 && time.Now().After(s.deadline) {
 			s.aborted = true
 			return 0
 		}
@@ -192,8 +191,8 @@ type leaves struct {
 	moves  [15 * 2 * 4]leafMove
 	end    [15 * 2]uint8 // moves[end[c-1]:end[c]] are child c's
 	// seen finds a leaf already gathered: different tiles often slide to
-	// the same board. Slots hold leaf index+1 and are valid for one
-	// generation (gen), so nothing needs clearing.
+	// the same board. A slot holds a leaf's index and is valid only in its
+	// generation (gen, one per chance node), so nothing needs clearing.
 	seen    [256]struct{ gen, leaf uint32 }
 	seenKey [256]board.Board
 	gen     uint32
@@ -296,13 +295,10 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 	return sum / float32(nc/2)
 }
 
-// node is the value of a board where a move is due with depth max layers
-// left: for depth 0 (state networks only) V(b), else the best of reward +
-// chance below over the legal moves, 0 when none is legal.
+// node is the value of a board where a move is due with depth (1 or more)
+// max layers left: the best of reward + chance below over the legal moves,
+// 0 when none is legal. The last layers above the leaves are lastChance's.
 func (s *Searcher) node(b board.Board, depth int) float32 {
-	if depth == 0 {
-		return s.net.Estimate(b)
-	}
 	after, reward := game.Moves(b)
 	best := float32(math.Inf(-1))
 	for d := range 4 {
