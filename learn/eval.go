@@ -33,10 +33,7 @@ func PlayGame(policy Policy, rng game.Rand) Episode {
 		}
 		b = game.Spawn(c.After, rng)
 	}
-	ep.MaxTile = b.MaxTile()
-	if ep.Overflow {
-		ep.MaxTile = 16
-	}
+	ep.end(b)
 	return ep
 }
 
@@ -56,37 +53,64 @@ type EvalConfig struct {
 // randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
 // depend on the number of threads.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
-	threads := cfg.Threads
+	start := time.Now()
+	var total stats.Block
+	PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) Episode {
+		policy := cfg.NewPolicy()
+		return func(i int) Episode { return PlayGame(policy, NewRand(cfg.Seed, uint64(i))) }
+	}, func(_ int, ep Episode) error {
+		total.Add(ep.Score, ep.MaxTile, ep.Moves)
+		if cfg.Progress != nil {
+			cfg.Progress(total.Games)
+		}
+		return nil
+	})
+	return total, Result{Episodes: total.Games, Moves: total.Moves, Elapsed: time.Since(start)}
+}
+
+// PlayGames plays games 0..games-1 on threads goroutines (0: all cores),
+// each with a player newPlayer makes for it, and hands each result to done
+// in game order, one call at a time. It stops early when ctx is cancelled
+// or done returns an error, which it returns; done has then seen a prefix
+// of the games.
+func PlayGames[R any](ctx context.Context, games, threads int, newPlayer func() func(i int) R, done func(i int, r R) error) error {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	start := time.Now()
 	var (
-		next  atomic.Int64
-		mu    sync.Mutex
-		total stats.Block
-		wg    sync.WaitGroup
+		next    atomic.Int64
+		mu      sync.Mutex
+		pending = map[int]R{} // results waiting for their predecessors
+		handed  int           // results handed to done
+		failed  error
+		wg      sync.WaitGroup
 	)
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			policy := cfg.NewPolicy()
+			play := newPlayer()
 			for ctx.Err() == nil {
 				i := int(next.Add(1) - 1)
-				if i >= cfg.Games {
+				if i >= games {
 					return
 				}
-				ep := PlayGame(policy, NewRand(cfg.Seed, uint64(i)))
+				r := play(i)
 				mu.Lock()
-				total.Add(ep.Score, ep.MaxTile, ep.Moves)
-				if cfg.Progress != nil {
-					cfg.Progress(total.Games)
+				if failed != nil {
+					mu.Unlock()
+					return
+				}
+				pending[i] = r
+				for r, ok := pending[handed]; ok && failed == nil; r, ok = pending[handed] {
+					delete(pending, handed)
+					failed = done(handed, r)
+					handed++
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	return total, Result{Episodes: total.Games, Moves: total.Moves, Elapsed: time.Since(start)}
+	return failed
 }

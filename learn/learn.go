@@ -50,6 +50,15 @@ type Episode struct {
 	Overflow bool // stopped by a 32768+32768 merge
 }
 
+// end records the largest tile of the last board b: 65536 when the game
+// stopped at a 32768+32768 merge, which b cannot hold.
+func (ep *Episode) end(b board.Board) {
+	ep.MaxTile = b.MaxTile()
+	if ep.Overflow {
+		ep.MaxTile = 16
+	}
+}
+
 type step struct {
 	board  board.Board // after-state (AfterState) or state (State)
 	reward float32
@@ -142,10 +151,7 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		idx = append(idx, x[best][:lookups]...)
 		b = game.Spawn(after[best], w.Rand)
 	}
-	ep.MaxTile = b.MaxTile()
-	if ep.Overflow {
-		ep.MaxTile = 16
-	}
+	ep.end(b)
 	w.path, w.idx = path, idx
 	if alpha > 0 {
 		// Backward TD(0): for t from the last step down, V(s'_t) moves by
@@ -186,10 +192,7 @@ func (w *Worker) playState(alpha float32) Episode {
 		}
 		b = game.Spawn(c.After, w.Rand)
 	}
-	ep.MaxTile = b.MaxTile()
-	if ep.Overflow {
-		ep.MaxTile = 16
-	}
+	ep.end(b)
 	w.path = path
 	if alpha > 0 {
 		// The state where the game ended is worth 0 (after an overflow the

@@ -3,9 +3,6 @@ package threeslearn
 import (
 	"context"
 	"io"
-	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"td2048/game/threes"
@@ -109,66 +106,34 @@ type Evaluation struct {
 // depend on the number of threads. It stops at the first error writing
 // the statistics file.
 func Evaluate(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-	threads := cfg.Threads
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
 	start := time.Now()
-	var (
-		next    atomic.Int64
-		mu      sync.Mutex
-		ev      Evaluation
-		pending = map[int][]byte{} // lines waiting for their predecessors
-		written int
-		werr    error
-		wg      sync.WaitGroup
-	)
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			policy := cfg.NewPolicy()
-			var rec threes.Record
-			var recp *threes.Record
-			if cfg.Stats != nil {
-				recp = &rec
-			}
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= cfg.Games {
-					return
-				}
-				gs := PlayGame(policy, learn.NewRand(cfg.Seed, uint64(i)), recp)
-				var line []byte
-				if recp != nil {
-					line = append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')
-				}
-				mu.Lock()
-				if werr != nil {
-					mu.Unlock()
-					return
-				}
-				ev.Block.Add(gs.Score, gs.MaxTile, gs.Slides)
-				ev.Summary.Add(gs)
-				if recp != nil {
-					pending[i] = line
-					for l, ok := pending[written]; ok; l, ok = pending[written] {
-						delete(pending, written)
-						written++
-						if _, err := cfg.Stats.Write(l); err != nil {
-							werr = err
-							break
-						}
-					}
-				}
-				if cfg.Progress != nil {
-					cfg.Progress(ev.Block.Games)
-				}
-				mu.Unlock()
-			}
-		}()
+	var ev Evaluation
+	type game struct {
+		gs   threes.GameStats
+		line []byte
 	}
-	wg.Wait()
+	err := learn.PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) game {
+		policy := cfg.NewPolicy()
+		var rec threes.Record
+		return func(i int) game {
+			if cfg.Stats == nil {
+				return game{gs: PlayGame(policy, learn.NewRand(cfg.Seed, uint64(i)), nil)}
+			}
+			gs := PlayGame(policy, learn.NewRand(cfg.Seed, uint64(i)), &rec)
+			return game{gs, append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')}
+		}
+	}, func(_ int, g game) error {
+		ev.Block.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
+		ev.Summary.Add(g.gs)
+		if cfg.Progress != nil {
+			cfg.Progress(ev.Block.Games)
+		}
+		if cfg.Stats != nil {
+			_, err := cfg.Stats.Write(g.line)
+			return err
+		}
+		return nil
+	})
 	ev.Elapsed = time.Since(start)
-	return ev, werr
+	return ev, err
 }
