@@ -29,6 +29,7 @@ type hintMove struct {
 	Legal  bool     `json:"legal"`
 	After  *string  `json:"after"`
 	Reward *int     `json:"reward"`
+	Cells  []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
 	Value  *float32 `json:"value,omitempty"`
 	Total  *float32 `json:"total,omitempty"`
 
@@ -37,30 +38,36 @@ type hintMove struct {
 
 type hintResult struct {
 	Board string     `json:"board"`
+	Hint  int        `json:"hint,omitempty"` // Threes!: the next tile
 	Moves []hintMove `json:"moves"`
 	Best  *string    `json:"best"`
 }
 
-// hint computes the moves of b; with a searcher, their values.
-func hint(b board.Board, s *search.Searcher, depth int) hintResult {
+// moveValue is what a search says of one move.
+type moveValue struct{ value, total float32 }
+
+// hintMoves lists the four moves of b from the game's slides: legality,
+// after-state, reward, and with values (nil without weights) the value and
+// reward+value; the best has the highest total (reward without values),
+// the first on ties. cells, when set, lists where the next tile may go.
+func hintMoves(b board.Board, names [4]string, after [4]board.Board, reward [4]int, values *[4]moveValue,
+	cells func(d int, after board.Board) []int) hintResult {
 	res := hintResult{Board: b.Hex()}
-	var values [4]search.MoveValue
-	if s != nil {
-		values = s.Values(b, depth)
-	}
-	after, reward := game.Moves(b)
 	best := -1
 	var bestTotal float32
 	for d := range 4 {
-		m := hintMove{Dir: game.DirNames[d], Legal: after[d] != b, after: after[d]}
+		m := hintMove{Dir: names[d], Legal: after[d] != b, after: after[d]}
 		if m.Legal {
-			h, r := after[d].Hex(), game.Reward(reward[d])
+			h, r := after[d].Hex(), reward[d]
 			m.After, m.Reward = &h, &r
+			if cells != nil {
+				m.Cells = cells(d, after[d])
+			}
 			total := float32(r)
-			if s != nil {
+			if values != nil {
 				v := values[d]
-				m.Value, m.Total = &v.Value, &v.Total
-				total = v.Total
+				m.Value, m.Total = &v.value, &v.total
+				total = v.total
 			}
 			if best < 0 || total > bestTotal {
 				best, bestTotal = d, total
@@ -72,6 +79,24 @@ func hint(b board.Board, s *search.Searcher, depth int) hintResult {
 		res.Best = &res.Moves[best].Dir
 	}
 	return res
+}
+
+// hint computes the 2048 moves of b; with a searcher, their values.
+func hint(b board.Board, s *search.Searcher, depth int) hintResult {
+	after, reward := game.Moves(b)
+	var r [4]int
+	for d := range 4 {
+		r[d] = game.Reward(reward[d])
+	}
+	var values *[4]moveValue
+	if s != nil {
+		mv := s.Values(b, depth)
+		values = new([4]moveValue)
+		for d, m := range mv {
+			values[d] = moveValue{m.Value, m.Total}
+		}
+	}
+	return hintMoves(b, game.DirNames, after, r, values, nil)
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
@@ -127,13 +152,18 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			enc := json.NewEncoder(e.stdout)
 			return enc.Encode(res)
 		}
-		writeHint(e.stdout, b, res, s != nil)
+		writeHint(e.stdout, b, board.Pow2, res, s != nil)
 		return nil
 	}
 }
 
-func writeHint(w io.Writer, b board.Board, res hintResult, valued bool) {
-	fmt.Fprintf(w, "board %s\n%s\n", res.Board, b)
+// writeHint prints a hint for people, tiles shown by code.
+func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valued bool) {
+	if res.Hint > 0 {
+		fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, res.Hint, b.Format(code))
+	} else {
+		fmt.Fprintf(w, "board %s\n%s\n", res.Board, b.Format(code))
+	}
 	for _, m := range res.Moves {
 		mark := " "
 		if res.Best != nil && *res.Best == m.Dir {
@@ -147,8 +177,12 @@ func writeHint(w io.Writer, b board.Board, res hintResult, valued bool) {
 		if m.Value != nil {
 			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
 		}
-		fmt.Fprintf(w, "  after %s\n", *m.After)
-		for _, line := range strings.Split(strings.TrimRight(m.after.String(), "\n"), "\n") {
+		fmt.Fprintf(w, "  after %s", *m.After)
+		if m.Cells != nil {
+			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Hint, m.Cells)
+		}
+		fmt.Fprintln(w)
+		for _, line := range strings.Split(strings.TrimRight(m.after.Format(code), "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
 		}
 	}

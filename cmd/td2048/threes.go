@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 	"time"
 
@@ -141,27 +140,6 @@ type threesHintArgs struct {
 	Hint  int // the next tile: 1, 2 or 3
 }
 
-// threesHintMove is one slide of a hint; JSON null for what an illegal
-// slide lacks.
-type threesHintMove struct {
-	Dir    string   `json:"dir"`
-	Legal  bool     `json:"legal"`
-	After  *string  `json:"after"`
-	Reward *int     `json:"reward"`
-	Cells  []int    `json:"cells"` // where the hint tile may go next
-	Value  *float32 `json:"value,omitempty"`
-	Total  *float32 `json:"total,omitempty"`
-
-	after board.Board
-}
-
-type threesHintResult struct {
-	Board string           `json:"board"`
-	Hint  int              `json:"hint"`
-	Moves []threesHintMove `json:"moves"`
-	Best  *string          `json:"best"`
-}
-
 func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	b, err := threes.Parse(boardArg)
 	if err != nil {
@@ -185,69 +163,32 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	// The bag is not known from a board: below the first ply the next
 	// hint is taken as equally likely 1, 2 or 3.
 	g := threes.Game{Board: b, Hint: a.Hint, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
-	res := threesHintResult{Board: b.Hex(), Hint: a.Hint}
-	var values [4]threeslearn.MoveValue
+	var values *[4]moveValue
 	if s != nil {
-		values = s.Values(&g, a.Depth)
+		mv := s.Values(&g, a.Depth)
+		values = new([4]moveValue)
+		for d, m := range mv {
+			values[d] = moveValue{m.Value, m.Total}
+		}
 	}
 	after, reward := threes.Moves(b)
-	best := -1
-	var bestTotal float32
+	var r [4]int
 	for d := range 4 {
-		m := threesHintMove{Dir: threes.DirNames[d], Legal: after[d] != b, after: after[d]}
-		if m.Legal {
-			hx, r := after[d].Hex(), int(reward[d])
-			m.After, m.Reward = &hx, &r
-			for _, c := range threes.EdgeCells(d) {
-				if after[d].At(c) == 0 {
-					m.Cells = append(m.Cells, c)
-				}
-			}
-			total := float32(r)
-			if s != nil {
-				v := values[d]
-				m.Value, m.Total = &v.Value, &v.Total
-				total = v.Total
-			}
-			if best < 0 || total > bestTotal {
-				best, bestTotal = d, total
+		r[d] = int(reward[d])
+	}
+	res := hintMoves(b, threes.DirNames, after, r, values, func(d int, after board.Board) []int {
+		var cells []int
+		for _, c := range threes.EdgeCells(d) {
+			if after.At(c) == 0 {
+				cells = append(cells, c)
 			}
 		}
-		res.Moves = append(res.Moves, m)
-	}
-	if best >= 0 {
-		res.Best = &res.Moves[best].Dir
-	}
+		return cells
+	})
+	res.Hint = a.Hint
 	if a.JSON {
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
-	w := e.stdout
-	fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, a.Hint, b.Format(threes.Code))
-	for _, m := range res.Moves {
-		mark := " "
-		if res.Best != nil && *res.Best == m.Dir {
-			mark = "*"
-		}
-		if !m.Legal {
-			fmt.Fprintf(w, "%s %-5s  illegal\n", mark, m.Dir)
-			continue
-		}
-		fmt.Fprintf(w, "%s %-5s  reward %d", mark, m.Dir, *m.Reward)
-		if m.Value != nil {
-			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
-		}
-		fmt.Fprintf(w, "  after %s, %d goes to one of cells %v\n", *m.After, a.Hint, m.Cells)
-		for _, line := range strings.Split(strings.TrimRight(m.after.Format(threes.Code), "\n"), "\n") {
-			fmt.Fprintf(w, "         %s\n", line)
-		}
-	}
-	switch {
-	case res.Best == nil:
-		fmt.Fprintln(w, "no legal slide: the game is over")
-	case s != nil:
-		fmt.Fprintf(w, "best: %s\n", *res.Best)
-	default:
-		fmt.Fprintf(w, "best by reward alone (no --load): %s\n", *res.Best)
-	}
+	writeHint(e.stdout, b, threes.Code, res, s != nil)
 	return nil
 }
