@@ -105,6 +105,9 @@ func (w *Worker) Play(alpha float32) Episode {
 // Network.Sum (bit for bit Estimate), and the chosen one's kept for the
 // backward pass.
 func (w *Worker) playAfter(alpha float32) Episode {
+	if w.Net.Direct() {
+		return w.playAfterDirect(alpha)
+	}
 	net := w.Net
 	lookups := net.Lookups()
 	b := game.Start(w.Rand)
@@ -166,6 +169,50 @@ func (w *Worker) playAfter(alpha float32) Episode {
 			}
 			x := idx[t*lookups : (t+1)*lookups]
 			v := net.Add(x, alpha*(target-net.Sum(x)))
+			target = path[t].reward + v
+		}
+	}
+	return ep
+}
+
+// playAfterDirect is playAfter for networks that read a board's weights
+// as fast from the board as from stored indices (Network.Direct): moves
+// are search.Greedy's, and the backward pass reads and steps each
+// after-state's weights from the board itself, prefetching those of the
+// step four back so that their cache misses overlap. It learns exactly
+// what playAfter does, bit for bit.
+func (w *Worker) playAfterDirect(alpha float32) Episode {
+	net := w.Net
+	b := game.Start(w.Rand)
+	path := w.path[:0]
+	var ep Episode
+	var final float32 // target of the last after-state
+	for {
+		c := search.Greedy(net, b)
+		if !c.Legal() {
+			break
+		}
+		ep.Moves++
+		r := game.Reward(c.Reward)
+		ep.Score += r
+		if game.Overflow(c.Reward) {
+			ep.Overflow = true
+			final = float32(r)
+			break
+		}
+		path = append(path, step{c.After, float32(r)})
+		b = game.Spawn(c.After, w.Rand)
+	}
+	ep.end(b)
+	w.path = path
+	if alpha > 0 {
+		target := final
+		for t := len(path) - 1; t >= 0; t-- {
+			if t >= 4 {
+				net.PrefetchBoard(path[t-4].board)
+			}
+			s := path[t].board
+			v := net.Update(s, alpha*(target-net.Estimate(s)))
 			target = path[t].reward + v
 		}
 	}

@@ -70,6 +70,20 @@ func (n *Network) Prefetch(x []uint32) {
 // the next few boards (all of a batch of up to 4) before it sums the
 // current ones, so that the cache misses of the whole batch overlap.
 func (n *Network) EstimateMany(bs []board.Board, out []float32) {
+	if n.Direct() {
+		// Prefetch a few boards ahead of the one being summed.
+		const ahead = 4
+		for _, b := range bs[:min(ahead, len(bs))] {
+			pf4x6(&n.w[0], uint64(b))
+		}
+		for k, b := range bs {
+			if k+ahead < len(bs) {
+				pf4x6(&n.w[0], uint64(bs[k+ahead]))
+			}
+			out[k] = est4x6(&n.w[0], uint64(b))
+		}
+		return
+	}
 	if n.kind != kind4x6 {
 		for k, b := range bs {
 			out[k] = n.Estimate(b)

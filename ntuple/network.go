@@ -100,7 +100,7 @@ func New(spec Spec) (*Network, error) {
 	if len(spec.Patterns) == 0 {
 		return nil, fmt.Errorf("network has no patterns")
 	}
-	if spec.Weights() > 1<<31 {
+	if uint64(spec.Weights()) > 1<<31 {
 		return nil, fmt.Errorf("network %s has %d weights, more than 2^31", spec, spec.Weights())
 	}
 	n := &Network{spec: spec}
@@ -181,6 +181,20 @@ func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
 	return buf[:1]
 }
 
+// Direct reports whether Estimate and Update on a board are as fast as Sum
+// and Add on its stored indices (the 4x6 network in assembly): a learner
+// then need not keep the indices of the boards it will update.
+func (n *Network) Direct() bool { return n.kind == kind4x6 && have4x6asm }
+
+// PrefetchBoard starts loading the weights of b (in stage 0) into the
+// cache, as Prefetch does for indices, when the network is Direct; it
+// does nothing otherwise.
+func (n *Network) PrefetchBoard(b board.Board) {
+	if n.Direct() {
+		pf4x6(&n.w[0], uint64(b))
+	}
+}
+
 // Estimate returns V(b) by stage 0: the sum over patterns (in spec order)
 // of the sum over images of the pattern's weight, each pattern summed on
 // its own first.
@@ -188,6 +202,9 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
+	if n.kind == kind4x6 && have4x6asm {
+		return est4x6(&n.w[k*n.stage], uint64(b))
+	}
 	if n.kind == kind4x6 && !n.shared {
 		return estimate4x6((*tab4x6)(n.w[k*n.stage:]), b)
 	}
@@ -292,7 +309,13 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 }
 
 // Update moves V(b) by u as Add does and returns the new value.
-func (n *Network) Update(b board.Board, u float32) float32 {
+func (n *Network) Update(b board.Board, u float32) float32 { return n.UpdateStage(0, b, u) }
+
+// UpdateStage is Update on the tables of stage k.
+func (n *Network) UpdateStage(k int, b board.Board, u float32) float32 {
+	if n.kind == kind4x6 && have4x6asm {
+		return add4x6(&n.w[k*n.stage], uint64(b), u*n.split)
+	}
 	var x [MaxPatterns * 8]uint32
-	return n.Add(n.Index(b, x[:]), u)
+	return n.Add(n.IndexStage(k, b, x[:]), u)
 }

@@ -1,0 +1,28 @@
+package ntuple
+
+import "golang.org/x/sys/cpu"
+
+// est4x6 is estimate4x6 in assembly for processors with BMI2 (PEXT): the
+// eight images of b computed in registers, each pattern's index read off
+// an image in one or three instructions, and every weight load issued as
+// soon as its index is known. Compact code keeps more loads in the
+// processor's window at once, which is where a lookup that misses the
+// cache spends its time. The sums are bit for bit those of estimate4x6.
+//
+//go:noescape
+func est4x6(w *float32, b uint64) float32
+
+// add4x6 adds d to each of b's 32 weights and returns the sum of the new
+// weights, each pattern summed over its images first, in the order and
+// with the result of Network.Add on b's indices. The stores are plain
+// aligned 32-bit moves, which are atomic on amd64 (see addRelaxed).
+//
+//go:noescape
+func add4x6(w *float32, b uint64, d float32) float32
+
+var have4x6asm = cpu.X86.HasBMI2
+
+// pf4x6 issues PREFETCHT0 for each of b's 32 weights.
+//
+//go:noescape
+func pf4x6(w *float32, b uint64)

@@ -1,0 +1,161 @@
+#include "textflag.h"
+
+// The 4x6 network read straight from a board, images computed in
+// registers (see fourx6_amd64.go). Register use:
+//   DI  weights of the stage (pattern p's table at byte offset p<<26)
+//   SI  the board, then its transpose
+//   R8  the image being read
+//   R9  0x0f0f0f0f0f0f0f0f, R10 0x00ff00ff00ff00ff  (nibble and byte masks)
+//   R11 0x0fff0fff, R12 0x0fff0fff0000              (PEXT masks of patterns 2, 3)
+//   X0..X3 the sums of patterns 0..3, X4 the step (add4x6)
+
+// NIBSWAP swaps the two nibbles of every byte of r (AX, BX scratch).
+#define NIBSWAP(r) \
+	MOVQ r, AX; \
+	SHRQ $4, AX; \
+	ANDQ R9, AX; \
+	ANDQ R9, r; \
+	SHLQ $4, r; \
+	ORQ AX, r
+
+// BYTESWAP16 swaps the two bytes of every 16-bit row of r.
+#define BYTESWAP16(r) \
+	MOVQ r, AX; \
+	SHRQ $8, AX; \
+	ANDQ R10, AX; \
+	ANDQ R10, r; \
+	SHLQ $8, r; \
+	ORQ AX, r
+
+// MIRROR: r = r with every row's cells reversed (board.Mirror).
+#define MIRROR(r) BYTESWAP16(r); NIBSWAP(r)
+
+// FLIP: r = r with its rows reversed (board.Flip): byte order reversed,
+// then each row's two bytes back in place.
+#define FLIP(r) BSWAPQ r; BYTESWAP16(r)
+
+// HALFTURN: r = r turned by 180 degrees (board.Flip().Mirror()).
+#define HALFTURN(r) BSWAPQ r; NIBSWAP(r)
+
+// TRANSPOSE: r = r mirrored on its main diagonal (board.Transpose).
+#define TRANSPOSE(r) \
+	MOVQ r, AX; \
+	SHRQ $12, AX; \
+	XORQ r, AX; \
+	MOVQ $0x0000f0f00000f0f0, BX; \
+	ANDQ BX, AX; \
+	XORQ AX, r; \
+	SHLQ $12, AX; \
+	XORQ AX, r; \
+	MOVQ r, AX; \
+	SHRQ $24, AX; \
+	XORQ r, AX; \
+	MOVQ $0x00000000ff00ff00, BX; \
+	ANDQ BX, AX; \
+	XORQ AX, r; \
+	SHLQ $24, AX; \
+	XORQ AX, r
+
+// EST(y): X_p += w[p][index_p(y)] for the four patterns.
+#define EST(y) \
+	MOVL y, AX; \
+	ANDL $0xffffff, AX; \
+	ADDSS (DI)(AX*4), X0; \
+	MOVQ y, BX; \
+	SHRQ $16, BX; \
+	ANDL $0xffffff, BX; \
+	ADDSS 0x4000000(DI)(BX*4), X1; \
+	PEXTQ R11, y, CX; \
+	ADDSS 0x8000000(DI)(CX*4), X2; \
+	PEXTQ R12, y, DX; \
+	ADDSS 0xc000000(DI)(DX*4), X3
+
+// UPD1(off, i, x): w = w[p][i] + X4 stored back, and X_p += w.
+#define UPD1(off, i, x) \
+	MOVSS off(DI)(i*4), X5; \
+	ADDSS X4, X5; \
+	MOVSS X5, off(DI)(i*4); \
+	ADDSS X5, x
+
+#define UPD(y) \
+	MOVL y, AX; \
+	ANDL $0xffffff, AX; \
+	UPD1(0, AX, X0); \
+	MOVQ y, BX; \
+	SHRQ $16, BX; \
+	ANDL $0xffffff, BX; \
+	UPD1(0x4000000, BX, X1); \
+	PEXTQ R11, y, CX; \
+	UPD1(0x8000000, CX, X2); \
+	PEXTQ R12, y, DX; \
+	UPD1(0xc000000, DX, X3)
+
+#define SETUP \
+	MOVQ $0x0f0f0f0f0f0f0f0f, R9; \
+	MOVQ $0x00ff00ff00ff00ff, R10; \
+	MOVQ $0x0fff0fff, R11; \
+	MOVQ $0x0fff0fff0000, R12; \
+	XORPS X0, X0; \
+	XORPS X1, X1; \
+	XORPS X2, X2; \
+	XORPS X3, X3
+
+// EIGHT(OP) applies OP to the eight images in board.Images order:
+// b, mirror, flip, half turn, then the same of the transpose.
+#define EIGHT(OP) \
+	OP(SI); \
+	MOVQ SI, R8; MIRROR(R8); OP(R8); \
+	MOVQ SI, R8; FLIP(R8); OP(R8); \
+	MOVQ SI, R8; HALFTURN(R8); OP(R8); \
+	TRANSPOSE(SI); \
+	OP(SI); \
+	MOVQ SI, R8; MIRROR(R8); OP(R8); \
+	MOVQ SI, R8; FLIP(R8); OP(R8); \
+	MOVQ SI, R8; HALFTURN(R8); OP(R8)
+
+#define TOTAL \
+	ADDSS X1, X0; \
+	ADDSS X2, X0; \
+	ADDSS X3, X0
+
+// func est4x6(w *float32, b uint64) float32
+TEXT ·est4x6(SB), NOSPLIT, $0-20
+	MOVQ w+0(FP), DI
+	MOVQ b+8(FP), SI
+	SETUP
+	EIGHT(EST)
+	TOTAL
+	MOVSS X0, ret+16(FP)
+	RET
+
+// func add4x6(w *float32, b uint64, d float32) float32
+TEXT ·add4x6(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVSS d+16(FP), X4
+	SETUP
+	EIGHT(UPD)
+	TOTAL
+	MOVSS X0, ret+24(FP)
+	RET
+
+#define PF(y) \
+	MOVL y, AX; \
+	ANDL $0xffffff, AX; \
+	PREFETCHT0 (DI)(AX*4); \
+	MOVQ y, BX; \
+	SHRQ $16, BX; \
+	ANDL $0xffffff, BX; \
+	PREFETCHT0 0x4000000(DI)(BX*4); \
+	PEXTQ R11, y, CX; \
+	PREFETCHT0 0x8000000(DI)(CX*4); \
+	PEXTQ R12, y, DX; \
+	PREFETCHT0 0xc000000(DI)(DX*4)
+
+// func pf4x6(w *float32, b uint64)
+TEXT ·pf4x6(SB), NOSPLIT, $0-16
+	MOVQ w+0(FP), DI
+	MOVQ b+8(FP), SI
+	SETUP
+	EIGHT(PF)
+	RET

@@ -1,0 +1,10 @@
+//go:build !amd64
+
+package ntuple
+
+func est4x6(w *float32, b uint64) float32            { panic("ntuple: no 4x6 assembly") }
+func add4x6(w *float32, b uint64, d float32) float32 { panic("ntuple: no 4x6 assembly") }
+
+func pf4x6(w *float32, b uint64) { panic("ntuple: no 4x6 assembly") }
+
+const have4x6asm = false
