@@ -71,16 +71,23 @@ func (n *Network) Prefetch(x []uint32) {
 // current ones, so that the cache misses of the whole batch overlap.
 func (n *Network) EstimateMany(bs []board.Board, out []float32) {
 	if n.Direct() {
-		// Prefetch a few boards ahead of the one being summed.
-		const ahead = 4
-		for _, b := range bs[:min(ahead, len(bs))] {
-			pf4x6(&n.w[0], uint64(b))
+		// Indices of the next chunk computed and prefetched while the
+		// current one is summed.
+		const chunk = 4
+		var idx [2][chunk * 32]uint32
+		w := &n.w[0]
+		bp := func(k int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[k])) }
+		if len(bs) == 0 {
+			return
 		}
-		for k, b := range bs {
-			if k+ahead < len(bs) {
-				pf4x6(&n.w[0], uint64(bs[k+ahead]))
+		_ = out[len(bs)-1]
+		index4x6asm(w, bp(0), min(chunk, len(bs)), &idx[0][0])
+		for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
+			to := min(from+chunk, len(bs))
+			if to < len(bs) {
+				index4x6asm(w, bp(to), min(chunk, len(bs)-to), &idx[c^1][0])
 			}
-			out[k] = est4x6(&n.w[0], uint64(b))
+			sumIndex4x6asm(w, &idx[c][0], to-from, &out[from])
 		}
 		return
 	}

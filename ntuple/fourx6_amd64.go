@@ -26,3 +26,16 @@ var have4x6asm = cpu.X86.HasBMI2
 //
 //go:noescape
 func pf4x6(w *float32, b uint64)
+
+// index4x6asm writes the 32 indices of each of the n boards at bs to dst
+// (image-major: each image's four pattern indices, without the pattern's
+// table offset) and prefetches their weights.
+//
+//go:noescape
+func index4x6asm(w *float32, bs *uint64, n int, dst *uint32)
+
+// sumIndex4x6asm writes the value of each of n boards whose indices
+// index4x6asm wrote at x to out, bit for bit est4x6's.
+//
+//go:noescape
+func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32)

@@ -8,3 +8,6 @@ func add4x6(w *float32, b uint64, d float32) float32 { panic("ntuple: no 4x6 ass
 func pf4x6(w *float32, b uint64) { panic("ntuple: no 4x6 assembly") }
 
 const have4x6asm = false
+
+func index4x6asm(w *float32, bs *uint64, n int, dst *uint32)    { panic("ntuple: no 4x6 assembly") }
+func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32) { panic("ntuple: no 4x6 assembly") }
