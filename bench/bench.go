@@ -80,7 +80,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
-	res.Phases = append(res.Phases, Phase{Name: "train 4x6 TD(0)", Moves: tr.Moves, Elapsed: tr.Elapsed})
+	if cfg.Episodes > 0 {
+		res.Phases = append(res.Phases, Phase{Name: "train 4x6 TD(0)", Moves: tr.Moves, Elapsed: tr.Elapsed})
+	}
 	add(uint64(st.Done), uint64(tr.Moves))
 	if w := net.Weights(); len(w) > 0 {
 		// The weights as their little-endian bytes (float32 bits are

@@ -24,24 +24,29 @@ func init() {
 func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 	short := fs.Bool("short", false, "a quick workload (for CI): "+describeBench(bench.Short))
 	threads := fs.Int("threads", 1, "threads for every phase (0: all cores); training on more than one is not repeatable, so no signature")
-	episodes := fs.Int("episodes", 0, "training episodes (default "+fmt.Sprint(bench.Default.Episodes)+")")
-	games := fs.Int("games", 0, "greedy games (default "+fmt.Sprint(bench.Default.Games)+")")
-	deep := fs.Int("deep-games", -1, "2-ply games (default "+fmt.Sprint(bench.Default.DeepGames)+")")
+	episodes := fs.Int("episodes", bench.Default.Episodes, "training episodes")
+	games := fs.Int("games", bench.Default.Games, "greedy games")
+	deep := fs.Int("deep-games", bench.Default.DeepGames, "2-ply games")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
+		if *episodes < 0 || *games < 0 || *deep < 0 {
+			return usagef("--episodes, --games and --deep-games must not be negative")
+		}
+		// --short sets the workload; the sizes given beside it override it.
 		cfg := bench.Default
 		if *short {
 			cfg = bench.Short
 		}
-		if *episodes > 0 {
+		set := func(name string) bool { return !*short || flagGiven(fs, name) }
+		if set("episodes") {
 			cfg.Episodes = *episodes
 		}
-		if *games > 0 {
+		if set("games") {
 			cfg.Games = *games
 		}
-		if *deep >= 0 {
+		if set("deep-games") {
 			cfg.DeepGames = *deep
 		}
 		if *threads < 0 {
