@@ -30,7 +30,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
 	var sf searchFlags
 	sf.define(fs)
-	gameName := fs.String("game", "2048", "2048 or threes (default: the game of the --load file)")
+	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
 	return func(args []string) error {
 		if len(args) > 0 {

@@ -41,6 +41,9 @@ var games = map[string]*gameFace{
 }
 
 func gameOf(name string) (*gameFace, error) {
+	if name == "" { // --game not given and no file to take it from
+		name = "2048"
+	}
 	g := games[name]
 	if g == nil {
 		return nil, usagef("--game %q: want 2048 or threes", name)

@@ -105,7 +105,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
-	gameName := fs.String("game", "2048", "2048 or threes (default: the game of the --load file)")
+	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	hintTile := fs.Int("hint", 0, "Threes!: the next tile, 1, 2 or 3")
 	return func(args []string) error {
 		if len(args) != 1 {

@@ -48,7 +48,7 @@ type trainFlags struct {
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	var f trainFlags
-	fs.StringVar(&f.game, "game", "2048", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
+	fs.StringVar(&f.game, "game", "", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
 	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 8x6, 5x6, 8x4, 4x5, 2x4, or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
 	fs.IntVar(&f.episodes, "episodes", 100000, "episodes to train (with --resume: the run's new total)")
 	fs.Float64Var(&f.alpha, "alpha", 0.1, "learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))")
