@@ -390,3 +390,18 @@ func TestAssemblyMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEstimateMany4x6 values boards four at a time, as greedy play
+// values the after-states of a move (ns/op is per board).
+func BenchmarkEstimateMany4x6(b *testing.B) {
+	n := touched(b)
+	defer n.Free()
+	bs := benchBoards()
+	var out [4]float32
+	b.ResetTimer()
+	for i := 0; i < b.N; i += 4 {
+		k := i & 4095
+		n.EstimateMany(bs[k:k+4], out[:])
+		sinkF += out[0]
+	}
+}
