@@ -247,3 +247,33 @@ func FuzzParseSchedule(f *testing.F) {
 		}
 	})
 }
+
+// TestHotPathsAllocateNothing: choosing a move, valuing boards and a whole
+// learned episode allocate nothing, on the 4x6 network (the assembly path
+// where there is one) and on a generic one.
+func TestHotPathsAllocateNothing(t *testing.T) {
+	for _, spec := range []string{"4x6", "8x4"} {
+		net := ntuple.MustNew(spec)
+		b := board.Board(0x0000_0010_0120_1232)
+		bs := []board.Board{b, b.Mirror(), b.Flip(), b.Transpose(), b, b.Mirror()}
+		out := make([]float32, len(bs))
+		for name, f := range map[string]func(){
+			"Estimate":     func() { sink += net.Estimate(b) },
+			"Update":       func() { sink += net.Update(b, 0) },
+			"EstimateMany": func() { net.EstimateMany(bs, out) },
+			"Greedy":       func() { sink += search.Greedy(net, b).Value },
+		} {
+			if n := testing.AllocsPerRun(100, f); n != 0 {
+				t.Errorf("%s %s: %v allocations", spec, name, n)
+			}
+		}
+		w := NewWorker(net, AfterState, NewRand(1, 1))
+		w.Play(0.1)
+		if n := testing.AllocsPerRun(20, func() { w.Play(0.1) }); n != 0 {
+			t.Errorf("%s Play: %v allocations per episode", spec, n)
+		}
+		net.Free()
+	}
+}
+
+var sink float32
