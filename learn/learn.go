@@ -100,14 +100,21 @@ func (w *Worker) Play(alpha float32) Episode {
 	return w.playAfter(alpha)
 }
 
-// playAfter is search.Greedy fused with the bookkeeping of learning: the
-// indices of every legal after-state are computed once, valued with
-// Network.Sum (bit for bit Estimate), and the chosen one's kept for the
-// backward pass.
+// playAfter plays and learns an after-state episode, reading weights from
+// boards where the network does that fastest (Network.Direct) and from
+// stored indices otherwise; both learn the same, bit for bit.
 func (w *Worker) playAfter(alpha float32) Episode {
 	if w.Net.Direct() {
 		return w.playAfterDirect(alpha)
 	}
+	return w.playAfterIndexed(alpha)
+}
+
+// playAfterIndexed is search.Greedy fused with the bookkeeping of
+// learning: the indices of every legal after-state are computed once,
+// valued with Network.Sum (bit for bit Estimate), and the chosen one's
+// kept for the backward pass.
+func (w *Worker) playAfterIndexed(alpha float32) Episode {
 	net := w.Net
 	lookups := net.Lookups()
 	b := game.Start(w.Rand)

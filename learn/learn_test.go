@@ -277,3 +277,24 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 }
 
 var sink float32
+
+// TestDirectLearnsAsIndexed: on the 4x6 network, learning from boards (the
+// assembly path) plays the same episodes and leaves the same weights, bit
+// for bit, as learning from stored indices.
+func TestDirectLearnsAsIndexed(t *testing.T) {
+	a, b := ntuple.MustNew("4x6"), ntuple.MustNew("4x6")
+	defer a.Free()
+	defer b.Free()
+	if !a.Direct() {
+		t.Skip("no direct 4x6 path on this processor")
+	}
+	wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
+	for i := range 300 {
+		if ea, eb := wa.playAfterDirect(0.1), wb.playAfterIndexed(0.1); ea != eb {
+			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)
+		}
+	}
+	if !slices.Equal(a.Weights(), b.Weights()) {
+		t.Fatal("weights differ")
+	}
+}

@@ -69,14 +69,17 @@ func (n *Network) Prefetch(x []uint32) {
 // but faster than one call each: it computes and prefetches the indices of
 // the next few boards (all of a batch of up to 4) before it sums the
 // current ones, so that the cache misses of the whole batch overlap.
-func (n *Network) EstimateMany(bs []board.Board, out []float32) {
+func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateManyStage(0, bs, out) }
+
+// EstimateManyStage is EstimateMany by the tables of stage k.
+func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 	if n.Direct() {
 		// Indices of the next chunk computed and prefetched while the
 		// current one is summed.
 		const chunk = 4
 		var idx [2][chunk * 32]uint32
-		w := &n.w[0]
-		bp := func(k int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[k])) }
+		w := &n.w[k*n.stage]
+		bp := func(i int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[i])) }
 		if len(bs) == 0 {
 			return
 		}
@@ -91,9 +94,9 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) {
 		}
 		return
 	}
-	if n.kind != kind4x6 {
-		for k, b := range bs {
-			out[k] = n.Estimate(b)
+	if n.kind != kind4x6 || k != 0 {
+		for i, b := range bs {
+			out[i] = n.EstimateStage(k, b)
 		}
 		return
 	}
@@ -106,8 +109,8 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) {
 		if to < len(bs) {
 			prefetch(p, index4x6Many(bs[to:min(to+chunk, len(bs))], idx[c^1][:]))
 		}
-		for k := from; k < to; k++ {
-			out[k] = n.Sum(idx[c][32*(k-from) : 32*(k-from)+32])
+		for i := from; i < to; i++ {
+			out[i] = n.Sum(idx[c][32*(i-from) : 32*(i-from)+32])
 		}
 	}
 }

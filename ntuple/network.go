@@ -189,9 +189,12 @@ func (n *Network) Direct() bool { return n.kind == kind4x6 && have4x6asm }
 // PrefetchBoard starts loading the weights of b (in stage 0) into the
 // cache, as Prefetch does for indices, when the network is Direct; it
 // does nothing otherwise.
-func (n *Network) PrefetchBoard(b board.Board) {
+func (n *Network) PrefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
+
+// PrefetchBoardStage is PrefetchBoard for the tables of stage k.
+func (n *Network) PrefetchBoardStage(k int, b board.Board) {
 	if n.Direct() {
-		pf4x6(&n.w[0], uint64(b))
+		pf4x6(&n.w[k*n.stage], uint64(b))
 	}
 }
 

@@ -405,3 +405,55 @@ func BenchmarkEstimateMany4x6(b *testing.B) {
 		sinkF += out[0]
 	}
 }
+
+// TestDirectStages: the board paths read and step the tables of the stage
+// asked for, as the index paths do.
+func TestDirectStages(t *testing.T) {
+	n := MustNew("4x6@2")
+	defer n.Free()
+	rng := rand.New(rand.NewPCG(8, 9))
+	for i := range n.w {
+		if i%53 == 0 {
+			n.w[i] = float32(rng.NormFloat64())
+		}
+	}
+	bs := asmBoards(rng)[:200]
+	for k := range 2 {
+		out := make([]float32, len(bs))
+		n.EstimateManyStage(k, bs, out)
+		for i, b := range bs {
+			var buf [32]uint32
+			x := n.IndexStage(k, b, buf[:])
+			if want := n.Sum(x); out[i] != want || n.EstimateStage(k, b) != want {
+				t.Fatalf("stage %d, %v: EstimateManyStage %v, EstimateStage %v, Sum %v", k, b.Hex(), out[i], n.EstimateStage(k, b), want)
+			}
+		}
+		for _, b := range bs {
+			var buf [32]uint32
+			x := n.IndexStage(k, b, buf[:])
+			n.PrefetchBoardStage(k, b)
+			// UpdateStage steps the same weights as Add on the indices,
+			// with the same result.
+			saved := make([]float32, len(x))
+			for j, i := range x {
+				saved[j] = n.w[i]
+			}
+			v := n.UpdateStage(k, b, 0.5)
+			after := make([]float32, len(x))
+			for j, i := range x {
+				after[j] = n.w[i]
+			}
+			for j, i := range x {
+				n.w[i] = saved[j]
+			}
+			if want := n.Add(x, 0.5); v != want {
+				t.Fatalf("stage %d, %v: UpdateStage gave %v, Add %v", k, b.Hex(), v, want)
+			}
+			for j, i := range x {
+				if n.w[i] != after[j] {
+					t.Fatalf("stage %d, %v: weight %d is %v after UpdateStage, %v after Add", k, b.Hex(), i, after[j], n.w[i])
+				}
+			}
+		}
+	}
+}

@@ -36,6 +36,7 @@ type Episode struct {
 type step struct {
 	after  board.Board
 	reward float32
+	stage  int // the tables after is valued by (playDirect)
 }
 
 // A Worker plays and learns episodes with one random generator. It is not
@@ -60,6 +61,15 @@ func NewWorker(net *ntuple.Network, rng threes.Rand) *Worker {
 // Play plays one episode with the current weights and the random placer.
 // With alpha > 0 it then learns from it.
 func (w *Worker) Play(alpha float32) Episode {
+	if w.Net.Direct() {
+		return w.playDirect(alpha)
+	}
+	return w.playIndexed(alpha)
+}
+
+// playIndexed keeps the indices of each chosen after-state, computed when
+// the slide was chosen, and learns from them.
+func (w *Worker) playIndexed(alpha float32) Episode {
 	net := w.Net
 	hinted := net.Spec().Hint
 	lookups := net.Lookups()
@@ -95,7 +105,7 @@ func (w *Worker) Play(alpha float32) Episode {
 			}
 		}
 		ep.Slides++
-		path = append(path, step{after[best], float32(reward[best])})
+		path = append(path, step{after[best], float32(reward[best]), k})
 		idx = append(idx, x[best][:lookups]...)
 		g.SlideTo(after[best], best)
 		g.PlaceRandom(w.Rand)
@@ -126,4 +136,42 @@ func (w *Worker) learn(path []step, idx []uint32, lookups int, alpha float32) {
 		v = net.Add(x, alpha*(target-v))
 		target = path[t].reward + v
 	}
+}
+
+// playDirect is Play for networks that read a board's weights as fast from
+// the board as from stored indices (ntuple.Network.Direct): slides are
+// Greedy's, and the backward pass reads and steps each after-state's
+// weights from the board, in its stage, prefetching those of the step four
+// back. It learns exactly what Play's index path does, bit for bit.
+func (w *Worker) playDirect(alpha float32) Episode {
+	net := w.Net
+	g := threes.Start(w.Rand)
+	path := w.path[:0]
+	var ep Episode
+	for {
+		k := Stage(net, g.Hint)
+		c := Greedy(net, g.Board, g.Hint)
+		if !c.Legal() {
+			break
+		}
+		ep.Slides++
+		path = append(path, step{c.After, float32(c.Reward), k})
+		g.SlideTo(c.After, c.Dir)
+		g.PlaceRandom(w.Rand)
+	}
+	ep.Score = threes.BoardScore(g.Board)
+	ep.MaxTile = g.Board.MaxTile()
+	w.path = path
+	if alpha > 0 {
+		var target float32
+		for t := len(path) - 1; t >= 0; t-- {
+			if t >= 4 {
+				net.PrefetchBoardStage(path[t-4].stage, path[t-4].after)
+			}
+			s := path[t]
+			v := net.UpdateStage(s.stage, s.after, alpha*(target-net.EstimateStage(s.stage, s.after)))
+			target = s.reward + v
+		}
+	}
+	return ep
 }

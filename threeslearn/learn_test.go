@@ -6,6 +6,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -468,5 +469,28 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 	s := NewSearcher(net, Options{Depth: 2}, search.NewTable(1<<16))
 	if n := testing.AllocsPerRun(20, func() { sinkChoice = s.Best(&g) }); n != 0 {
 		t.Errorf("Searcher.Best: %v allocations", n)
+	}
+}
+
+// TestDirectLearnsAsIndexed: on a 4x6 network, learning from boards (the
+// assembly path) plays the same episodes and leaves the same weights, bit
+// for bit, as learning from stored indices. (Stages are the same code with
+// an offset, checked in package ntuple; two 4x6+hint networks would take
+// 1.5 GB.)
+func TestDirectLearnsAsIndexed(t *testing.T) {
+	a, b := ntuple.MustNew("4x6"), ntuple.MustNew("4x6")
+	defer a.Free()
+	defer b.Free()
+	if !a.Direct() {
+		t.Skip("no direct 4x6 path on this processor")
+	}
+	wa, wb := NewWorker(a, learn.NewRand(7, 1)), NewWorker(b, learn.NewRand(7, 1))
+	for i := range 100 {
+		if ea, eb := wa.playDirect(0.1), wb.playIndexed(0.1); ea != eb {
+			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)
+		}
+	}
+	if !slices.Equal(a.Weights(), b.Weights()) {
+		t.Fatal("weights differ")
 	}
 }

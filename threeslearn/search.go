@@ -53,6 +53,30 @@ var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 func Greedy(net *ntuple.Network, b board.Board, hint int) Choice {
 	after, reward := threes.Moves(b)
 	k := Stage(net, hint)
+	if net.Direct() {
+		var legal [4]board.Board
+		var value [4]float32
+		n := 0
+		for d := range 4 {
+			if after[d] != b {
+				legal[n] = after[d]
+				n++
+			}
+		}
+		net.EstimateManyStage(k, legal[:n], value[:n])
+		best, i := NoMove, 0
+		for d := range 4 {
+			if after[d] == b {
+				continue
+			}
+			v := float32(reward[d]) + value[i]
+			i++
+			if v > best.Value {
+				best = Choice{Dir: d, After: after[d], Reward: int(reward[d]), Value: v}
+			}
+		}
+		return best
+	}
 	// All indices first and every load started before any is waited for:
 	// the sums equal EstimateStage's bit for bit.
 	var buf [4 * ntuple.MaxPatterns * 8]uint32
