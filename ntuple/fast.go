@@ -74,16 +74,20 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateMany
 // EstimateManyStage is EstimateMany by the tables of stage k.
 func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 	if n.Direct() {
-		// Indices of the next chunk computed and prefetched while the
-		// current one is summed.
-		const chunk = 4
-		var idx [2][chunk * 32]uint32
-		w := &n.w[k*n.stage]
-		bp := func(i int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[i])) }
 		if len(bs) == 0 {
 			return
 		}
 		_ = out[len(bs)-1]
+		w := &n.w[k*n.stage]
+		bp := func(i int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[i])) }
+		const chunk = 4
+		if len(bs) <= chunk { // a move's after-states: one call
+			estimateN4x6asm(w, bp(0), len(bs), &out[0])
+			return
+		}
+		// Indices of the next chunk computed and prefetched while the
+		// current one is summed.
+		var idx [2][chunk * 32]uint32
 		index4x6asm(w, bp(0), min(chunk, len(bs)), &idx[0][0])
 		for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
 			to := min(from+chunk, len(bs))

@@ -39,3 +39,9 @@ func index4x6asm(w *float32, bs *uint64, n int, dst *uint32)
 //
 //go:noescape
 func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32)
+
+// estimateN4x6asm is index4x6asm then sumIndex4x6asm for up to 4 boards,
+// the indices kept in its own frame.
+//
+//go:noescape
+func estimateN4x6asm(w *float32, bs *uint64, n int, out *float32)

@@ -180,62 +180,85 @@ TEXT ·pf4x6(SB), NOSPLIT, $0-16
 	MOVL DX, 12(R14); \
 	ADDQ $16, R14
 
+// INDEXN: for each of the R8 boards at R13, its 32 indices (image-major,
+// each image's four patterns in order, without pattern offsets) to R14,
+// each weight prefetched. Uses the frame word at end.
+#define INDEXN(end) \
+	TESTQ R8, R8; \
+	JEQ idxdone; \
+	SHLQ $3, R8; \
+	ADDQ R13, R8; \
+	MOVQ R8, end; \
+	SETUP; \
+idxloop: \
+	MOVQ (R13), SI; \
+	EIGHT(IDX); \
+	ADDQ $8, R13; \
+	CMPQ R13, end; \
+	JNE idxloop; \
+idxdone:
+
+// SUMN: for each of R8 boards' indices at SI, as INDEXN wrote them, the
+// value in estimate4x6's order to R13.
+#define SUMN \
+	TESTQ R8, R8; \
+	JEQ sumdone; \
+sumloop: \
+	XORPS X0, X0; \
+	XORPS X1, X1; \
+	XORPS X2, X2; \
+	XORPS X3, X3; \
+	MOVQ $8, R9; \
+sumimage: \
+	MOVL 0(SI), AX; \
+	MOVL 4(SI), BX; \
+	MOVL 8(SI), CX; \
+	MOVL 12(SI), DX; \
+	ADDSS (DI)(AX*4), X0; \
+	ADDSS 0x4000000(DI)(BX*4), X1; \
+	ADDSS 0x8000000(DI)(CX*4), X2; \
+	ADDSS 0xc000000(DI)(DX*4), X3; \
+	ADDQ $16, SI; \
+	DECQ R9; \
+	JNZ sumimage; \
+	TOTAL; \
+	MOVSS X0, (R13); \
+	ADDQ $4, R13; \
+	DECQ R8; \
+	JNZ sumloop; \
+sumdone:
+
 // func index4x6asm(w *float32, bs *uint64, n int, dst *uint32)
-// For each of the n boards: its 32 indices (image-major, each image's four
-// patterns in order, without pattern offsets) to dst, each weight prefetched.
 TEXT ·index4x6asm(SB), NOSPLIT, $0-32
 	MOVQ w+0(FP), DI
 	MOVQ bs+8(FP), R13
 	MOVQ n+16(FP), R8
 	MOVQ dst+24(FP), R14
-	TESTQ R8, R8
-	JEQ idxdone
-	SHLQ $3, R8
-	ADDQ R13, R8
-	MOVQ R8, n+16(FP) // end of bs
-	SETUP
-idxloop:
-	MOVQ (R13), SI
-	EIGHT(IDX)
-	ADDQ $8, R13
-	CMPQ R13, n+16(FP)
-	JNE idxloop
-idxdone:
+	INDEXN(n+16(FP))
 	RET
 
 // func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32)
-// For each of n boards' indices as index4x6asm wrote them: the value, in
-// estimate4x6's order, to out.
 TEXT ·sumIndex4x6asm(SB), NOSPLIT, $0-32
 	MOVQ w+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ n+16(FP), R8
 	MOVQ out+24(FP), R13
-	TESTQ R8, R8
-	JEQ sumdone
-sumloop:
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
-	MOVQ $8, R9
-sumimage:
-	MOVL 0(SI), AX
-	MOVL 4(SI), BX
-	MOVL 8(SI), CX
-	MOVL 12(SI), DX
-	ADDSS (DI)(AX*4), X0
-	ADDSS 0x4000000(DI)(BX*4), X1
-	ADDSS 0x8000000(DI)(CX*4), X2
-	ADDSS 0xc000000(DI)(DX*4), X3
-	ADDQ $16, SI
-	DECQ R9
-	JNZ sumimage
-	TOTAL
-	MOVSS X0, (R13)
-	ADDQ $4, R13
-	DECQ R8
-	JNZ sumloop
-sumdone:
+	SUMN
 	RET
 
+// func estimateN4x6asm(w *float32, bs *uint64, n int, out *float32)
+// INDEXN then SUMN for up to 4 boards, the indices in the frame.
+TEXT ·estimateN4x6asm(SB), NOSPLIT, $512-32
+	MOVQ w+0(FP), DI
+	MOVQ bs+8(FP), R13
+	MOVQ n+16(FP), R8
+	LEAQ 0(SP), R14
+	INDEXN(n+16(FP))
+	LEAQ 0(SP), SI
+	MOVQ bs+8(FP), R8
+	SUBQ R8, R13
+	SHRQ $3, R13
+	MOVQ R13, R8
+	MOVQ out+24(FP), R13
+	SUMN
+	RET
