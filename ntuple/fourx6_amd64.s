@@ -7,6 +7,8 @@
 //   R8  the image being read
 //   R9  0x0f0f0f0f0f0f0f0f, R10 0x00ff00ff00ff00ff  (nibble and byte masks)
 //   R11 0x0fff0fff, R12 0x0fff0fff0000              (PEXT masks of patterns 2, 3)
+//   AX, BX, CX, DX  scratch; an image's four indices (INDICES)
+//   R13 the boards (INDEXN) or the values (SUMN), R14 the indices (INDEXN)
 //   X0..X3 the sums of patterns 0..3, X4 the step (add4x6)
 
 // NIBSWAP swaps the two nibbles of every byte of r (AX, BX scratch).
@@ -56,18 +58,23 @@
 	SHLQ $24, AX; \
 	XORQ AX, r
 
-// EST(y): X_p += w[p][index_p(y)] for the four patterns.
-#define EST(y) \
+// INDICES(y): the indices of image y in patterns 0..3 to AX, BX, CX, DX
+// (without the pattern's table offset, which the loads add).
+#define INDICES(y) \
 	MOVL y, AX; \
 	ANDL $0xffffff, AX; \
-	ADDSS (DI)(AX*4), X0; \
 	MOVQ y, BX; \
 	SHRQ $16, BX; \
 	ANDL $0xffffff, BX; \
-	ADDSS 0x4000000(DI)(BX*4), X1; \
 	PEXTQ R11, y, CX; \
+	PEXTQ R12, y, DX
+
+// EST(y): X_p += w[p][index_p(y)] for the four patterns.
+#define EST(y) \
+	INDICES(y); \
+	ADDSS (DI)(AX*4), X0; \
+	ADDSS 0x4000000(DI)(BX*4), X1; \
 	ADDSS 0x8000000(DI)(CX*4), X2; \
-	PEXTQ R12, y, DX; \
 	ADDSS 0xc000000(DI)(DX*4), X3
 
 // UPD1(off, i, x): w = w[p][i] + X4 stored back, and X_p += w.
@@ -77,17 +84,12 @@
 	MOVSS X5, off(DI)(i*4); \
 	ADDSS X5, x
 
+// UPD(y): each of image y's four weights stepped by X4, X_p += the new weight.
 #define UPD(y) \
-	MOVL y, AX; \
-	ANDL $0xffffff, AX; \
+	INDICES(y); \
 	UPD1(0, AX, X0); \
-	MOVQ y, BX; \
-	SHRQ $16, BX; \
-	ANDL $0xffffff, BX; \
 	UPD1(0x4000000, BX, X1); \
-	PEXTQ R11, y, CX; \
 	UPD1(0x8000000, CX, X2); \
-	PEXTQ R12, y, DX; \
 	UPD1(0xc000000, DX, X3)
 
 #define SETUP \
@@ -139,17 +141,12 @@ TEXT ·add4x6(SB), NOSPLIT, $0-28
 	MOVSS X0, ret+24(FP)
 	RET
 
+// PF(y): the weights of image y prefetched.
 #define PF(y) \
-	MOVL y, AX; \
-	ANDL $0xffffff, AX; \
+	INDICES(y); \
 	PREFETCHT0 (DI)(AX*4); \
-	MOVQ y, BX; \
-	SHRQ $16, BX; \
-	ANDL $0xffffff, BX; \
 	PREFETCHT0 0x4000000(DI)(BX*4); \
-	PEXTQ R11, y, CX; \
 	PREFETCHT0 0x8000000(DI)(CX*4); \
-	PEXTQ R12, y, DX; \
 	PREFETCHT0 0xc000000(DI)(DX*4)
 
 // func pf4x6(w *float32, b uint64)
@@ -163,17 +160,7 @@ TEXT ·pf4x6(SB), NOSPLIT, $0-16
 // IDX(y): the four pattern indices of image y, each prefetched and stored
 // at R14, which moves on by 16 bytes.
 #define IDX(y) \
-	MOVL y, AX; \
-	ANDL $0xffffff, AX; \
-	PREFETCHT0 (DI)(AX*4); \
-	MOVQ y, BX; \
-	SHRQ $16, BX; \
-	ANDL $0xffffff, BX; \
-	PREFETCHT0 0x4000000(DI)(BX*4); \
-	PEXTQ R11, y, CX; \
-	PREFETCHT0 0x8000000(DI)(CX*4); \
-	PEXTQ R12, y, DX; \
-	PREFETCHT0 0xc000000(DI)(DX*4); \
+	PF(y); \
 	MOVL AX, 0(R14); \
 	MOVL BX, 4(R14); \
 	MOVL CX, 8(R14); \
