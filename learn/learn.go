@@ -83,8 +83,10 @@ type Worker struct {
 
 // NewWorker returns a worker for net.
 func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
-	w := &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13),
-		idx: make([]uint32, 0, net.Lookups()<<13)}
+	w := &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13)}
+	if kind == AfterState && !net.Direct() { // playAfterIndexed keeps indices
+		w.idx = make([]uint32, 0, net.Lookups()<<13)
+	}
 	if kind == State {
 		w.stateSearch = search.NewSearcher(net, search.Options{Depth: 1, Kind: search.State}, nil)
 	}

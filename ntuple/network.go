@@ -205,7 +205,7 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
-	if n.kind == kind4x6 && have4x6asm {
+	if n.Direct() {
 		return est4x6(&n.w[k*n.stage], uint64(b))
 	}
 	if n.kind == kind4x6 && !n.shared {
@@ -316,7 +316,7 @@ func (n *Network) Update(b board.Board, u float32) float32 { return n.UpdateStag
 
 // UpdateStage is Update on the tables of stage k.
 func (n *Network) UpdateStage(k int, b board.Board, u float32) float32 {
-	if n.kind == kind4x6 && have4x6asm {
+	if n.Direct() {
 		return add4x6(&n.w[k*n.stage], uint64(b), u*n.split)
 	}
 	var x [MaxPatterns * 8]uint32

@@ -54,8 +54,11 @@ type Worker struct {
 
 // NewWorker returns a worker for net, which must pass CheckSpec.
 func NewWorker(net *ntuple.Network, rng threes.Rand) *Worker {
-	return &Worker{Net: net, Rand: rng, path: make([]step, 0, 1<<12),
-		idx: make([]uint32, 0, net.Lookups()<<12)}
+	w := &Worker{Net: net, Rand: rng, path: make([]step, 0, 1<<12)}
+	if !net.Direct() { // playIndexed keeps indices
+		w.idx = make([]uint32, 0, net.Lookups()<<12)
+	}
+	return w
 }
 
 // Play plays one episode with the current weights and the random placer.
