@@ -127,6 +127,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			}
 		}
 	}
+	net.Prefault()
 	start := time.Now()
 	prior := time.Duration(st.Elapsed * float64(time.Second))
 

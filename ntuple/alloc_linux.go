@@ -21,12 +21,16 @@ func allocWeights(n int) ([]float32, func()) {
 		return make([]float32, n), nil
 	}
 	_ = syscall.Madvise(mem, 14) // MADV_HUGEPAGE
-	// Fault every page in now (MADV_POPULATE_WRITE, Linux 5.14; older
-	// kernels refuse it and fault on first touch). Faulting zeroed huge
-	// pages one by one as training first writes them cost about 7% of a
-	// 10,000-episode run, more than doing it here in one pass.
-	_ = syscall.Madvise(mem, 23)
 	w := unsafe.Slice((*float32)(unsafe.Pointer(&mem[0])), n)
 	var once sync.Once
 	return w, func() { once.Do(func() { _ = syscall.Munmap(mem) }) }
+}
+
+// prefault faults in every page of w, memory allocWeights mapped, for
+// writing (MADV_POPULATE_WRITE, Linux 5.14; older kernels refuse it, and
+// the pages fault on first touch as before).
+func prefault(w []float32) {
+	if len(w) > 0 {
+		_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), 23)
+	}
 }
