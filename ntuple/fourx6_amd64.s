@@ -11,7 +11,7 @@
 //   R13 the boards (INDEXN) or the values (SUMN), R14 the indices (INDEXN)
 //   X0..X3 the sums of patterns 0..3, X4 the step (add4x6)
 
-// NIBSWAP swaps the two nibbles of every byte of r (AX, BX scratch).
+// NIBSWAP swaps the two nibbles of every byte of r (AX scratch).
 #define NIBSWAP(r) \
 	MOVQ r, AX; \
 	SHRQ $4, AX; \
@@ -20,7 +20,7 @@
 	SHLQ $4, r; \
 	ORQ AX, r
 
-// BYTESWAP16 swaps the two bytes of every 16-bit row of r.
+// BYTESWAP16 swaps the two bytes of every 16-bit row of r (AX scratch).
 #define BYTESWAP16(r) \
 	MOVQ r, AX; \
 	SHRQ $8, AX; \
