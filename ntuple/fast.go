@@ -67,8 +67,8 @@ func (n *Network) Prefetch(x []uint32) {
 
 // EstimateMany sets out[k] to Estimate(bs[k]) for every k, bit for bit,
 // but faster than one call each: it computes and prefetches the indices of
-// the next few boards (all of a batch of up to 4) before it sums the
-// current ones, so that the cache misses of the whole batch overlap.
+// a few boards (all of a batch of up to 4) before it sums any, so that the
+// cache misses of the batch overlap.
 func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateManyStage(0, bs, out) }
 
 // EstimateManyStage is EstimateMany by the tables of stage k.
@@ -98,34 +98,29 @@ func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 		}
 		return
 	}
-	if n.kind != kind4x6 || k != 0 {
+	if len(n.w) <= 4<<20 {
+		// 16 MB of weights or less stay in the cache: prefetching them
+		// costs more than it saves.
 		for i, b := range bs {
 			out[i] = n.EstimateStage(k, b)
 		}
 		return
 	}
+	// Everywhere else: the indices of up to four boards, every weight
+	// prefetched, then summed.
 	const chunk = 4
-	var idx [2][chunk * 32]uint32
-	p := unsafe.Pointer(&n.w[0])
-	prefetch(p, index4x6Many(bs[:min(chunk, len(bs))], idx[0][:]))
-	for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
+	var idx [chunk * MaxPatterns * 8]uint32
+	per := n.Lookups()
+	for from := 0; from < len(bs); from += chunk {
 		to := min(from+chunk, len(bs))
-		if to < len(bs) {
-			prefetch(p, index4x6Many(bs[to:min(to+chunk, len(bs))], idx[c^1][:]))
-		}
 		for i := from; i < to; i++ {
-			out[i] = n.Sum(idx[c][32*(i-from) : 32*(i-from)+32])
+			n.IndexStage(k, bs[i], idx[(i-from)*per:])
+		}
+		n.Prefetch(idx[:(to-from)*per])
+		for i := from; i < to; i++ {
+			out[i] = n.Sum(idx[(i-from)*per : (i-from+1)*per])
 		}
 	}
-}
-
-// index4x6Many writes the indices of boards bs one after another into dst
-// and returns them.
-func index4x6Many(bs []board.Board, dst []uint32) []uint32 {
-	for k, b := range bs {
-		index4x6(b, dst[32*k:], 0)
-	}
-	return dst[:32*len(bs)]
 }
 
 // sum4x6 is Sum for the 32 indices of a 4x6 network nobody shares: the

@@ -53,48 +53,25 @@ var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 func Greedy(net *ntuple.Network, b board.Board, hint int) Choice {
 	after, reward := threes.Moves(b)
 	k := Stage(net, hint)
-	if net.Direct() {
-		var legal [4]board.Board
-		var value [4]float32
-		n := 0
-		for d := range 4 {
-			if after[d] != b {
-				legal[n] = after[d]
-				n++
-			}
-		}
-		net.EstimateManyStage(k, legal[:n], value[:n])
-		best, i := NoMove, 0
-		for d := range 4 {
-			if after[d] == b {
-				continue
-			}
-			v := float32(reward[d]) + value[i]
-			i++
-			if v > best.Value {
-				best = Choice{Dir: d, After: after[d], Reward: int(reward[d]), Value: v}
-			}
-		}
-		return best
-	}
-	// All indices first and every load started before any is waited for:
+	// Every legal after-state valued in one batch, its loads overlapping:
 	// the sums equal EstimateStage's bit for bit.
-	var buf [4 * ntuple.MaxPatterns * 8]uint32
-	var x [4][]uint32
-	n, lookups := 0, net.Lookups()
+	var legal [4]board.Board
+	var value [4]float32
+	n := 0
 	for d := range 4 {
 		if after[d] != b {
-			x[d] = net.IndexStage(k, after[d], buf[n*lookups:])
+			legal[n] = after[d]
 			n++
 		}
 	}
-	net.Prefetch(buf[:n*lookups])
-	best := NoMove
+	net.EstimateManyStage(k, legal[:n], value[:n])
+	best, i := NoMove, 0
 	for d := range 4 {
-		if x[d] == nil {
+		if after[d] == b {
 			continue
 		}
-		v := float32(reward[d]) + net.Sum(x[d])
+		v := float32(reward[d]) + value[i]
+		i++
 		if v > best.Value {
 			best = Choice{Dir: d, After: after[d], Reward: int(reward[d]), Value: v}
 		}
