@@ -12,10 +12,10 @@ import (
 	"time"
 	"unsafe"
 
-	"td2048/board"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // Config sizes the workload.

@@ -14,7 +14,7 @@ package game
 import (
 	"math/bits"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // Directions.

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // refLeft is a plain slide toward cell 0, written independently of

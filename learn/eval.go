@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/search"
-	"td2048/stats"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
 )
 
 // A Policy chooses a move on a board. One policy serves one goroutine.

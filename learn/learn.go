@@ -6,10 +6,10 @@ package learn
 import (
 	"fmt"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/ntuple"
-	"td2048/search"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // Kind selects what the network values.

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"td2048/board"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/stats"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
 )
 
 // A short real run: a small network must clearly learn. The first block of

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"td2048/ntuple"
-	"td2048/stats"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
 )
 
 // Mix derives a well-spread 64-bit seed from a seed and a stream number

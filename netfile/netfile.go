@@ -27,7 +27,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
-	"td2048/ntuple"
+	"github.com/td2048/td2048/ntuple"
 )
 
 const magic = "td2048w\n"

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/ntuple"
+	"github.com/td2048/td2048/ntuple"
 )
 
 func randomNet(t testing.TB, spec string, seed uint64) *ntuple.Network {

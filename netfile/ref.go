@@ -49,7 +49,7 @@ import (
 	"slices"
 	"strings"
 
-	"td2048/ntuple"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // Kind is a weight-file format.

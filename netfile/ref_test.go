@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/board"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // refNet is a network with random weights and a few special values.

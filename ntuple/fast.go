@@ -3,7 +3,7 @@ package ntuple
 import (
 	"unsafe"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // The 4x6 network (012345 456789 012456 45689a) read with fixed masks: on

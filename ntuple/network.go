@@ -25,7 +25,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // run reads cells c..c+L-1 of a board into index nibbles j..j+L-1:

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // The isomorphic images of the 4x6 patterns listed in RULES.md.

@@ -35,8 +35,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"td2048/netfile"
-	"td2048/stats"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/stats"
 )
 
 // A Series is one run's learning curve: its statistics blocks in order.

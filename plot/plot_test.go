@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/stats"
+	"github.com/td2048/td2048/stats"
 )
 
 // synth makes n blocks of a plausible run: scores rising to about 60k,

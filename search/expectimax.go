@@ -4,9 +4,9 @@ import (
 	"math"
 	"time"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // Kind says what the network values, which decides what a leaf is.

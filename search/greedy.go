@@ -10,9 +10,9 @@ package search
 import (
 	"math"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // A Choice is one chosen move.

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
 )
 
 func tinyNet(seed uint64) *ntuple.Network {

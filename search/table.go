@@ -5,7 +5,7 @@ import (
 	"math/bits"
 	"sync/atomic"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // A Table is a transposition table of chance-node values keyed by a board

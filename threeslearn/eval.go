@@ -5,10 +5,10 @@ import (
 	"io"
 	"time"
 
-	"td2048/game/threes"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/stats"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
 )
 
 // A Policy chooses a slide in a game (a slide being due). One policy

@@ -19,9 +19,9 @@ package threeslearn
 import (
 	"fmt"
 
-	"td2048/board"
-	"td2048/game/threes"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/ntuple"
 )
 
 func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }

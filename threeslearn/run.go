@@ -4,8 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 
-	"td2048/learn"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // Train trains net on Threes! with learn.Train's machinery (statistics

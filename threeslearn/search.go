@@ -4,10 +4,10 @@ import (
 	"math"
 	"math/bits"
 
-	"td2048/board"
-	"td2048/game/threes"
-	"td2048/ntuple"
-	"td2048/search"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // Stage is the stage of net's tables that values an after-state whose

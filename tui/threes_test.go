@@ -10,12 +10,12 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"td2048/board"
-	"td2048/game/threes"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 var (

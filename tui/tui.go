@@ -20,14 +20,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/game/threes"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/stats"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 // Games the model plays.

@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/stats"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
 )
 
 var (

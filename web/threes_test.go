@@ -12,12 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"td2048/game/threes"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/stats"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 var (

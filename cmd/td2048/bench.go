@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"os"
 	"os/signal"
 	"runtime"
 	"syscall"
 	"time"
 
-	"td2048/bench"
+	"github.com/td2048/td2048/bench"
 )
 
 func init() {

@@ -2,16 +2,15 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"time"
 
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // seedFlag is a seed that is random unless given.
@@ -26,6 +25,8 @@ func (s *seedFlag) String() string {
 	}
 	return strconv.FormatUint(s.v, 10)
 }
+
+func (s *seedFlag) Type() string { return "uint" }
 
 func (s *seedFlag) Set(v string) error {
 	x, err := strconv.ParseUint(v, 0, 64)
@@ -42,16 +43,6 @@ func (s *seedFlag) value() uint64 {
 		s.v, s.set = rand.Uint64()>>1, true
 	}
 	return s.v
-}
-
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			given = true
-		}
-	})
-	return given
 }
 
 // loadNet loads weights for game (td2048's format, the course demo's

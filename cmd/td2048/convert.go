@@ -1,10 +1,10 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 
-	"td2048/netfile"
+	"github.com/td2048/td2048/netfile"
 )
 
 func init() {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/board"
-	"td2048/netfile"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 )
 
 func convertNet(t *testing.T, spec string) *ntuple.Network {

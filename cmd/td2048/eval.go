@@ -2,16 +2,16 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/stats"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/stats"
 )
 
 func init() {

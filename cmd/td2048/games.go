@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"td2048/game/threes"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/stats"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 // gameFace is what the commands need to know of a game.

@@ -2,16 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"strings"
 
-	"td2048/board"
-	"td2048/game"
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/search"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/search"
 )
 
 func init() {

@@ -3,13 +3,13 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"strings"
 
-	"td2048/game/threes"
+	"github.com/td2048/td2048/game/threes"
 )
 
 func init() {

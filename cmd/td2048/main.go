@@ -7,28 +7,39 @@
 //	td2048 hint     the value of each move on one board
 //	td2048 play     watch the agent, or play with its hints, in the terminal
 //	td2048 serve    the same in a browser
-//	td2048 plot     learning curves from metrics logs, PNG or SVG
+//	td2048 plot     learning curves from metrics logs, PNG, SVG or PDF
 //	td2048 bench    speed on a fixed workload, and a signature of its results
 //	td2048 convert  weights to and from the course demo's and TDL2048+'s formats
 //	td2048 judge    replay a Threes! statistics file and check every action
+//	td2048 version  the module version and commit of this build
 //
-// Run "td2048 help COMMAND" for a command's flags.
+// Run "td2048 help COMMAND" for a command's flags and examples, and
+// "td2048 completion bash|zsh|fish" for shell completion.
+//
+// The command line is cobra's (with pflag): it gives the conventions users of
+// Go tools expect (GNU --flag spelling, nested help on stdout, suggestions for
+// a mistyped command, completion scripts for bash, zsh and fish) without a
+// hand-written copy of each.
 package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/spf13/cobra"
+	flag "github.com/spf13/pflag"
 )
 
 // A command is one subcommand: its flags are defined on fs by setup, which
 // returns the function that runs it with the positional arguments.
 type command struct {
 	name, args, short string
+	long, example     string
 	setup             func(fs *flag.FlagSet, env *env) func(args []string) error
 }
 
@@ -63,76 +74,169 @@ func names() []string {
 	return n
 }
 
-func topUsage(w io.Writer) {
-	fmt.Fprintln(w, "td2048 teaches computers to play 2048 by TD learning of n-tuple networks.")
-	fmt.Fprintln(w, "\nUsage: td2048 COMMAND [flags]\n\nCommands:")
-	for _, n := range names() {
-		c := commands[n]
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.short)
+// version is the module version and VCS revision of this build, as the Go
+// toolchain recorded them.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
 	}
-	fmt.Fprintln(w, "\nRun 'td2048 help COMMAND' (or 'td2048 COMMAND -h') for its flags.")
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, when, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = ", modified"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += fmt.Sprintf(" (commit %s%s", rev, dirty)
+		if when != "" {
+			v += ", " + when
+		}
+		v += ")"
+	}
+	return v + ", " + bi.GoVersion
+}
+
+// root builds the command tree for one invocation (fresh flags each time, so
+// that tests can run many invocations in one process).
+func root(e *env) *cobra.Command {
+	r := &cobra.Command{
+		Use:   "td2048",
+		Short: "td2048 teaches computers to play 2048 and Threes! by TD learning of n-tuple networks",
+		Long: `td2048 teaches computers to play 2048 and Threes! by temporal-difference
+learning of n-tuple networks, and plays them with expectimax search.
+
+Start with "td2048 train" (the course's 4x6 network, 100,000 episodes, saved
+to weights.td2048), then "td2048 eval" or "td2048 play".`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// Suggestions for a mistyped command ("trian" -> "train").
+		SuggestionsMinimumDistance: 2,
+		RunE: func(c *cobra.Command, args []string) error {
+			return c.Help()
+		},
+	}
+	r.SetOut(e.stdout)
+	r.SetErr(e.stderr)
+	r.SetIn(e.stdin)
+	r.SetVersionTemplate("td2048 {{.Version}}\n")
+	r.SetFlagErrorFunc(flagError)
+	r.AddCommand(&cobra.Command{
+		Use:   "version",
+		Short: "print the module version and commit of this build",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			return nil
+		},
+	})
+	for _, n := range names() {
+		cmd := commands[n]
+		c := &cobra.Command{
+			Use:     strings.TrimSpace(cmd.name + " [flags] " + cmd.args),
+			Short:   cmd.short,
+			Long:    cmd.long,
+			Example: cmd.example,
+		}
+		if c.Long == "" {
+			c.Long = cmd.short
+		}
+		runFn := cmd.setup(c.Flags(), e)
+		c.RunE = func(_ *cobra.Command, args []string) error { return runFn(args) }
+		c.Flags().SortFlags = false
+		r.AddCommand(c)
+	}
+	return r
+}
+
+// flagError turns pflag's errors into usage errors, suggesting the nearest
+// flag for an unknown one.
+func flagError(c *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		if s := nearestFlag(c, name); s != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+	}
+	return usagef("%s (see 'td2048 %s --help')", msg, c.Name())
+}
+
+func nearestFlag(c *cobra.Command, name string) string {
+	best, bestD := "", 3
+	c.Flags().VisitAll(func(f *flag.Flag) {
+		d := levenshtein(name, f.Name)
+		if strings.HasPrefix(f.Name, name) {
+			d = 1
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // run runs one invocation and returns the exit status.
 func run(args []string, e *env) int {
-	if len(args) == 0 {
-		topUsage(e.stderr)
-		return 2
-	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 && commands[args[1]] != nil {
-			return run([]string{args[1], "-h"}, e)
-		}
-		topUsage(e.stdout)
+	r := root(e)
+	r.SetArgs(args)
+	c, err := r.ExecuteC()
+	if err == nil {
 		return 0
 	}
-	c := commands[name]
-	if c == nil {
-		fmt.Fprintf(e.stderr, "td2048: unknown command %q (commands: %s)\n", name, strings.Join(names(), ", "))
+	name := "td2048"
+	if c != nil && c != r {
+		name += " " + c.Name()
+	}
+	msg := err.Error()
+	var ue usageError
+	usage := errors.As(err, &ue)
+	if strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "accepts 0 arg") {
+		// cobra's own messages: keep them to one line.
+		usage = true
+		msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n\nDid you mean this?\n", "; did you mean:")), " ")
+		msg += fmt.Sprintf(" (commands: %s)", strings.Join(names(), ", "))
+	}
+	fmt.Fprintf(e.stderr, "%s: %s\n", name, msg)
+	if usage {
 		return 2
 	}
-	fs := flag.NewFlagSet("td2048 "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	runFn := c.setup(fs, e)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: td2048 %s [flags] %s\n\n%s\n\nFlags:\n", name, c.args, c.short)
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterspersed(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		return 2 // the flag package has printed the error and usage
-	}
-	if err := runFn(pos); err != nil {
-		fmt.Fprintf(e.stderr, "td2048 %s: %v\n", name, err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return 1
 }
 
-// parseInterspersed parses flags that may come before or after positional
-// arguments ("hint BOARD --load w"); "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
+// flagGiven reports whether the flag was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool { return fs.Changed(name) }

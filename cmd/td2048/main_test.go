@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/netfile"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

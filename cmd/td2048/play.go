@@ -1,18 +1,18 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"td2048/learn"
-	"td2048/search"
-	"td2048/stats"
-	"td2048/tui"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/tui"
 )
 
 func init() {

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"strings"
 
-	"td2048/plot"
+	"github.com/td2048/td2048/plot"
 )
 
 func init() {
@@ -18,7 +18,7 @@ func init() {
 }
 
 func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
-	out := fs.String("o", "curve.png", "output image: .png or .svg")
+	out := fs.StringP("out", "o", "curve.png", "output image: .png or .svg")
 	labels := fs.String("label", "", "comma-separated legend labels, one per LOG (default: the file names)")
 	return func(args []string) error {
 		if len(args) == 0 {

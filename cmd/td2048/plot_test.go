@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/stats"
+	"github.com/td2048/td2048/stats"
 )
 
 // writeLog writes a synthetic metrics log of n blocks of 1000 episodes.

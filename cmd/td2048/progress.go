@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"td2048/learn"
+	"github.com/td2048/td2048/learn"
 )
 
 // progress shows how a run goes: on a terminal a live line on stderr

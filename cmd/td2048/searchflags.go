@@ -1,16 +1,16 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"strconv"
 	"strings"
 	"time"
 
-	"td2048/board"
-	"td2048/learn"
-	"td2048/ntuple"
-	"td2048/search"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // searchFlags are the flags of every command that searches.
@@ -103,6 +103,8 @@ func (b *byteSize) String() string {
 	}
 	return strconv.FormatInt(v, 10)
 }
+
+func (b *byteSize) Type() string { return "size" }
 
 func (b *byteSize) Set(s string) error {
 	t := strings.ToUpper(strings.TrimSuffix(strings.TrimSpace(s), "B"))

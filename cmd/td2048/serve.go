@@ -2,19 +2,19 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/web"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/web"
 )
 
 // loadPlayable loads weights for play and serve: Threes! weights when the

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/ntuple"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 // trainedWeights saves the 8x4 line network after a few hundred episodes

@@ -15,13 +15,13 @@ import (
 	"syscall"
 	"time"
 
-	"td2048/board"
-	"td2048/game/threes"
-	"td2048/netfile"
-	"td2048/ntuple"
-	"td2048/search"
-	"td2048/stats"
-	"td2048/threeslearn"
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/threeslearn"
 )
 
 // threesDefaultNetwork is the network Threes! training makes by default:

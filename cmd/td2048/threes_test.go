@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"td2048/game/threes"
-	"td2048/netfile"
-	"td2048/ntuple"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // testEnv returns an env writing to buffers.

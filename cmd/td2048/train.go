@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"os/signal"
@@ -15,11 +15,11 @@ import (
 	"syscall"
 	"time"
 
-	"td2048/learn"
-	"td2048/netfile"
-	"td2048/ntuple"
-	"td2048/plot"
-	"td2048/stats"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/plot"
+	"github.com/td2048/td2048/stats"
 )
 
 func init() {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"td2048/netfile"
-	"td2048/stats"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/stats"
 )
 
 // TestMain lets the test binary act as td2048 itself, for tests that need a

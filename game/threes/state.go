@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // A Bag is the set of tiles (1, 2, 3) not yet drawn: bit t-1 set for tile

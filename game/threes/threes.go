@@ -23,7 +23,7 @@ package threes
 import (
 	"math/bits"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // Directions, in the order used everywhere.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"td2048/board"
+	"github.com/td2048/td2048/board"
 )
 
 // faceScore is the course's scoring formula on a face value, computed in
