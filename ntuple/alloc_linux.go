@@ -2,8 +2,9 @@ package ntuple
 
 import (
 	"sync"
-	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // allocWeights maps n zeroed float32s from anonymous memory and asks the
@@ -16,14 +17,14 @@ func allocWeights(n int) ([]float32, func()) {
 	if size < 1<<21 {
 		return make([]float32, n), nil
 	}
-	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	mem, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
 	if err != nil {
 		return make([]float32, n), nil
 	}
-	_ = syscall.Madvise(mem, 14) // MADV_HUGEPAGE
+	_ = unix.Madvise(mem, unix.MADV_HUGEPAGE)
 	w := unsafe.Slice((*float32)(unsafe.Pointer(&mem[0])), n)
 	var once sync.Once
-	return w, func() { once.Do(func() { _ = syscall.Munmap(mem) }) }
+	return w, func() { once.Do(func() { _ = unix.Munmap(mem) }) }
 }
 
 // prefault faults in every page of w, memory allocWeights mapped, for
@@ -31,6 +32,6 @@ func allocWeights(n int) ([]float32, func()) {
 // the pages fault on first touch as before).
 func prefault(w []float32) {
 	if len(w) > 0 {
-		_ = syscall.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), 23)
+		_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), unix.MADV_POPULATE_WRITE)
 	}
 }
