@@ -239,6 +239,17 @@ func TestParseSpec(t *testing.T) {
 		" 8x6 ":           "8x6",
 		"5x6":             "5x6",
 		"012345,45689":    "012345,45689",
+		"4x6patt":         "4x6",
+		"5x6patt":         "5x6",
+		"6x6patt":         "6x6",
+		"7x6patt@2":       "7x6@2",
+		"8x6patt":         "8x6",
+		"8x4patt":         "8x4",
+		"9x4patt":         "9x4",
+		"2x4patt":         "2x4",
+		"4x5patt":         "4x5",
+		"5x4patt":         "5x4",
+		"012456,456789,012345,234569,01259a,345678": "6x6",
 	} {
 		s, err := ParseSpec(in)
 		if err != nil {
@@ -252,6 +263,13 @@ func TestParseSpec(t *testing.T) {
 	for _, bad := range []string{"", "4x7", "01234567", "0g", "001", "4x6/x", "0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,0", "4x6@0", "4x6@17", "4x6@x", "+hint", "4x6+hint@2"} {
 		if _, err := ParseSpec(bad); err == nil {
 			t.Errorf("ParseSpec(%q) accepted", bad)
+		}
+	}
+	// An unknown name names the known networks.
+	for _, bad := range []string{"6x5", "4x6pat", "3x6patt", "foo"} {
+		_, err := ParseSpec(bad)
+		if err == nil || !strings.Contains(err.Error(), "known networks are 4x6, 8x6") {
+			t.Errorf("ParseSpec(%q): %v, want the known networks named", bad, err)
 		}
 	}
 	s, _ := ParseSpec("4x6")

@@ -26,17 +26,46 @@ const MaxStages = 16
 // StageCount is the number of stages, at least 1.
 func (s Spec) StageCount() int { return max(s.Stages, 1) }
 
-// Named networks (cells in hex).
-var named = []struct {
+type namedNet struct {
 	name, cells string
 	iso         bool
-}{
+}
+
+// Named networks (cells in hex).
+var named = []namedNet{
 	{"4x6", "012345,456789,012456,45689a", true},
 	{"8x6", "012456,456789,012345,234569,01259a,345678,134567,01489a", true},
 	{"5x6", "012345,456789,89abcd,012456,45689a", true},
+	{"6x6", "012456,456789,012345,234569,01259a,345678", true},
+	{"7x6", "012456,456789,012345,234569,01259a,345678,134567", true},
 	{"8x4", "0123,4567,89ab,cdef,048c,159d,26ae,37bf", false},
+	{"9x4", "0145,1256,2367,4589,569a,67ab,89cd,9ade,abef", false},
 	{"4x5", "01234,45678,01245,45689", true},
+	{"5x4", "0123,4567,0145,1256,569a", true},
 	{"2x4", "0123,4567", true},
+}
+
+// refName maps the research framework TDL2048+'s network names to td2048's:
+// the same patterns, in the same order (its 8x4patt and 9x4patt read each
+// pattern on the board alone, as td2048's 8x4 and 9x4 do).
+func refName(name string) string {
+	if n, ok := strings.CutSuffix(name, "patt"); ok && lookupNamed(n) {
+		return n
+	}
+	return name
+}
+
+func lookupNamed(name string) bool {
+	return slices.ContainsFunc(named, func(n namedNet) bool { return n.name == name })
+}
+
+// knownNames lists the named networks for error messages.
+func knownNames() string {
+	var ns []string
+	for _, n := range named {
+		ns = append(ns, n.name)
+	}
+	return strings.Join(ns, ", ")
 }
 
 // Names lists the named networks with their patterns, for help texts.
@@ -59,8 +88,8 @@ const (
 	MaxCells    = 7
 )
 
-// ParseSpec reads a network description: a name (4x6, 8x6, 5x6, 8x4, 4x5,
-// 2x4) or a comma-separated list of patterns in hex cells
+// ParseSpec reads a network description: a name (4x6, 8x6, 5x6, 6x6, 7x6,
+// 8x4, 9x4, 4x5, 5x4, 2x4, or TDL2048+'s 4x6patt and the like) or a comma-separated list of patterns in hex cells
 // ("012345,456789"), optionally followed by "/noiso" (read each pattern on
 // the board as it is) or "/iso" (on all eight images; the default for
 // lists and for every named network but 8x4), then optionally by "@K" (K
@@ -78,6 +107,7 @@ func ParseSpec(s string) (Spec, error) {
 		text, spec.Stages = text[:i], k
 	}
 	body, opt, hasOpt := strings.Cut(text, "/")
+	body = refName(body)
 	found := false
 	for _, n := range named {
 		if body == n.name {
@@ -110,6 +140,9 @@ func ParseSpec(s string) (Spec, error) {
 			return Spec{}, fmt.Errorf("network %q: pattern %q must have 1 to %d cells", s, p, MaxCells)
 		}
 		var cells []int
+		if strings.ContainsAny(strings.ToLower(p), "ghijklmnopqrstuvwxyz") {
+			return Spec{}, fmt.Errorf("network %q: unknown name; known networks are %s (TDL2048+'s names like 4x6patt too), or hex patterns like 012345,456789", s, knownNames())
+		}
 		for _, ch := range strings.ToLower(p) {
 			var c int
 			switch {
