@@ -48,7 +48,13 @@ type Episode struct {
 	MaxTile  int // exponent: 11 is 2048, 16 is 65536
 	Moves    int
 	Overflow bool // stopped by a 32768+32768 merge
+	// Diverged is set when learning drove a value to NaN or infinity (a
+	// learning rate far too large): Train stops the run.
+	Diverged bool
 }
+
+// finite reports whether x is a number and not an infinity.
+func finite(x float32) bool { return x-x == 0 }
 
 // end records the largest tile of the last board b: 65536 when the game
 // stopped at a 32768+32768 merge, which b cannot hold.
@@ -180,6 +186,7 @@ func (w *Worker) playAfterIndexed(alpha float32) Episode {
 			v := net.Add(x, alpha*(target-net.Sum(x)))
 			target = path[t].reward + v
 		}
+		ep.Diverged = !finite(target)
 	}
 	return ep
 }
@@ -224,6 +231,7 @@ func (w *Worker) playAfterDirect(alpha float32) Episode {
 			v := net.Update(s, alpha*(target-net.Estimate(s)))
 			target = path[t].reward + v
 		}
+		ep.Diverged = !finite(target)
 	}
 	return ep
 }
@@ -258,17 +266,18 @@ func (w *Worker) playState(alpha float32) Episode {
 			x := net.Index(b, w.cand[:])
 			next = net.Add(x, -alpha*net.Sum(x))
 		}
-		w.learnState(path, next, alpha)
+		ep.Diverged = !finite(w.learnState(path, next, alpha))
 	}
 	return ep
 }
 
 // learnState: for t from the last step down, V(s_t) moves toward
 // r_t + V(s_{t+1}), next being the updated value of s_{t+1}.
-func (w *Worker) learnState(path []step, next, alpha float32) {
+func (w *Worker) learnState(path []step, next, alpha float32) float32 {
 	net := w.Net
 	for t := len(path) - 1; t >= 0; t-- {
 		x := net.Index(path[t].board, w.cand[:])
 		next = net.Add(x, alpha*(path[t].reward+next-net.Sum(x)))
 	}
+	return next
 }

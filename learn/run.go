@@ -86,6 +86,18 @@ type Snapshot struct {
 	Alpha       float32
 }
 
+// DivergedError stops a run whose learning drove a value to NaN or
+// infinity: the weights are no longer usable, so the run keeps its last
+// checkpoint instead of saving them.
+type DivergedError struct {
+	Episode int
+	Alpha   float32
+}
+
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("training diverged at episode %d: a value became NaN or infinite (learning rate %g is too large)", e.Episode+1, e.Alpha)
+}
+
 // Result sums up a run.
 type Result struct {
 	Episodes int // episodes played in this call
@@ -189,6 +201,10 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		mu.Lock()
 		defer mu.Unlock()
 		inflight--
+		if ep.Diverged && failed == nil {
+			failed = &DivergedError{Episode: i, Alpha: alpha}
+			wake.Broadcast()
+		}
 		done++
 		moves += int64(ep.Moves)
 		k := i / every
@@ -221,7 +237,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			}
 			cfg.Tick(s)
 		}
-		if inflight == 0 && next == boundary && boundary < cfg.Episodes {
+		if inflight == 0 && next == boundary && boundary < cfg.Episodes && failed == nil {
 			// All workers wait at the boundary: the network and the
 			// generators are consistent, save them.
 			if err := cfg.Checkpoint(state()); err != nil {

@@ -36,9 +36,26 @@ func Constant(alpha float64) *Schedule {
 	return &Schedule{Steps: []Step{{0, alpha}}, Scale: 1}
 }
 
+// MaxAlpha bounds the learning rate: alpha is the step of the whole value,
+// so a rate above 1 overshoots every target and drives the weights to
+// infinity.
+const MaxAlpha = 1.0
+
+// CheckAlpha refuses a learning rate that is not a number from 0 to
+// MaxAlpha.
+func CheckAlpha(a float64) error {
+	if !(a >= 0 && a <= MaxAlpha) {
+		return fmt.Errorf("learning rate %v: want a number from 0 to %v (the course uses 0.1)", a, MaxAlpha)
+	}
+	return nil
+}
+
 // ParseSchedule reads "EPISODE:ALPHA,..." (the first step may start later
 // than 0: before it, base applies).
 func ParseSchedule(s string, base float64) (*Schedule, error) {
+	if err := CheckAlpha(base); err != nil {
+		return nil, err
+	}
 	sc := Constant(base)
 	if strings.TrimSpace(s) == "" {
 		return sc, nil
@@ -49,6 +66,9 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 		al, err2 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 		if !ok || err1 != nil || err2 != nil || ep < 0 || !(al >= 0) {
 			return nil, fmt.Errorf("alpha schedule %q: want EPISODE:ALPHA pairs like 0:0.1,200000:0.05", s)
+		}
+		if err := CheckAlpha(al); err != nil {
+			return nil, fmt.Errorf("alpha schedule %q: %v", s, err)
 		}
 		if ep == 0 {
 			sc.Steps[0].Alpha = al

@@ -31,6 +31,8 @@ type Episode struct {
 	Score   int // value of the final board
 	MaxTile int // largest tile index: 13 is 3072, 14 is 6144
 	Slides  int
+	// Diverged: learning drove a value to NaN or infinity.
+	Diverged bool
 }
 
 type step struct {
@@ -117,7 +119,7 @@ func (w *Worker) playIndexed(alpha float32) Episode {
 	ep.MaxTile = g.Board.MaxTile()
 	w.path, w.idx = path, idx
 	if alpha > 0 {
-		w.learn(path, idx, lookups, alpha)
+		ep.Diverged = w.learn(path, idx, lookups, alpha)
 	}
 	return ep
 }
@@ -127,7 +129,7 @@ func (w *Worker) playIndexed(alpha float32) Episode {
 // last step, and the next target is path[t]'s reward plus its updated
 // value. The weights of step t-4 are prefetched while step t learns, so
 // that their cache misses overlap.
-func (w *Worker) learn(path []step, idx []uint32, lookups int, alpha float32) {
+func (w *Worker) learn(path []step, idx []uint32, lookups int, alpha float32) (diverged bool) {
 	net := w.Net
 	var target float32
 	for t := len(path) - 1; t >= 0; t-- {
@@ -139,6 +141,7 @@ func (w *Worker) learn(path []step, idx []uint32, lookups int, alpha float32) {
 		v = net.Add(x, alpha*(target-v))
 		target = path[t].reward + v
 	}
+	return target-target != 0
 }
 
 // playDirect is Play for networks that read a board's weights as fast from
@@ -175,6 +178,7 @@ func (w *Worker) playDirect(alpha float32) Episode {
 			v := net.UpdateStage(s.stage, s.after, alpha*(target-net.EstimateStage(s.stage, s.after)))
 			target = s.reward + v
 		}
+		ep.Diverged = target-target != 0
 	}
 	return ep
 }

@@ -25,5 +25,5 @@ type player struct{ *Worker }
 
 func (p player) Play(alpha float32) learn.Episode {
 	e := p.Worker.Play(alpha)
-	return learn.Episode{Score: e.Score, MaxTile: e.MaxTile, Moves: e.Slides}
+	return learn.Episode{Score: e.Score, MaxTile: e.MaxTile, Moves: e.Slides, Diverged: e.Diverged}
 }

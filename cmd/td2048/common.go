@@ -5,12 +5,19 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/runfile"
+	"github.com/td2048/td2048/safefile"
 )
 
 // seedFlag is a seed that is random unless given.
@@ -104,4 +111,122 @@ func rate(moves int64, d time.Duration) string {
 		return fmt.Sprintf("%.1fk", r/1e3)
 	}
 	return fmt.Sprintf("%.0f", r)
+}
+
+// parseNetwork reads --network.
+func parseNetwork(s string) (ntuple.Spec, error) {
+	spec, err := ntuple.ParseSpec(s)
+	if err != nil {
+		return spec, usagef("--network: %v", err)
+	}
+	return spec, nil
+}
+
+// samePath reports whether two paths name the same file (or would).
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == ab
+}
+
+// refuseClobber refuses to write over a file that holds something the user
+// did not name as this command's to replace: want says what the command
+// writes ("weights", "log", "image", "stats"), and a file of that kind may
+// be replaced only where replacing it loses nothing (an image of a plot).
+// For weights, game and spec describe what would be written.
+func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
+	head, err := safefile.Sniff(path, 512)
+	if err != nil {
+		return fmt.Errorf("--%s %s: %v", flagName, path, err)
+	}
+	if len(head) == 0 {
+		return nil // no file, or an empty one
+	}
+	what := describeFile(path, head)
+	if want == "image" && strings.HasPrefix(what, "a") && strings.Contains(what, "image") {
+		return nil // a plot is redrawn from its log: replacing it loses nothing
+	}
+	hint := "choose another --" + flagName + ", or --force to replace it"
+	if want == "weights" && strings.HasPrefix(string(head), "td2048w\n") {
+		if h, err := netfile.ReadHeader(path); err == nil {
+			if _, ok, _ := runfile.ReadState(h); ok {
+				hint = fmt.Sprintf("continue its run with td2048 train --resume %s, start from its weights with --load %s, %s", path, path, hint)
+			} else {
+				hint = fmt.Sprintf("start from its weights with --load %s, %s", path, hint)
+			}
+		}
+	}
+	return fmt.Errorf("%s holds %s; not overwriting it (%s)", path, what, hint)
+}
+
+// describeFile says what a file holds, from its first bytes.
+func describeFile(path string, head []byte) string {
+	s := string(head)
+	switch {
+	case strings.HasPrefix(s, "td2048w\n"):
+		h, err := netfile.ReadHeader(path)
+		if err != nil {
+			return "a damaged td2048 weight file"
+		}
+		return fmt.Sprintf("trained %s weights (%s network, %d episodes)", gameTitle(h.Game), h.Network, h.Episodes)
+	case strings.HasPrefix(s, "\x89PNG"):
+		return "a PNG image"
+	case strings.HasPrefix(s, "%PDF"):
+		return "a PDF image"
+	case strings.HasPrefix(s, "<?xml") || strings.HasPrefix(s, "<svg"):
+		return "an SVG image"
+	case strings.HasPrefix(s, `{"episodes":`):
+		return "a training run's metrics log"
+	case strings.Contains(s, "|") && strings.Contains(s, "@"):
+		return "a Threes! statistics file"
+	}
+	if k := netfile.KindOfName(path); k != netfile.Native && k != netfile.Unknown {
+		return fmt.Sprintf("weights (%s)", k)
+	}
+	return "other data"
+}
+
+func gameTitle(name string) string {
+	if g := games[name]; g != nil {
+		return g.title
+	}
+	return name
+}
+
+// physicalMemory is the machine's memory in bytes (0 when unknown).
+func physicalMemory() int64 {
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) != nil {
+		return 0
+	}
+	return int64(si.Totalram) * int64(si.Unit)
+}
+
+// checkMemory refuses an allocation that cannot fit in this machine's
+// memory, before it is made (the Go runtime would die with a stack dump).
+func checkMemory(bytes int64, what string) error {
+	total := physicalMemory()
+	if total > 0 && bytes > total*9/10 {
+		return usagef("%s needs %s; this machine has %s of memory", what, mib(bytes), mib(total))
+	}
+	return nil
+}
+
+// maxThreads bounds --threads: more workers than this only add memory and
+// contention on this machine.
+func maxThreads() int { return max(64, 4*runtime.NumCPU()) }
+
+func checkThreads(n int) error {
+	if n < 0 || n > maxThreads() {
+		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, maxThreads(), runtime.NumCPU())
+	}
+	return nil
 }

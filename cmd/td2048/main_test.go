@@ -136,7 +136,7 @@ func TestTrainEvalEndToEnd(t *testing.T) {
 		t.Fatalf("wrong network accepted: %d %s", code, errs)
 	}
 	code, _, errs = runCmd(t, "train", "--network", "2x4", "--episodes", "1", "--save", w)
-	if code == 0 || !strings.Contains(errs, "holds a 8x4 network") {
+	if code == 0 || !strings.Contains(errs, "holds trained 2048 weights (8x4 network, 410 episodes)") {
 		t.Fatalf("overwrite of another network accepted: %d %s", code, errs)
 	}
 	// A damaged file is refused with a one-line message.

@@ -94,7 +94,7 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 		t.Fatalf("wrong network accepted: %s", errs)
 	}
 	code, _, errs = runCmd(t, "train", "--game", "threes", "--network", "0123+hint", "--save", w, "--episodes", "1")
-	if code == 0 || !strings.Contains(errs, "holds a 0123,4567,89ab,cdef+hint network") {
+	if code == 0 || !strings.Contains(errs, "holds trained Threes! weights (0123,4567,89ab,cdef+hint network") {
 		t.Fatalf("overwrite accepted: %s", errs)
 	}
 	// A staged network without +hint, or a state learner, is a usage error.
@@ -115,7 +115,7 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 		t.Fatalf("2048 weights loaded: %s", errs)
 	}
 	code, _, errs = runCmd(t, "train", "--game", "threes", "--network", "0123", "--save", w2048, "--episodes", "1")
-	if code == 0 || !strings.Contains(errs, "holds weights for 2048") {
+	if code == 0 || !strings.Contains(errs, "holds trained 2048 weights") {
 		t.Fatalf("2048 weights overwritten: %s", errs)
 	}
 	e, _, _ := testEnv()

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	flag "github.com/spf13/pflag"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,6 +17,8 @@ import (
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/plot"
+	"github.com/td2048/td2048/runfile"
+	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -28,14 +28,6 @@ func init() {
 		short: "learn n-tuple network weights by TD(0), printing statistics every block",
 		setup: setupTrain,
 	})
-}
-
-// runHeader is what a weight file records of the run that wrote it.
-type runHeader struct {
-	learn.RunState
-	Base      int64  `json:"base"`       // episodes the weights had before this run
-	Log       string `json:"log"`        // the metrics log, "" for none
-	LogOffset int64  `json:"log_offset"` // its length when the file was written
 }
 
 type trainFlags struct {
@@ -77,8 +69,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
 	}
-	if !(f.alpha >= 0) {
-		return usagef("--alpha must be a number >= 0")
+	if err := learn.CheckAlpha(f.alpha); err != nil {
+		return usagef("--alpha: %v", err)
+	}
+	if err := checkThreads(f.threads); err != nil {
+		return err
 	}
 	if f.resume != "" && f.load != "" {
 		return usagef("--resume continues a run; --load starts a new one from saved weights: give one")
@@ -86,13 +81,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.resume != "" && !flagGiven(fs, "save") {
 		f.save = f.resume
 	}
+	if f.save == "" {
+		return usagef("--save: want a file name")
+	}
 	if k := netfile.KindOfName(f.save); k != netfile.Native && k != netfile.Unknown {
 		return usagef("--save %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", f.save, k)
-	}
-	if f.plot != "" {
-		if _, err := plot.Format(f.plot); err != nil {
-			return usagef("--plot: %v", err)
-		}
 	}
 	kind, err := parseLearner(f.learner)
 	if err != nil {
@@ -116,34 +109,139 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			f.network = threesDefaultNetwork
 		}
 	}
-
 	var spec *ntuple.Spec
 	if (f.load == "" && f.resume == "") || flagGiven(fs, "network") {
-		s, err := ntuple.ParseSpec(f.network)
+		s, err := parseNetwork(f.network)
 		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
 		if err := g.checkSpec(s); err != nil {
 			return usagef("%v", err)
 		}
 		spec = &s
 	}
-	// Never overwrite another network's weights by accident.
-	if h, err := netfile.ReadHeader(f.save); err == nil && !f.force && f.save != f.load && f.save != f.resume {
-		if h.Game != g.name {
-			return fmt.Errorf("%s holds weights for %s; training %s would overwrite them (choose another --save, or --force)", f.save, h.Game, g.name)
+
+	// The run being resumed: its state, read from the header alone so that
+	// every check below comes before the weights are read.
+	var st runfile.State
+	if f.resume != "" {
+		h, err := netfile.ReadHeader(f.resume)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("%s not found: nothing to resume", f.resume)
+			}
+			return err
 		}
-		if spec != nil && h.Network != spec.String() {
-			return fmt.Errorf("%s holds a %s network; training %s would overwrite it (choose another --save, or --force)", f.save, h.Network, spec)
+		var ok bool
+		st, ok, err = runfile.ReadState(h)
+		if !ok {
+			return fmt.Errorf("%s holds weights but no run to resume (use --load %s to train on from its weights)", f.resume, f.resume)
 		}
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) && !f.force {
-		return fmt.Errorf("%v; not overwriting it (choose another --save, or --force)", err)
+		if err != nil {
+			return fmt.Errorf("%s: %v", f.resume, err)
+		}
+		for _, c := range []struct {
+			flag string
+			same bool
+		}{
+			{"seed", f.seed.v == st.Seed}, {"every", f.every == st.Every}, {"learner", f.learner == st.Learner},
+			{"threads", f.threads == len(st.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
+		} {
+			if flagGiven(fs, c.flag) && !c.same {
+				return usagef("--%s: a resumed run keeps its settings (start a new run with --load to change them)", c.flag)
+			}
+		}
+		f.seed = seedFlag{set: true, v: st.Seed}
+		f.every, f.threads = st.Every, len(st.Rands)
+		if kind, err = learn.ParseKind(st.Learner); err != nil {
+			return err
+		}
+		if !flagGiven(fs, "episodes") {
+			f.episodes = st.Total
+		}
+		if f.episodes < st.Done {
+			return usagef("--episodes %d: the run has done %d already", f.episodes, st.Done)
+		}
+		// The run goes on as it was started unless a flag says otherwise.
+		if !flagGiven(fs, "checkpoint-every") && st.CheckpointEvery > 0 {
+			f.ckEvery = st.CheckpointEvery
+		}
+		if !flagGiven(fs, "plot") && st.Plot != "" {
+			f.plot = runfile.Resolve(f.resume, st.Plot)
+		}
+	}
+	f.threads = threadCount(f.threads)
+
+	// Every file this run writes, checked before any work: the weights
+	// (also the checkpoint), the metrics log and the plot.
+	logPath := f.log
+	switch {
+	case f.resume != "" && !flagGiven(fs, "log"):
+		logPath = st.LogPath(f.resume)
+	case logPath == "":
+		logPath = runfile.DefaultLog(f.save)
+	case logPath == "none":
+		logPath = ""
+	}
+	if f.plot != "" {
+		if _, err := plot.Format(f.plot); err != nil {
+			return usagef("--plot: %v", err)
+		}
+	}
+	outs := []struct{ flag, path string }{{"save", f.save}, {"log", logPath}, {"plot", f.plot}}
+	for i, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if err := safefile.Check(o.path); err != nil {
+			return usagef("--%s: %v", o.flag, err)
+		}
+		for _, in := range []struct{ flag, path string }{{"load", f.load}, {"resume", f.resume}} {
+			if o.flag != "save" && in.path != "" && samePath(o.path, in.path) {
+				return usagef("--%s %s is the --%s file: it would be overwritten", o.flag, o.path, in.flag)
+			}
+		}
+		for _, p := range outs[:i] {
+			if p.path != "" && samePath(o.path, p.path) {
+				return usagef("--%s and --%s name the same file %s", p.flag, o.flag, o.path)
+			}
+		}
+	}
+	// Training on over the --load file continues its history: its own log
+	// (the default one) goes on, the episodes counted from the weights'.
+	appendLog := f.load != "" && samePath(f.save, f.load) && !flagGiven(fs, "log") && logPath != ""
+	locks, err := safefile.AcquireAll(f.save, logPath, f.plot)
+	if err != nil {
+		return err
+	}
+	defer locks.Release()
+	// Nothing is overwritten that the user did not name as this run's.
+	if !f.force {
+		if !samePath(f.save, f.resume) && !samePath(f.save, f.load) {
+			if err := refuseClobber(f.save, "save", "weights", g.name, spec); err != nil {
+				return err
+			}
+		}
+		if logPath != "" && !(f.resume != "" && samePath(logPath, st.LogPath(f.resume))) && !appendLog {
+			if err := refuseClobber(logPath, "log", "log", "", nil); err != nil {
+				return err
+			}
+		}
+		if f.plot != "" {
+			if err := refuseClobber(f.plot, "plot", "image", "", nil); err != nil {
+				return err
+			}
+		}
+	}
+	if spec != nil {
+		if err := checkMemory(int64(spec.Weights())*4, "network "+spec.String()); err != nil {
+			return err
+		}
 	}
 
 	var (
 		net   *ntuple.Network
 		h     netfile.Header
-		run   runHeader
 		sched *learn.Schedule
 	)
 	switch {
@@ -152,40 +250,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if err != nil {
 			return err
 		}
-		if len(h.Run) == 0 {
+		if st2, _, err := runfile.ReadState(h); err != nil || st2.Done != st.Done || st2.Seed != st.Seed {
 			net.Free()
-			return fmt.Errorf("%s holds weights but no run to resume (use --load to train on from its weights)", f.resume)
+			return fmt.Errorf("%s changed while it was being read; try again", f.resume)
 		}
-		if err := json.Unmarshal(h.Run, &run); err != nil || run.Schedule == nil || len(run.Schedule.Steps) == 0 {
-			net.Free()
-			return fmt.Errorf("%s: damaged run state", f.resume)
-		}
-		for _, c := range []struct {
-			flag string
-			same bool
-		}{
-			{"seed", f.seed.v == run.Seed}, {"every", f.every == run.Every}, {"learner", f.learner == run.Learner},
-			{"threads", f.threads == len(run.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
-		} {
-			if flagGiven(fs, c.flag) && !c.same {
-				net.Free()
-				return usagef("--%s: a resumed run keeps its settings (start a new run with --load to change them)", c.flag)
-			}
-		}
-		f.seed = seedFlag{set: true, v: run.Seed}
-		f.every, f.threads = run.Every, len(run.Rands)
-		if kind, err = learn.ParseKind(run.Learner); err != nil {
-			net.Free()
-			return err
-		}
-		if !flagGiven(fs, "episodes") {
-			f.episodes = run.Total
-		}
-		if f.episodes < run.Done {
-			net.Free()
-			return usagef("--episodes %d: the run has done %d already", f.episodes, run.Done)
-		}
-		sched = run.Schedule
+		sched = st.Schedule
 	case f.load != "":
 		net, h, err = loadNet(f.load, g.name, spec)
 		if err != nil {
@@ -204,14 +273,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			net.Free()
 			return err
 		}
-		run.Base = h.Episodes
+		st = runfile.State{Base: h.Episodes}
 	default:
 		if net, err = ntuple.New(*spec); err != nil {
 			return err
 		}
 	}
 	defer net.Free()
-	f.threads = threadCount(f.threads)
 	if sched == nil {
 		if sched, err = learn.ParseSchedule(f.schedule, f.alpha); err != nil {
 			return usagef("%v", err)
@@ -224,33 +292,24 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 
 	// The metrics log: new for a new run, cut back to the checkpoint on resume.
-	logPath := f.log
-	switch {
-	case f.resume != "" && !flagGiven(fs, "log"):
-		logPath = run.Log
-	case logPath == "":
-		logPath = strings.TrimSuffix(f.save, filepath.Ext(f.save)) + ".jsonl"
-	case logPath == "none":
-		logPath = ""
-	}
-	var logf *os.File
+	var logf *runfile.Log
 	if logPath != "" {
-		if f.resume != "" && logPath == run.Log {
-			logf, err = os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE, 0o644)
-			if err == nil {
-				if err = logf.Truncate(run.LogOffset); err == nil {
-					_, err = logf.Seek(run.LogOffset, io.SeekStart)
-				}
-			}
-		} else {
-			logf, err = os.Create(logPath)
+		switch {
+		case f.resume != "" && samePath(logPath, st.LogPath(f.resume)):
+			logf, err = runfile.ResumeLog(logPath, &st)
+		case appendLog:
+			logf, err = runfile.AppendLog(logPath)
+		default:
+			logf, err = runfile.CreateLog(logPath)
 		}
 		if err != nil {
-			return fmt.Errorf("log: %v", err)
+			return err
 		}
 		defer logf.Close()
 	}
-	run.Log = logPath
+	st.Log, st.LogRel, st.LogOffset, st.LogPending = runfile.Rel(f.save, logPath), true, 0, nil
+	st.LogDefault = logPath != "" && samePath(logPath, runfile.DefaultLog(f.save))
+	st.CheckpointEvery, st.Plot = f.ckEvery, runfile.Rel(f.save, f.plot)
 
 	out := e.stdout
 	sd := f.seed.value()
@@ -258,7 +317,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	fmt.Fprintf(out, "game = %s\nnetwork = %s\n", g.title, describe(net.Spec()))
 	switch {
 	case f.resume != "":
-		fmt.Fprintf(out, "resumed = %s (%d of %d episodes done)\n", f.resume, run.Done, f.episodes)
+		fmt.Fprintf(out, "resumed = %s (%d of %d episodes done)\n", f.resume, st.Done, f.episodes)
 	case f.load != "":
 		fmt.Fprintf(out, "loaded = %s (%d episodes)\n", f.load, h.Episodes)
 	}
@@ -270,27 +329,29 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if logPath != "" {
 		fmt.Fprintf(out, "log = %s\n", logPath)
 	}
+	if f.plot != "" {
+		fmt.Fprintf(out, "plot = %s\n", f.plot)
+	}
 
-	save := func(st learn.RunState) error {
-		run.RunState = st
+	var logErr error // the last log write error reported
+	warnLog := func(err error) {
+		if err != nil && (logErr == nil || err.Error() != logErr.Error()) {
+			fmt.Fprintf(e.stderr, "td2048 train: warning: %v; training goes on\n", err)
+		}
+		logErr = err
+	}
+	save := func(rs learn.RunState) error {
+		st.RunState = rs
 		if logf != nil {
-			if err := logf.Sync(); err != nil {
-				return fmt.Errorf("log: %v", err)
-			}
-			off, err := logf.Seek(0, io.SeekCurrent)
-			if err != nil {
-				return fmt.Errorf("log: %v", err)
-			}
-			run.LogOffset = off
+			off, pending, err := logf.Sync()
+			warnLog(err)
+			st.LogOffset, st.LogPending = off, pending
 		}
 		hh := h
-		hh.Episodes = run.Base + int64(st.Done)
+		hh.Episodes = st.Base + int64(rs.Done)
 		hh.Learner = kind.String()
 		hh.Game = g.name
-		if hh.Run, err = json.Marshal(run); err != nil {
-			return err
-		}
-		if err := netfile.Save(f.save, net, hh); err != nil {
+		if err := runfile.Save(f.save, net, hh, st); err != nil {
 			return err
 		}
 		if f.plot != "" && logPath != "" {
@@ -299,7 +360,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 				err = plot.Save(f.plot, s)
 			}
 			if err != nil {
-				fmt.Fprintf(e.stderr, "td2048 train: plot: %v\n", err)
+				fmt.Fprintf(e.stderr, "td2048 train: warning: plot: %v\n", err)
 			}
 		}
 		return nil
@@ -310,21 +371,21 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Seed: sd, Threads: f.threads, Every: f.every,
 		Schedule: sched, CheckpointEvery: f.ckEvery,
-		Checkpoint: func(st learn.RunState) error {
+		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
-			return save(st)
+			return save(rs)
 		},
 		Block: func(done int, b *stats.Block, elapsed time.Duration, alpha float32) {
 			prog.clear()
 			b.Write(out, done, g.value)
 			dt := elapsed - lastElapsed
-			rec := stats.NewRecord(int64(done), b, g.value)
+			rec := stats.NewRecord(st.Base+int64(done), b, g.value)
 			rec.Alpha, _ = strconv.ParseFloat(strconv.FormatFloat(float64(alpha), 'g', -1, 32), 64)
 			rec.MovesPerSec = float64(b.Moves) / max(dt.Seconds(), 1e-9)
 			rec.Elapsed = elapsed.Seconds()
 			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), g.name
 			if logf != nil {
-				stats.WriteRecord(logf, rec)
+				warnLog(logf.Write(rec))
 			}
 			prog.block(done, f.episodes, elapsed, rec.MovesPerSec)
 			lastElapsed = elapsed
@@ -333,26 +394,39 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		TickEvery: 250 * time.Millisecond,
 	}
 	if f.resume != "" {
-		cfg.Resume = &run.RunState
-		lastElapsed = time.Duration(run.Elapsed * float64(time.Second))
+		cfg.Resume = &st.RunState
+		lastElapsed = time.Duration(st.Elapsed * float64(time.Second))
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, res, err := g.train(ctx, net, cfg)
+	rs, res, err := g.train(ctx, net, cfg)
 	interrupted := ctx.Err() != nil
 	stop()
 	prog.clear()
+	var div *learn.DivergedError
+	if errors.As(err, &div) {
+		kept := f.save + " was left as it was"
+		if hh, herr := netfile.ReadHeader(f.save); herr == nil {
+			if s2, ok, _ := runfile.ReadState(hh); ok && s2.Seed == sd {
+				kept = fmt.Sprintf("%s keeps the last checkpoint (%d episodes)", f.save, s2.Done)
+			}
+		}
+		return fmt.Errorf("%v; %s; lower --alpha", err, kept)
+	}
 	if err != nil {
 		return err
 	}
-	if err := save(st); err != nil {
+	if err := save(rs); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "%d episodes in %s, %s moves/s; saved %s (%d of %d episodes of this run)\n",
-		res.Episodes, res.Elapsed.Round(time.Millisecond), rate(res.Moves, res.Elapsed), f.save, st.Done, st.Total)
+		res.Episodes, res.Elapsed.Round(time.Millisecond), rate(res.Moves, res.Elapsed), f.save, rs.Done, rs.Total)
+	if f.plot != "" && logPath != "" {
+		fmt.Fprintf(out, "plot: %s\n", f.plot)
+	}
 	if interrupted {
-		return fmt.Errorf("interrupted after %d episodes; the run is saved: continue it with td2048 train --resume %s", st.Done, f.save)
+		return fmt.Errorf("interrupted after %d episodes; the run is saved: continue it with td2048 train --resume %s", rs.Done, f.save)
 	}
 	return nil
 }

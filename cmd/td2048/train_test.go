@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -62,13 +63,13 @@ func readLog(t *testing.T, path string) []stats.Record {
 	return recs
 }
 
-func runState(t *testing.T, path string) runHeader {
+func runState(t *testing.T, path string) runfile.State {
 	t.Helper()
 	h, err := netfile.ReadHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r runHeader
+	var r runfile.State
 	if err := json.Unmarshal(h.Run, &r); err != nil {
 		t.Fatalf("run state of %s: %v", path, err)
 	}
@@ -137,7 +138,7 @@ func TestKillAndResume(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if h, err := netfile.ReadHeader(killed); err == nil && len(h.Run) > 0 {
-			var r runHeader
+			var r runfile.State
 			json.Unmarshal(h.Run, &r)
 			if r.Done >= 400 {
 				break
