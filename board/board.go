@@ -156,29 +156,29 @@ func ParseWith(s string, code Code) (Board, error) {
 	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
 		h := s[2:]
 		if len(h) == 0 || len(h) > 16 {
-			return 0, fmt.Errorf("board %q: hex form needs 1 to 16 hex digits after 0x", s)
+			return 0, fmt.Errorf("board %q: hex form needs 1 to 16 hex digits after 0x", short(s))
 		}
 		x, err := strconv.ParseUint(h, 16, 64)
 		if err != nil {
-			return 0, fmt.Errorf("board %q: not hex", s)
+			return 0, fmt.Errorf("board %q: not hex", short(s))
 		}
 		b := Board(x)
 		for i := range 16 {
 			if code.Value(b.At(i)) < 0 {
-				return 0, fmt.Errorf("board %q: cell %d holds index %d, which is no tile", s, i, b.At(i))
+				return 0, fmt.Errorf("board %q: cell %d holds index %d, which is no tile", short(s), i, b.At(i))
 			}
 		}
 		return b, nil
 	}
 	f := strings.Split(s, ",")
 	if len(f) != 16 {
-		return 0, fmt.Errorf("board %q: want 16 comma-separated tiles, got %d", s, len(f))
+		return 0, fmt.Errorf("board %q: want 16 comma-separated tiles, got %d", short(s), len(f))
 	}
 	var b Board
 	for i, t := range f {
 		v, err := strconv.Atoi(strings.TrimSpace(t))
 		if err != nil {
-			return 0, fmt.Errorf("board: cell %d: %q is not a number", i, strings.TrimSpace(t))
+			return 0, fmt.Errorf("board: cell %d: %q is not a number", i, short(strings.TrimSpace(t)))
 		}
 		idx, ok := code.Index(v)
 		if !ok {
@@ -209,3 +209,13 @@ func (b Board) Format(code Code) string {
 
 // String draws the board with 2048 tile values.
 func (b Board) String() string { return b.Format(Pow2) }
+
+// short cuts a long input for an error message: the message says where
+// the input is wrong, it need not repeat all of it.
+func short(s string) string {
+	const n = 40
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -156,3 +156,13 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseErrorShort: an error quotes at most a short prefix of a huge input.
+func TestParseErrorShort(t *testing.T) {
+	for _, in := range []string{strings.Repeat("2,", 50000), "0x" + strings.Repeat("z", 100000), strings.Repeat("x", 100000) + ",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"} {
+		_, err := Parse(in)
+		if err == nil || len(err.Error()) > 200 {
+			t.Errorf("Parse of %d bytes: error of %d bytes", len(in), len(err.Error()))
+		}
+	}
+}

@@ -24,10 +24,10 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"unsafe"
 
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/safefile"
 )
 
 const magic = "td2048w\n"
@@ -89,7 +89,11 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 }
 
 // Read reads a td2048 weight file and returns the network it holds.
-func Read(r io.Reader) (*ntuple.Network, Header, error) {
+func Read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
+
+// readNative is Read of a file of size bytes (-1: unknown): a size that
+// does not match the header is refused before the weights are allocated.
+func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	crc := crc32.New(castagnoli)
 	tr := io.TeeReader(r, crc)
 	head := make([]byte, len(magic)+4)
@@ -125,6 +129,13 @@ func Read(r io.Reader) (*ntuple.Network, Header, error) {
 	if int64(spec.Weights()) != h.Weights {
 		return nil, Header{}, fmt.Errorf("damaged weight file: network %s has %d weights, header says %d", h.Network, spec.Weights(), h.Weights)
 	}
+	if want := int64(len(magic)+4) + int64(hl) + 4*h.Weights + 4; size >= 0 && size != want {
+		what := "truncated"
+		if size > want {
+			what = "damaged"
+		}
+		return nil, Header{}, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, want, size)
+	}
 	net, err := ntuple.New(spec)
 	if err != nil {
 		return nil, Header{}, err
@@ -151,7 +162,22 @@ func Read(r io.Reader) (*ntuple.Network, Header, error) {
 		net.Free()
 		return nil, Header{}, fmt.Errorf("damaged weight file: checksum %08x, content sums to %08x", got, want)
 	}
+	if err := checkFinite(net); err != nil {
+		net.Free()
+		return nil, Header{}, err
+	}
 	return net, h, nil
+}
+
+// checkFinite refuses weights that hold NaN or an infinity: the mark of a
+// diverged run, and values no search can compare.
+func checkFinite(net *ntuple.Network) error {
+	for i, x := range net.Weights() {
+		if x-x != 0 {
+			return fmt.Errorf("weight file holds a weight that is not a finite number (weight %d is %v): the run that wrote it diverged", i, x)
+		}
+	}
+	return nil
 }
 
 // Save writes net to path atomically: a temporary file in the same folder,
@@ -162,39 +188,9 @@ func Save(path string, net *ntuple.Network, h Header) error {
 
 // WriteAtomic creates path with the bytes write produces, through a
 // temporary file in the same folder that is synced and renamed, so that
-// path holds either its old content or all of the new.
-func WriteAtomic(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+// path holds either its old content or all of the new (safefile.WriteAtomic).
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	return safefile.WriteAtomic(path, write)
 }
 
 // Load reads the weight file at path.
@@ -204,7 +200,11 @@ func Load(path string) (*ntuple.Network, Header, error) {
 		return nil, Header{}, err
 	}
 	defer f.Close()
-	net, h, err := Read(bufio.NewReaderSize(f, 1<<20))
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	net, h, err := readNative(bufio.NewReaderSize(f, 1<<20), size)
 	if err == nil {
 		return net, h, nil
 	}

@@ -2,12 +2,15 @@ package netfile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -171,4 +174,39 @@ func FuzzRead(f *testing.F) {
 		}
 		n.Free()
 	})
+}
+
+// TestDeclaredSizeCheckedFirst: a short file whose header claims a huge
+// network is refused from its length, before any weight is allocated.
+func TestDeclaredSizeCheckedFirst(t *testing.T) {
+	spec := "0123456,123456a,23456ab,3456abc,456abcd,56abcde,6abcdef,abcdef0"
+	js := fmt.Sprintf(`{"format":"td2048-weights","version":1,"network":%q,"element":"float32","weights":%d,"game":"2048","learner":"after"}`, spec, int64(8)<<28)
+	var b bytes.Buffer
+	b.WriteString("td2048w\n")
+	binary.Write(&b, binary.LittleEndian, uint32(len(js)))
+	b.WriteString(js)
+	b.WriteString("junk")
+	path := filepath.Join(t.TempDir(), "w.td2048")
+	os.WriteFile(path, b.Bytes(), 0o644)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	net, _, err := Load(path)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		net.Free()
+		t.Fatal("a truncated 8 GiB network was loaded")
+	}
+	if !strings.Contains(err.Error(), "truncated weight file: its header describes") || !strings.Contains(err.Error(), fmt.Sprintf("the file has %d bytes", b.Len())) {
+		t.Fatalf("error %q does not say the file is too short for its header", err)
+	}
+	if after.TotalAlloc-before.TotalAlloc > 4<<20 { // the read buffer, not 8 GiB
+		t.Fatalf("allocated %d bytes before refusing", after.TotalAlloc-before.TotalAlloc)
+	}
+	// A length field damaged upward says so, not "checksum missing".
+	data := encoded(t)
+	binary.LittleEndian.PutUint32(data[8:], binary.LittleEndian.Uint32(data[8:])+1)
+	os.WriteFile(path, data, 0o644)
+	if _, _, err := Load(path); err == nil || strings.Contains(err.Error(), "checksum missing") {
+		t.Fatalf("damaged length field: %v", err)
+	}
 }

@@ -639,7 +639,7 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Kind, error) {
 	h := Header{Element: "float32", Game: "2048", Learner: "after"}
 	switch k {
 	case Native:
-		net, h, err = Read(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20))
+		net, h, err = readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
 		return net, h, k, err
 	case DemoBin:
 		net, err = ReadBin(r, size)
@@ -651,6 +651,10 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Kind, error) {
 		return nil, Header{}, k, ErrUnknownFormat
 	}
 	if err != nil {
+		return nil, Header{}, k, err
+	}
+	if err := checkFinite(net); err != nil {
+		net.Free()
 		return nil, Header{}, k, err
 	}
 	spec := net.Spec()

@@ -25,8 +25,8 @@ func refNet(t testing.TB, spec string, seed uint64) *ntuple.Network {
 		w[i] = float32(rng.NormFloat64() * 1000)
 	}
 	w[1] = float32(math.Copysign(0, -1))
-	w[2] = math.Float32frombits(0x7fc01234) // a NaN with a payload
-	w[3] = float32(math.Inf(-1))
+	w[2] = math.MaxFloat32
+	w[3] = -math.MaxFloat32
 	w[4] = math.Float32frombits(1) // the smallest subnormal
 	return n
 }
@@ -503,6 +503,33 @@ func TestLoadAnyUnknown(t *testing.T) {
 		t.Fatalf("%v %+v", err, h)
 	}
 	net.Free()
+}
+
+// TestNonFiniteRefused: weights holding NaN or an infinity (a diverged
+// run) are refused in every format, whole.
+func TestNonFiniteRefused(t *testing.T) {
+	dir := t.TempDir()
+	for i, bad := range []float32{math.Float32frombits(0x7fc01234), float32(math.Inf(-1)), float32(math.Inf(1))} {
+		n := refNet(t, "0123,4567", 1)
+		n.Weights()[100+i] = bad
+		for _, k := range []Kind{Native, DemoBin, TDLW} {
+			path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
+			var data []byte
+			if k == Native {
+				var b bytes.Buffer
+				if err := Write(&b, n, Header{}); err != nil {
+					t.Fatal(err)
+				}
+				data = b.Bytes()
+			} else {
+				data = encode(t, k, n)
+			}
+			os.WriteFile(path, data, 0o644)
+			net, _, err := LoadAny(path)
+			refused(t, fmt.Sprintf("%v in %v", bad, k), net, err, "not a finite number")
+		}
+		n.Free()
+	}
 }
 
 func TestKindNames(t *testing.T) {

@@ -61,7 +61,11 @@ func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Hea
 		return nil, h, fmt.Errorf("%s not found: train one with td2048 train, or name another with --load", path)
 	}
 	if err != nil {
-		return nil, h, fmt.Errorf("load %v", err)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, h, fmt.Errorf("cannot read %s: %v", path, pe.Err)
+		}
+		return nil, h, err
 	}
 	if err := netfile.Expect(path, h, game, "", spec); err != nil {
 		net.Free()

@@ -123,6 +123,9 @@ func (b *byteSize) Set(s string) error {
 	if err != nil || v < 0 || v > 1<<40/mult {
 		return fmt.Errorf("size %q: want bytes like 256M, 1G or 0", s)
 	}
+	if total := physicalMemory(); total > 0 && v*mult > total/2 {
+		return fmt.Errorf("size %s: at most half of this machine's memory (%s)", s, mib(total))
+	}
 	*b = byteSize(v * mult)
 	return nil
 }
