@@ -298,3 +298,39 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		t.Fatal("weights differ")
 	}
 }
+
+// TestDivergenceStopsTheRun: a learning rate far too large drives values
+// to infinity; the episode that does it stops the run with a
+// DivergedError, and no checkpoint is taken after it. Both games, both
+// learners.
+func TestDivergenceStopsTheRun(t *testing.T) {
+	for _, kind := range []Kind{AfterState, State} {
+		net := ntuple.MustNew("0123,4567")
+		checkpoints := 0
+		_, _, err := Train(context.Background(), net, Config{
+			Episodes: 100000, Kind: kind, Seed: 1, Threads: 1, Every: 10,
+			Schedule: Constant(1e30), CheckpointEvery: 10,
+			Checkpoint: func(RunState) error { checkpoints++; return nil },
+		})
+		var div *DivergedError
+		if !errors.As(err, &div) {
+			t.Fatalf("%v: err %v", kind, err)
+		}
+		if div.Episode >= 1000 || checkpoints > div.Episode/10 {
+			t.Fatalf("%v: diverged at episode %d, %d checkpoints", kind, div.Episode, checkpoints)
+		}
+		net.Free()
+	}
+	// A sane rate never trips it.
+	net := ntuple.MustNew("0123,4567")
+	defer net.Free()
+	if _, _, err := Train(context.Background(), net, Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckAlpha(1.5); err == nil {
+		t.Error("alpha 1.5 accepted")
+	}
+	if _, err := ParseSchedule("0:0.1,10:2", 0.1); err == nil {
+		t.Error("schedule with alpha 2 accepted")
+	}
+}

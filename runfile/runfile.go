@@ -284,7 +284,11 @@ func (l *Log) flush() error {
 	if err == nil {
 		err = io.ErrShortWrite
 	}
-	return fmt.Errorf("log %s: %v (%d block(s) kept for the next write)", l.path, err, len(l.pending))
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("log %s: %v", l.path, err)
 }
 
 // sanitize keeps a record encodable: JSON has no NaN or infinity.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -492,5 +493,19 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 	}
 	if !slices.Equal(a.Weights(), b.Weights()) {
 		t.Fatal("weights differ")
+	}
+}
+
+// TestDivergenceStopsTheRun: as in 2048, a rate far too large stops the
+// run at the episode whose values became infinite, on both learning paths.
+func TestDivergenceStopsTheRun(t *testing.T) {
+	for _, spec := range []string{"0123,4567+hint", "0123,4567"} {
+		net := ntuple.MustNew(spec)
+		_, _, err := Train(context.Background(), net, learn.Config{Episodes: 100000, Seed: 1, Threads: 1, Every: 10, Schedule: learn.Constant(1e30)})
+		var div *learn.DivergedError
+		if !errors.As(err, &div) || div.Episode > 1000 {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		net.Free()
 	}
 }

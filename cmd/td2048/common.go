@@ -159,7 +159,10 @@ func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
 		return nil // a plot is redrawn from its log: replacing it loses nothing
 	}
 	hint := "choose another --" + flagName + ", or --force to replace it"
-	if want == "weights" && strings.HasPrefix(string(head), "td2048w\n") {
+	if flagName == "" {
+		hint = "choose another name, or --force to replace it"
+	}
+	if want == "weights" && flagName == "save" && strings.HasPrefix(string(head), "td2048w\n") {
 		if h, err := netfile.ReadHeader(path); err == nil {
 			if _, ok, _ := runfile.ReadState(h); ok {
 				hint = fmt.Sprintf("continue its run with td2048 train --resume %s, start from its weights with --load %s, %s", path, path, hint)

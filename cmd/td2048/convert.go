@@ -5,6 +5,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/safefile"
 )
 
 func init() {
@@ -18,7 +19,7 @@ func init() {
 
 func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 	to := fs.String("to", "", "format of OUT: td2048, bin (course demo 2048.bin) or w (TDL2048+); default from OUT's extension")
-	force := fs.Bool("force", false, "write state-value weights to a reference format, whose programs read after-state values")
+	force := fs.Bool("force", false, "replace an existing OUT that holds other weights, or write state-value weights to a reference format (whose programs read after-state values)")
 	return func(args []string) error {
 		if len(args) != 2 {
 			return usagef("want IN and OUT, got %d arguments", len(args))
@@ -35,13 +36,29 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if kind == netfile.Unknown {
 			return usagef("cannot tell the format of %s from its extension (.td2048, .bin, .w): give --to td2048, bin or w", out)
 		}
+		if err := safefile.Check(out); err != nil {
+			return usagef("%v", err)
+		}
+		if samePath(in, out) {
+			return usagef("IN and OUT are the same file %s", in)
+		}
+		lock, err := safefile.Acquire(out)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+		if !*force {
+			if err := refuseClobber(out, "", "weights", "", nil); err != nil {
+				return err
+			}
+		}
 		from, err := netfile.DetectFile(in)
 		if err != nil {
-			return fmt.Errorf("load %v", err)
+			return fmt.Errorf("cannot read %v", err)
 		}
 		net, h, err := netfile.LoadAny(in)
 		if err != nil {
-			return fmt.Errorf("load %v", err)
+			return fmt.Errorf("cannot read %v", err)
 		}
 		defer net.Free()
 		if kind != netfile.Native {

@@ -40,6 +40,7 @@ func TestConvertEveryWay(t *testing.T) {
 				pa, pb := filepath.Join(dir, "a."+a), filepath.Join(dir, "b."+b)
 				end := filepath.Join(dir, "end.td2048")
 				for _, step := range [][2]string{{src, pa}, {pa, pb}, {pb, end}} {
+					os.Remove(step[1]) // convert replaces no file without --force
 					code, out, errs := runCmd(t, "convert", step[0], step[1])
 					if code != 0 {
 						t.Fatalf("convert %s %s: exit %d: %s", step[0], step[1], code, errs)

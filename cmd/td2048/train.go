@@ -210,6 +210,8 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	// Training on over the --load file continues its history: its own log
 	// (the default one) goes on, the episodes counted from the weights'.
 	appendLog := f.load != "" && samePath(f.save, f.load) && !flagGiven(fs, "log") && logPath != ""
+	// A resumed run goes on with its own log unless --log names another.
+	resumeLog := f.resume != "" && !flagGiven(fs, "log") && logPath != ""
 	locks, err := safefile.AcquireAll(f.save, logPath, f.plot)
 	if err != nil {
 		return err
@@ -222,7 +224,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 				return err
 			}
 		}
-		if logPath != "" && !(f.resume != "" && samePath(logPath, st.LogPath(f.resume))) && !appendLog {
+		if logPath != "" && !resumeLog && !appendLog {
 			if err := refuseClobber(logPath, "log", "log", "", nil); err != nil {
 				return err
 			}
@@ -295,7 +297,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	var logf *runfile.Log
 	if logPath != "" {
 		switch {
-		case f.resume != "" && samePath(logPath, st.LogPath(f.resume)):
+		case resumeLog:
 			logf, err = runfile.ResumeLog(logPath, &st)
 		case appendLog:
 			logf, err = runfile.AppendLog(logPath)
@@ -333,12 +335,15 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		fmt.Fprintf(out, "plot = %s\n", f.plot)
 	}
 
-	var logErr error // the last log write error reported
+	logFailing := false // warned of a failing log, not yet written again
 	warnLog := func(err error) {
-		if err != nil && (logErr == nil || err.Error() != logErr.Error()) {
-			fmt.Fprintf(e.stderr, "td2048 train: warning: %v; training goes on\n", err)
+		switch {
+		case err != nil && !logFailing:
+			fmt.Fprintf(e.stderr, "td2048 train: warning: %v; training goes on, and the blocks are kept for the log\n", err)
+		case err == nil && logFailing:
+			fmt.Fprintf(e.stderr, "td2048 train: the log is written again, with the blocks it missed\n")
 		}
-		logErr = err
+		logFailing = err != nil
 	}
 	save := func(rs learn.RunState) error {
 		st.RunState = rs

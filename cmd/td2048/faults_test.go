@@ -1,0 +1,405 @@
+package main
+
+// Fault injection: what a user can lose, and what td2048 refuses, when runs
+// are repeated, killed (also during a save), disks fill up or turn
+// read-only, two writers meet, and flags are absurd. These run in CI; the
+// ones that need a small or read-only filesystem mount a tmpfs, which
+// needs root (CI runs as root) and skip elsewhere.
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/runfile"
+	"github.com/td2048/td2048/stats"
+)
+
+// mountTmpfs mounts a tmpfs of size bytes (read-only when ro) on a new
+// folder, or skips the test where this process may not mount.
+func mountTmpfs(t *testing.T, size int, ro bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	var flags uintptr
+	if ro {
+		flags = unix.MS_RDONLY
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", flags, fmt.Sprintf("size=%d", size)); err != nil {
+		if os.Getenv("CI") != "" && os.Geteuid() == 0 {
+			t.Fatalf("mount tmpfs: %v", err)
+		}
+		t.Skipf("cannot mount a tmpfs here (%v): needs root", err)
+	}
+	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	return dir
+}
+
+// remount changes a tmpfs mounted by mountTmpfs.
+func remount(t *testing.T, dir string, size int) {
+	t.Helper()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_REMOUNT, fmt.Sprintf("size=%d", size)); err != nil {
+		t.Fatalf("remount: %v", err)
+	}
+}
+
+func mustTrain(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCmd(t, append([]string{"train"}, args...)...)
+	if code != 0 {
+		t.Fatalf("train %v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+func fileBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSecondTrainKeepsFirstRun: a second 'train' in the same folder used to
+// replace the first run's weights and empty its log; now it is refused,
+// naming the resume command, and both files stay as they were.
+func TestSecondTrainKeepsFirstRun(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustTrain(t, "--episodes", "200", "--every", "50", "--network", "2x4", "--seed", "1")
+	w, l := fileBytes(t, "weights.td2048"), fileBytes(t, "weights.jsonl")
+	code, out, errs := runCmd(t, "train", "--episodes", "100", "--network", "2x4")
+	if code == 0 || !strings.Contains(errs, "td2048 train --resume weights.td2048") || !strings.Contains(errs, "--force") || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("second train: exit %d\n%s%s", code, out, errs)
+	}
+	if !bytes.Equal(fileBytes(t, "weights.td2048"), w) || !bytes.Equal(fileBytes(t, "weights.jsonl"), l) {
+		t.Fatal("the first run's files changed")
+	}
+	// Another run's log is not truncated either.
+	code, _, errs = runCmd(t, "train", "--episodes", "100", "--network", "2x4", "--save", "other.td2048", "--log", "weights.jsonl")
+	if code == 0 || !strings.Contains(errs, "metrics log") || !bytes.Equal(fileBytes(t, "weights.jsonl"), l) {
+		t.Fatalf("log of another run: exit %d: %s", code, errs)
+	}
+	// Training on from the file (the course demo's way) continues its log.
+	mustTrain(t, "--load", "weights.td2048", "--episodes", "100", "--every", "50")
+	recs := readLog(t, "weights.jsonl")
+	if len(recs) != 6 || recs[3].Episodes != 200 || recs[5].Episodes != 300 {
+		t.Fatalf("log after --load: %d records, episodes %v", len(recs), episodesOf(recs))
+	}
+	// --force replaces.
+	mustTrain(t, "--episodes", "50", "--every", "50", "--network", "2x4", "--force")
+	if h, _ := netfile.ReadHeader("weights.td2048"); h.Episodes != 50 {
+		t.Fatalf("--force: %d episodes", h.Episodes)
+	}
+}
+
+func episodesOf(recs []stats.Record) []int64 {
+	var e []int64
+	for _, r := range recs {
+		e = append(e, r.Episodes)
+	}
+	return e
+}
+
+// TestEveryOutputProtected: --log, --plot and convert's output never
+// replace weights or another run's files without --force.
+func TestEveryOutputProtected(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "2x4", "--save", "s.td2048", "--seed", "1")
+	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "0123", "--save", "z.td2048", "--seed", "1")
+	s, z := fileBytes(t, "s.td2048"), fileBytes(t, "z.td2048")
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"train", "--load", "s.td2048", "--episodes", "10", "--save", "y.td2048", "--log", "s.td2048"}, 2, "--log s.td2048 is the --load file"},
+		{[]string{"train", "--episodes", "10", "--network", "2x4", "--save", "y.td2048", "--log", "z.td2048"}, 1, "z.td2048 holds trained 2048 weights"},
+		{[]string{"train", "--episodes", "10", "--network", "2x4", "--save", "y.td2048", "--plot", "z.td2048"}, 2, "--plot"},
+		{[]string{"train", "--episodes", "10", "--network", "2x4", "--save", "y.td2048", "--plot", "s.png", "--log", "s.png"}, 2, "--log"},
+		{[]string{"convert", "s.td2048", "z.td2048"}, 1, "z.td2048 holds trained 2048 weights (0123 network"},
+	} {
+		code, _, errs := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d: %s (want %d, %q)", c.args, code, errs, c.code, c.msg)
+		}
+	}
+	if !bytes.Equal(fileBytes(t, "s.td2048"), s) || !bytes.Equal(fileBytes(t, "z.td2048"), z) {
+		t.Fatal("weights changed")
+	}
+	if code, _, errs := runCmd(t, "convert", "s.td2048", "z.td2048", "--force"); code != 0 {
+		t.Fatalf("convert --force: %s", errs)
+	}
+}
+
+// TestResumeKeepsItsFlags: a resumed run checkpoints at its own interval
+// and redraws its plot, as it was started.
+func TestResumeKeepsItsFlags(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustTrain(t, "--episodes", "100", "--every", "10", "--network", "2x4", "--seed", "3", "--threads", "1",
+		"--checkpoint-every", "30", "--plot", "p.png")
+	os.Remove("p.png")
+	mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
+	st := runState(t, "weights.td2048")
+	if st.CheckpointEvery != 30 || st.Done != 200 {
+		t.Fatalf("resumed state: every %d, done %d", st.CheckpointEvery, st.Done)
+	}
+	if _, err := os.Stat("p.png"); err != nil {
+		t.Fatal("the resumed run forgot its plot")
+	}
+}
+
+// TestLogOnFullDisk: a log on a full disk is a warning, training goes on,
+// the log never holds a torn line, and the blocks it could not take travel
+// in the checkpoint to the resumed run.
+func TestLogOnFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, 8192, false)
+	t.Chdir(t.TempDir())
+	log := filepath.Join(dir, "w.jsonl")
+	code, _, errs := runCmd(t, "train", "--episodes", "400", "--every", "10", "--network", "2x4", "--seed", "5", "--threads", "1", "--log", log)
+	if code != 0 || !strings.Contains(errs, "warning: log") || !strings.Contains(errs, "no space") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Count(errs, "warning") > 3 {
+		t.Errorf("the warning repeats:\n%s", errs)
+	}
+	b := fileBytes(t, log)
+	if len(b) == 0 || b[len(b)-1] != '\n' {
+		t.Fatal("the log ends in a torn line")
+	}
+	st := runState(t, "weights.td2048")
+	if len(st.LogPending) == 0 || st.LogOffset != int64(len(b)) {
+		t.Fatalf("checkpoint: %d pending, offset %d, log %d bytes", len(st.LogPending), st.LogOffset, len(b))
+	}
+	remount(t, dir, 1<<20)
+	mustTrain(t, "--resume", "weights.td2048", "--episodes", "500")
+	recs := readLog(t, log)
+	if len(recs) != 50 {
+		t.Fatalf("log has %d blocks, want 50", len(recs))
+	}
+	for i, r := range recs {
+		if r.Episodes != int64(10*(i+1)) {
+			t.Fatalf("record %d is of %d episodes", i, r.Episodes)
+		}
+	}
+}
+
+// TestResumeLogMismatch: a missing, short or foreign log is refused with a
+// way out, never padded; the log is found relative to the checkpoint from
+// any folder; a copied checkpoint does not write into the original's log.
+func TestResumeLogMismatch(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	mustTrain(t, "--episodes", "100", "--every", "10", "--network", "2x4", "--seed", "7", "--threads", "1")
+	log := fileBytes(t, "weights.jsonl")
+	os.Remove("weights.jsonl")
+	code, _, errs := runCmd(t, "train", "--resume", "weights.td2048", "--episodes", "150")
+	if code == 0 || !strings.Contains(errs, "weights.jsonl is missing") || !strings.Contains(errs, "--log none") {
+		t.Fatalf("missing log: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat("weights.jsonl"); err == nil {
+		t.Fatal("a log was made up")
+	}
+	os.WriteFile("weights.jsonl", log[:len(log)/2], 0o644)
+	if code, _, errs := runCmd(t, "train", "--resume", "weights.td2048", "--episodes", "150"); code == 0 || !strings.Contains(errs, "does not match") {
+		t.Fatalf("short log: exit %d: %s", code, errs)
+	}
+	if b := fileBytes(t, "weights.jsonl"); bytes.IndexByte(b, 0) >= 0 || len(b) != len(log)/2 {
+		t.Fatal("the short log was padded or cut")
+	}
+	os.WriteFile("weights.jsonl", log, 0o644)
+	// From another folder, the log beside the checkpoint goes on.
+	sub := filepath.Join(dir, "elsewhere")
+	os.Mkdir(sub, 0o755)
+	t.Chdir(sub)
+	mustTrain(t, "--resume", filepath.Join("..", "weights.td2048"), "--episodes", "150")
+	if entries, _ := os.ReadDir(sub); len(entries) != 0 {
+		t.Fatalf("files written in the working folder: %v", entries)
+	}
+	t.Chdir(dir)
+	if recs := readLog(t, "weights.jsonl"); len(recs) != 15 {
+		t.Fatalf("log has %d blocks after resuming from elsewhere", len(recs))
+	}
+	// A copied checkpoint looks for its own log.
+	os.WriteFile("copy.td2048", fileBytes(t, "weights.td2048"), 0o644)
+	before := fileBytes(t, "weights.jsonl")
+	if code, _, errs := runCmd(t, "train", "--resume", "copy.td2048", "--episodes", "200"); code == 0 || !strings.Contains(errs, "copy.jsonl is missing") {
+		t.Fatalf("copied checkpoint: exit %d: %s", code, errs)
+	}
+	if !bytes.Equal(before, fileBytes(t, "weights.jsonl")) {
+		t.Fatal("the copied checkpoint wrote into the original run's log")
+	}
+	mustTrain(t, "--resume", "copy.td2048", "--episodes", "200", "--log", "copy.jsonl")
+}
+
+// TestUnusableOutputsFoundFirst: every unusable output path is refused
+// before the first episode, and nothing is left behind.
+func TestUnusableOutputsFoundFirst(t *testing.T) {
+	ro := mountTmpfs(t, 1<<20, true)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"train", "--save", filepath.Join(ro, "w.td2048")}, "read-only"},
+		{[]string{"train", "--save", ""}, "--save"},
+		{[]string{"train", "--save", dir, "--force"}, "is a folder"},
+		{[]string{"train", "--save", filepath.Join(dir, "no", "w.td2048")}, "does not exist"},
+		{[]string{"train", "--log", filepath.Join(ro, "w.jsonl")}, "read-only"},
+		{[]string{"train", "--plot", filepath.Join(ro, "p.png")}, "read-only"},
+	} {
+		start := time.Now()
+		code, out, errs := runCmd(t, append(c.args, "--network", "2x4", "--episodes", "100000")...)
+		if code == 0 || !strings.Contains(errs, c.msg) || strings.Contains(out, "avg =") || time.Since(start) > 5*time.Second {
+			t.Errorf("%v: exit %d after %v: %s%s", c.args, code, time.Since(start), out, errs)
+		}
+	}
+	// Resuming a run kept in a read-only place is refused at once.
+	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "2x4", "--save", "r.td2048")
+	if code, _, errs := runCmd(t, "train", "--resume", "r.td2048", "--save", filepath.Join(ro, "r.td2048"), "--episodes", "100000"); code == 0 || !strings.Contains(errs, "read-only") {
+		t.Errorf("resume to a read-only place: exit %d: %s", code, errs)
+	}
+	// eval --stats to a folder is refused before any game, with no file
+	// made in its parent.
+	mustTrain(t, "--game", "threes", "--network", "0123+hint", "--episodes", "20", "--every", "10", "--save", "t.td2048")
+	code, out, errs := runCmd(t, "eval", "--load", "t.td2048", "--games", "100000", "--stats", dir)
+	if code == 0 || !strings.Contains(errs, "is a folder") || strings.Contains(out, "avg =") {
+		t.Errorf("eval --stats DIR: exit %d: %s%s", code, out, errs)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file left in the parent folder: %s", e.Name())
+		}
+	}
+}
+
+// TestAbsurdFlagsRefused: values that cannot work are usage errors, one
+// line each, before anything is allocated.
+func TestAbsurdFlagsRefused(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"train", "--alpha", "Inf"}, {"train", "--alpha", "NaN"}, {"train", "--alpha", "3"}, {"train", "--alpha", "1e300"},
+		{"train", "--alpha", "-0.1"}, {"train", "--alpha-schedule", "0:0.1,100:5"}, {"train", "--threads", "100000"},
+		{"eval", "--cache", "1000G"}, {"hint", "--cache", "1000G", "0x1"}, {"train", "--network", "6x5"},
+	} {
+		code, out, errs := runCmd(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if _, err := os.Stat("weights.td2048"); err == nil {
+		t.Error("a refused run left weights")
+	}
+}
+
+// TestTwoWritersRefused: a second training on the same files is refused
+// while the first runs, naming its process; after the first is killed
+// the files are free again and its stale temporaries are removed.
+func TestTwoWritersRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	cmd := exec.Command(os.Args[0], "train", "--network", "2x4", "--episodes", "100000000", "--save", w, "--checkpoint-every", "1000")
+	cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor(t, func() bool { _, err := os.Stat(w); return err == nil }, &out)
+	code, _, errs := runCmd(t, "train", "--network", "2x4", "--episodes", "10", "--save", w, "--force")
+	want := fmt.Sprintf("is being written by process %d", cmd.Process.Pid)
+	if code == 0 || !strings.Contains(errs, want) {
+		t.Fatalf("second writer: exit %d: %s (want %q)", code, errs, want)
+	}
+	// The log alone is locked too.
+	if code, _, errs := runCmd(t, "train", "--network", "2x4", "--episodes", "10", "--save", filepath.Join(dir, "x.td2048"), "--log", filepath.Join(dir, "w.jsonl"), "--force"); code == 0 || !strings.Contains(errs, "being written") {
+		t.Fatalf("second writer of the log: exit %d: %s", code, errs)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	stale := filepath.Join(dir, ".w.td2048.tmp123")
+	os.WriteFile(stale, []byte("half a save"), 0o644)
+	mustTrain(t, "--resume", w, "--episodes", "2000")
+	if _, err := os.Stat(stale); err == nil {
+		t.Fatal("a stale temporary file was left")
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool, out *bytes.Buffer) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out:\n%s", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestKillAnywhere kills training at random moments, many during saves of
+// a 64 MiB network: the weight file always loads whole or is absent, the
+// run always resumes, and no temporary file outlives the next start.
+func TestKillAnywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	rng := rand.New(rand.NewPCG(1, 2))
+	args := []string{"train", "--network", "01234,45678,01245,56789", "--episodes", "100000000", "--save", w, "--every", "20", "--checkpoint-every", "20", "--threads", "1", "--seed", "1"}
+	for i := range 6 {
+		a := args
+		if _, err := os.Stat(w); err == nil {
+			a = []string{"train", "--resume", w}
+		}
+		cmd := exec.Command(os.Args[0], a...)
+		cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(300+rng.IntN(1500)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		if _, err := os.Stat(w); err != nil {
+			if i > 0 {
+				t.Fatalf("kill %d: the weights are gone", i)
+			}
+			continue
+		}
+		net, h, err := netfile.Load(w)
+		if err != nil {
+			t.Fatalf("kill %d: %v\n%s", i, err, out.String())
+		}
+		net.Free()
+		if st, ok, err := runfile.ReadState(h); !ok || err != nil || st.Done%20 != 0 {
+			t.Fatalf("kill %d: run state %+v %v", i, st, err)
+		}
+	}
+	mustTrain(t, "--resume", w, "--episodes", fmt.Sprint(runState(t, w).Done+20))
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") || strings.HasSuffix(e.Name(), ".lock") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+	if recs := readLog(t, filepath.Join(dir, "w.jsonl")); len(recs) == 0 || recs[len(recs)-1].Episodes != int64(runState(t, w).Done) {
+		t.Errorf("log does not end at the checkpoint")
+	}
+}

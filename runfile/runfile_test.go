@@ -1,0 +1,103 @@
+package runfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/stats"
+)
+
+func rec(ep int64, seed uint64) stats.Record {
+	return stats.Record{Episodes: ep, Games: 10, Avg: 100, Seed: seed, Game: "2048"}
+}
+
+func writeLog(t *testing.T, path string, recs ...stats.Record) int64 {
+	l, err := CreateLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := l.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	off, pending, err := l.Sync()
+	if err != nil || len(pending) > 0 {
+		t.Fatal(err, pending)
+	}
+	l.Close()
+	return off
+}
+
+func TestAppendLogRepairsTornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.jsonl")
+	writeLog(t, path, rec(10, 1), rec(20, 1))
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"episodes":30,"ga`) // a writer killed mid-line
+	f.Close()
+	l, err := AppendLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(rec(30, 2))
+	l.Close()
+	recs, err := ReadRecords(path)
+	if err != nil || len(recs) != 3 || recs[2].Seed != 2 {
+		t.Fatalf("%v %+v", err, recs)
+	}
+}
+
+func TestResumeLogChecksTheCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.jsonl")
+	off := writeLog(t, path, rec(10, 1), rec(20, 1))
+	st := State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: off, LogPending: []stats.Record{rec(30, 1)}}
+	// Blocks after the checkpoint are cut; pending ones come next.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"episodes":30,"seed":1}` + "\n")
+	f.Close()
+	l, err := ResumeLog(path, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(rec(40, 1))
+	l.Close()
+	recs, _ := ReadRecords(path)
+	if len(recs) != 4 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
+		t.Fatalf("%+v", recs)
+	}
+	for name, c := range map[string]struct {
+		st   State
+		want string
+	}{
+		"other seed": {State{RunState: learn.RunState{Done: 20, Seed: 2}, LogOffset: off}, "seed 1 at 20"},
+		"longer run": {State{RunState: learn.RunState{Done: 10, Seed: 1}, LogOffset: off}, "at 20 episodes"},
+		"mid-line":   {State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: off - 3}, "no complete record"},
+		"too long":   {State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: 1 << 20}, "the checkpoint recorded"},
+	} {
+		_, err := ResumeLog(path, &c.st)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--log none") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := ResumeLog(filepath.Join(dir, "gone.jsonl"), &st); err == nil || !strings.Contains(err.Error(), "is missing") {
+		t.Errorf("missing log: %v", err)
+	}
+}
+
+func TestPathsRelativeToCheckpoint(t *testing.T) {
+	save := filepath.Join("runs", "a", "w.td2048")
+	if r := Rel(save, filepath.Join("runs", "logs", "w.jsonl")); r != filepath.Join("..", "logs", "w.jsonl") {
+		t.Fatalf("Rel = %s", r)
+	}
+	if p := Resolve(filepath.Join("elsewhere", "w.td2048"), filepath.Join("..", "logs", "w.jsonl")); p != filepath.Join("logs", "w.jsonl") {
+		t.Fatalf("Resolve = %s", p)
+	}
+	st := State{Log: "w.jsonl", LogRel: true, LogDefault: true}
+	if p := st.LogPath(filepath.Join("d", "copy.td2048")); p != filepath.Join("d", "copy.jsonl") {
+		t.Fatalf("default log of a copy: %s", p)
+	}
+}
