@@ -5,6 +5,7 @@ import (
 	"fmt"
 	flag "github.com/spf13/pflag"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/td2048/td2048/board"
@@ -100,7 +101,7 @@ func hint(b board.Board, s *search.Searcher, depth int) hintResult {
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", "weights to value the moves with")
+	load := fs.String("load", "weights.td2048", "weights to value the moves with (none: rewards only); a missing default file shows rewards only")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
 	cache := byteSize(64 << 20)
@@ -110,6 +111,15 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
+		}
+		// Like eval, play and serve, hint uses weights.td2048 unless told
+		// otherwise; without weights it still shows the rules' side.
+		if *load == "none" {
+			*load = ""
+		} else if !flagGiven(fs, "load") {
+			if _, err := os.Stat(*load); err != nil {
+				*load = ""
+			}
 		}
 		if *load != "" && !flagGiven(fs, "game") {
 			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {

@@ -148,3 +148,51 @@ func TestTrainEvalEndToEnd(t *testing.T) {
 		t.Fatalf("damaged file: exit %d %q", code, errs)
 	}
 }
+
+// TestHintLoadsDefaultWeights: like eval, play and serve, hint values the
+// moves with weights.td2048 when it is there; --load none shows rewards only.
+func TestHintLoadsDefaultWeights(t *testing.T) {
+	w := testWeights(t)
+	t.Chdir(filepath.Dir(w))
+	board := "2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2"
+	if _, out, _ := runCmd(t, "hint", board); strings.Contains(out, "value") {
+		t.Fatalf("values without weights:\n%s", out)
+	}
+	os.Rename(w, "weights.td2048")
+	if _, out, _ := runCmd(t, "hint", board); !strings.Contains(out, "reward+value") {
+		t.Fatalf("weights.td2048 not used:\n%s", out)
+	}
+	if _, out, _ := runCmd(t, "hint", board, "--load", "none"); strings.Contains(out, "value") {
+		t.Fatalf("--load none valued the moves:\n%s", out)
+	}
+	if code, _, errs := runCmd(t, "hint", board, "--load", "missing.td2048"); code == 0 || !strings.Contains(errs, "missing.td2048 not found") {
+		t.Fatalf("a named missing file: %d %s", code, errs)
+	}
+}
+
+// TestCommandLineConventions: version, completion, help on stdout with
+// examples, suggestions for mistyped commands and flags.
+func TestCommandLineConventions(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		if code, out, _ := runCmd(t, args...); code != 0 || !strings.HasPrefix(out, "td2048 ") || !strings.Contains(out, "go1.") {
+			t.Errorf("%v: %d %q", args, code, out)
+		}
+	}
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		if code, out, _ := runCmd(t, "completion", sh); code != 0 || !strings.Contains(out, "td2048") || len(out) < 1000 {
+			t.Errorf("completion %s: exit %d, %d bytes", sh, code, len(out))
+		}
+	}
+	for _, n := range names() {
+		code, out, errs := runCmd(t, n, "--help")
+		if code != 0 || errs != "" || !strings.Contains(out, "Examples:") || !strings.Contains(out, "td2048 "+n) || !strings.Contains(out, "--") {
+			t.Errorf("%s --help: exit %d, stderr %q, stdout:\n%s", n, code, errs, out)
+		}
+	}
+	if code, _, errs := runCmd(t, "trian"); code != 2 || !strings.Contains(errs, "did you mean: train") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("mistyped command: %d %q", code, errs)
+	}
+	if code, _, errs := runCmd(t, "eval", "--gmaes", "5"); code != 2 || !strings.Contains(errs, "did you mean --games?") {
+		t.Errorf("mistyped flag: %d %q", code, errs)
+	}
+}
