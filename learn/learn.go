@@ -74,14 +74,13 @@ type step struct {
 // safe for concurrent use; several workers may share one network when the
 // network is Shared.
 type Worker struct {
-	Net  *ntuple.Network
-	Kind Kind
-	Rand game.Rand
+	Net   *ntuple.Network
+	Kind  Kind
+	Rand  game.Rand
+	trace *Trace // after-state learning
+	// The state learner's path and index buffer.
 	path []step
-	// idx holds the weight indices of each after-state of the episode,
-	// computed once when the move was chosen and used again to learn.
-	idx  []uint32
-	cand [4 * ntuple.MaxPatterns * 8]uint32
+	cand [ntuple.MaxPatterns * 8]uint32
 	// stateSearch chooses moves for state networks: reward plus the
 	// expectation of V over the random tile, expectimax's chance node.
 	stateSearch *search.Searcher
@@ -89,17 +88,17 @@ type Worker struct {
 
 // NewWorker returns a worker for net.
 func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
-	w := &Worker{Net: net, Kind: kind, Rand: rng, path: make([]step, 0, 1<<13)}
-	if kind == AfterState && !net.Direct() { // playAfterIndexed keeps indices
-		w.idx = make([]uint32, 0, net.Lookups()<<13)
-	}
+	w := &Worker{Net: net, Kind: kind, Rand: rng}
 	if kind == State {
+		w.path = make([]step, 0, 1<<13)
 		w.stateSearch = search.NewSearcher(net, search.Options{Depth: 1, Kind: search.State}, nil)
+	} else {
+		w.trace = NewTrace(net)
 	}
 	return w
 }
 
-// Play plays one episode with the current weights. With alpha > 0 it then
+// Play plays one episode with the current weights and, with alpha > 0,
 // learns from it.
 func (w *Worker) Play(alpha float32) Episode {
 	if w.Kind == State {
@@ -108,130 +107,46 @@ func (w *Worker) Play(alpha float32) Episode {
 	return w.playAfter(alpha)
 }
 
-// playAfter plays and learns an after-state episode, reading weights from
-// boards where the network does that fastest (Network.Direct) and from
-// stored indices otherwise; both learn the same, bit for bit.
+// playAfter plays an episode choosing argmax r + V(s') and learns from it
+// by backward TD(0) (Trace).
 func (w *Worker) playAfter(alpha float32) Episode {
-	if w.Net.Direct() {
-		return w.playAfterDirect(alpha)
-	}
-	return w.playAfterIndexed(alpha)
-}
-
-// playAfterIndexed is search.Greedy fused with the bookkeeping of
-// learning: the indices of every legal after-state are computed once,
-// valued with Network.Sum (bit for bit Estimate), and the chosen one's
-// kept for the backward pass.
-func (w *Worker) playAfterIndexed(alpha float32) Episode {
-	net := w.Net
-	lookups := net.Lookups()
+	tr := w.trace
+	tr.Reset()
 	b := game.Start(w.Rand)
-	path, idx := w.path[:0], w.idx[:0]
 	var ep Episode
 	var final float32 // target of the last after-state
+	var m Moves
 	for {
 		after, reward := game.Moves(b)
-		var x [4][]uint32
-		n := 0
+		m.Legal, m.Final = 0, 0
 		for d := range 4 {
+			m.After[d] = after[d]
+			m.Reward[d] = float32(game.Reward(reward[d]))
 			if after[d] != b {
-				x[d] = net.Index(after[d], w.cand[n*lookups:])
-				n++
-			}
-		}
-		net.Prefetch(w.cand[:n*lookups])
-		best, bestV := -1, float32(0)
-		for d := range 4 {
-			if after[d] != b {
-				v := float32(game.Reward(reward[d]))
-				if !game.Overflow(reward[d]) { // a 65536 merge ends the game
-					v += net.Sum(x[d])
-				}
-				if best < 0 || v > bestV {
-					best, bestV = d, v
+				m.Legal |= 1 << d
+				if game.Overflow(reward[d]) { // 65536 cannot be stored: the game ends
+					m.Final |= 1 << d
 				}
 			}
 		}
-		if best < 0 {
+		d := tr.Choose(&m)
+		if d < 0 {
 			break
 		}
 		ep.Moves++
-		r := game.Reward(reward[best])
-		ep.Score += r
-		if game.Overflow(reward[best]) {
-			// 65536 cannot be stored: the game stops here, and the merge's
-			// reward is the last after-state's target.
+		ep.Score += game.Reward(reward[d])
+		if m.Final>>d&1 != 0 {
+			// The merge's reward is the last after-state's target.
 			ep.Overflow = true
-			final = float32(r)
+			final = m.Reward[d]
 			break
 		}
-		path = append(path, step{after[best], float32(r)})
-		idx = append(idx, x[best][:lookups]...)
-		b = game.Spawn(after[best], w.Rand)
+		tr.Push(&m, d)
+		b = game.Spawn(after[d], w.Rand)
 	}
 	ep.end(b)
-	w.path, w.idx = path, idx
 	if alpha > 0 {
-		// Backward TD(0): for t from the last step down, V(s'_t) moves by
-		// alpha*(target - V(s'_t)), and the next target is s'_t's reward
-		// plus its updated value.
-		// The weights of step t-4 are prefetched while step t learns, so
-		// that their cache misses overlap.
-		target := final
-		for t := len(path) - 1; t >= 0; t-- {
-			if t >= 4 {
-				net.Prefetch(idx[(t-4)*lookups : (t-3)*lookups])
-			}
-			x := idx[t*lookups : (t+1)*lookups]
-			v := net.Add(x, alpha*(target-net.Sum(x)))
-			target = path[t].reward + v
-		}
-		ep.Diverged = !finite(target)
-	}
-	return ep
-}
-
-// playAfterDirect is playAfter for networks that read a board's weights
-// as fast from the board as from stored indices (Network.Direct): moves
-// are search.Greedy's, and the backward pass reads and steps each
-// after-state's weights from the board itself, prefetching those of the
-// step four back so that their cache misses overlap. It learns exactly
-// what playAfter does, bit for bit.
-func (w *Worker) playAfterDirect(alpha float32) Episode {
-	net := w.Net
-	b := game.Start(w.Rand)
-	path := w.path[:0]
-	var ep Episode
-	var final float32 // target of the last after-state
-	for {
-		c := search.Greedy(net, b)
-		if !c.Legal() {
-			break
-		}
-		ep.Moves++
-		r := game.Reward(c.Reward)
-		ep.Score += r
-		if game.Overflow(c.Reward) {
-			ep.Overflow = true
-			final = float32(r)
-			break
-		}
-		path = append(path, step{c.After, float32(r)})
-		b = game.Spawn(c.After, w.Rand)
-	}
-	ep.end(b)
-	w.path = path
-	if alpha > 0 {
-		target := final
-		for t := len(path) - 1; t >= 0; t-- {
-			if t >= 4 {
-				net.PrefetchBoard(path[t-4].board)
-			}
-			s := path[t].board
-			v := net.Update(s, alpha*(target-net.Estimate(s)))
-			target = path[t].reward + v
-		}
-		ep.Diverged = !finite(target)
+		ep.Diverged = !tr.Learn(alpha, final)
 	}
 	return ep
 }

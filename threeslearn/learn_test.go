@@ -486,8 +486,9 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		t.Skip("no direct 4x6 path on this processor")
 	}
 	wa, wb := NewWorker(a, learn.NewRand(7, 1)), NewWorker(b, learn.NewRand(7, 1))
+	wb.trace.UseIndices()
 	for i := range 100 {
-		if ea, eb := wa.playDirect(0.1), wb.playIndexed(0.1); ea != eb {
+		if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
 			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)
 		}
 	}

@@ -1,0 +1,172 @@
+package learn
+
+import (
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/ntuple"
+)
+
+// Moves are the candidates of one move of any game: for each direction its
+// after-state and reward, which directions are legal, which of them end the
+// game at once (their after-state is worth nothing, only the reward:
+// 2048's 32768+32768 merge), and the stage of the network that values the
+// after-states.
+type Moves struct {
+	After  [4]board.Board
+	Reward [4]float32
+	Legal  uint8 // bit d: direction d is legal
+	Final  uint8 // bit d: direction d ends the game
+	Stage  int
+}
+
+// A Trace is one episode as the after-state learner sees it: each chosen
+// after-state, the stage that values it and the reward of the move that
+// made it. It chooses the moves (Choose, then Push) and learns from them
+// (Learn) for every game: the game's episode loop only says what the
+// candidates are and what happens after a move.
+//
+// For networks read fastest from boards (ntuple.Network.Direct) it keeps
+// the boards and reads their weights again when it learns; for the others
+// it keeps each chosen after-state's indices, computed once when the move
+// was chosen. Both learn the same values, bit for bit. A Trace allocates
+// nothing once its buffers have grown to the longest episode.
+type Trace struct {
+	Net     *ntuple.Network
+	steps   []traceStep
+	idx     []uint32 // lookups indices per step (indexed networks)
+	direct  bool
+	lookups int
+	// The candidates' indices of the last Choose, one after another, and
+	// where each direction's start (indexed networks).
+	cand [4 * ntuple.MaxPatterns * 8]uint32
+	at   [4]int
+}
+
+type traceStep struct {
+	after  board.Board
+	reward float32
+	stage  int32
+}
+
+// NewTrace returns an empty trace for net.
+func NewTrace(net *ntuple.Network) *Trace {
+	t := &Trace{Net: net, direct: net.Direct(), lookups: net.Lookups(), steps: make([]traceStep, 0, 1<<13)}
+	if !t.direct {
+		t.idx = make([]uint32, 0, t.lookups<<13)
+	}
+	return t
+}
+
+// UseIndices makes the trace keep indices even for a network it would
+// read from boards: both learn the same, bit for bit, which tests check.
+func (t *Trace) UseIndices() {
+	if t.direct {
+		t.direct = false
+		t.idx = make([]uint32, 0, t.lookups<<13)
+	}
+}
+
+// Reset empties the trace for a new episode.
+func (t *Trace) Reset() { t.steps, t.idx = t.steps[:0], t.idx[:0] }
+
+// Len is the number of steps.
+func (t *Trace) Len() int { return len(t.steps) }
+
+// Choose returns the legal direction of m maximising reward + V(after)
+// (a final move is worth its reward alone), ties to the first of up,
+// right, down, left; -1 when none is legal. All candidates' weights are
+// fetched before any is summed, so that their cache misses overlap.
+func (t *Trace) Choose(m *Moves) int {
+	net := t.Net
+	var value [4]float32
+	valued := m.Legal &^ m.Final
+	if t.direct {
+		var bs [4]board.Board
+		n := 0
+		for d := range 4 {
+			if valued>>d&1 != 0 {
+				bs[n] = m.After[d]
+				n++
+			}
+		}
+		var out [4]float32
+		net.EstimateManyStage(m.Stage, bs[:n], out[:n])
+		n = 0
+		for d := range 4 {
+			if valued>>d&1 != 0 {
+				value[d] = out[n]
+				n++
+			}
+		}
+	} else {
+		n := 0
+		for d := range 4 {
+			if valued>>d&1 != 0 {
+				t.at[d] = n * t.lookups
+				net.IndexStage(m.Stage, m.After[d], t.cand[t.at[d]:])
+				n++
+			}
+		}
+		net.Prefetch(t.cand[:n*t.lookups])
+		for d := range 4 {
+			if valued>>d&1 != 0 {
+				value[d] = net.Sum(t.cand[t.at[d] : t.at[d]+t.lookups])
+			}
+		}
+	}
+	best, bestV := -1, float32(0)
+	for d := range 4 {
+		if m.Legal>>d&1 == 0 {
+			continue
+		}
+		v := m.Reward[d]
+		if m.Final>>d&1 == 0 {
+			v += value[d]
+		}
+		if best < 0 || v > bestV {
+			best, bestV = d, v
+		}
+	}
+	return best
+}
+
+// Push records direction d of m, the last Choose's argument, as the next
+// step. A final move is not pushed: its reward is the last target.
+func (t *Trace) Push(m *Moves, d int) {
+	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage)})
+	if !t.direct {
+		t.idx = append(t.idx, t.cand[t.at[d]:t.at[d]+t.lookups]...)
+	}
+}
+
+// Learn runs backward TD(0) over the trace: for t from the last step down,
+// V(s'_t) moves by alpha*(target - V(s'_t)), with target final (0, or the
+// reward of a final move) at the last step, and the next target is s'_t's
+// reward plus its updated value. The weights of step t-4 are prefetched
+// while step t learns, so that their cache misses overlap. It reports
+// false when a value became NaN or infinite.
+func (t *Trace) Learn(alpha, final float32) bool {
+	net := t.Net
+	target := final
+	steps := t.steps
+	if t.direct {
+		for i := len(steps) - 1; i >= 0; i-- {
+			if i >= 4 {
+				net.PrefetchBoardStage(int(steps[i-4].stage), steps[i-4].after)
+			}
+			s := &steps[i]
+			v := net.UpdateStage(int(s.stage), s.after, alpha*(target-net.EstimateStage(int(s.stage), s.after)))
+			target = s.reward + v
+		}
+		return finite(target)
+	}
+	n := t.lookups
+	for i := len(steps) - 1; i >= 0; i-- {
+		if i >= 4 {
+			net.Prefetch(t.idx[(i-4)*n : (i-3)*n])
+		}
+		x := t.idx[i*n : (i+1)*n]
+		v := net.Add(x, alpha*(target-net.Sum(x)))
+		target = steps[i].reward + v
+	}
+	return finite(target)
+}
