@@ -52,12 +52,12 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// Kind is a weight-file format.
-type Kind int
+// Format is a weight-file format.
+type Format int
 
 const (
 	// Unknown is no format td2048 knows.
-	Unknown Kind = iota
+	Unknown Format = iota
 	// Native is td2048's own format (.td2048).
 	Native
 	// DemoBin is the course demo's 2048.bin (.bin).
@@ -67,7 +67,7 @@ const (
 )
 
 // String is the name --to takes: td2048, bin or w.
-func (k Kind) String() string {
+func (k Format) String() string {
 	switch k {
 	case Native:
 		return "td2048"
@@ -80,7 +80,7 @@ func (k Kind) String() string {
 }
 
 // Describe names the format for people.
-func (k Kind) Describe() string {
+func (k Format) Describe() string {
 	switch k {
 	case Native:
 		return "td2048"
@@ -93,7 +93,7 @@ func (k Kind) Describe() string {
 }
 
 // ParseKind reads a format name: td2048, bin or w.
-func ParseKind(s string) (Kind, error) {
+func ParseFormat(s string) (Format, error) {
 	switch strings.TrimPrefix(strings.ToLower(s), ".") {
 	case "td2048":
 		return Native, nil
@@ -105,20 +105,20 @@ func ParseKind(s string) (Kind, error) {
 	return Unknown, fmt.Errorf("weight format %q: want td2048, bin or w", s)
 }
 
-// KindOfName returns the format a file name's extension implies
+// FormatOfName returns the format a file name's extension implies
 // (.td2048, .bin, .w), or Unknown.
-func KindOfName(path string) Kind {
+func FormatOfName(path string) Format {
 	ext := filepath.Ext(path)
 	if ext == "" {
 		return Unknown
 	}
-	k, _ := ParseKind(ext)
+	k, _ := ParseFormat(ext)
 	return k
 }
 
 // Sniff tells the format of a file from its first bytes (64 are enough),
 // not from its name.
-func Sniff(head []byte) Kind {
+func Sniff(head []byte) Format {
 	switch {
 	case len(head) >= len(magic) && string(head[:len(magic)]) == magic:
 		return Native
@@ -343,7 +343,7 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 }
 
 // damaged wraps a structural error of a reference file.
-func damaged(k Kind, format string, a ...any) error {
+func damaged(k Format, format string, a ...any) error {
 	return fmt.Errorf("damaged %s file: %s", k.Describe(), fmt.Sprintf(format, a...))
 }
 
@@ -581,9 +581,9 @@ func wMarked(path string) bool {
 	return i >= len(path) || path[i] != 'w'
 }
 
-// WriteKind writes net in format k; for TDLW, name decides the leading
+// WriteFormat writes net in format k; for TDLW, name decides the leading
 // 'w' as TDL2048+ does (see WriteW).
-func WriteKind(w io.Writer, k Kind, name string, net *ntuple.Network, h Header) error {
+func WriteFormat(w io.Writer, k Format, name string, net *ntuple.Network, h Header) error {
 	switch k {
 	case Native:
 		return Write(w, net, h)
@@ -595,18 +595,18 @@ func WriteKind(w io.Writer, k Kind, name string, net *ntuple.Network, h Header) 
 	return fmt.Errorf("unknown weight format %d", k)
 }
 
-// SaveKind writes net to path in format k, atomically.
-func SaveKind(path string, k Kind, net *ntuple.Network, h Header) error {
+// SaveFormat writes net to path in format k, atomically.
+func SaveFormat(path string, k Format, net *ntuple.Network, h Header) error {
 	if k != Native {
 		if err := CheckRef(net.Spec()); err != nil {
 			return fmt.Errorf("save %s: %w", path, err)
 		}
 	}
-	return WriteAtomic(path, func(w io.Writer) error { return WriteKind(w, k, path, net, h) })
+	return WriteAtomic(path, func(w io.Writer) error { return WriteFormat(w, k, path, net, h) })
 }
 
 // DetectFile tells the format of the file at path by its content.
-func DetectFile(path string) (Kind, error) {
+func DetectFile(path string) (Format, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Unknown, err
@@ -628,7 +628,7 @@ var ErrUnknownFormat = errors.New("not a weight file td2048 knows: not td2048, 2
 // reference formats the header is made up: game 2048, learner "after",
 // Format "2048.bin" or "tdl2048+.w" (version 0), and a comment on what was
 // assumed.
-func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Kind, error) {
+func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error) {
 	head := make([]byte, min(size, 64))
 	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, Header{}, Unknown, err

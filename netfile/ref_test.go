@@ -62,7 +62,7 @@ func sameWeights(t *testing.T, what string, a, b *ntuple.Network) {
 	}
 }
 
-func encode(t testing.TB, k Kind, net *ntuple.Network) []byte {
+func encode(t testing.TB, k Format, net *ntuple.Network) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	var err error
@@ -80,7 +80,7 @@ func encode(t testing.TB, k Kind, net *ntuple.Network) []byte {
 	return b.Bytes()
 }
 
-func decode(k Kind, data []byte) (*ntuple.Network, error) {
+func decode(k Format, data []byte) (*ntuple.Network, error) {
 	r := bytes.NewReader(data)
 	switch k {
 	case DemoBin:
@@ -136,7 +136,7 @@ func TestRefRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for i, spec := range refSpecs {
 		orig := refNet(t, spec, uint64(i))
-		for _, k := range []Kind{DemoBin, TDLW} {
+		for _, k := range []Format{DemoBin, TDLW} {
 			data := encode(t, k, orig)
 			back, err := decode(k, data)
 			if err != nil {
@@ -149,7 +149,7 @@ func TestRefRoundTrip(t *testing.T) {
 			back.Free()
 		}
 		// Every path through the files: td2048 -> a -> b -> td2048.
-		kinds := []Kind{Native, DemoBin, TDLW}
+		kinds := []Format{Native, DemoBin, TDLW}
 		for _, a := range kinds {
 			for _, b := range kinds {
 				src := filepath.Join(dir, "src.td2048")
@@ -162,7 +162,7 @@ func TestRefRoundTrip(t *testing.T) {
 				cur := src
 				for _, step := range []struct {
 					path string
-					k    Kind
+					k    Format
 				}{{pa, a}, {pb, b}, {end, Native}} {
 					net, h, err := LoadAny(cur)
 					if err != nil {
@@ -171,7 +171,7 @@ func TestRefRoundTrip(t *testing.T) {
 					if h.Network != orig.Spec().String() || h.Game != "2048" || h.Learner != "after" {
 						t.Fatalf("%s: header of %s: %+v", spec, cur, h)
 					}
-					if err := SaveKind(step.path, step.k, net, h); err != nil {
+					if err := SaveFormat(step.path, step.k, net, h); err != nil {
 						t.Fatal(err)
 					}
 					if k, _ := DetectFile(step.path); k != step.k {
@@ -283,14 +283,14 @@ func TestWVariants(t *testing.T) {
 	plain := encode(t, TDLW, net)
 	// A file not named .w: TDL2048+ begins it with 'w'.
 	var marked bytes.Buffer
-	if err := WriteKind(&marked, TDLW, "x.bin", net, Header{}); err != nil {
+	if err := WriteFormat(&marked, TDLW, "x.bin", net, Header{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(marked.Bytes(), append([]byte{'w'}, plain...)) {
 		t.Fatal("marked file is not 'w' + the plain one")
 	}
 	var named bytes.Buffer
-	WriteKind(&named, TDLW, "dir.x/model.weights", net, Header{})
+	WriteFormat(&named, TDLW, "dir.x/model.weights", net, Header{})
 	if !bytes.Equal(named.Bytes(), plain) {
 		t.Fatal("a .weights name was marked")
 	}
@@ -392,7 +392,7 @@ func refused(t *testing.T, what string, net *ntuple.Network, err error, want str
 // TestRefTruncated cuts files at every length: each is refused whole.
 func TestRefTruncated(t *testing.T) {
 	net := refNet(t, "01,5", 1)
-	for _, k := range []Kind{DemoBin, TDLW} {
+	for _, k := range []Format{DemoBin, TDLW} {
 		data := encode(t, k, net)
 		for n := range len(data) {
 			got, err := decode(k, data[:n])
@@ -415,7 +415,7 @@ func TestRefDamaged(t *testing.T) {
 	huge := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}
 	cases := []struct {
 		name string
-		k    Kind
+		k    Format
 		data []byte
 		want string
 	}{
@@ -456,14 +456,14 @@ func TestCheckRef(t *testing.T) {
 		"0123+hint":   "stages",
 	} {
 		net := ntuple.MustNew(spec)
-		for _, k := range []Kind{DemoBin, TDLW} {
+		for _, k := range []Format{DemoBin, TDLW} {
 			var b bytes.Buffer
-			err := WriteKind(&b, k, "x", net, Header{})
+			err := WriteFormat(&b, k, "x", net, Header{})
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
 			}
 			path := filepath.Join(t.TempDir(), "x."+k.String())
-			if err := SaveKind(path, k, net, Header{}); err == nil {
+			if err := SaveFormat(path, k, net, Header{}); err == nil {
 				t.Errorf("%s saved as %s", spec, k)
 			}
 			if _, err := os.Stat(path); err == nil {
@@ -512,7 +512,7 @@ func TestNonFiniteRefused(t *testing.T) {
 	for i, bad := range []float32{math.Float32frombits(0x7fc01234), float32(math.Inf(-1)), float32(math.Inf(1))} {
 		n := refNet(t, "0123,4567", 1)
 		n.Weights()[100+i] = bad
-		for _, k := range []Kind{Native, DemoBin, TDLW} {
+		for _, k := range []Format{Native, DemoBin, TDLW} {
 			path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
 			var data []byte
 			if k == Native {
@@ -533,12 +533,12 @@ func TestNonFiniteRefused(t *testing.T) {
 }
 
 func TestKindNames(t *testing.T) {
-	for name, want := range map[string]Kind{"a.td2048": Native, "a.bin": DemoBin, "x/4x6.w": TDLW, "a.W": TDLW, "a": Unknown, "a.dat": Unknown, "bin": Unknown} {
-		if got := KindOfName(name); got != want {
-			t.Errorf("KindOfName(%q) = %s, want %s", name, got, want)
+	for name, want := range map[string]Format{"a.td2048": Native, "a.bin": DemoBin, "x/4x6.w": TDLW, "a.W": TDLW, "a": Unknown, "a.dat": Unknown, "bin": Unknown} {
+		if got := FormatOfName(name); got != want {
+			t.Errorf("FormatOfName(%q) = %s, want %s", name, got, want)
 		}
 	}
-	if _, err := ParseKind("png"); err == nil {
+	if _, err := ParseFormat("png"); err == nil {
 		t.Error("png accepted")
 	}
 }
@@ -549,11 +549,11 @@ func fuzzSeeds(f *testing.F) {
 		for i := range net.Weights() {
 			net.Weights()[i] = float32(i) - 3.5
 		}
-		for _, k := range []Kind{DemoBin, TDLW, Native} {
+		for _, k := range []Format{DemoBin, TDLW, Native} {
 			f.Add(encode(f, k, net))
 		}
 		var b bytes.Buffer
-		WriteKind(&b, TDLW, "x.bin", net, Header{})
+		WriteFormat(&b, TDLW, "x.bin", net, Header{})
 		f.Add(b.Bytes())
 	}
 	f.Add(le(uint8(0), uint32(1), uint8(4), uint32(0), uint16(0), uint16(0), uint16(2), uint64(16), make([]uint16, 16), uint16(2), uint64(1), uint16(0), uint16(0)))
@@ -561,7 +561,7 @@ func fuzzSeeds(f *testing.F) {
 
 // fuzzRead checks that a reader never panics, and that whatever it accepts
 // it writes again as a file that reads back to the same weights.
-func fuzzRead(t *testing.T, k Kind, data []byte) {
+func fuzzRead(t *testing.T, k Format, data []byte) {
 	net, err := decode(k, data)
 	if err != nil {
 		if net != nil || strings.Contains(err.Error(), "\n") {

@@ -195,7 +195,7 @@ func describeFile(path string, head []byte) string {
 	case strings.Contains(s, "|") && strings.Contains(s, "@"):
 		return "a Threes! statistics file"
 	}
-	if k := netfile.KindOfName(path); k != netfile.Native && k != netfile.Unknown {
+	if k := netfile.FormatOfName(path); k != netfile.Native && k != netfile.Unknown {
 		return fmt.Sprintf("weights (%s)", k)
 	}
 	return "other data"

@@ -25,9 +25,9 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			return usagef("want IN and OUT, got %d arguments", len(args))
 		}
 		in, out := args[0], args[1]
-		kind := netfile.KindOfName(out)
+		kind := netfile.FormatOfName(out)
 		if *to != "" {
-			k, err := netfile.ParseKind(*to)
+			k, err := netfile.ParseFormat(*to)
 			if err != nil {
 				return usagef("--to: %v", err)
 			}
@@ -72,7 +72,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
 			}
 		}
-		if err := netfile.SaveKind(out, kind, net, h); err != nil {
+		if err := netfile.SaveFormat(out, kind, net, h); err != nil {
 			return err
 		}
 		spec := net.Spec()

@@ -84,7 +84,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.save == "" {
 		return usagef("--save: want a file name")
 	}
-	if k := netfile.KindOfName(f.save); k != netfile.Native && k != netfile.Unknown {
+	if k := netfile.FormatOfName(f.save); k != netfile.Native && k != netfile.Unknown {
 		return usagef("--save %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", f.save, k)
 	}
 	kind, err := parseLearner(f.learner)
