@@ -1,0 +1,55 @@
+package game_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+)
+
+// Moves gives every direction's after-state and reward at once; a
+// direction whose after-state equals the board is illegal.
+func ExampleMoves() {
+	b, _ := board.Parse("2,2,2,2, 4,4,8,0, 0,0,0,0, 0,0,0,0")
+	after, reward := game.Moves(b)
+	for d := range 4 {
+		if after[d] == b {
+			fmt.Println(game.DirNames[d], "illegal")
+			continue
+		}
+		fmt.Printf("%s: reward %d\n%s", game.DirNames[d], game.Reward(reward[d]), after[d])
+	}
+	// Output:
+	// up illegal
+	// right: reward 16
+	//      .     .     4     4
+	//      .     .     8     8
+	//      .     .     .     .
+	//      .     .     .     .
+	// down: reward 0
+	//      .     .     .     .
+	//      .     .     .     .
+	//      2     2     2     .
+	//      4     4     8     2
+	// left: reward 16
+	//      4     4     .     .
+	//      8     8     .     .
+	//      .     .     .     .
+	//      .     .     .     .
+}
+
+// A game: start with two random tiles, slide, and a tile appears.
+func ExampleSpawn() {
+	rng := rand.New(rand.NewPCG(1, 2))
+	b := game.Start(rng)
+	fmt.Println(16-b.Empty(), "tiles")
+	after, reward, legal := game.Move(b, game.Left)
+	if legal {
+		b = game.Spawn(after, rng)
+		fmt.Println("reward", reward, "then", 16-b.Empty(), "tiles")
+	}
+	// Output:
+	// 2 tiles
+	// reward 0 then 3 tiles
+}
