@@ -1,0 +1,88 @@
+package web
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserPhone loads the page as a phone shows it: a 390x844 viewport
+// (an iPhone 12 to 15) with mobile layout and touch emulated, then 320x568
+// (the narrowest phones in use), for a 2048 server and a Threes! one. The
+// page must fit the screen's width (no sideways scrolling, the whole board
+// in view) even with the long numbers of a strong network in the hint
+// table, and put the panels under the board. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
+// layout in DIR.
+func TestBrowserPhone(t *testing.T) {
+	b := newTab(t, 60*time.Second)
+	ts := httptest.NewServer(newServer(t, nil))
+	defer ts.Close()
+	tsThrees := httptest.NewServer(newThreesServer(t, nil))
+	defer tsThrees.Close()
+
+	phone := func(w, h int64) chromedp.Action[chromedp.Void] {
+		return chromedp.EmulateViewport(w, h, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	// fits checks the layout of the page on screen at a viewport w wide.
+	fits := func(what string, w int) {
+		t.Helper()
+		b.wait("the layout at "+what, `screen.width === `+itoa(w)+` && document.body.dataset.ready === "1"`)
+		// A strong network's values are six figures, its rewards five.
+		b.eval(`(() => {
+			const m = (dir, legal) => ({dir, legal, reward: legal ? 32768 : 0, value: legal ? 987654.3 : 0, total: legal ? 1020422.3 : 0});
+			showHint({board: page.st.board, moves: [m("up", true), m("right", false), m("down", true), m("left", true)], best: "left", depth: 3, requested: 4, us: 123456});
+			return "";
+		})()`)
+		if got := b.eval(`document.documentElement.scrollWidth + " " + document.documentElement.clientWidth`); got != itoa(w)+" "+itoa(w) {
+			t.Errorf("%s: scroll and client width %s, want %d: the page scrolls sideways", what, got, w)
+		}
+		if over := b.eval(`[...document.querySelectorAll("body *")].filter(e => e.checkVisibility() && e.getBoundingClientRect().right > ` + itoa(w) + ` + 0.5).map(e => (e.id || e.className || e.tagName) + "@" + Math.round(e.getBoundingClientRect().right)).join(" ")`); over != "" {
+			t.Errorf("%s: elements reaching past the right edge: %s", what, over)
+		}
+		rect := b.eval(`(() => {
+			const r = document.getElementById("board").getBoundingClientRect();
+			return [r.left, r.top, r.right, r.bottom].map(Math.round).join(" ");
+		})()`)
+		var l, top, r, bot int
+		if n, _ := fmt.Sscan(rect, &l, &top, &r, &bot); n != 4 {
+			t.Fatalf("%s: board rect %q", what, rect)
+		}
+		if l < 0 || top < 0 || r > w || r-l < w*85/100 || bot-top < r-l-1 || bot-top > r-l+1 {
+			t.Errorf("%s: board at %s (left top right bottom): want a square within 0..%d, at least 85%% of it wide", what, rect, w)
+		}
+		// The panels stack under the board.
+		if got := b.eval(`String(document.querySelector(".side").getBoundingClientRect().top >= document.getElementById("board").getBoundingClientRect().bottom)`); got != "true" {
+			t.Errorf("%s: the panels are not under the board", what)
+		}
+		if dir := os.Getenv("TD2048_SCREENSHOT_PHONE"); dir != "" {
+			png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, strings.NewReplacer(" ", "-", "!", "").Replace(what)+".png")
+			if err := os.WriteFile(path, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot in %s", path)
+		}
+	}
+
+	b.do("emulate a phone", phone(390, 844))
+	b.do("load the page", chromedp.Navigate(ts.URL+"/"))
+	b.wait("the page to start", `document.body.dataset.ready === "1"`)
+	if got := b.eval(`innerWidth + "x" + innerHeight + " coarse=" + matchMedia("(pointer: coarse)").matches`); got != "390x844 coarse=true" {
+		t.Fatalf("emulation: %s, want 390x844 coarse=true", got)
+	}
+	fits("2048 at 390x844", 390)
+
+	b.do("a narrower phone", phone(320, 568))
+	fits("2048 at 320x568", 320)
+	b.do("load the Threes! page", chromedp.Navigate(tsThrees.URL+"/"))
+	fits("Threes! at 320x568", 320)
+}
