@@ -17,7 +17,8 @@ import (
 // (the narrowest phones in use), for a 2048 server and a Threes! one. The
 // page must fit the screen's width (no sideways scrolling, the whole board
 // in view) even with the long numbers of a strong network in the hint
-// table, and put the panels under the board. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
+// table, put the panels under the board, and show its text in colours of
+// enough contrast (WCAG AA) in both games' colour schemes. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
 // layout in DIR.
 func TestBrowserPhone(t *testing.T) {
 	b := newTab(t, 60*time.Second)
@@ -56,6 +57,7 @@ func TestBrowserPhone(t *testing.T) {
 		if l < 0 || top < 0 || r > w || r-l < w*85/100 || bot-top < r-l-1 || bot-top > r-l+1 {
 			t.Errorf("%s: board at %s (left top right bottom): want a square within 0..%d, at least 85%% of it wide", what, rect, w)
 		}
+		checkContrast(t, b, what)
 		// The panels stack under the board.
 		if got := b.eval(`String(document.querySelector(".side").getBoundingClientRect().top >= document.getElementById("board").getBoundingClientRect().bottom)`); got != "true" {
 			t.Errorf("%s: the panels are not under the board", what)
@@ -85,4 +87,56 @@ func TestBrowserPhone(t *testing.T) {
 	fits("2048 at 320x568", 320)
 	b.do("load the Threes! page", chromedp.Navigate(tsThrees.URL+"/"))
 	fits("Threes! at 320x568", 320)
+}
+
+// contrastJS evaluates to the WCAG contrast of the text on the page: one
+// line per text element seen (its id or tag and classes, its first words,
+// its ratio and the ratio it needs), failures marked "LOW". Each colour
+// is composited over the backgrounds under it, from the element up to the
+// page. The tiles, whose colours are the games' own, are left out, as are
+// disabled controls, which WCAG exempts.
+const contrastJS = `(() => {
+	const rgba = (s) => { const m = s.match(/[\d.]+/g).map(Number); return m.length === 3 ? [...m, 1] : m; };
+	const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+	const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+	const background = (e) => {
+		const layers = [];
+		for (let x = e; x; x = x.parentElement) layers.push(rgba(getComputedStyle(x).backgroundColor));
+		let bg = [255, 255, 255, 1];
+		for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+		return bg;
+	};
+	const out = [];
+	for (const e of document.querySelectorAll("body *")) {
+		if (e.closest(".tile, svg, option") || e.disabled || !e.checkVisibility()) continue;
+		const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("").trim();
+		if (!own) continue;
+		const s = getComputedStyle(e), bg = background(e), fg = over(rgba(s.color), bg);
+		const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+		const ratio = (hi + 0.05) / (lo + 0.05);
+		const size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+		const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+		const row = e.closest("tr");
+		const name = (e.id ? "#" + e.id : e.tagName.toLowerCase()) + (row && row.className ? "(" + row.className + ")" : "") + " " + JSON.stringify(own.slice(0, 16));
+		out.push((ratio < need ? "LOW " : "") + name + " " + ratio.toFixed(2) + ">=" + need);
+	}
+	return out.join("\n");
+})()`
+
+// checkContrast fails the test for text below WCAG AA contrast; the move
+// table's best and illegal rows must be among the text checked.
+func checkContrast(t *testing.T, b *tab, what string) {
+	t.Helper()
+	lines := strings.Split(b.eval(contrastJS), "\n")
+	var best, illegal bool
+	for _, l := range lines {
+		if strings.HasPrefix(l, "LOW ") {
+			t.Errorf("%s: contrast too low: %s", what, strings.TrimPrefix(l, "LOW "))
+		}
+		best = best || strings.Contains(l, "td(best)")
+		illegal = illegal || strings.Contains(l, `td(illegal) "illegal"`)
+	}
+	if !best || !illegal {
+		t.Errorf("%s: the move table's best and illegal rows were not checked:\n%s", what, strings.Join(lines, "\n"))
+	}
 }
