@@ -18,7 +18,8 @@ import (
 // page must fit the screen's width (no sideways scrolling, the whole board
 // in view) even with the long numbers of a strong network in the hint
 // table, put the panels under the board, and show its text in colours of
-// enough contrast (WCAG AA) in both games' colour schemes. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
+// enough contrast (WCAG AA) in both games' colour schemes; its help
+// speaks of swipes rather than keys. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
 // layout in DIR.
 func TestBrowserPhone(t *testing.T) {
 	b := newTab(t, 60*time.Second)
@@ -83,11 +84,32 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	fits("2048 at 390x844", 390)
 
+	// The help speaks of swipes, not keys; given a mouse, of keys.
+	help := b.eval(visibleHelpJS)
+	if !strings.Contains(help, "swipe") || strings.Contains(strings.ToLower(help), "arrow") || strings.Contains(help, "space") {
+		t.Errorf("help on a touch screen: %q", help)
+	}
+	if got := b.eval(`document.getElementById("board").getAttribute("aria-label")`); !strings.Contains(got, "swipe") || strings.Contains(got, "arrow") {
+		t.Errorf("board label on a touch screen: %q", got)
+	}
+
+	b.do("a phone with a mouse", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(3), chromedp.EmulatePortrait, chromedp.EmulateMobile))
+	b.wait("the help for keys", `!matchMedia("(pointer: coarse)").matches && document.body.dataset.input === "keys"`)
+	if help := b.eval(visibleHelpJS); !strings.Contains(help, "arrow keys") || strings.Contains(help, "swipe on the board") {
+		t.Errorf("help with a mouse: %q", help)
+	}
+
 	b.do("a narrower phone", phone(320, 568))
 	fits("2048 at 320x568", 320)
 	b.do("load the Threes! page", chromedp.Navigate(tsThrees.URL+"/"))
 	fits("Threes! at 320x568", 320)
+	if help := b.eval(visibleHelpJS); !strings.Contains(help, "swipe") || strings.Contains(help, "arrow") {
+		t.Errorf("Threes! help on a touch screen: %q", help)
+	}
 }
+
+// visibleHelpJS evaluates to the help paragraphs shown.
+const visibleHelpJS = `[...document.querySelectorAll(".help")].filter(e => e.checkVisibility()).map(e => e.textContent).join(" / ")`
 
 // contrastJS evaluates to the WCAG contrast of the text on the page: one
 // line per text element seen (its id or tag and classes, its first words,

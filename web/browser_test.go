@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,10 @@ func TestBrowser(t *testing.T) {
 	}
 	if net := eval(`document.getElementById("net").textContent`); net == "" || net[:11] != "network 8x4" {
 		t.Errorf("network line: %q", net)
+	}
+	// With a mouse, the help speaks of keys.
+	if help := eval(visibleHelpJS); !strings.Contains(help, "arrow keys") || strings.Contains(help, "swipe on the board") {
+		t.Errorf("help with a mouse: %q", help)
 	}
 
 	// The arrow keys move the board.

@@ -158,7 +158,19 @@ function showGame() {
   g.rates.forEach((t, i) => (heads[i].textContent = t));
   $("rules").textContent = g.rules;
   $("rules").hidden = !g.rules;
-  $("board").setAttribute("aria-label", `${g.title} board, use the arrow keys`);
+  showInput();
+}
+
+// A touch screen (a coarse pointer) is told of swipes, a screen with a
+// mouse or trackpad of keys; a tablet given a mouse changes its mind.
+const coarse = window.matchMedia("(pointer: coarse)");
+
+function showInput() {
+  const touch = coarse.matches;
+  document.body.dataset.input = touch ? "touch" : "keys";
+  $("help-keys").hidden = touch;
+  $("help-touch").hidden = !touch;
+  $("board").setAttribute("aria-label", `${game().title} board, ${touch ? "swipe to move" : "use the arrow keys"}`);
 }
 
 async function newGame() {
@@ -541,6 +553,8 @@ async function start() {
   showSpeed();
   document.addEventListener("keydown", onKey);
   onSwipe();
+  coarse.addEventListener("change", showInput);
+  showInput();
   // A clicked button gives the keys back to the board, so that space
   // toggles the agent rather than clicking the button again.
   const button = (id, fn) => $(id).addEventListener("click", (e) => {
