@@ -199,6 +199,12 @@ func TestBrowser(t *testing.T) {
 	do("new game", chromedp.Click(chromedp.CSS("#new")))
 	wait("a new game", `document.getElementById("moves").textContent === "0"`)
 
+	// A game is the agent's if it made every move, the person's if they
+	// did, else mixed (TestBrowserThrees plays such games to their end).
+	if got := eval(`[whose(9, 0), whose(0, 9), whose(7, 2), whose(1, 1)].join(" ")`); got != "agent you mixed mixed" {
+		t.Errorf("whose games (all agent, all person, both, both): %q", got)
+	}
+
 	if path := os.Getenv("TD2048_SCREENSHOT"); path != "" {
 		for i := range 24 {
 			do("play a move", chromedp.KeyEvent([]string{kb.ArrowLeft, kb.ArrowDown, kb.ArrowRight, kb.ArrowDown}[i%4]))

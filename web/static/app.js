@@ -42,7 +42,8 @@ const page = {
   score: 0,
   spawn: -1,
   overflow: false,
-  agentOnly: true, // no move of this game was the person's
+  agentMoves: 0, // moves of this game the agent made
+  personMoves: 0, // and the person
   recorded: false,
   playing: false,
   busy: false,
@@ -177,7 +178,7 @@ async function newGame() {
   page.queue = [];
   const res = await api("/api/new", { game: page.game });
   const st = stateOf(res);
-  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentOnly: true, recorded: false });
+  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentMoves: 0, personMoves: 0, recorded: false });
   render();
   refreshHint();
 }
@@ -194,7 +195,8 @@ async function move(dir, byAgent) {
   page.score = res.score !== undefined ? res.score : page.score + res.reward;
   page.spawn = res.spawn;
   page.overflow = !!res.overflow;
-  if (!byAgent) page.agentOnly = false;
+  if (byAgent) page.agentMoves++;
+  else page.personMoves++;
   page.st = stateOf(res);
   if (res.over) recordGame();
   render();
@@ -357,10 +359,24 @@ function loadStats() {
   showStats();
 }
 
+// whose says whose game it is: the agent's if it made every move, the
+// person's ("you") if they made every move, else "mixed".
+function whose(agentMoves, personMoves) {
+  if (personMoves === 0) return "agent";
+  if (agentMoves === 0) return "you";
+  return "mixed";
+}
+
+// whoOf is whose game a recorded one was. Records from before mixed games
+// were told apart say only whether the agent made every move.
+function whoOf(g) {
+  return g.who || (g.agent ? "agent" : "you");
+}
+
 function recordGame() {
   if (page.recorded || page.n === 0) return;
   page.recorded = true;
-  page.stats.push({ score: page.score, max: maxTileOf(page.st), moves: page.n, agent: page.agentOnly });
+  page.stats.push({ score: page.score, max: maxTileOf(page.st), moves: page.n, who: whose(page.agentMoves, page.personMoves) });
   if (page.stats.length > 10000) page.stats.shift();
   try {
     localStorage.setItem(statsKey(), JSON.stringify(page.stats));
@@ -374,8 +390,7 @@ function showStats() {
   const body = $("stats").querySelector("tbody");
   body.textContent = "";
   const rows = [
-    ["agent", page.stats.filter((g) => g.agent)],
-    ["you", page.stats.filter((g) => !g.agent)],
+    ...["agent", "you", "mixed"].map((who) => [who, page.stats.filter((g) => whoOf(g) === who)]),
     ["all", page.stats],
   ];
   for (const [name, games] of rows) {
