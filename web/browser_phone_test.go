@@ -35,7 +35,9 @@ func TestBrowserPhone(t *testing.T) {
 	fits := func(what string, w int) {
 		t.Helper()
 		b.wait("the layout at "+what, `screen.width === `+itoa(w)+` && document.body.dataset.ready === "1"`)
-		// A strong network's values are six figures, its rewards five.
+		// A strong network's values are six figures, its rewards five:
+		// shown when the page's own hint has come, so that it stays.
+		b.wait("the hint of "+what, `!page.hintBusy && document.getElementById("hint").dataset.board === document.getElementById("board").dataset.board`)
 		b.eval(`(() => {
 			const m = (dir, legal) => ({dir, legal, reward: legal ? 32768 : 0, value: legal ? 987654.3 : 0, total: legal ? 1020422.3 : 0});
 			showHint({board: page.st.board, moves: [m("up", true), m("right", false), m("down", true), m("left", true)], best: "left", depth: 3, requested: 4, us: 123456});
