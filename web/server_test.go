@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -537,5 +539,118 @@ func TestServeShutsDown(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return")
+	}
+}
+
+// TestSlowClientsTakeNoPlace: clients that send their bodies a byte at a
+// time hold no search place while they send, so that a search asked for
+// meanwhile is answered at once rather than with 503; they are answered
+// too once their bodies have come.
+func TestSlowClientsTakeNoPlace(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxSearches = 1; c.MaxRequests = 2; c.QueueWait = 300 * time.Millisecond })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan string, 8)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- r.Header.Get("X-Client")
+		s.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, time.Second) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+
+	// Two slow clients send their headers at once and their bodies at a
+	// byte every 40 ms: about a second each, within the read deadline.
+	body := `{"board":"0x1","depth":1}`
+	slow := make(chan string, 2)
+	for i := range 2 {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		go func() {
+			fmt.Fprintf(conn, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Client: slow%d\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", i, len(body))
+			for j := range len(body) {
+				if _, err := conn.Write([]byte{body[j]}); err != nil {
+					slow <- err.Error()
+					return
+				}
+				time.Sleep(40 * time.Millisecond)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				slow <- err.Error()
+				return
+			}
+			resp.Body.Close()
+			slow <- resp.Status
+		}()
+	}
+	for range 2 {
+		select {
+		case <-entered:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the slow requests did not reach the handler")
+		}
+	}
+
+	// Meanwhile searches and a new game are answered, though the slow
+	// requests are as many as the places for requests in progress.
+	for _, path := range []string{"/api/hint", "/api/agent", "/api/new"} {
+		req := body
+		if path == "/api/new" {
+			req = `{}`
+		}
+		resp, err := http.Post("http://"+ln.Addr().String()+path, "application/json", strings.NewReader(req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("%s while two clients send slowly: %s %s", path, resp.Status, b)
+		}
+	}
+	for range 2 {
+		if got := <-slow; got != "200 OK" {
+			t.Errorf("slow client: %s", got)
+		}
+	}
+}
+
+// TestSlowBodyTimesOut: a body that does not come within the read
+// deadline is answered 408, and takes no search place.
+func TestSlowBodyTimesOut(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxSearches = 1 })
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config.ReadTimeout = 200 * time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(conn, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"board\"")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	jsonErr(t, "slow body", resp.StatusCode, string(b), resp.Header, http.StatusRequestTimeout, "too slowly")
+	if n := len(s.searches); n != 0 {
+		t.Errorf("%d search places taken", n)
 	}
 }
