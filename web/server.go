@@ -444,7 +444,8 @@ func badRequest(format string, a ...any) error {
 
 // readBody reads a request's JSON body whole, at most MaxBody bytes,
 // refusing other content types. A body that does not come within the
-// connection's read deadline is refused with 408.
+// connection's read deadline is refused with 408 (503 when the server is
+// stopping and cut the read short).
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || ct != "application/json" {
@@ -457,6 +458,8 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 		switch {
 		case errors.As(err, &tooBig):
 			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
+		case errors.As(err, &netErr) && netErr.Timeout() && errors.Is(context.Cause(r.Context()), errStopping):
+			return nil, &requestError{http.StatusServiceUnavailable, errStopping.Error()}
 		case errors.As(err, &netErr) && netErr.Timeout():
 			return nil, &requestError{http.StatusRequestTimeout, "the body came too slowly"}
 		}
@@ -1135,11 +1138,62 @@ func HTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// Serve answers on ln until ctx is cancelled, then shuts down cleanly:
-// no new connections, the requests under way finish (for at most grace),
-// and Serve returns nil.
+// errStopping is the cause of the requests' contexts' end when Serve
+// shuts down.
+var errStopping = errors.New("the server is stopping")
+
+// Serve answers on ln until ctx is cancelled, then shuts down cleanly and
+// promptly: it stops accepting connections, closes the idle ones, and
+// abandons the requests still coming in (a half-sent request's headers or
+// body do not hold the server up: its connection's reads fail at once);
+// the requests under way (their contexts cancelled) may finish for at
+// most grace, and any still running then are cut off. Serve returns nil
+// once every handler has returned, so that the caller may free what they
+// use.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := HTTPServer(h)
+	base, stopping := context.WithCancelCause(context.Background())
+	defer stopping(nil)
+	var (
+		mu      sync.Mutex
+		running int // handlers running
+		idle    = sync.NewCond(&mu)
+		conns   = map[net.Conn]http.ConnState{}
+	)
+	srv := HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		running++
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			if running--; running == 0 {
+				idle.Broadcast()
+			}
+			mu.Unlock()
+		}()
+		h.ServeHTTP(w, r)
+	}))
+	srv.BaseContext = func(net.Listener) context.Context { return base }
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st == http.StateClosed || st == http.StateHijacked {
+			delete(conns, c)
+		} else {
+			conns[c] = st
+		}
+	}
+	// Once the listener is closed, a connection that is not idle is
+	// reading a request's headers or body, or has read them all: its next
+	// read fails now. Shutdown closes the idle ones itself.
+	srv.RegisterOnShutdown(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for c, st := range conns {
+			if st != http.StateIdle {
+				c.SetReadDeadline(time.Now())
+			}
+		}
+	})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -1147,11 +1201,20 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		return err
 	case <-ctx.Done():
 	}
+	stopping(errStopping)
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err := srv.Shutdown(sctx)
-	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
-		err = e
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close() // grace is over: cut off what still runs
+	}
+	err := <-done
+	mu.Lock()
+	for running > 0 {
+		idle.Wait()
+	}
+	mu.Unlock()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -652,5 +653,126 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	jsonErr(t, "slow body", resp.StatusCode, string(b), resp.Header, http.StatusRequestTimeout, "too slowly")
 	if n := len(s.searches); n != 0 {
 		t.Errorf("%d search places taken", n)
+	}
+}
+
+// TestServeAbandonsHalfSentRequests: at shutdown, connections that are
+// idle, that have sent half a request's headers, or the headers and half
+// the body, hold nothing up: Serve returns nil well within its grace
+// (the read deadline alone would hold the half-sent body for 10 s).
+func TestServeAbandonsHalfSentRequests(t *testing.T) {
+	s := newServer(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{}, 8)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		s.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, 5*time.Second) }()
+
+	dial := func() (net.Conn, *bufio.Reader) {
+		t.Helper()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c, bufio.NewReader(c)
+	}
+	// An idle connection, kept alive after one request.
+	idle, idleR := dial()
+	io.WriteString(idle, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	resp, err := http.ReadResponse(idleR, nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("info: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	<-entered
+	// Half the headers.
+	headers, _ := dial()
+	io.WriteString(headers, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty")
+	// The headers and half the body, which reaches the handler.
+	body, bodyR := dial()
+	io.WriteString(body, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"board\":")
+	select {
+	case <-entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the half-sent body did not reach the handler")
+	}
+
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		t.Logf("stopped in %v", time.Since(start))
+	case <-time.After(2 * time.Second):
+		t.Errorf("Serve did not return within 2s of the cancel; it returned %v after %v", <-done, time.Since(start))
+	}
+	// The half-sent request is answered 503 or cut off; the connections
+	// are closed.
+	if resp, err := http.ReadResponse(bodyR, nil); err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		jsonErr(t, "half-sent body at shutdown", resp.StatusCode, string(b), resp.Header, 503, "stopping")
+	}
+	for name, c := range map[string]net.Conn{"idle": idle, "half headers": headers, "half body": body} {
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if n, err := io.Copy(io.Discard, c); err != nil {
+			t.Errorf("%s connection: not closed (%d bytes, %v)", name, n, err)
+		}
+	}
+}
+
+// TestServeCutsOffAfterGrace: a request that runs past the grace is cut
+// off, and Serve returns nil only once its handler has returned.
+func TestServeCutsOffAfterGrace(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	var returned atomic.Bool
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(500 * time.Millisecond)
+		returned.Store(true)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, slow, 50*time.Millisecond) }()
+	got := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		got <- err
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		if !returned.Load() {
+			t.Error("Serve returned while a handler ran")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	if err := <-got; err == nil {
+		t.Error("the request cut off was answered")
 	}
 }
