@@ -19,8 +19,9 @@ import (
 // in view) even with the long numbers of a strong network in the hint
 // table, put the panels under the board, and show its text in colours of
 // enough contrast (WCAG AA) in both games' colour schemes; its help
-// speaks of swipes rather than keys. With TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each
-// layout in DIR.
+// speaks of swipes rather than keys. The viewports are set through
+// emulation.SetDeviceMetricsOverride (chromedp.EmulateViewport). With
+// TD2048_SCREENSHOT_PHONE=DIR it saves a screenshot of each layout in DIR.
 func TestBrowserPhone(t *testing.T) {
 	b := newTab(t, 60*time.Second)
 	ts := httptest.NewServer(newServer(t, nil))
