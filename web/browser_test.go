@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,6 +91,10 @@ func TestBrowser(t *testing.T) {
 	}
 	if net := eval(`document.getElementById("net").textContent`); net == "" || net[:11] != "network 8x4" {
 		t.Errorf("network line: %q", net)
+	}
+	// With a mouse, the help speaks of keys.
+	if help := eval(visibleHelpJS); !strings.Contains(help, "arrow keys") || strings.Contains(help, "swipe on the board") {
+		t.Errorf("help with a mouse: %q", help)
 	}
 
 	// The arrow keys move the board.
@@ -193,6 +198,12 @@ func TestBrowser(t *testing.T) {
 	// A new game starts over.
 	do("new game", chromedp.Click(chromedp.CSS("#new")))
 	wait("a new game", `document.getElementById("moves").textContent === "0"`)
+
+	// A game is the agent's if it made every move, the person's if they
+	// did, else mixed (TestBrowserThrees plays such games to their end).
+	if got := eval(`[whose(9, 0), whose(0, 9), whose(7, 2), whose(1, 1)].join(" ")`); got != "agent you mixed mixed" {
+		t.Errorf("whose games (all agent, all person, both, both): %q", got)
+	}
 
 	if path := os.Getenv("TD2048_SCREENSHOT"); path != "" {
 		for i := range 24 {

@@ -80,7 +80,8 @@ func (b *tab) moves() int { return b.num(`document.getElementById("moves").textC
 // TestBrowserThrees drives the page of a server with Threes! weights:
 // the Threes! board and colours, the next tile, the arrow keys (each
 // slide places the hinted tile on the edge opposite it), hints, the agent
-// playing a game to its end, and the Threes! statistics. With
+// playing a game to its end, one begun by keys and ended by the agent
+// (a mixed game), and the Threes! statistics. With
 // TD2048_SCREENSHOT_THREES=FILE.png it also saves a screenshot.
 func TestBrowserThrees(t *testing.T) {
 	b := newTab(t, 90*time.Second)
@@ -220,6 +221,29 @@ func TestBrowserThrees(t *testing.T) {
 	f := strings.Split(row, "|")
 	if len(f) != 7 || f[1] != "1" || f[2] != f[3] || f[2] == "" || !strings.HasSuffix(f[4], "%") {
 		t.Errorf("agent statistics: %q", row)
+	}
+
+	// A game of two moves by keys and the rest by the agent is neither's
+	// alone: the statistics count it as mixed, apart from the agent's.
+	b.do("new game", chromedp.Click(chromedp.CSS("#new")))
+	b.wait("a new game", `document.getElementById("moves").textContent === "0"`)
+	for _, k := range []string{kb.ArrowLeft, kb.ArrowUp, kb.ArrowRight, kb.ArrowDown, kb.ArrowLeft, kb.ArrowUp} {
+		if b.moves() == 2 {
+			break
+		}
+		b.do("press a key", chromedp.KeyEvent(k))
+		b.wait("the move to end", `document.body.dataset.busy === "0"`)
+	}
+	if m := b.moves(); m != 2 {
+		t.Fatalf("%d moves by keys, want 2", m)
+	}
+	b.do("start the agent", chromedp.Click(chromedp.CSS("#play")))
+	b.wait("the game's end", `page.stats.length === 2`)
+	b.do("pause the agent", chromedp.Click(chromedp.CSS("#play")))
+	counts := b.eval(`[...document.querySelectorAll("#stats tbody tr")].map(r => r.dataset.who + "=" + r.children[1].textContent).join(" ") + " / " + page.stats.map(g => g.who + ":" + g.moves).join(" ")`)
+	t.Logf("statistics: %s", counts)
+	if !strings.HasPrefix(counts, "agent=1 you=0 mixed=1 all=2 / agent:") || !strings.Contains(counts, " mixed:") || strings.HasSuffix(counts, " mixed:2") {
+		t.Errorf("statistics after an agent's game and one of 2 moves by keys and the rest by the agent: %q", counts)
 	}
 
 	if path := os.Getenv("TD2048_SCREENSHOT_THREES"); path != "" {

@@ -138,7 +138,9 @@ type Config struct {
 	// MaxSearches caps the searches (hint, agent) running at once (0 means
 	// the number of CPUs); MaxRequests caps the API requests in progress
 	// (0 means 64). A request that finds no room within QueueWait (0
-	// means 2s) gets 503.
+	// means 2s) gets 503. A request takes its places only once its body
+	// has been read (and, for a search, checked), so that clients sending
+	// slowly hold none.
 	MaxSearches, MaxRequests int
 	QueueWait                time.Duration
 	// LoopbackOnly refuses requests whose Host is not a loopback name or
@@ -245,8 +247,8 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET", "/api/curve", s.curveHandler)
 	s.api("POST", "/api/new", s.newGame)
 	s.api("POST", "/api/move", s.move)
-	s.api("POST", "/api/hint", s.searching(s.hint))
-	s.api("POST", "/api/agent", s.searching(s.agent))
+	s.api("POST", "/api/hint", s.hint)
+	s.api("POST", "/api/agent", s.agent)
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
@@ -335,17 +337,32 @@ func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request, name string)
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(a.data))
 }
 
-// api registers a JSON handler for one method and path, within the cap on
-// requests in progress.
-func (s *Server) api(method, p string, h func(w http.ResponseWriter, r *http.Request)) {
+// An apiHandler answers one API request; body is the request's body,
+// read whole (nil for a GET).
+type apiHandler func(w http.ResponseWriter, r *http.Request, body []byte)
+
+// api registers a JSON handler for one method and path. A POST's body is
+// read whole first, under the connection's read deadline
+// (HTTPServer.ReadTimeout), and only then does the request take a place
+// among the requests in progress: a client sending slowly ties up its own
+// connection, never a place that other requests wait for.
+func (s *Server) api(method, p string, h apiHandler) {
 	s.routes[p] = method
 	s.mux.HandleFunc(method+" "+p, func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		if method == http.MethodPost {
+			var err error
+			if body, err = readBody(w, r); err != nil {
+				fail(w, err)
+				return
+			}
+		}
 		if !s.acquire(r.Context(), s.requests) {
 			busy(w)
 			return
 		}
 		defer func() { <-s.requests }()
-		h(w, r)
+		h(w, r, body)
 	})
 }
 
@@ -360,17 +377,19 @@ func (s *Server) apiFallback(w http.ResponseWriter, r *http.Request) {
 	jsonError(w, http.StatusNotFound, fmt.Sprintf("no API at %s", r.URL.Path))
 }
 
-// searching wraps a search handler in the cap on searches at once.
-func (s *Server) searching(h func(w http.ResponseWriter, r *http.Request)) func(w http.ResponseWriter, r *http.Request) {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if !s.acquire(r.Context(), s.searches) {
-			busy(w)
-			return
-		}
-		defer func() { <-s.searches }()
-		h(w, r)
+// searchPlace takes a place among the searches running at once, for a
+// request whose arguments have been read and checked. It answers 503 and
+// returns false when none comes free within QueueWait; else the caller
+// must call s.searchDone.
+func (s *Server) searchPlace(w http.ResponseWriter, r *http.Request) bool {
+	if !s.acquire(r.Context(), s.searches) {
+		busy(w)
+		return false
 	}
+	return true
 }
+
+func (s *Server) searchDone() { <-s.searches }
 
 // acquire takes a place in sem, waiting at most QueueWait.
 func (s *Server) acquire(ctx context.Context, sem chan struct{}) bool {
@@ -423,22 +442,40 @@ func badRequest(format string, a ...any) error {
 	return &requestError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
 }
 
-// decode reads one JSON object of at most MaxBody bytes into v, refusing
-// other content types, unknown fields and trailing data.
-func decode(w http.ResponseWriter, r *http.Request, v any) error {
+// readBody reads a request's JSON body whole, at most MaxBody bytes,
+// refusing other content types. A body that does not come within the
+// connection's read deadline is refused with 408 (503 when the server is
+// stopping and cut the read short).
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || ct != "application/json" {
-		return &requestError{http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)"}
+		return nil, &requestError{http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)"}
 	}
-	body := http.MaxBytesReader(w, r.Body, MaxBody)
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
 		var tooBig *http.MaxBytesError
-		var typeErr *json.UnmarshalTypeError
+		var netErr net.Error
 		switch {
 		case errors.As(err, &tooBig):
-			return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
+			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
+		case errors.As(err, &netErr) && netErr.Timeout() && errors.Is(context.Cause(r.Context()), errStopping):
+			return nil, &requestError{http.StatusServiceUnavailable, errStopping.Error()}
+		case errors.As(err, &netErr) && netErr.Timeout():
+			return nil, &requestError{http.StatusRequestTimeout, "the body came too slowly"}
+		}
+		return nil, badRequest("reading the body: %v", err)
+	}
+	return body, nil
+}
+
+// decode reads one JSON object from body into v, refusing unknown fields
+// and trailing data.
+func decode(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		switch {
 		case errors.Is(err, io.EOF):
 			return badRequest("the body is empty: want a JSON object")
 		case errors.As(err, &typeErr) && typeErr.Field != "":
@@ -447,10 +484,6 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		return badRequest("bad JSON: %v", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBody)}
-		}
 		return badRequest("bad JSON: data after the object")
 	}
 	return nil
@@ -580,7 +613,7 @@ type Info struct {
 	Curve    bool     `json:"curve"`
 }
 
-func (s *Server) info(w http.ResponseWriter, r *http.Request) {
+func (s *Server) info(w http.ResponseWriter, r *http.Request, _ []byte) {
 	writeJSON(w, http.StatusOK, Info{
 		Games: []string{s.cfg.Game}, Network: s.cfg.Network, Learner: s.cfg.Learner,
 		Episodes: s.cfg.Episodes, MaxDepth: s.cfg.MaxDepth,
@@ -626,9 +659,9 @@ type newRequest struct {
 	Seed *uint64 `json:"seed"`
 }
 
-func (s *Server) newGame(w http.ResponseWriter, r *http.Request) {
+func (s *Server) newGame(w http.ResponseWriter, r *http.Request, body []byte) {
 	var req newRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := decode(body, &req); err != nil {
 		fail(w, err)
 		return
 	}
@@ -679,9 +712,9 @@ type MoveResult struct {
 	State
 }
 
-func (s *Server) move(w http.ResponseWriter, r *http.Request) {
+func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 	var req moveRequest
-	if err := decode(w, r, &req); err != nil {
+	if err := decode(body, &req); err != nil {
 		fail(w, err)
 		return
 	}
@@ -787,10 +820,12 @@ type position struct {
 	tg threes.Game
 }
 
-func (s *Server) searchArgs(w http.ResponseWriter, r *http.Request) (position, int, bool) {
+// searchArgs reads and checks a search request's arguments, answering
+// the request when they are wrong.
+func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (position, int, bool) {
 	var req searchRequest
 	var p position
-	if err := decode(w, r, &req); err != nil {
+	if err := decode(body, &req); err != nil {
 		fail(w, err)
 		return p, 0, false
 	}
@@ -936,11 +971,12 @@ func (s *Server) threesValues(g *threes.Game) func(d int) [4]MoveValue {
 	}
 }
 
-func (s *Server) hint(w http.ResponseWriter, r *http.Request) {
-	p, depth, ok := s.searchArgs(w, r)
-	if !ok {
+func (s *Server) hint(w http.ResponseWriter, r *http.Request, body []byte) {
+	p, depth, ok := s.searchArgs(w, body)
+	if !ok || !s.searchPlace(w, r) {
 		return
 	}
+	defer s.searchDone()
 	if s.threes() {
 		writeJSON(w, http.StatusOK, s.ThreesValues(&p.tg, depth))
 		return
@@ -999,11 +1035,12 @@ func (s *Server) ThreesChoose(g *threes.Game, depth int) Agent {
 	return a
 }
 
-func (s *Server) agent(w http.ResponseWriter, r *http.Request) {
-	p, depth, ok := s.searchArgs(w, r)
-	if !ok {
+func (s *Server) agent(w http.ResponseWriter, r *http.Request, body []byte) {
+	p, depth, ok := s.searchArgs(w, body)
+	if !ok || !s.searchPlace(w, r) {
 		return
 	}
+	defer s.searchDone()
 	if s.threes() {
 		writeJSON(w, http.StatusOK, s.ThreesChoose(&p.tg, depth))
 		return
@@ -1070,7 +1107,7 @@ func (s *Server) curve() ([]curvePoint, error) {
 	return s.logCurve, nil
 }
 
-func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request) {
+func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request, _ []byte) {
 	if s.cfg.LogPath == "" {
 		jsonError(w, http.StatusNotFound, "no metrics log: start serve with --log FILE")
 		return
@@ -1101,11 +1138,62 @@ func HTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// Serve answers on ln until ctx is cancelled, then shuts down cleanly:
-// no new connections, the requests under way finish (for at most grace),
-// and Serve returns nil.
+// errStopping is the cause of the requests' contexts' end when Serve
+// shuts down.
+var errStopping = errors.New("the server is stopping")
+
+// Serve answers on ln until ctx is cancelled, then shuts down cleanly and
+// promptly: it stops accepting connections, closes the idle ones, and
+// abandons the requests still coming in (a half-sent request's headers or
+// body do not hold the server up: its connection's reads fail at once);
+// the requests under way (their contexts cancelled) may finish for at
+// most grace, and any still running then are cut off. Serve returns nil
+// once every handler has returned, so that the caller may free what they
+// use.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := HTTPServer(h)
+	base, stopping := context.WithCancelCause(context.Background())
+	defer stopping(nil)
+	var (
+		mu      sync.Mutex
+		running int // handlers running
+		idle    = sync.NewCond(&mu)
+		conns   = map[net.Conn]http.ConnState{}
+	)
+	srv := HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		running++
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			if running--; running == 0 {
+				idle.Broadcast()
+			}
+			mu.Unlock()
+		}()
+		h.ServeHTTP(w, r)
+	}))
+	srv.BaseContext = func(net.Listener) context.Context { return base }
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		mu.Lock()
+		defer mu.Unlock()
+		if st == http.StateClosed || st == http.StateHijacked {
+			delete(conns, c)
+		} else {
+			conns[c] = st
+		}
+	}
+	// Once the listener is closed, a connection that is not idle is
+	// reading a request's headers or body, or has read them all: its next
+	// read fails now. Shutdown closes the idle ones itself.
+	srv.RegisterOnShutdown(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for c, st := range conns {
+			if st != http.StateIdle {
+				c.SetReadDeadline(time.Now())
+			}
+		}
+	})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
@@ -1113,11 +1201,20 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		return err
 	case <-ctx.Done():
 	}
+	stopping(errStopping)
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err := srv.Shutdown(sctx)
-	if e := <-done; !errors.Is(e, http.ErrServerClosed) && err == nil {
-		err = e
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close() // grace is over: cut off what still runs
+	}
+	err := <-done
+	mu.Lock()
+	for running > 0 {
+		idle.Wait()
+	}
+	mu.Unlock()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
 	}
 	return err
 }

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -537,5 +540,239 @@ func TestServeShutsDown(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return")
+	}
+}
+
+// TestSlowClientsTakeNoPlace: clients that send their bodies a byte at a
+// time hold no search place while they send, so that a search asked for
+// meanwhile is answered at once rather than with 503; they are answered
+// too once their bodies have come.
+func TestSlowClientsTakeNoPlace(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxSearches = 1; c.MaxRequests = 2; c.QueueWait = 300 * time.Millisecond })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan string, 8)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- r.Header.Get("X-Client")
+		s.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, time.Second) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+
+	// Two slow clients send their headers at once and their bodies at a
+	// byte every 40 ms: about a second each, within the read deadline.
+	body := `{"board":"0x1","depth":1}`
+	slow := make(chan string, 2)
+	for i := range 2 {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		go func() {
+			fmt.Fprintf(conn, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Client: slow%d\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", i, len(body))
+			for j := range len(body) {
+				if _, err := conn.Write([]byte{body[j]}); err != nil {
+					slow <- err.Error()
+					return
+				}
+				time.Sleep(40 * time.Millisecond)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				slow <- err.Error()
+				return
+			}
+			resp.Body.Close()
+			slow <- resp.Status
+		}()
+	}
+	for range 2 {
+		select {
+		case <-entered:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the slow requests did not reach the handler")
+		}
+	}
+
+	// Meanwhile searches and a new game are answered, though the slow
+	// requests are as many as the places for requests in progress.
+	for _, path := range []string{"/api/hint", "/api/agent", "/api/new"} {
+		req := body
+		if path == "/api/new" {
+			req = `{}`
+		}
+		resp, err := http.Post("http://"+ln.Addr().String()+path, "application/json", strings.NewReader(req))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("%s while two clients send slowly: %s %s", path, resp.Status, b)
+		}
+	}
+	for range 2 {
+		if got := <-slow; got != "200 OK" {
+			t.Errorf("slow client: %s", got)
+		}
+	}
+}
+
+// TestSlowBodyTimesOut: a body that does not come within the read
+// deadline is answered 408, and takes no search place.
+func TestSlowBodyTimesOut(t *testing.T) {
+	s := newServer(t, func(c *Config) { c.MaxSearches = 1 })
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config.ReadTimeout = 200 * time.Millisecond
+	ts.Start()
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(conn, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"board\"")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	jsonErr(t, "slow body", resp.StatusCode, string(b), resp.Header, http.StatusRequestTimeout, "too slowly")
+	if n := len(s.searches); n != 0 {
+		t.Errorf("%d search places taken", n)
+	}
+}
+
+// TestServeAbandonsHalfSentRequests: at shutdown, connections that are
+// idle, that have sent half a request's headers, or the headers and half
+// the body, hold nothing up: Serve returns nil well within its grace
+// (the read deadline alone would hold the half-sent body for 10 s).
+func TestServeAbandonsHalfSentRequests(t *testing.T) {
+	s := newServer(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered := make(chan struct{}, 8)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		s.ServeHTTP(w, r)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, h, 5*time.Second) }()
+
+	dial := func() (net.Conn, *bufio.Reader) {
+		t.Helper()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		return c, bufio.NewReader(c)
+	}
+	// An idle connection, kept alive after one request.
+	idle, idleR := dial()
+	io.WriteString(idle, "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+	resp, err := http.ReadResponse(idleR, nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("info: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	<-entered
+	// Half the headers.
+	headers, _ := dial()
+	io.WriteString(headers, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty")
+	// The headers and half the body, which reaches the handler.
+	body, bodyR := dial()
+	io.WriteString(body, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 25\r\n\r\n{\"board\":")
+	select {
+	case <-entered:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the half-sent body did not reach the handler")
+	}
+
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		t.Logf("stopped in %v", time.Since(start))
+	case <-time.After(2 * time.Second):
+		t.Errorf("Serve did not return within 2s of the cancel; it returned %v after %v", <-done, time.Since(start))
+	}
+	// The half-sent request is answered 503 or cut off; the connections
+	// are closed.
+	if resp, err := http.ReadResponse(bodyR, nil); err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		jsonErr(t, "half-sent body at shutdown", resp.StatusCode, string(b), resp.Header, 503, "stopping")
+	}
+	for name, c := range map[string]net.Conn{"idle": idle, "half headers": headers, "half body": body} {
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if n, err := io.Copy(io.Discard, c); err != nil {
+			t.Errorf("%s connection: not closed (%d bytes, %v)", name, n, err)
+		}
+	}
+}
+
+// TestServeCutsOffAfterGrace: a request that runs past the grace is cut
+// off, and Serve returns nil only once its handler has returned.
+func TestServeCutsOffAfterGrace(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{})
+	var returned atomic.Bool
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		time.Sleep(500 * time.Millisecond)
+		returned.Store(true)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, slow, 50*time.Millisecond) }()
+	got := make(chan error, 1)
+	go func() {
+		resp, err := http.Get("http://" + ln.Addr().String() + "/")
+		if err == nil {
+			resp.Body.Close()
+		}
+		got <- err
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		if !returned.Load() {
+			t.Error("Serve returned while a handler ran")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	if err := <-got; err == nil {
+		t.Error("the request cut off was answered")
 	}
 }

@@ -85,6 +85,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		// down cleanly.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		// Shutdown abandons half-sent requests and gives those under way
+		// a few seconds; a second Ctrl-C meanwhile ends the program at once.
+		go func() {
+			<-ctx.Done()
+			stop()
+		}()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return fmt.Errorf("listen: %v", err)

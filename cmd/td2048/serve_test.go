@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -256,5 +257,29 @@ func TestServe2048RefusesThrees(t *testing.T) {
 	}
 	if code, out, _ := stop(); code != 0 || !strings.Contains(out, "2048 network 8x4") {
 		t.Errorf("serve: exit %d: %s", code, out)
+	}
+}
+
+// TestServeInterruptHalfSent: Ctrl-C while a client has sent half a
+// request stops serve at once and cleanly: exit 0, "stopped", nothing on
+// stderr, rather than waiting out the grace and failing.
+func TestServeInterruptHalfSent(t *testing.T) {
+	w := trainedWeights(t)
+	base, stop := startServe(t, "--load", w)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"board\":")
+	// Time for the server to read what came and to wait for the rest.
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	code, out, errs := stop()
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("serve took %v to stop", d)
+	}
+	if code != 0 || !strings.HasSuffix(out, "stopped\n") || errs != "" {
+		t.Errorf("serve: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }

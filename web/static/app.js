@@ -42,7 +42,8 @@ const page = {
   score: 0,
   spawn: -1,
   overflow: false,
-  agentOnly: true, // no move of this game was the person's
+  agentMoves: 0, // moves of this game the agent made
+  personMoves: 0, // and the person
   recorded: false,
   playing: false,
   busy: false,
@@ -158,14 +159,26 @@ function showGame() {
   g.rates.forEach((t, i) => (heads[i].textContent = t));
   $("rules").textContent = g.rules;
   $("rules").hidden = !g.rules;
-  $("board").setAttribute("aria-label", `${g.title} board, use the arrow keys`);
+  showInput();
+}
+
+// A touch screen (a coarse pointer) is told of swipes, a screen with a
+// mouse or trackpad of keys; a tablet given a mouse changes its mind.
+const coarse = window.matchMedia("(pointer: coarse)");
+
+function showInput() {
+  const touch = coarse.matches;
+  document.body.dataset.input = touch ? "touch" : "keys";
+  $("help-keys").hidden = touch;
+  $("help-touch").hidden = !touch;
+  $("board").setAttribute("aria-label", `${game().title} board, ${touch ? "swipe to move" : "use the arrow keys"}`);
 }
 
 async function newGame() {
   page.queue = [];
   const res = await api("/api/new", { game: page.game });
   const st = stateOf(res);
-  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentOnly: true, recorded: false });
+  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentMoves: 0, personMoves: 0, recorded: false });
   render();
   refreshHint();
 }
@@ -182,7 +195,8 @@ async function move(dir, byAgent) {
   page.score = res.score !== undefined ? res.score : page.score + res.reward;
   page.spawn = res.spawn;
   page.overflow = !!res.overflow;
-  if (!byAgent) page.agentOnly = false;
+  if (byAgent) page.agentMoves++;
+  else page.personMoves++;
   page.st = stateOf(res);
   if (res.over) recordGame();
   render();
@@ -345,10 +359,24 @@ function loadStats() {
   showStats();
 }
 
+// whose says whose game it is: the agent's if it made every move, the
+// person's ("you") if they made every move, else "mixed".
+function whose(agentMoves, personMoves) {
+  if (personMoves === 0) return "agent";
+  if (agentMoves === 0) return "you";
+  return "mixed";
+}
+
+// whoOf is whose game a recorded one was. Records from before mixed games
+// were told apart say only whether the agent made every move.
+function whoOf(g) {
+  return g.who || (g.agent ? "agent" : "you");
+}
+
 function recordGame() {
   if (page.recorded || page.n === 0) return;
   page.recorded = true;
-  page.stats.push({ score: page.score, max: maxTileOf(page.st), moves: page.n, agent: page.agentOnly });
+  page.stats.push({ score: page.score, max: maxTileOf(page.st), moves: page.n, who: whose(page.agentMoves, page.personMoves) });
   if (page.stats.length > 10000) page.stats.shift();
   try {
     localStorage.setItem(statsKey(), JSON.stringify(page.stats));
@@ -362,8 +390,7 @@ function showStats() {
   const body = $("stats").querySelector("tbody");
   body.textContent = "";
   const rows = [
-    ["agent", page.stats.filter((g) => g.agent)],
-    ["you", page.stats.filter((g) => !g.agent)],
+    ...["agent", "you", "mixed"].map((who) => [who, page.stats.filter((g) => whoOf(g) === who)]),
     ["all", page.stats],
   ];
   for (const [name, games] of rows) {
@@ -541,6 +568,8 @@ async function start() {
   showSpeed();
   document.addEventListener("keydown", onKey);
   onSwipe();
+  coarse.addEventListener("change", showInput);
+  showInput();
   // A clicked button gives the keys back to the board, so that space
   // toggles the agent rather than clicking the button again.
   const button = (id, fn) => $(id).addEventListener("click", (e) => {
