@@ -1,0 +1,277 @@
+package session
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+)
+
+// The replay rule as the web server and the terminal view implemented it
+// before they played through this package, kept as the reference that
+// sessions must follow bit for bit, so that games begun before replay the
+// same. The functions are those of web/server.go (moveResult,
+// threesMoveResult, newGame) and tui/tui.go (Model.newGame, apply,
+// applyThrees), cut down to the game state they change.
+
+// oldState is a game as the old code kept it.
+type oldState struct {
+	b              board.Board
+	hint           int
+	bag            threes.Bag
+	n, score       int
+	over, overflow bool
+	spawn, placed  int
+}
+
+// oldWebNew is web's newGame.
+func oldWebNew(g string, seed uint64) oldState {
+	if g == GameThrees {
+		tg := threes.Start(learn.NewRand(seed, 0))
+		return oldState{b: tg.Board, hint: tg.Hint, bag: tg.Bag, score: threes.BoardScore(tg.Board), over: threes.Over(tg.Board), spawn: -1}
+	}
+	b := game.Start(learn.NewRand(seed, 0))
+	return oldState{b: b, over: game.Over(b), spawn: -1}
+}
+
+// oldWebMove is web's moveResult: direction d on b as move n of the game
+// with seed seed. The score is the page's: it adds the reward.
+func oldWebMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.Board, int) {
+	b := st.b
+	after, reward := game.Moves(b)
+	st.spawn, st.placed = -1, 0
+	if after[d] == b {
+		st.over = game.Over(b)
+		return st, false, 0, 0
+	}
+	st.score += game.Reward(reward[d])
+	if game.Overflow(reward[d]) {
+		st.b, st.over, st.overflow = after[d], true, true
+		return st, true, after[d], game.Reward(reward[d])
+	}
+	next := game.Spawn(after[d], learn.NewRand(seed, uint64(n)+1))
+	for i := range 16 {
+		if after[d].At(i) == 0 && next.At(i) != 0 {
+			st.spawn = i
+		}
+	}
+	st.b, st.over = next, game.Over(next)
+	return st, true, after[d], game.Reward(reward[d])
+}
+
+// oldWebThreesMove is web's threesMoveResult.
+func oldWebThreesMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.Board, int) {
+	g := threes.Game{Board: st.b, Hint: st.hint, Bag: st.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	st.spawn, st.placed = -1, 0
+	after, reward, legal := threes.Move(g.Board, d)
+	if !legal {
+		st.over = threes.Over(g.Board)
+		return st, false, 0, 0
+	}
+	g.SlideTo(after, d)
+	st.spawn, st.placed, _ = g.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
+	st.b, st.hint, st.bag = g.Board, g.Hint, g.Bag
+	st.score, st.over = threes.BoardScore(g.Board), threes.Over(g.Board)
+	return st, true, after, reward
+}
+
+// oldTui is the terminal view's game: Model.newGame, apply and
+// applyThrees.
+type oldTui struct {
+	threes bool
+	seed   uint64
+	oldState
+}
+
+func oldTuiNew(threesGame bool, seed uint64) *oldTui {
+	m := &oldTui{threes: threesGame, seed: seed}
+	m.spawn = -1
+	if m.threes {
+		g := threes.Start(learn.NewRand(m.seed, 0))
+		m.b, m.hint, m.bag = g.Board, g.Hint, g.Bag
+		m.score = threes.BoardScore(m.b)
+		m.over = threes.Over(m.b)
+		return m
+	}
+	m.b = game.Start(learn.NewRand(m.seed, 0))
+	return m
+}
+
+func (m *oldTui) apply(d int) {
+	if m.over {
+		return
+	}
+	if m.threes {
+		m.applyThrees(d)
+		return
+	}
+	after, reward := game.Moves(m.b)
+	if after[d] == m.b {
+		return
+	}
+	m.n++
+	m.score += game.Reward(reward[d])
+	if game.Overflow(reward[d]) {
+		m.overflow = true
+		m.b = after[d]
+		m.over = true
+		return
+	}
+	m.b = game.Spawn(after[d], learn.NewRand(m.seed, uint64(m.n)))
+	m.spawn = -1
+	for i := range 16 {
+		if after[d].At(i) == 0 && m.b.At(i) != 0 {
+			m.spawn = i
+		}
+	}
+	if game.Over(m.b) {
+		m.over = true
+	}
+}
+
+func (m *oldTui) applyThrees(d int) {
+	g := threes.Game{Board: m.b, Hint: m.hint, Bag: m.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	after, reward, legal := threes.Move(m.b, d)
+	if !legal {
+		return
+	}
+	m.n++
+	g.SlideTo(after, d)
+	pos, tile, _ := g.PlaceRandom(learn.NewRand(m.seed, uint64(m.n)))
+	m.score += reward + threes.Score(tile)
+	m.b, m.hint, m.bag, m.spawn = g.Board, g.Hint, g.Bag, pos
+	if threes.Over(m.b) {
+		m.over = true
+	}
+}
+
+// TestStreamIsLearnNewRand: the replay rule's generator is training's.
+func TestStreamIsLearnNewRand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		seed, k := rng.Uint64(), rng.IntN(1<<24)
+		if i < 100 {
+			seed, k = uint64(i), i
+		}
+		a, b := Stream(seed, k), learn.NewRand(seed, uint64(k))
+		for range 4 {
+			if x, y := a.Uint64(), b.Uint64(); x != y {
+				t.Fatalf("seed %d stream %d: %#x, learn.NewRand %#x", seed, k, x, y)
+			}
+		}
+	}
+}
+
+// TestAgreesWithOldFaces plays many games through a session and the old
+// web and terminal code side by side, with random directions (illegal
+// ones too), and wants the same game at every step: boards, new tiles and
+// their cells, next tiles and bags, scores and ends. The web's games are
+// resumed at every move, as the server does.
+func TestAgreesWithOldFaces(t *testing.T) {
+	seeds := 1000
+	if testing.Short() {
+		seeds = 40
+	}
+	for _, g := range Games {
+		moves := 0
+		for seed := range uint64(seeds) {
+			seed := seed * 0x9e3779b97f4a7c15 >> 11 // spread over the page's seeds (below 2^53)
+			s, err := New(g, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			web := oldWebNew(g, seed)
+			tui := oldTuiNew(g == GameThrees, seed)
+			same := func(what string, o oldState) {
+				t.Helper()
+				if s.Board() != o.b || s.Next() != o.hint || s.Bag() != o.bag || s.Score() != o.score || s.Over() != o.over {
+					t.Fatalf("%s seed %d move %d, %s: session %s next %d bag %v score %d over %v; old %s next %d bag %v score %d over %v",
+						g, seed, s.Len(), what, s.Board().Hex(), s.Next(), s.Bag(), s.Score(), s.Over(),
+						o.b.Hex(), o.hint, o.bag, o.score, o.over)
+				}
+			}
+			same("web start", web)
+			same("tui start", tui.oldState)
+			dirs := rand.New(rand.NewPCG(seed, 3))
+			for !s.Over() {
+				d := dirs.IntN(4)
+				n := s.Len()
+				// The page resumes its game at every request.
+				r, err := Resume(g, seed, n, Position{Board: web.b, Next: web.hint, Bag: web.bag, Score: web.score})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := s.Apply(d)
+				rres := r.Apply(d)
+				var legal bool
+				var after board.Board
+				var reward int
+				if g == GameThrees {
+					web, legal, after, reward = oldWebThreesMove(web, d, seed, n)
+				} else {
+					web, legal, after, reward = oldWebMove(web, d, seed, n)
+				}
+				tui.apply(d)
+				if res != rres {
+					t.Fatalf("%s seed %d move %d: played %+v, resumed %+v", g, seed, n, res, rres)
+				}
+				if res.Legal != legal || legal && (res.After != after || res.Reward != reward || res.Cell != web.spawn) ||
+					g == GameThrees && legal && res.Tile != web.placed {
+					t.Fatalf("%s seed %d move %d: %+v; web legal %v after %s reward %d spawn %d placed %d",
+						g, seed, n, res, legal, after.Hex(), reward, web.spawn, web.placed)
+				}
+				if legal && (res.Cell != tui.spawn || s.Len() != tui.n) {
+					t.Fatalf("%s seed %d move %d: cell %d, tui %d", g, seed, n, res.Cell, tui.spawn)
+				}
+				if res.Board != s.Board() || res.Next != s.Next() || res.Score != s.Score() || res.Over != s.Over() {
+					t.Fatalf("%s seed %d move %d: result %+v, session %s", g, seed, n, res, s.Board().Hex())
+				}
+				same("web", web)
+				same("tui", tui.oldState)
+				if legal {
+					moves++
+				}
+			}
+			if tui.n != s.Len() || len(s.History()) != s.Len() {
+				t.Fatalf("%s seed %d: %d moves, tui %d, history %d", g, seed, s.Len(), tui.n, len(s.History()))
+			}
+		}
+		t.Logf("%s: %d games, %d moves alike", g, seeds, moves)
+	}
+}
+
+// TestOverflowAgrees: the 2048 slide that merges two 32768s ends the game
+// on its after-state, in the old faces as in a session, and nothing moves
+// after it.
+func TestOverflowAgrees(t *testing.T) {
+	b := board.Board(0).Set(0, 15).Set(1, 15).Set(4, 1).Set(9, 3)
+	s, err := Resume(Game2048, 5, 100, Position{Board: b, Score: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, legal, after, reward := oldWebMove(oldState{b: b, score: 1000}, game.Left, 5, 100)
+	tui := &oldTui{seed: 5, oldState: oldState{b: b, n: 100, score: 1000, spawn: -1}}
+	tui.apply(game.Left)
+	res := s.Apply(game.Left)
+	if !legal || !res.Legal || !res.Over || !res.Overflow || !s.Overflow() || res.After != after || res.Board != after ||
+		res.Reward != reward || reward != 65536 || res.Cell != -1 || res.Tile != 0 {
+		t.Fatalf("overflow: %+v; web legal %v after %s reward %d", res, legal, after.Hex(), reward)
+	}
+	for _, o := range []oldState{web, tui.oldState} {
+		if s.Board() != o.b || s.Score() != o.score || s.Over() != o.over || s.Overflow() != o.overflow || o.score != 1000+65536 {
+			t.Fatalf("session %s score %d over %v; old %+v", s.Board().Hex(), s.Score(), s.Over(), o)
+		}
+	}
+	if s.Moves() != [4]bool{} || s.Len() != 101 {
+		t.Errorf("after the overflow: moves %v, len %d", s.Moves(), s.Len())
+	}
+	for d := range 4 {
+		tui.apply(d)
+		if r := s.Apply(d); r.Legal || r.Board != after || !r.Over || !r.Overflow || tui.b != after || tui.n != 101 {
+			t.Fatalf("a move after the overflow: %+v, tui %+v", r, tui.oldState)
+		}
+	}
+}

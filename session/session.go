@@ -1,0 +1,302 @@
+// Package session plays one game of 2048 or Threes! move by move, from a
+// seed: it starts the game, applies a move and reports what happened (the
+// after-state, the reward, the new tile and its cell, in Threes! the next
+// tile, the end of the game), and replays a game from its seed and moves.
+// The terminal view and the web page play through it and only translate
+// keys and JSON.
+//
+// # The replay rule
+//
+// The random tiles of the game with seed s come from numbered streams:
+// stream 0 (Stream(s, 0)) draws the start, and stream k (Stream(s, k))
+// draws the new tile after the k-th move, k = 1, 2, .... A move's tile
+// therefore depends only on the seed, the move's number and the board
+// before it, so a game replays exactly from its seed and its moves, and
+// a game can be resumed at any move from its position alone (Resume):
+// the web server, which keeps no state, does so at every request.
+//
+// In 2048 the start is game.Start on stream 0, and after a legal slide
+// game.Spawn puts a 2 or a 4 on an empty cell. In Threes! the start is
+// threes.Start (the nine-tile opening), and after a legal slide
+// threes.Game.PlaceRandom puts the next tile on a free cell of the edge
+// opposite the slide and draws the following next tile from the bag.
+//
+// # Words
+//
+// The next tile of a Threes! game (the tile the next placement puts down,
+// which the player sees) is called Next here; package threes calls it the
+// hint (threes.Game.Hint), a name this package leaves to move advice. A
+// move is a slide in one of the four directions (0 up, 1 right, 2 down,
+// 3 left, as in packages game and threes) with its new tile; an illegal
+// slide is no move and changes nothing.
+package session
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+)
+
+// The games a session plays, by the names the faces use.
+const (
+	Game2048   = "2048"
+	GameThrees = "threes"
+)
+
+// Games lists the games a session plays.
+var Games = []string{Game2048, GameThrees}
+
+// Stream returns the random stream number k of the game with seed seed:
+// stream 0 draws the start, stream k >= 1 the new tile after the k-th
+// move. It is learn.NewRand(seed, k), the generator training uses, kept
+// here so that the replay rule stands without the learner (a test holds
+// the two equal).
+func Stream(seed uint64, k int) *rand.PCG {
+	s := uint64(k)
+	return rand.NewPCG(mix(seed, s), mix(^seed, s))
+}
+
+// mix is learn.Mix: a SplitMix64 step of seed and stream.
+func mix(seed, stream uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*(stream+1)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// A Position is what a game's future depends on besides its seed and its
+// move number: the board, and in Threes! the next tile and the bag.
+type Position struct {
+	Board board.Board
+	// Threes! only (zero in 2048): the next tile (1, 2 or 3) and the
+	// tiles not yet drawn, which never include Next unless the bag is
+	// full (it was just refilled).
+	Next int
+	Bag  threes.Bag
+	// Score is the game's score: in 2048 the sum of the slides' rewards,
+	// in Threes! the board's value (threes.BoardScore).
+	Score int
+}
+
+// ThreesGame is p as the Threes! game a search or a placement works on:
+// a slide is due, and the next placement goes where the slide decides.
+func (p Position) ThreesGame() threes.Game {
+	return threes.Game{Board: p.Board, Hint: p.Next, Bag: p.Bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+}
+
+// A Result is what a move did.
+type Result struct {
+	Dir   int
+	Legal bool // false: the slide changes nothing, and nothing changed
+	// After is the board right after the slide, before the new tile;
+	// Reward the slide's reward: in 2048 its merges (65536 for the merge
+	// that overflows), in Threes! the change in the board's value (the
+	// placed tile's value then counts in Score, not in Reward).
+	After  board.Board
+	Reward int
+	// Cell is the cell (0..15) of the new tile, -1 for none (an illegal
+	// slide, or the 2048 slide that overflows); Tile its index on the
+	// board and Value its face value (2 or 4; in Threes! 1, 2 or 3).
+	Cell, Tile, Value int
+	// Board is the board after the move, new tile included.
+	Board board.Board
+	// Next is the next tile after the move (Threes! only).
+	Next int
+	// Over: the game has ended. Overflow: it ended because a 2048 slide
+	// merged two 32768s, which the board cannot hold; Board is then the
+	// after-state, holding 32768 in the merged cell.
+	Over, Overflow bool
+	// Score is the game's score after the move.
+	Score int
+}
+
+// A Session is one game being played. Its methods are not safe for
+// concurrent use.
+type Session struct {
+	rules rules
+	seed  uint64
+	n     int // moves made in the game
+	pos   Position
+	over  bool
+	flow  bool  // ended by a 2048 overflow
+	hist  []int // the directions of this session's moves
+}
+
+// rules is the per-game part of a session.
+type rules interface {
+	name() string
+	start(rng *rand.PCG) Position
+	check(p *Position) error // checks a position to resume, completing its Score
+	// apply slides p in direction d and, when legal, adds the new tile
+	// drawn from rng; it fills res (Legal, After, Reward, Cell, Tile) and
+	// reports an overflow.
+	apply(p *Position, d int, rng func() *rand.PCG, res *Result) (overflow bool)
+	moves(b board.Board) [4]bool
+	over(b board.Board) bool
+	code() board.Code
+}
+
+func rulesOf(game string) (rules, error) {
+	switch game {
+	case Game2048:
+		return twenty48{}, nil
+	case GameThrees:
+		return threesRules{}, nil
+	}
+	return nil, fmt.Errorf("session: game %q: want %q or %q", game, Game2048, GameThrees)
+}
+
+// New starts the game named game (Game2048 or GameThrees) with seed seed.
+func New(game string, seed uint64) (*Session, error) {
+	r, err := rulesOf(game)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{rules: r, seed: seed, pos: r.start(Stream(seed, 0))}
+	s.over = r.over(s.pos.Board)
+	return s, nil
+}
+
+// Resume returns the game with seed seed at position p after n moves, as
+// if it had been played there: its next move is move n+1 and draws from
+// Stream(seed, n+1). A Threes! position's Score may be left 0 (it is the
+// board's value); other than that a position the game cannot reach in
+// this form is an error: a 2048 one with a next tile or a bag, a
+// Threes! one whose board holds a cell no tile has, whose next tile is
+// not 1, 2 or 3, or whose bag is empty or (not full) holds the next tile.
+// A resumed game ends when no slide is legal; the overflow that ended a
+// 2048 game before it was resumed is the caller's to remember.
+func Resume(game string, seed uint64, n int, p Position) (*Session, error) {
+	r, err := rulesOf(game)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("session: move number %d is negative", n)
+	}
+	if err := r.check(&p); err != nil {
+		return nil, fmt.Errorf("session: %v", err)
+	}
+	return &Session{rules: r, seed: seed, n: n, pos: p, over: r.over(p.Board)}, nil
+}
+
+// Replay plays the moves dirs of the game with seed seed from its start.
+// Every move must be legal and come before the game's end; else Replay
+// returns the error and the game as far as it went.
+func Replay(game string, seed uint64, dirs []int) (*Session, error) {
+	s, err := New(game, seed)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range dirs {
+		if d < 0 || d > 3 {
+			return s, fmt.Errorf("session: move %d: no direction %d", i+1, d)
+		}
+		if s.over {
+			return s, fmt.Errorf("session: move %d: the game ended after move %d", i+1, i)
+		}
+		if !s.Apply(d).Legal {
+			return s, fmt.Errorf("session: move %d: %s changes nothing", i+1, DirNames[d])
+		}
+	}
+	return s, nil
+}
+
+// DirNames are the directions' names in direction order, as in packages
+// game and threes.
+var DirNames = [4]string{"up", "right", "down", "left"}
+
+// errDir is the panic of a move in no direction.
+var errDir = errors.New("session: a direction is 0 (up) to 3 (left)")
+
+// Apply plays a slide in direction d (0 up, 1 right, 2 down, 3 left) and
+// its new tile, drawn from Stream(seed, Len()+1). A slide that changes
+// nothing, or any slide once the game is over, is not a move: the result
+// says it is not legal and the session is unchanged.
+func (s *Session) Apply(d int) Result {
+	if d < 0 || d > 3 {
+		panic(errDir)
+	}
+	res := Result{Dir: d, After: s.pos.Board, Cell: -1}
+	if !s.over {
+		k := s.n + 1
+		flow := s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
+		if res.Legal {
+			s.n = k
+			s.hist = append(s.hist, d)
+			s.flow = flow
+			s.over = flow || s.rules.over(s.pos.Board)
+		}
+	}
+	if res.Tile > 0 {
+		res.Value = s.rules.code().Value(res.Tile)
+	}
+	res.Board, res.Next, res.Score = s.pos.Board, s.pos.Next, s.pos.Score
+	res.Over, res.Overflow = s.over, s.flow
+	return res
+}
+
+// Game is the name of the game played: Game2048 or GameThrees.
+func (s *Session) Game() string { return s.rules.name() }
+
+// Seed is the game's seed.
+func (s *Session) Seed() uint64 { return s.seed }
+
+// Len is the number of moves made in the game: the length of its
+// history, the moves before a Resume included.
+func (s *Session) Len() int { return s.n }
+
+// History lists the directions of the moves made through this session,
+// the last Len()-len(History()) of the game's moves (all of them unless
+// the session was resumed). The slice is the caller's.
+func (s *Session) History() []int { return append([]int(nil), s.hist...) }
+
+// Position is the game's position: board, next tile, bag and score.
+func (s *Session) Position() Position { return s.pos }
+
+// Board is the board between moves.
+func (s *Session) Board() board.Board { return s.pos.Board }
+
+// Next is the next tile of a Threes! game (1, 2 or 3; 0 in 2048).
+func (s *Session) Next() int { return s.pos.Next }
+
+// Bag is the tiles of a Threes! game not yet drawn (empty in 2048).
+func (s *Session) Bag() threes.Bag { return s.pos.Bag }
+
+// Score is the game's score: in 2048 the sum of the rewards, in Threes!
+// the board's value.
+func (s *Session) Score() int { return s.pos.Score }
+
+// Over reports whether the game has ended: no slide is legal, or a 2048
+// slide overflowed.
+func (s *Session) Over() bool { return s.over }
+
+// Overflow reports whether the game ended on a 2048 slide that merged two
+// 32768s.
+func (s *Session) Overflow() bool { return s.flow }
+
+// Moves reports which directions are legal moves now: none once the game
+// is over.
+func (s *Session) Moves() [4]bool {
+	if s.over {
+		return [4]bool{}
+	}
+	return s.rules.moves(s.pos.Board)
+}
+
+// Code is the game's tile code: tile indices to face values.
+func (s *Session) Code() board.Code { return s.rules.code() }
+
+// Tiles are the face values of the board's sixteen cells, row by row from
+// the top left (0 for empty).
+func (s *Session) Tiles() [16]int {
+	var t [16]int
+	c := s.rules.code()
+	for i := range t {
+		t[i] = max(c.Value(s.pos.Board.At(i)), 0)
+	}
+	return t
+}

@@ -1,0 +1,66 @@
+package session
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game/threes"
+)
+
+// threesRules is the session's part of Threes!.
+type threesRules struct{}
+
+func (threesRules) name() string { return GameThrees }
+
+func (threesRules) start(rng *rand.PCG) Position {
+	g := threes.Start(rng)
+	return Position{Board: g.Board, Next: g.Hint, Bag: g.Bag, Score: threes.BoardScore(g.Board)}
+}
+
+func (threesRules) check(p *Position) error {
+	for i := range 16 {
+		if v := p.Board.At(i); v > threes.MaxIndex {
+			return fmt.Errorf("cell %d holds index %d, no Threes! tile", i, v)
+		}
+	}
+	switch {
+	case p.Next < 1 || p.Next > 3:
+		return fmt.Errorf("next tile %d: want 1, 2 or 3", p.Next)
+	case p.Bag == 0 || p.Bag&^threes.FullBag != 0:
+		return fmt.Errorf("bag %#x: want a non-empty set of 1, 2 and 3", uint8(p.Bag))
+	case p.Bag != threes.FullBag && p.Bag.Has(p.Next):
+		return fmt.Errorf("next tile %d is still in the bag %v: it was drawn from it", p.Next, p.Bag)
+	}
+	score := threes.BoardScore(p.Board)
+	if p.Score != 0 && p.Score != score {
+		return fmt.Errorf("score %d: a Threes! score is the board's value, %d", p.Score, score)
+	}
+	p.Score = score
+	return nil
+}
+
+// apply slides, then places the next tile on a free cell of the edge
+// opposite the slide and draws the following next tile from the bag.
+func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) bool {
+	after, reward, legal := threes.Move(p.Board, d)
+	if !legal {
+		return false
+	}
+	res.Legal, res.After, res.Reward = true, after, reward
+	g := p.ThreesGame()
+	g.SlideTo(after, d)
+	res.Cell, res.Tile, _ = g.PlaceRandom(rng())
+	p.Board, p.Next, p.Bag = g.Board, g.Hint, g.Bag
+	p.Score = threes.BoardScore(p.Board) // the old score, the slide's reward and the placed tile's value
+	return false
+}
+
+func (threesRules) moves(b board.Board) [4]bool {
+	after, _ := threes.Moves(b)
+	return [4]bool{after[0] != b, after[1] != b, after[2] != b, after[3] != b}
+}
+
+func (threesRules) over(b board.Board) bool { return threes.Over(b) }
+
+func (threesRules) code() board.Code { return threes.Code }
