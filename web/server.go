@@ -9,9 +9,11 @@
 // the hex string board.Board.Hex gives), its seed, its move number, its
 // score, and in Threes! its next tile (the hint) and the bag of tiles not
 // yet drawn. Every request carries what the answer depends on, and the
+// server resumes the game there (session.Resume) to play the move: the
 // random tile after move n of the game with seed s is drawn from
-// learn.NewRand(s, n+1) (the start from stream 0), so the same game
-// replays exactly and any server process gives the same answer. This was
+// session.Stream(s, n+1) (the start from stream 0), package session's
+// replay rule, so the same game replays exactly, in the terminal view
+// too, and any server process gives the same answer. This was
 // chosen over server-side sessions because it leaves nothing to bound,
 // expire or evict, no session ids to guess, and a restart loses nothing;
 // what a page could abuse (sending any board it likes) only changes its own
@@ -44,9 +46,10 @@
 // list ([1,3]): never empty, and without the hint unless the bag is full
 // (the hint was drawn from it). Searches without a bag take the full bag.
 // After a legal slide the hint tile goes to a cell of the edge opposite
-// the slide chosen uniformly from learn.NewRand(seed, n+1), which then
+// the slide chosen uniformly from session.Stream(seed, n+1), which then
 // draws the next hint from the bag (threes.Game.PlaceRandom); a Threes!
-// state carries its score, the board's value.
+// state carries its score, the board's value. (The JSON field hint is
+// the tile package session calls Next; /api/hint is move advice.)
 package web
 
 import (
@@ -74,17 +77,17 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
 
-// The games a server can play.
+// The games a server can play, named as package session names them.
 const (
-	Game2048   = "2048"
-	GameThrees = "threes"
+	Game2048   = session.Game2048
+	GameThrees = session.GameThrees
 )
 
 // gameTitle is a game's name for people.
@@ -521,10 +524,22 @@ func (s *Server) noThreesFields(hint *int, bag []int) error {
 	return nil
 }
 
+// parsePosition reads the position of a request: a board, and in
+// Threes! the next tile (the field hint) and the bag. needBag says
+// whether a Threes! request without a bag is an error or means the full
+// bag.
+func (s *Server) parsePosition(boardArg string, hint *int, bag []int, needBag bool) (session.Position, error) {
+	if s.threes() {
+		return parseThrees(boardArg, hint, bag, needBag)
+	}
+	b, err := parseBoard(boardArg)
+	return session.Position{Board: b}, err
+}
+
 // parseThrees reads a Threes! position: the board, the next tile and the
 // bag. needBag says whether a missing bag is an error or the full bag.
-func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (threes.Game, error) {
-	g := threes.Game{Last: threes.Anywhere, Actions: threes.OpeningTiles}
+func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (session.Position, error) {
+	var g session.Position
 	if boardArg == "" {
 		return g, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
 	}
@@ -542,7 +557,7 @@ func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (threes.Ga
 	if *hint < 1 || *hint > 3 {
 		return g, badRequest("hint %d: want the next tile, 1, 2 or 3", *hint)
 	}
-	g.Hint = *hint
+	g.Next = *hint
 	if bag == nil {
 		if needBag {
 			return g, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
@@ -562,8 +577,8 @@ func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (threes.Ga
 		}
 		g.Bag |= 1 << uint(t-1)
 	}
-	if g.Bag != threes.FullBag && g.Bag.Has(g.Hint) {
-		return g, badRequest("hint %d is still in the bag %v: the hint was drawn from it (only a bag just refilled holds all three tiles)", g.Hint, bag)
+	if g.Bag != threes.FullBag && g.Bag.Has(g.Next) {
+		return g, badRequest("hint %d is still in the bag %v: the hint was drawn from it (only a bag just refilled holds all three tiles)", g.Next, bag)
 	}
 	return g, nil
 }
@@ -583,7 +598,7 @@ func parseBoard(s string) (board.Board, error) {
 }
 
 func parseDir(s string) (int, error) {
-	for d, n := range game.DirNames {
+	for d, n := range session.DirNames {
 		if s == n {
 			return d, nil
 		}
@@ -636,20 +651,12 @@ type State struct {
 	Score *int  `json:"score,omitempty"`
 }
 
-func threesState(g *threes.Game, seed uint64) State {
-	score := threes.BoardScore(g.Board)
-	st := State{Game: GameThrees, Board: g.Board.Hex(), Seed: seed, Over: threes.Over(g.Board),
-		Hint: g.Hint, Bag: g.Bag.Tiles(), Score: &score}
-	for i := range 16 {
-		st.Tiles[i] = threes.TileValue(g.Board.At(i))
-	}
-	return st
-}
-
-func newState(b board.Board, seed uint64) State {
-	st := State{Game: "2048", Board: b.Hex(), Seed: seed, Over: game.Over(b)}
-	for i := range 16 {
-		st.Tiles[i] = board.Pow2.Value(b.At(i))
+// stateOf is the state of a session's game as the page holds it.
+func stateOf(ss *session.Session) State {
+	st := State{Game: ss.Game(), Board: ss.Board().Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
+	if next := ss.Next(); next != 0 { // a game with a next tile, a bag and a score on the board: Threes!
+		score := ss.Score()
+		st.Hint, st.Bag, st.Score = next, ss.Bag().Tiles(), &score
 	}
 	return st
 }
@@ -677,12 +684,12 @@ func (s *Server) newGame(w http.ResponseWriter, r *http.Request, body []byte) {
 		}
 		seed = *req.Seed
 	}
-	if s.threes() {
-		g := threes.Start(learn.NewRand(seed, 0))
-		writeJSON(w, http.StatusOK, threesState(&g, seed))
+	ss, err := session.New(s.cfg.Game, seed)
+	if err != nil {
+		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, newState(game.Start(learn.NewRand(seed, 0)), seed))
+	writeJSON(w, http.StatusOK, stateOf(ss))
 }
 
 type moveRequest struct {
@@ -726,14 +733,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		fail(w, err)
 		return
 	}
-	var b board.Board
-	var g threes.Game
-	var err error
-	if s.threes() {
-		g, err = parseThrees(req.Board, req.Hint, req.Bag, true)
-	} else {
-		b, err = parseBoard(req.Board)
-	}
+	p, err := s.parsePosition(req.Board, req.Hint, req.Bag, true)
 	if err != nil {
 		fail(w, err)
 		return
@@ -751,56 +751,25 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		fail(w, badRequest("n %d: want 0 to %d", req.N, MaxMoves-1))
 		return
 	}
-	if s.threes() {
-		writeJSON(w, http.StatusOK, threesMoveResult(g, d, req.Seed, req.N))
+	ss, err := session.Resume(s.cfg.Game, req.Seed, req.N, p)
+	if err != nil {
+		fail(w, badRequest("%v", err))
 		return
 	}
-	res := moveResult(b, d, req.Seed, req.N)
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, moveResult(ss, d))
 }
 
-// threesMoveResult slides g's board in direction d as move n of the
-// Threes! game with seed seed, then places the hint tile on a uniformly
-// chosen free cell of the edge opposite the slide and draws the next hint
-// from the bag, both from learn.NewRand(seed, n+1). An illegal slide
-// changes nothing.
-func threesMoveResult(g threes.Game, d int, seed uint64, n int) MoveResult {
-	res := MoveResult{Dir: threes.DirNames[d], Spawn: -1}
-	after, reward, legal := threes.Move(g.Board, d)
-	if !legal {
-		res.State = threesState(&g, seed)
-		return res
-	}
-	res.Legal, res.After, res.Reward = true, after.Hex(), reward
-	g.SlideTo(after, d)
-	res.Spawn, res.Placed, _ = g.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
-	res.State = threesState(&g, seed)
-	return res
-}
-
-// moveResult plays direction d on b as move n of the game with seed seed.
-// An illegal slide is an answer, not an error: the board is unchanged.
-func moveResult(b board.Board, d int, seed uint64, n int) MoveResult {
-	after, reward := game.Moves(b)
-	res := MoveResult{Dir: game.DirNames[d], Spawn: -1}
-	if after[d] == b {
-		res.State = newState(b, seed)
-		return res
-	}
-	res.Legal, res.After, res.Reward = true, after[d].Hex(), game.Reward(reward[d])
-	if game.Overflow(reward[d]) {
-		res.Overflow = true
-		res.State = newState(after[d], seed)
-		res.Over = true
-		return res
-	}
-	next := game.Spawn(after[d], learn.NewRand(seed, uint64(n)+1))
-	for i := range 16 {
-		if after[d].At(i) == 0 && next.At(i) != 0 {
-			res.Spawn = i
+// moveResult plays direction d in the game ss, as move ss.Len()+1 of it.
+// An illegal slide is an answer, not an error: the game is unchanged.
+func moveResult(ss *session.Session, d int) MoveResult {
+	r := ss.Apply(d)
+	res := MoveResult{Dir: session.DirNames[d], Legal: r.Legal, Reward: r.Reward, Spawn: r.Cell, Overflow: r.Overflow, State: stateOf(ss)}
+	if r.Legal {
+		res.After = r.After.Hex()
+		if r.Next != 0 { // Threes! says which tile it placed
+			res.Placed = r.Value
 		}
 	}
-	res.State = newState(next, seed)
 	return res
 }
 
@@ -813,18 +782,11 @@ type searchRequest struct {
 	Bag  []int `json:"bag"`
 }
 
-// position is what a search request asks about: a 2048 board, or a
-// Threes! game (board, hint, bag).
-type position struct {
-	b  board.Board
-	tg threes.Game
-}
-
 // searchArgs reads and checks a search request's arguments, answering
 // the request when they are wrong.
-func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (position, int, bool) {
+func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (session.Position, int, bool) {
 	var req searchRequest
-	var p position
+	var p session.Position
 	if err := decode(body, &req); err != nil {
 		fail(w, err)
 		return p, 0, false
@@ -837,12 +799,7 @@ func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (position, int, 
 		fail(w, err)
 		return p, 0, false
 	}
-	var err error
-	if s.threes() {
-		p.tg, err = parseThrees(req.Board, req.Hint, req.Bag, false)
-	} else {
-		p.b, err = parseBoard(req.Board)
-	}
+	p, err := s.parsePosition(req.Board, req.Hint, req.Bag, false)
 	if err != nil {
 		fail(w, err)
 		return p, 0, false
@@ -978,10 +935,11 @@ func (s *Server) hint(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	defer s.searchDone()
 	if s.threes() {
-		writeJSON(w, http.StatusOK, s.ThreesValues(&p.tg, depth))
+		g := p.ThreesGame()
+		writeJSON(w, http.StatusOK, s.ThreesValues(&g, depth))
 		return
 	}
-	writeJSON(w, http.StatusOK, s.Values(p.b, depth))
+	writeJSON(w, http.StatusOK, s.Values(p.Board, depth))
 }
 
 // Agent is the answer of POST /api/agent.
@@ -1042,10 +1000,11 @@ func (s *Server) agent(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	defer s.searchDone()
 	if s.threes() {
-		writeJSON(w, http.StatusOK, s.ThreesChoose(&p.tg, depth))
+		g := p.ThreesGame()
+		writeJSON(w, http.StatusOK, s.ThreesChoose(&g, depth))
 		return
 	}
-	writeJSON(w, http.StatusOK, s.Choose(p.b, depth))
+	writeJSON(w, http.StatusOK, s.Choose(p.Board, depth))
 }
 
 // curvePoint is one block of the training curve.

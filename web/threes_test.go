@@ -16,6 +16,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
@@ -411,8 +412,11 @@ func TestThreesBoardTiles(t *testing.T) {
 	if h1.Board != b.Hex() || h2.Board != b.Hex() {
 		t.Errorf("boards %s %s, want %s", h1.Board, h2.Board, b.Hex())
 	}
-	g := threes.Game{Board: b, Hint: 2, Bag: threes.FullBag}
-	st := threesState(&g, 1)
+	ss, err := session.Resume(GameThrees, 1, 0, session.Position{Board: b, Next: 2, Bag: threes.FullBag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stateOf(ss)
 	if st.Tiles != [16]int{1, 2, 3, 6, 12, 24, 48, 96, 192, 384, 768, 1536, 3072, 6144, 0, 0} {
 		t.Errorf("tiles %v", st.Tiles)
 	}
