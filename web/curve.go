@@ -1,0 +1,97 @@
+package web
+
+// The training curve: GET /api/curve, from the metrics log, read again
+// whenever it changes.
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/td2048/td2048/stats"
+)
+
+// logStamp tells a changed metrics log from the one read last.
+type logStamp struct {
+	size int64
+	mod  time.Time
+}
+
+// curvePoint is one block of the training curve.
+type curvePoint struct {
+	Episodes int64   `json:"episodes"`
+	Avg      float64 `json:"avg"`
+	Max      int     `json:"max"`
+	Reach    float64 `json:"reach"` // share of games reaching the goal tile (2048, or 3072 in Threes!)
+}
+
+// goal is the tile whose reach the curve draws: 2048, or 3072 in Threes!.
+func (s *Server) goal() int {
+	if s.threes() {
+		return 3072
+	}
+	return 2048
+}
+
+// curve reads the metrics log again when it has changed.
+func (s *Server) curve() ([]curvePoint, error) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fi, err := os.Stat(s.cfg.LogPath)
+	if err != nil {
+		return nil, fmt.Errorf("metrics log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("metrics log %s is not a regular file", s.cfg.LogPath)
+	}
+	st := logStamp{fi.Size(), fi.ModTime()}
+	if st == s.logStamp && (s.logCurve != nil || s.logErr != nil) {
+		return s.logCurve, s.logErr
+	}
+	if fi.Size() > maxLog {
+		return nil, fmt.Errorf("metrics log %s is larger than %d MiB", s.cfg.LogPath, maxLog>>20)
+	}
+	f, err := os.Open(s.cfg.LogPath)
+	if err != nil {
+		return nil, fmt.Errorf("metrics log: %w", err)
+	}
+	defer f.Close()
+	recs, err := stats.ReadLog(io.LimitReader(f, maxLog))
+	s.logStamp, s.logCurve, s.logOther, s.logErr = st, []curvePoint{}, 0, nil
+	if err != nil {
+		s.logErr = fmt.Errorf("metrics log %s: %v", s.cfg.LogPath, err)
+		return nil, s.logErr
+	}
+	for _, r := range recs {
+		g := r.Game
+		if g == "" {
+			g = Game2048 // logs written before Threes! came
+		}
+		if g != s.cfg.Game {
+			s.logOther++
+			continue
+		}
+		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(s.goal())})
+	}
+	return s.logCurve, nil
+}
+
+func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request, _ []byte) {
+	if s.cfg.LogPath == "" {
+		jsonError(w, http.StatusNotFound, "no metrics log: start serve with --log FILE")
+		return
+	}
+	c, err := s.curve()
+	if err != nil {
+		jsonError(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	s.logMu.Lock()
+	other := s.logOther
+	s.logMu.Unlock()
+	// other counts the blocks of another game's training, which the curve
+	// leaves out: the page says so when they are all there is.
+	writeJSON(w, http.StatusOK, map[string]any{"game": s.cfg.Game, "goal": s.goal(), "points": c, "other": other})
+}
