@@ -14,8 +14,8 @@
 // session.Stream(s, n+1) (the start from stream 0), package session's
 // replay rule, so the same game replays exactly, in the terminal view
 // too, and any server process gives the same answer. This was
-// chosen over server-side sessions because it leaves nothing to bound,
-// expire or evict, no session ids to guess, and a restart loses nothing;
+// chosen over keeping games on the server because it leaves nothing to bound,
+// expire or evict, no game ids to guess, and a restart loses nothing;
 // what a page could abuse (sending any board it likes) only changes its own
 // game. The statistics of the games played are therefore the page's too.
 //
