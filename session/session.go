@@ -249,9 +249,9 @@ func (s *Session) Seed() uint64 { return s.seed }
 // history, the moves before a Resume included.
 func (s *Session) Len() int { return s.n }
 
-// History lists the directions of the moves made through this session,
-// the last Len()-len(History()) of the game's moves (all of them unless
-// the session was resumed). The slice is the caller's.
+// History lists the directions of the moves made through this session:
+// the game's last len(History()) moves, all of them unless the session
+// was resumed after some. The slice is the caller's.
 func (s *Session) History() []int { return append([]int(nil), s.hist...) }
 
 // Position is the game's position: board, next tile, bag and score.
