@@ -1,0 +1,122 @@
+// Package games is the registry of the games td2048 plays: one descriptor
+// per game, which the faces (the command, the terminal view, the web page,
+// the plots) ask for everything that differs between games, so that none of
+// them holds a per-game fact or branch.
+//
+// A descriptor names the game and its tiles, says which networks and
+// learners fit it, and how to train, evaluate and replay it; the rules
+// themselves live in the game's own package (game for 2048, game/threes
+// for Threes!). A new game (a 3x3 2048, another spawn rule) is a rules
+// package, its session rules and one descriptor registered here.
+package games
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/session"
+)
+
+// A Game describes one game.
+type Game struct {
+	// Name is the game's name in flags, weight files and logs ("2048").
+	Name string
+	// Title is its name for people ("Threes!").
+	Title string
+	// Code maps tile indices, as boards hold them, to tile values.
+	Code board.Code
+	// Goal is the tile index whose reach rate is a run's headline (2048,
+	// or 3072 in Threes!), and Rates the indices whose reach rates plots
+	// and summaries show first.
+	Goal  int
+	Rates []int
+	// Network is the default network spec.
+	Network string
+	// Learners are the learner kinds that fit the game, the default first.
+	Learners []learn.Kind
+	// CheckSpec refuses networks the game cannot use.
+	CheckSpec func(ntuple.Spec) error
+	// Train trains a network on the game (learn.Train's contract).
+	Train func(context.Context, *ntuple.Network, learn.Config) (learn.RunState, learn.Result, error)
+}
+
+// Value is the value of tile index i (0 for an empty cell).
+func (g *Game) Value(i int) int { return max(g.Code.Value(i), 0) }
+
+// GoalValue is the value of the goal tile.
+func (g *Game) GoalValue() int { return g.Value(g.Goal) }
+
+// NewSession starts a game from a seed, move by move (package session).
+func (g *Game) NewSession(seed uint64) (*session.Session, error) { return session.New(g.Name, seed) }
+
+// CheckLearner refuses a learner kind the game does not support.
+func (g *Game) CheckLearner(k learn.Kind) error {
+	for _, l := range g.Learners {
+		if l == k {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s learns %s values only", g.Title, g.Learners[0])
+}
+
+var registry = map[string]*Game{}
+
+// Register adds a game; it panics on a second game of the same name.
+func Register(g *Game) {
+	if registry[g.Name] != nil {
+		panic("games: " + g.Name + " registered twice")
+	}
+	registry[g.Name] = g
+}
+
+// Default is the game played when none is named.
+const Default = "2048"
+
+// Lookup returns the game of that name ("" for Default).
+func Lookup(name string) (*Game, error) {
+	if name == "" {
+		name = Default
+	}
+	if g := registry[name]; g != nil {
+		return g, nil
+	}
+	return nil, fmt.Errorf("unknown game %q: want %s", name, strings.Join(Names(), " or "))
+}
+
+// MustLookup is Lookup for names known to be registered.
+func MustLookup(name string) *Game {
+	g, err := Lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// Names lists the registered games, the default first.
+func Names() []string {
+	var n []string
+	for k := range registry {
+		n = append(n, k)
+	}
+	sort.Slice(n, func(i, j int) bool {
+		if (n[i] == Default) != (n[j] == Default) {
+			return n[i] == Default
+		}
+		return n[i] < n[j]
+	})
+	return n
+}
+
+// All lists the registered games in Names' order.
+func All() []*Game {
+	var gs []*Game
+	for _, n := range Names() {
+		gs = append(gs, registry[n])
+	}
+	return gs
+}
