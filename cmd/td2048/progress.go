@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -89,25 +90,34 @@ func (p *progress) plainDue(s learn.Snapshot) bool {
 
 func (p *progress) line(s learn.Snapshot, live bool) string {
 	sec := max(s.Session.Seconds(), 1e-9)
-	var line string
+	var parts []string
+	add := func(format string, a ...any) { parts = append(parts, fmt.Sprintf(format, a...)) }
 	if p.eval {
-		line = fmt.Sprintf("%d/%d %s  %s %s/s", s.Done, s.Total, p.unit, rate(s.Moves, s.Session), p.moves)
+		add("%d/%d %s", s.Done, s.Total, p.unit)
+		add("%s %s/s", rate(s.Moves, s.Session), p.moves)
 		if s.Block.Games > 0 {
-			line += fmt.Sprintf("  avg %.0f  %d %.1f%%", s.Block.Avg(), p.tile, 100*s.Block.Reach(p.goal))
-		}
-		if !live {
-			line = fmt.Sprintf("%s: %s, %s elapsed", p.name, line, s.Elapsed.Round(time.Second))
+			add("avg %.0f", s.Block.Avg())
+			add("%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
 		}
 	} else {
-		line = fmt.Sprintf("%d/%d  %.0f %s/s  %s %s/s", s.Done, s.Total, float64(s.Played)/sec, p.unit, rate(s.Moves, s.Session), p.moves)
+		add("%d/%d", s.Done, s.Total)
+		add("%.0f %s/s", float64(s.Played)/sec, p.unit)
+		add("%s %s/s", rate(s.Moves, s.Session), p.moves)
 		if s.Block.Games > 0 {
-			line += fmt.Sprintf("  block avg %.0f  %d %.1f%%", s.Block.Avg(), p.tile, 100*s.Block.Reach(p.goal))
+			add("block avg %.0f", s.Block.Avg())
+			add("%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
 		}
 	}
-	if left, ok := p.eta.left(s, p.eval); ok {
-		line += "  left " + left.Round(time.Second).String()
+	if !live {
+		add("%s elapsed", s.Elapsed.Round(time.Second))
 	}
-	return line
+	if left, ok := p.eta.left(s, p.eval); ok {
+		add("%s left", left.Round(time.Second))
+	}
+	if live {
+		return strings.Join(parts, "  ")
+	}
+	return p.name + ": " + strings.Join(parts, ", ")
 }
 
 func (p *progress) block(done, total int, elapsed time.Duration, movesPerSec float64) {

@@ -139,7 +139,7 @@ func TestProgressPlainLines(t *testing.T) {
 	if len(lines) != 9 || strings.Contains(buf.String(), "\r") {
 		t.Fatalf("%d plain lines for 1000 games:\n%s", len(lines), buf.String())
 	}
-	if want := "eval: 100/1000 games  100.0k moves/s  avg 100  2048 0.0%, 1s elapsed  left 9s"; lines[0] != want {
+	if want := "eval: 100/1000 games, 100.0k moves/s, avg 100, 2048 0.0%, 1s elapsed, 9s left"; lines[0] != want {
 		t.Fatalf("got  %q\nwant %q", lines[0], want)
 	}
 	// /dev/null is no terminal: plain lines there too.
