@@ -25,7 +25,19 @@ type Config struct {
 	DeepGames  int // 2-ply games
 	Threads    int // for every phase; training with more than one is not repeatable
 	TableBytes int64
+	// Tick, when set, is called about every 250ms with the phase under way
+	// (TrainPhase, GreedyPhase or DeepPhase) and its progress: episodes
+	// in training, games in play. TickEvery is 250ms when 0.
+	Tick      func(phase string, s learn.Snapshot)
+	TickEvery time.Duration
 }
+
+// The phases' names.
+const (
+	TrainPhase  = "train 4x6 TD(0)"
+	GreedyPhase = "greedy (1-ply) play"
+	DeepPhase   = "2-ply expectimax play"
+)
 
 // Default is the full workload; Short a quick one for CI.
 var (
@@ -73,7 +85,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}
 
-	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Every: max(cfg.Episodes, 1)})
+	every := cfg.TickEvery
+	if every <= 0 {
+		every = 250 * time.Millisecond
+	}
+	tick := func(phase string) func(learn.Snapshot) {
+		if cfg.Tick == nil {
+			return nil
+		}
+		return func(s learn.Snapshot) { cfg.Tick(phase, s) }
+	}
+	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Every: max(cfg.Episodes, 1),
+		Tick: tick(TrainPhase), TickEvery: every})
 	if err != nil {
 		return res, err
 	}
@@ -81,7 +104,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return res, ctx.Err()
 	}
 	if cfg.Episodes > 0 {
-		res.Phases = append(res.Phases, Phase{Name: "train 4x6 TD(0)", Moves: tr.Moves, Elapsed: tr.Elapsed})
+		res.Phases = append(res.Phases, Phase{Name: TrainPhase, Moves: tr.Moves, Elapsed: tr.Elapsed})
 	}
 	add(uint64(st.Done), uint64(tr.Moves))
 	if w := net.Weights(); len(w) > 0 {
@@ -94,16 +117,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if games <= 0 || ctx.Err() != nil {
 			return
 		}
-		block, r := learn.Evaluate(ctx, learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, NewPolicy: policy})
+		block, r := learn.Evaluate(ctx, learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, NewPolicy: policy,
+			Tick: tick(name), TickEvery: every})
+		if ctx.Err() != nil {
+			return // an abandoned phase has no speed
+		}
 		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed, Score: block.Sum})
 		add(uint64(block.Sum), uint64(block.Moves), uint64(block.MaxScore))
 	}
-	play("greedy (1-ply) play", cfg.Games, 2, func() learn.Policy {
+	play(GreedyPhase, cfg.Games, 2, func() learn.Policy {
 		return func(b board.Board) search.Choice { return search.Greedy(net, b) }
 	})
 	tt := search.NewTable(cfg.TableBytes)
-	play("2-ply expectimax play", cfg.DeepGames, 3, func() learn.Policy {
-		return search.NewSearcher(net, search.Options{Depth: 2}, tt).Best
+	play(DeepPhase, cfg.DeepGames, 3, func() learn.Policy {
+		return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best
 	})
 	res.Signature = sig.Sum32()
 	return res, ctx.Err()

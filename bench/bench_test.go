@@ -3,7 +3,11 @@ package bench
 import (
 	"context"
 	"runtime"
+	"slices"
 	"testing"
+	"time"
+
+	"github.com/td2048/td2048/learn"
 )
 
 // shortSignature is the signature of the Short workload. It changes
@@ -37,5 +41,36 @@ func TestShortSignature(t *testing.T) {
 	b, _ := Run(context.Background(), c)
 	if b.Signature == a.Signature {
 		t.Error("signature did not change with the workload")
+	}
+}
+
+// Tick names each phase as it goes; a cancelled run stops within its
+// phase and reports no speed for it.
+func TestTickAndCancel(t *testing.T) {
+	var phases []string
+	c := Config{Episodes: 300, Games: 30, DeepGames: 3, Threads: 1, TableBytes: 1 << 20, TickEvery: time.Nanosecond,
+		Tick: func(phase string, s learn.Snapshot) {
+			if len(phases) == 0 || phases[len(phases)-1] != phase {
+				phases = append(phases, phase)
+			}
+			if s.Total == 0 || s.Done > s.Total {
+				t.Errorf("%s: %+v", phase, s)
+			}
+		}}
+	if _, err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{TrainPhase, GreedyPhase, DeepPhase}; !slices.Equal(phases, want) {
+		t.Fatalf("phases ticked %q, want %q", phases, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.Tick = func(phase string, s learn.Snapshot) {
+		if phase == GreedyPhase {
+			cancel()
+		}
+	}
+	res, err := Run(ctx, c)
+	if err == nil || len(res.Phases) != 1 || res.Phases[0].Name != TrainPhase {
+		t.Fatalf("cancelled in play: %v, phases %+v", err, res.Phases)
 	}
 }

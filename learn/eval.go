@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -18,14 +19,38 @@ type Policy func(b board.Board) search.Choice
 
 // PlayGame plays one game from a new start with policy and rng.
 func PlayGame(policy Policy, rng game.Rand) Episode {
+	ep, _ := playGame(policy, rng, nil, nil)
+	return ep
+}
+
+// playGame is PlayGame that gives up when stop is set (checked before
+// each move; false then) and adds the moves it plays to moves, a few at a
+// time, when moves is not nil.
+func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
 	b := game.Start(rng)
 	var ep Episode
+	n := int64(0) // moves not yet added to moves
+	defer func() {
+		if moves != nil {
+			moves.Add(n)
+		}
+	}()
 	for {
+		if stop != nil && stop.Load() {
+			return ep, false
+		}
 		c := policy(b)
 		if !c.Legal() {
+			if stop != nil && stop.Load() {
+				return ep, false // the policy may have been cut short
+			}
 			break
 		}
 		ep.Moves++
+		if n++; n == 64 && moves != nil {
+			moves.Add(n)
+			n = 0
+		}
 		ep.Score += game.Reward(c.Reward)
 		if game.Overflow(c.Reward) {
 			ep.Overflow = true
@@ -34,7 +59,7 @@ func PlayGame(policy Policy, rng game.Rand) Episode {
 		b = game.Spawn(c.After, rng)
 	}
 	ep.end(b)
-	return ep
+	return ep, true
 }
 
 // EvalConfig is an evaluation run.
@@ -42,30 +67,100 @@ type EvalConfig struct {
 	Games   int
 	Seed    uint64
 	Threads int // 0 means all cores
-	// NewPolicy makes the policy of one worker goroutine.
+	// NewPolicy makes the policy of one worker goroutine. Its searches
+	// should stop when the evaluation's context is cancelled (search
+	// Options.Stop set to ctx.Done()), or an interrupted evaluation waits
+	// for the moves under way.
 	NewPolicy func() Policy
-	// Progress, when set, is called after each game with the games done,
-	// from one goroutine at a time.
-	Progress func(done int)
+	// Tick, when set, is called about every TickEvery (250ms when 0) from
+	// a goroutine of its own with the progress: Done (and Played) the
+	// games finished, Moves every move played so far, those of the games
+	// under way included, Block the finished games. It is not called
+	// after Evaluate returns.
+	Tick      func(Snapshot)
+	TickEvery time.Duration
 }
 
 // Evaluate plays cfg.Games games without learning. Game i draws its
 // randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
 // depend on the number of threads.
+//
+// Cancelling ctx abandons the games under way at their next move: the
+// block holds the games 0..k-1 finished before the first abandoned one
+// (so an interrupted evaluation is a prefix of the whole), and
+// Result.Moves counts every move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	start := time.Now()
-	var total stats.Block
-	PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) Episode {
+	var (
+		mu    sync.Mutex // guards total for Tick
+		total stats.Block
+		moves atomic.Int64
+		stop  atomic.Bool
+	)
+	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	if ctx.Err() != nil {
+		stop.Store(true)
+	}
+	defer StartTicks(cfg.Tick, cfg.TickEvery, func() Snapshot {
+		mu.Lock()
+		defer mu.Unlock()
+		d := time.Since(start)
+		return Snapshot{Done: total.Games, Total: cfg.Games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
+	})()
+	type game struct {
+		ep       Episode
+		finished bool
+	}
+	PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) game {
 		policy := cfg.NewPolicy()
-		return func(i int) Episode { return PlayGame(policy, NewRand(cfg.Seed, uint64(i))) }
-	}, func(_ int, ep Episode) error {
-		total.Add(ep.Score, ep.MaxTile, ep.Moves)
-		if cfg.Progress != nil {
-			cfg.Progress(total.Games)
+		return func(i int) game {
+			ep, ok := playGame(policy, NewRand(cfg.Seed, uint64(i)), &stop, &moves)
+			return game{ep, ok}
 		}
+	}, func(_ int, g game) error {
+		if !g.finished {
+			return errAbandoned
+		}
+		mu.Lock()
+		total.Add(g.ep.Score, g.ep.MaxTile, g.ep.Moves)
+		mu.Unlock()
 		return nil
 	})
-	return total, Result{Episodes: total.Games, Moves: total.Moves, Elapsed: time.Since(start)}
+	return total, Result{Episodes: total.Games, Moves: moves.Load(), Elapsed: time.Since(start)}
+}
+
+// errAbandoned stops PlayGames at the first game given up.
+var errAbandoned = errors.New("game abandoned")
+
+// StartTicks calls tick with snap() every every (250ms when 0), from a
+// goroutine of its own, until the function it returns is called, which
+// waits for a tick under way: evaluations report their progress with it.
+// A nil tick starts nothing.
+func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) (stop func()) {
+	if tick == nil {
+		return func() {}
+	}
+	if every <= 0 {
+		every = 250 * time.Millisecond
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				tick(snap())
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		<-done
+	}
 }
 
 // PlayGames plays games 0..games-1 on threads goroutines (0: all cores),

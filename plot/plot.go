@@ -1,5 +1,5 @@
 // Package plot draws learning curves from training metrics logs (one
-// stats.Record per statistics block) as PNG or SVG, with gonum/plot.
+// stats.Record per statistics block) as PNG, SVG or PDF, with gonum/plot.
 //
 // The figure has two panels over a shared episode axis: the mean score of
 // each block, and below it the share of games of each block that reached
@@ -33,6 +33,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/td2048/td2048/netfile"
@@ -51,17 +52,50 @@ var (
 	Height = 7.5 * vg.Inch
 )
 
-// Format returns the image format for path from its extension: "png" or
-// "svg".
+// Options adjust a figure; the zero value is the default figure.
+type Options struct {
+	// Title replaces the figure's title ("Learning curve: run (network
+	// 4x6)", or "Learning curves" for several runs).
+	Title string
+	// DPI is the resolution of a PNG figure in dots per inch, 96 when 0;
+	// the figure keeps its size in inches (9 x 7.5), so 300 makes a
+	// 2700 x 2250 image for print. SVG and PDF are vector formats.
+	DPI int
+}
+
+// DefaultDPI is the resolution of a PNG figure when Options.DPI is 0.
+const DefaultDPI = 96
+
+// Format returns the image format for path from its extension: "png",
+// "svg" or "pdf".
 func Format(path string) (string, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".png", ".svg":
+	case ".png", ".svg", ".pdf":
 		return ext[1:], nil
 	case "":
-		return "", fmt.Errorf("%s has no extension: want .png or .svg", path)
+		return "", fmt.Errorf("%s has no extension: want .png, .svg or .pdf", path)
 	default:
-		return "", fmt.Errorf("%s: unknown image format %s: want .png or .svg", path, ext)
+		return "", fmt.Errorf("%s: unknown image format %s: want .png, .svg or .pdf", path, ext)
 	}
+}
+
+// Games lists the games of the series' logs, in order of first
+// appearance ("2048", "threes"); a log that does not name its game is
+// 2048's, as logs were before Threes!.
+func Games(series []Series) []string {
+	var games []string
+	for _, s := range series {
+		for _, r := range s.Records {
+			g := r.Game
+			if g == "" {
+				g = "2048"
+			}
+			if !slices.Contains(games, g) {
+				games = append(games, g)
+			}
+		}
+	}
+	return games
 }
 
 // ReadLog reads the metrics log at path as a series labelled label (the
@@ -85,15 +119,18 @@ func ReadLog(path, label string) (Series, error) {
 	return Series{Label: label, Records: recs}, nil
 }
 
-// Save draws the figure of series to path, PNG or SVG by its extension,
-// replacing the file atomically.
-func Save(path string, series ...Series) error {
+// Save draws the figure of series to path, PNG, SVG or PDF by its
+// extension, replacing the file atomically.
+func Save(path string, series ...Series) error { return SaveWith(path, Options{}, series...) }
+
+// SaveWith is Save with options.
+func SaveWith(path string, opt Options, series ...Series) error {
 	format, err := Format(path)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := Curves(&buf, format, series); err != nil {
+	if err := CurvesWith(&buf, format, opt, series); err != nil {
 		return err
 	}
 	return netfile.WriteAtomic(path, func(w io.Writer) error {
@@ -102,20 +139,37 @@ func Save(path string, series ...Series) error {
 	})
 }
 
-// Curves draws the figure of series to w in format "png" or "svg".
+// Curves draws the figure of series to w in format "png", "svg" or "pdf".
 func Curves(w io.Writer, format string, series []Series) error {
+	return CurvesWith(w, format, Options{}, series)
+}
+
+// CurvesWith is Curves with options.
+func CurvesWith(w io.Writer, format string, opt Options, series []Series) error {
+	if opt.DPI < 0 || opt.DPI > 2400 {
+		return fmt.Errorf("resolution %d dpi: want 1 to 2400", opt.DPI)
+	}
 	var c vg.CanvasSizer
 	switch format {
 	case "png":
-		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(96))
+		dpi := opt.DPI
+		if dpi == 0 {
+			dpi = DefaultDPI
+		}
+		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(dpi))
 	case "svg":
 		c = vgsvg.New(Width, Height)
+	case "pdf":
+		c = vgpdf.New(Width, Height)
 	default:
-		return fmt.Errorf("unknown image format %q: want png or svg", format)
+		return fmt.Errorf("unknown image format %q: want png, svg or pdf", format)
 	}
 	plots, err := figure(series)
 	if err != nil {
 		return err
+	}
+	if opt.Title != "" {
+		plots[0].Title.Text = opt.Title
 	}
 	dc := draw.New(c)
 	tiles := draw.Tiles{Rows: 2, Cols: 1, PadX: vg.Millimeter, PadY: 4 * vg.Millimeter,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,6 +179,53 @@ func TestCurvesPNG(t *testing.T) {
 	}
 }
 
+// A PDF figure, a PNG at a chosen resolution (the same 9 x 7.5 inches),
+// a title of one's own.
+func TestCurvesPDFDPIAndTitle(t *testing.T) {
+	series := []Series{synth("a", 100, 1000, 1)}
+	var b bytes.Buffer
+	if err := CurvesWith(&b, "pdf", Options{}, series); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b.Bytes(), []byte("%PDF-")) || !bytes.Contains(b.Bytes(), []byte("%%EOF")) {
+		t.Fatalf("not a PDF: %.40q", b.Bytes())
+	}
+	b.Reset()
+	if err := CurvesWith(&b, "png", Options{DPI: 300}, series); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() != 2700 || r.Dy() != 2250 {
+		t.Errorf("300 dpi image %v", r)
+	}
+	b.Reset()
+	if err := CurvesWith(&b, "svg", Options{Title: "4x6, alpha 0.1 <seed 1>"}, series); err != nil {
+		t.Fatal(err)
+	}
+	texts := svgTexts(t, b.Bytes())
+	if count(texts, "4x6, alpha 0.1 <seed 1>") != 1 || count(texts, "Learning curve: a (network 4x6)") != 0 {
+		t.Errorf("title: texts %v", texts)
+	}
+	if err := CurvesWith(io.Discard, "png", Options{DPI: -1}, series); err == nil {
+		t.Error("a negative resolution accepted")
+	}
+}
+
+func TestGames(t *testing.T) {
+	a, b := synth("a", 2, 1000, 1), synth("b", 2, 1000, 1)
+	b.Records[1].Game = "threes"
+	a.Records[0].Game = "" // an old log: 2048's
+	if g := Games([]Series{a}); !slices.Equal(g, []string{"2048"}) {
+		t.Errorf("games %v", g)
+	}
+	if g := Games([]Series{b, a}); !slices.Equal(g, []string{"2048", "threes"}) {
+		t.Errorf("games %v", g)
+	}
+}
+
 func TestCurvesErrors(t *testing.T) {
 	if err := Curves(io.Discard, "gif", []Series{synth("a", 3, 1000, 1)}); err == nil {
 		t.Error("gif accepted")
@@ -188,7 +236,7 @@ func TestCurvesErrors(t *testing.T) {
 	if err := Curves(io.Discard, "png", []Series{{Label: "empty"}}); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("empty series: %v", err)
 	}
-	for path, ok := range map[string]bool{"a.png": true, "A.SVG": true, "a.jpg": false, "a": false, "x.png.txt": false} {
+	for path, ok := range map[string]bool{"a.png": true, "A.SVG": true, "a.pdf": true, "a.jpg": false, "a": false, "x.png.txt": false} {
 		if _, err := Format(path); (err == nil) != ok {
 			t.Errorf("Format(%q): %v", path, err)
 		}

@@ -31,6 +31,11 @@ type Options struct {
 	// deepest finished search. Depth 1 always finishes.
 	MoveTime time.Duration
 	Kind     Kind
+	// Stop, when not nil, interrupts searches once it is closed (a
+	// context's Done channel, say): a search checks it every 1024 chance
+	// nodes, cuts itself short and reports so through Stopped. A move
+	// chosen by a stopped search is not a considered one.
+	Stop <-chan struct{}
 }
 
 // A Searcher runs expectimax over one network for one goroutine; several
@@ -43,7 +48,8 @@ type Searcher struct {
 
 	deadline time.Time
 	timed    bool
-	aborted  bool
+	aborted  bool // the search under way was cut short
+	stopped  bool // by Stop
 	leaves   *leaves
 	// Nodes counts the chance nodes evaluated.
 	Nodes int64
@@ -69,8 +75,16 @@ type MoveValue struct {
 	Total  float32 // reward + Value
 }
 
+// Stopped reports whether the last search was cut short because Stop was
+// closed; its values and choice are then not to be trusted.
+func (s *Searcher) Stopped() bool { return s.stopped }
+
 // Values returns the value of each move at depth plies (1 or more).
 func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
+	if !s.timed { // a new search, not one depth of BestTimed
+		s.stopped = false
+		s.aborted = s.opt.Stop != nil && s.expired()
+	}
 	var mv [4]MoveValue
 	after, reward := game.Moves(b)
 	for d := range 4 {
@@ -118,6 +132,7 @@ func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
 		return best, 1
 	}
 	s.deadline, s.timed = start.Add(s.opt.MoveTime), true
+	s.aborted, s.stopped = false, false
 	defer func() { s.timed, s.aborted = false, false }()
 	for d := 2; s.opt.Depth <= 0 || d <= s.opt.Depth; d++ {
 		mv := s.Values(b, d)
@@ -144,11 +159,9 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		return 0
 	}
 	s.Nodes++
-	if s.timed {
-		if s.Nodes&1023 == 0 && time.Now().After(s.deadline) {
-			s.aborted = true
-			return 0
-		}
+	if s.Nodes&1023 == 0 && s.expired() {
+		s.aborted = true
+		return 0
 	}
 	key := after
 	if s.canon {
@@ -181,6 +194,20 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		s.tt.Put(key, uint32(depth), v)
 	}
 	return v
+}
+
+// expired reports whether the search must stop: its time budget is spent
+// or Stop is closed.
+func (s *Searcher) expired() bool {
+	if s.opt.Stop != nil {
+		select {
+		case <-s.opt.Stop:
+			s.stopped = true
+			return true
+		default:
+		}
+	}
+	return s.timed && time.Now().After(s.deadline)
 }
 
 // leaves is the scratch of lastChance: the leaf boards below one chance

@@ -193,3 +193,44 @@ func TestOverflowMoveIsTerminal(t *testing.T) {
 		t.Fatalf("greedy values the overflow at %v", c.Value)
 	}
 }
+
+// A search stops soon after Stop closes, however deep it was asked to go,
+// and says so; the same searcher then searches again as before.
+func TestStopInterruptsSearch(t *testing.T) {
+	net := tinyNet(11)
+	b := board.FromCells([16]int{1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	stop := make(chan struct{})
+	for _, opt := range []Options{{Depth: 9}, {MoveTime: time.Hour}} {
+		stop = make(chan struct{})
+		opt.Stop = stop
+		s := NewSearcher(net, opt, nil)
+		done := make(chan Choice)
+		go func() { done <- s.Best(b) }()
+		time.Sleep(20 * time.Millisecond)
+		close(stop)
+		select {
+		case c := <-done:
+			if !s.Stopped() {
+				t.Errorf("%+v: a stopped search does not say so", opt)
+			}
+			if !c.Legal() && opt.MoveTime > 0 {
+				t.Errorf("%+v: no move from the finished depths", opt)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%+v: the search went on 30 s after Stop closed", opt)
+		}
+	}
+	// Closed before the search: it stops at once, values cut short.
+	s := NewSearcher(net, Options{Depth: 9, Stop: stop}, nil)
+	s.Values(b, 9)
+	if !s.Stopped() {
+		t.Error("a search begun after Stop closed does not say so")
+	}
+	// A Stop that never closes changes nothing.
+	b = randomBoard(rand.New(rand.NewPCG(3, 3)), 11)
+	want := NewSearcher(net, Options{Depth: 3}, nil).Values(b, 3)
+	s = NewSearcher(net, Options{Depth: 3, Stop: make(chan struct{})}, nil)
+	if got := s.Values(b, 3); got != want || s.Stopped() {
+		t.Errorf("with an open Stop %+v, without %+v", got, want)
+	}
+}

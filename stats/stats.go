@@ -1,13 +1,29 @@
 // Package stats keeps per-block game statistics and prints them in the
-// block format users of the course demo know:
+// two formats users of the course code know.
+//
+// 2048 (Block.Write) prints the course demo's block (TDL2048-Demo's
+// make_statistic):
 //
 //	1000	avg = 7848.38	max = 27040
 //		64	100%	(0.4%)
 //		128	99.6%	(2.5%)
 //
-// Each tile line gives the share of games whose largest tile was at least
-// that tile, then in parentheses the share whose largest tile was exactly
-// it. Lines run from the smallest largest-tile seen to the largest.
+// The average is computed in float32 as the demo does, float(sum)/games,
+// and printed as C++ streams print by default (Num). Each tile line gives
+// the share of games whose largest tile was at least that tile, then in
+// parentheses the share whose largest tile was exactly it, both float32
+// products of the count and float(100.0/games). Lines run from the
+// smallest largest-tile up; a tile no game ended on has no line.
+//
+// Threes! (Block.WriteThrees) prints the course framework's summary (TCG
+// 2022), with an integer average, the speeds and a blank line after it:
+//
+//	1000	avg = 174965, max = 561159, ops = 807830 (466175|4259039)
+//		48	100%	(0.3%)
+//		96	99.7%	(1%)
+//
+// A speed whose time was not recorded (0 ms) prints n/a where the
+// framework prints inf.
 package stats
 
 import (
@@ -81,44 +97,104 @@ func (b *Block) EndRate(t int) float64 {
 	return float64(b.End[t]) / float64(b.Games)
 }
 
-// Num formats a number as C++ streams do by default (six significant
-// digits, no trailing zeros), but never in exponent form.
-func Num(v float64) string {
-	if v >= 1e6 || v <= -1e6 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+// Avg32 is the mean score as the course demo computes it: the sum as a
+// float32 divided by the game count in float32 (0 for no games).
+func (b *Block) Avg32() float32 {
+	if b.Games == 0 {
+		return 0
 	}
-	s := strconv.FormatFloat(v, 'g', 6, 64)
-	if f, err := strconv.ParseFloat(s, 64); err == nil && (f >= 1e6 || f <= -1e6) {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return s
+	return float32(b.Sum) / float32(b.Games)
 }
 
-// Write prints the block; label is the first column (the episode count in
-// training, the game count in an evaluation). value maps a tile index to
-// the tile shown.
+// Num formats a number as C++ streams do by default: printf's %g with six
+// significant digits, so no trailing zeros, and exponent form from 1e+06
+// up and below 0.0001 (1e+06, 1.23457e+06, 1e-05), as the course demo
+// prints them.
+func Num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// Write prints the block as the course demo does (see the package
+// comment); label is the first column (the episode count in training, the
+// game count in an evaluation). value maps a tile index to the tile shown.
 func (b *Block) Write(w io.Writer, label int, value func(int) int) error {
-	if _, err := fmt.Fprintf(w, "%d\tavg = %s\tmax = %d\n", label, Num(b.Avg()), b.MaxScore); err != nil {
+	if _, err := fmt.Fprintf(w, "%d\tavg = %s\tmax = %d\n", label, Num(float64(b.Avg32())), b.MaxScore); err != nil {
 		return err
 	}
-	lo, hi := -1, -1
-	for i, n := range b.End {
-		if n > 0 {
-			if lo < 0 {
-				lo = i
-			}
-			hi = i
-		}
-	}
-	if lo < 0 {
+	if b.Games == 0 {
 		return nil
 	}
-	for t := lo; t <= hi; t++ {
-		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(100*b.Reach(t)), Num(100*b.EndRate(t))); err != nil {
+	// The demo's float coef = 100.0 / unit, and count * coef in float32.
+	coef := float32(100.0 / float64(b.Games))
+	for t, n := range b.End {
+		if n == 0 {
+			continue
+		}
+		reach := float32(b.Reached(t)) * coef
+		end := float32(n) * coef
+		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(float64(reach)), Num(float64(end))); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Speed is what the Threes! course summary says of speed: each side's
+// actions and the milliseconds they took, summed over the games.
+type Speed struct {
+	Slides, Placements int64
+	// Time is the games' milliseconds from opening to closing; SlideTime
+	// and PlaceTime each side's own, summed over its actions. A time of 0
+	// means not measured: its rate prints n/a.
+	Time, SlideTime, PlaceTime int64
+}
+
+// Ops is the rate of actions per second over ms milliseconds, and whether
+// it is known (ms > 0).
+func Ops(actions, ms int64) (float64, bool) {
+	if ms <= 0 {
+		return 0, false
+	}
+	return float64(actions) * 1000 / float64(ms), true
+}
+
+// opsText prints a rate as the framework does (fixed, no decimals), or n/a
+// where no time was recorded: the framework divides by the zero time and
+// prints inf, or nan with no actions either.
+func opsText(actions, ms int64) string {
+	v, ok := Ops(actions, ms)
+	if !ok {
+		return "n/a"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+// WriteThrees prints the block as the Threes! course framework prints its
+// summary (see the package comment): label, the mean score rounded down,
+// the best score, the actions per second of the games' time and in
+// parentheses the slider's and the placer's of their own time, then a line
+// per tile some game ended on (shares printed as doubles, count * 100.0 /
+// games) and a blank line. value maps tile indices to tiles.
+func (b *Block) WriteThrees(w io.Writer, label int, value func(int) int, sp Speed) error {
+	avg := int64(0)
+	if b.Games > 0 {
+		avg = b.Sum / int64(b.Games)
+	}
+	_, err := fmt.Fprintf(w, "%d\tavg = %d, max = %d, ops = %s (%s|%s)\n", label, avg, b.MaxScore,
+		opsText(sp.Slides+sp.Placements, sp.Time), opsText(sp.Slides, sp.SlideTime), opsText(sp.Placements, sp.PlaceTime))
+	if err != nil {
+		return err
+	}
+	for t, n := range b.End {
+		if n == 0 {
+			continue
+		}
+		reach := float64(b.Reached(t)) * 100.0 / float64(b.Games)
+		end := float64(n) * 100.0 / float64(b.Games)
+		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(reach), Num(end)); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintln(w)
+	return err
 }
 
 // Pow2 is 2048's tile value of an index (0 for empty).

@@ -3,6 +3,7 @@ package threeslearn
 import (
 	"math"
 	"math/bits"
+	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
@@ -82,9 +83,22 @@ func Greedy(net *ntuple.Network, b board.Board, hint int) Choice {
 // Options configure a Searcher.
 type Options struct {
 	// Depth in plies: 1 chooses greedily (reward + V), 2 adds one chance
-	// and max layer below each slide, and so on. 0 means 1.
+	// and max layer below each slide, and so on. 0 means 1, or no cap
+	// when MoveTime is set.
 	Depth int
+	// MoveTime, when positive, is a hard deadline per move: Best and
+	// ValuesTimed deepen from depth 1 until it passes (or Depth, when set,
+	// is reached) and answer with the deepest finished search, abandoning
+	// the one under way. Depth 1 always finishes.
+	MoveTime time.Duration
+	// Stop, when not nil, interrupts searches once it is closed (a
+	// context's Done channel, say); Stopped then reports it.
+	Stop <-chan struct{}
 }
+
+// MaxDepth bounds the depth of a search: the table keys hold depths up
+// to 31.
+const MaxDepth = 31
 
 // A Searcher runs expectimax for Threes! over one network, for one
 // goroutine; several searchers may share one Table.
@@ -97,21 +111,39 @@ type Options struct {
 // the tiles of the bag, one of which becomes the next hint, of the max
 // node so made. At depth 0 a chance node is the leaf V(after-state) by the
 // hint's stage. Placements carry no reward here, as in learning.
+//
+// The deadline and Stop are checked every 1024 chance nodes, not at each
+// leaf: a search overruns them by a few milliseconds at most.
 type Searcher struct {
-	net   *ntuple.Network
-	depth int
-	tt    *search.Table
+	net      *ntuple.Network
+	depth    int // 0: no cap (MoveTime only)
+	moveTime time.Duration
+	stop     <-chan struct{}
+	tt       *search.Table
+
+	deadline time.Time
+	timed    bool
+	aborted  bool // the search under way was cut short
+	stopped  bool // by Stop
 	// Nodes counts the chance nodes evaluated, for speed figures.
 	Nodes int64
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
 func NewSearcher(net *ntuple.Network, opt Options, tt *search.Table) *Searcher {
-	return &Searcher{net: net, depth: max(opt.Depth, 1), tt: tt}
+	depth := opt.Depth
+	if depth <= 0 && opt.MoveTime <= 0 {
+		depth = 1
+	}
+	return &Searcher{net: net, depth: min(max(depth, 0), MaxDepth), moveTime: opt.MoveTime, stop: opt.Stop, tt: tt}
 }
 
-// Depth is the configured depth.
+// Depth is the configured depth (0 when only a time budget bounds it).
 func (s *Searcher) Depth() int { return s.depth }
+
+// Stopped reports whether the last search was cut short because Stop was
+// closed; its values and choice are then not to be trusted.
+func (s *Searcher) Stopped() bool { return s.stopped }
 
 // A MoveValue is one slide's expectimax value.
 type MoveValue struct {
@@ -123,8 +155,13 @@ type MoveValue struct {
 }
 
 // Values returns the value of each slide on the game's board at depth
-// plies, the game's hint and bag being known.
+// plies, the game's hint and bag being known. It ignores MoveTime (see
+// ValuesTimed) but not Stop.
 func (s *Searcher) Values(g *threes.Game, depth int) [4]MoveValue {
+	if !s.timed { // a new search, not one depth of a timed one
+		s.stopped = false
+		s.aborted = s.stop != nil && s.expired()
+	}
 	var mv [4]MoveValue
 	after, reward := threes.Moves(g.Board)
 	for d := range 4 {
@@ -137,12 +174,47 @@ func (s *Searcher) Values(g *threes.Game, depth int) [4]MoveValue {
 	return mv
 }
 
-// Best chooses a slide at the configured depth.
-func (s *Searcher) Best(g *threes.Game) Choice {
-	if s.depth == 1 {
-		return Greedy(s.net, g.Board, g.Hint)
+// ValuesTimed deepens from depth 1 until MoveTime passes (or the depth
+// cap is reached) and returns the values of the deepest finished search
+// and its depth. Without MoveTime it is Values at the configured depth.
+func (s *Searcher) ValuesTimed(g *threes.Game) ([4]MoveValue, int) {
+	if s.moveTime <= 0 {
+		return s.Values(g, s.depth), s.depth
 	}
-	mv := s.Values(g, s.depth)
+	start := time.Now()
+	best, depth := s.Values(g, 1), 1
+	if s.stopped || !legalAny(&best) {
+		return best, depth
+	}
+	limit := MaxDepth
+	if s.depth > 0 {
+		limit = min(s.depth, MaxDepth)
+	}
+	s.deadline, s.timed = start.Add(s.moveTime), true
+	defer func() { s.timed, s.aborted = false, false }()
+	for d := 2; d <= limit; d++ {
+		mv := s.Values(g, d)
+		if s.aborted {
+			break
+		}
+		best, depth = mv, d
+		if time.Now().After(s.deadline) {
+			break
+		}
+	}
+	return best, depth
+}
+
+func legalAny(mv *[4]MoveValue) bool {
+	for _, m := range mv {
+		if m.Legal {
+			return true
+		}
+	}
+	return false
+}
+
+func bestOf(mv *[4]MoveValue) Choice {
 	best := NoMove
 	for d := range mv {
 		if mv[d].Legal && mv[d].Total > best.Value {
@@ -152,11 +224,53 @@ func (s *Searcher) Best(g *threes.Game) Choice {
 	return best
 }
 
+// Best chooses a slide at the configured depth, or within MoveTime.
+func (s *Searcher) Best(g *threes.Game) Choice {
+	if s.moveTime > 0 {
+		c, _ := s.BestTimed(g)
+		return c
+	}
+	if s.depth == 1 {
+		s.stopped = false
+		return Greedy(s.net, g.Board, g.Hint)
+	}
+	mv := s.Values(g, s.depth)
+	return bestOf(&mv)
+}
+
+// BestTimed chooses a slide by the deepest search finished within
+// MoveTime, and returns that depth.
+func (s *Searcher) BestTimed(g *threes.Game) (Choice, int) {
+	mv, depth := s.ValuesTimed(g)
+	return bestOf(&mv), depth
+}
+
+// expired reports whether the search must stop: its deadline passed or
+// Stop is closed.
+func (s *Searcher) expired() bool {
+	if s.stop != nil {
+		select {
+		case <-s.stop:
+			s.stopped = true
+			return true
+		default:
+		}
+	}
+	return s.timed && time.Now().After(s.deadline)
+}
+
 func (s *Searcher) chance(after board.Board, last, hint int, bag threes.Bag, depth int) float32 {
 	if depth == 0 {
 		return Value(s.net, after, hint)
 	}
+	if s.aborted {
+		return 0
+	}
 	s.Nodes++
+	if s.Nodes&1023 == 0 && s.expired() {
+		s.aborted = true
+		return 0
+	}
 	aux := uint32(depth) | uint32(last)<<5 | uint32(hint)<<8 | uint32(bag)<<10
 	if s.tt != nil {
 		if v, ok := s.tt.Get(after, aux); ok {
@@ -179,7 +293,7 @@ func (s *Searcher) chance(after board.Board, last, hint int, bag threes.Bag, dep
 	if n > 0 {
 		v = sum / float32(n)
 	}
-	if s.tt != nil {
+	if s.tt != nil && !s.aborted {
 		s.tt.Put(after, aux, v)
 	}
 	return v

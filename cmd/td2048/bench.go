@@ -1,16 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	flag "github.com/spf13/pflag"
-	"os"
-	"os/signal"
+	"math"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/bench"
+	"github.com/td2048/td2048/learn"
 )
 
 func init() {
@@ -27,6 +25,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 	episodes := fs.Int("episodes", bench.Default.Episodes, "training episodes")
 	games := fs.Int("games", bench.Default.Games, "greedy games")
 	deep := fs.Int("deep-games", bench.Default.DeepGames, "2-ply games")
+	asJSON := fs.Bool("json", false, "print one JSON object (workload, phases, moves/s, signature) instead of text")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -57,12 +56,35 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			cfg.Threads = runtime.GOMAXPROCS(0)
 		}
 		out := e.stdout
-		fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %d CPUs\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		if !*asJSON {
+			fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %d CPUs\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		}
+		ctx, stop := interruptible()
 		defer stop()
+		var prog *progress
+		cfg.Tick = func(phase string, s learn.Snapshot) {
+			if prog == nil || prog.name != "bench: "+phase {
+				if prog != nil {
+					prog.clear()
+				}
+				if phase == bench.TrainPhase {
+					prog = newProgress(e, 11, 2048)
+				} else {
+					prog = newEvalProgress(e, "", 11, 2048, "moves")
+				}
+				prog.name = "bench: " + phase
+			}
+			prog.tick(s)
+		}
 		res, err := bench.Run(ctx, cfg)
+		if prog != nil {
+			prog.clear()
+		}
 		if err != nil {
 			return err
+		}
+		if *asJSON {
+			return writeJSON(out, newBenchJSON(cfg, res))
 		}
 		for _, p := range res.Phases {
 			fmt.Fprintf(out, "%-24s %12.0f moves/s  %10d moves  %8s\n", p.Name, p.MovesPerSec(), p.Moves, p.Elapsed.Round(time.Millisecond))
@@ -74,6 +96,40 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return nil
 	}
+}
+
+// benchJSON is bench --json's object.
+type benchJSON struct {
+	Episodes  int              `json:"episodes"`
+	Games     int              `json:"games"`
+	DeepGames int              `json:"deep_games"`
+	Threads   int              `json:"threads"`
+	OS        string           `json:"goos"`
+	Arch      string           `json:"goarch"`
+	CPUs      int              `json:"cpus"`
+	Phases    []benchPhaseJSON `json:"phases"`
+	Signature *string          `json:"signature"` // 8 hex digits; null when training ran on several threads
+}
+
+type benchPhaseJSON struct {
+	Name        string  `json:"name"`
+	Moves       int64   `json:"moves"`
+	Elapsed     float64 `json:"elapsed_s"`
+	MovesPerSec float64 `json:"moves_per_sec"`
+}
+
+func newBenchJSON(cfg bench.Config, res bench.Result) benchJSON {
+	r := benchJSON{Episodes: cfg.Episodes, Games: cfg.Games, DeepGames: cfg.DeepGames, Threads: cfg.Threads,
+		OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
+	r.Phases = []benchPhaseJSON{}
+	for _, p := range res.Phases {
+		r.Phases = append(r.Phases, benchPhaseJSON{p.Name, p.Moves, seconds(p.Elapsed), math.Round(p.MovesPerSec())})
+	}
+	if res.Repeatable {
+		sig := fmt.Sprintf("%08x", res.Signature)
+		r.Signature = &sig
+	}
+	return r
 }
 
 func describeBench(c bench.Config) string {

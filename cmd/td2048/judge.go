@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/stats"
 )
 
 func init() {
@@ -17,11 +18,19 @@ func init() {
 		name:  "judge",
 		args:  "FILE",
 		short: "replay a Threes! statistics file (the course's format) and check every action",
+		long: `Replay a Threes! statistics file (the course's format, one game a line)
+and check every action. Like the course's judge it prints the course's
+summary of the games first, then its verdict: "Judging the actions...
+Passed", or "Failed" with the first fault (exit status 1), named by game
+(the line) and action counting from 1, and in brackets in the course
+judge's numbering (from 0). A game with a fault counts in the summary as
+replayed up to its first fault; a line that cannot be read does not count.`,
 		setup: setupJudge,
 	})
 }
 
 func setupJudge(fs *flag.FlagSet, e *env) func([]string) error {
+	asJSON := fs.Bool("json", false, "print one JSON object (verdict, first fault, summary) instead of text")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one FILE: a Threes! statistics file, one game a line (eval --game threes --stats FILE writes one)")
@@ -31,34 +40,85 @@ func setupJudge(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		defer f.Close()
-		sum, err := judge(f)
+		sum, fault, err := judge(f)
 		if err != nil {
 			return fmt.Errorf("%s: %v", args[0], err)
 		}
-		sum.Write(e.stdout)
-		fmt.Fprintln(e.stdout, "Judging the actions... Passed")
+		if *asJSON {
+			r := judgeJSON{File: args[0], Passed: fault == nil, Fault: fault}
+			if sum.Games > 0 {
+				r.Summary = newSummaryJSON(&sum)
+			}
+			if err := writeJSON(e.stdout, r); err != nil {
+				return err
+			}
+		} else {
+			if sum.Games > 0 {
+				writeSummary(e.stdout, &sum)
+			}
+			verdict := "Passed"
+			if fault != nil {
+				verdict = "Failed"
+			}
+			fmt.Fprintln(e.stdout, "Judging the actions... "+verdict)
+		}
+		if fault != nil {
+			return fmt.Errorf("%s: %s", args[0], fault.Message)
+		}
 		return nil
 	}
 }
 
+// A judgeFault is the first fault judge found in a file.
+type judgeFault struct {
+	// Game is the line, counting from 1, and Action the action in it,
+	// counting from 1; Action is null when the fault is not one action's
+	// (the names, the times, the winner, the game's end), both are null
+	// when it is no game's (a file of no games).
+	Game   *int `json:"game"`
+	Action *int `json:"action"`
+	// Course is the same place in the course judge's numbering, from 0:
+	// "at 1 #20" for game 2, action 21.
+	Course  string `json:"course,omitempty"`
+	Message string `json:"message"`
+}
+
 // judge reads a statistics file, replays every game and returns the
-// course's summary of them. The error names the first fault: its game
-// (the line, counting from 1) and action (counting from 1), then in
-// brackets the same in the numbering of the course's threes-judge (both
-// from 0: "at 1 #52").
+// course's summary of them and the first fault. Its message names the
+// fault's game (the line, counting from 1) and action (counting from 1),
+// then in brackets the same in the numbering of the course's threes-judge
+// (both from 0: "at 1 #52"). After a fault it reads on, for the summary:
+// a faulty game counts as replayed up to its first fault, a line that
+// cannot be read not at all.
 //
 // It checks more than the course judge: that each placement is on the
 // edge opposite the slide before it (the course judge accepts any empty
 // cell and fails only when a later action becomes illegal), that each
 // recorded reward is the action's, and that the winner is the placer.
-func judge(r io.Reader) (threes.Summary, error) {
-	var sum threes.Summary
+// The error is for failures to read the file.
+func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
+	var (
+		sum   threes.Summary
+		fault *judgeFault
+	)
+	fail := func(game, action int, course, format string, a ...any) {
+		if fault != nil {
+			return
+		}
+		fault = &judgeFault{Course: course, Message: fmt.Sprintf(format, a...)}
+		if game > 0 {
+			fault.Game = &game
+		}
+		if action > 0 {
+			fault.Action = &action
+		}
+	}
 	br := bufio.NewReaderSize(r, 1<<20)
 	blank := 0 // line number of a blank line, allowed only at the end
 	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
 		if err != nil && err != io.EOF {
-			return sum, err
+			return sum, fault, err
 		}
 		if line == "" && err == io.EOF {
 			break
@@ -70,33 +130,99 @@ func judge(r io.Reader) (threes.Summary, error) {
 			}
 		} else {
 			if blank != 0 {
-				return sum, fmt.Errorf("line %d is blank, and games follow it", blank)
+				fail(blank, 0, "", "line %d is blank, and games follow it", blank)
 			}
 			rec, perr := threes.ParseRecord(line)
 			if perr != nil {
-				return sum, fmt.Errorf("game %d: cannot read %v", n, perr)
+				fail(n, 0, "", "game %d: cannot read %v", n, perr)
+				if err == io.EOF {
+					break
+				}
+				continue
 			}
 			rp, rerr := rec.Replay()
-			if rerr != nil {
+			if rerr == nil {
+				sum.Add(rp.GameStats)
+			} else {
 				// The course judge counts games and actions from 0: its
 				// words follow ours, so that the two can be compared.
 				var ie *threes.IllegalError
 				switch {
 				case !errors.As(rerr, &ie) || ie.Action < 0:
-					return sum, fmt.Errorf("game %d: %v", n, rerr)
+					fail(n, 0, "", "game %d: %v", n, rerr)
 				case ie.Action >= len(rec.Steps):
-					return sum, fmt.Errorf("game %d: %v [course judge numbering: at %d]", n, rerr, n-1)
+					fail(n, 0, fmt.Sprintf("at %d", n-1), "game %d: %v [course judge numbering: at %d]", n, rerr, n-1)
+				default:
+					fail(n, ie.Action+1, fmt.Sprintf("at %d #%d", n-1, ie.Action),
+						"game %d, %v [course judge numbering: at %d #%d]", n, rerr, n-1, ie.Action)
 				}
-				return sum, fmt.Errorf("game %d, %v [course judge numbering: at %d #%d]", n, rerr, n-1, ie.Action)
+				legal := len(rec.Steps)
+				if ie != nil && ie.Action >= 0 {
+					legal = min(ie.Action, legal)
+				}
+				sum.Add(replayPrefix(&rec, legal))
 			}
-			sum.Add(rp.GameStats)
 		}
 		if err == io.EOF {
 			break
 		}
 	}
-	if sum.Games == 0 {
-		return sum, fmt.Errorf("no games")
+	if sum.Games == 0 && fault == nil {
+		fail(0, 0, "", "no games")
 	}
-	return sum, nil
+	return sum, fault, nil
+}
+
+// replayPrefix is what the first n actions of a record, all legal, make of
+// the game: its score and largest tile at that point, those actions'
+// counts and times, and the game's time.
+func replayPrefix(rec *threes.Record, n int) threes.GameStats {
+	g := threes.New()
+	var gs threes.GameStats
+	for _, s := range rec.Steps[:n] {
+		if s.Action.IsSlide() {
+			g.Slide(s.Action.Dir())
+			gs.Slides++
+			gs.SlideTime += s.Time
+		} else {
+			g.Place(s.Action.Pos(), s.Action.Tile(), s.Action.Hint())
+			gs.Placements++
+			gs.PlaceTime += s.Time
+		}
+	}
+	gs.Score, gs.MaxTile = threes.BoardScore(g.Board), g.Board.MaxTile()
+	gs.Time = max(rec.Close-rec.Open, 0)
+	return gs
+}
+
+// judgeJSON is judge --json's object.
+type judgeJSON struct {
+	File    string       `json:"file"`
+	Passed  bool         `json:"passed"`
+	Fault   *judgeFault  `json:"error"`   // the first fault; null when passed
+	Summary *summaryJSON `json:"summary"` // null when no game could be read
+}
+
+// summaryJSON is the course's summary as JSON.
+type summaryJSON struct {
+	Games      int                `json:"games"`
+	Avg        float64            `json:"avg"` // the mean score; the text rounds it down
+	Max        int64              `json:"max"`
+	Reach      map[string]float64 `json:"reach"`
+	End        map[string]float64 `json:"end"`
+	Slides     int64              `json:"slides"`
+	Placements int64              `json:"placements"`
+	Time       int64              `json:"time_ms"`
+	SlideTime  int64              `json:"slide_ms"`
+	PlaceTime  int64              `json:"place_ms"`
+	Ops        *opsJSON           `json:"ops"`
+}
+
+func newSummaryJSON(s *threes.Summary) *summaryJSON {
+	b := stats.Block{Games: s.Games, Sum: s.Sum, MaxScore: int(s.Max), Moves: s.Slides}
+	copy(b.End[:], s.End[:])
+	rec := stats.NewRecord(int64(s.Games), &b, threes.TileValue)
+	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: s.Max, Reach: rec.Reach, End: rec.End,
+		Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime,
+		Ops: newOpsJSON(stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime})}
 }

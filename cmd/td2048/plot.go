@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	flag "github.com/spf13/pflag"
+	"slices"
 	"strings"
 
 	"github.com/td2048/td2048/plot"
@@ -12,20 +13,29 @@ func init() {
 	register(&command{
 		name:  "plot",
 		args:  "LOG...",
-		short: "draw learning curves (mean score, 2048/4096/... reach rates) from metrics logs as PNG or SVG",
+		short: "draw learning curves (mean score, 2048/4096/... reach rates) from metrics logs as PNG, SVG or PDF",
 		setup: setupPlot,
 	})
 }
 
 func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
-	out := fs.StringP("out", "o", "curve.png", "output image: .png or .svg")
+	out := fs.StringP("out", "o", "curve.png", "output image: .png, .svg or .pdf")
 	labels := fs.String("label", "", "comma-separated legend labels, one per LOG (default: the file names)")
+	title := fs.String("title", "", "the figure's title (default: \"Learning curve: RUN (network N)\", or \"Learning curves\")")
+	dpi := fs.Int("dpi", plot.DefaultDPI, "PNG resolution in dots per inch; the figure stays 9 x 7.5 inches (300 for print)")
 	return func(args []string) error {
 		if len(args) == 0 {
 			return usagef("no metrics log given (td2048 plot LOG... -o curve.png)")
 		}
-		if _, err := plot.Format(*out); err != nil {
+		format, err := plot.Format(*out)
+		if err != nil {
 			return usagef("-o %v", err)
+		}
+		if flagGiven(fs, "dpi") && format != "png" {
+			return usagef("--dpi is for PNG figures; %s is %s, a vector format", *out, strings.ToUpper(format))
+		}
+		if *dpi < 1 || *dpi > 2400 {
+			return usagef("--dpi %d: want 1 to 2400", *dpi)
 		}
 		var names []string
 		if *labels != "" {
@@ -46,7 +56,21 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			series = append(series, s)
 		}
-		if err := plot.Save(*out, series...); err != nil {
+		if games := plot.Games(series); len(games) > 1 {
+			var names []string
+			for _, g := range games {
+				var logs []string
+				for i, s := range series {
+					if slices.Contains(plot.Games(series[i:i+1]), g) {
+						logs = append(logs, s.Label)
+					}
+				}
+				names = append(names, fmt.Sprintf("%s (%s)", gameTitle(g), strings.Join(logs, ", ")))
+			}
+			fmt.Fprintf(e.stderr, "td2048 plot: warning: one figure mixes the games %s: their scores and tiles do not compare\n",
+				strings.Join(names, " and "))
+		}
+		if err := plot.SaveWith(*out, plot.Options{Title: *title, DPI: *dpi}, series...); err != nil {
 			return err
 		}
 		blocks := 0

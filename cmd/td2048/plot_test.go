@@ -124,6 +124,53 @@ func TestPlotCommand(t *testing.T) {
 	}
 }
 
+// PDF, --dpi and --title; a warning when one figure mixes games.
+func TestPlotFormatsAndWarning(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	writeLog(t, a, 20, 1)
+	writeLog(t, b, 20, 1)
+	pdf := filepath.Join(dir, "c.pdf")
+	code, _, errs := runCmd(t, "plot", a, b, "-o", pdf)
+	if code != 0 || errs != "" {
+		t.Fatalf("pdf: exit %d: %q", code, errs)
+	}
+	if data, _ := os.ReadFile(pdf); !bytes.HasPrefix(data, []byte("%PDF-")) {
+		t.Fatalf("%s is not a PDF: %.20q", pdf, data)
+	}
+	png200 := filepath.Join(dir, "c.png")
+	if code, _, errs := runCmd(t, "plot", a, "-o", png200, "--dpi", "200"); code != 0 {
+		t.Fatalf("--dpi: exit %d: %s", code, errs)
+	}
+	f, _ := os.Open(png200)
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil || img.Bounds().Dx() != 1800 || img.Bounds().Dy() != 1500 {
+		t.Fatalf("200 dpi: %v %v", err, img.Bounds())
+	}
+	svg := filepath.Join(dir, "c.svg")
+	if code, _, errs := runCmd(t, "plot", a, "-o", svg, "--title", "Figure 3: 4x6 from zero"); code != 0 {
+		t.Fatalf("--title: exit %d: %s", code, errs)
+	}
+	if c := svgTextCount(t, svg); c["Figure 3: 4x6 from zero"] != 1 {
+		t.Errorf("title: %v", c)
+	}
+	for _, args := range [][]string{{"-o", svg, "--dpi", "300"}, {"-o", pdf, "--dpi", "300"}, {"-o", png200, "--dpi", "0"}} {
+		if code, _, errs := runCmd(t, append([]string{"plot", a}, args...)...); code != 2 || !strings.Contains(errs, "--dpi") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	// A Threes! log beside 2048 logs: drawn, with a warning naming them.
+	th := filepath.Join(dir, "threes-run.jsonl")
+	var buf bytes.Buffer
+	stats.WriteRecord(&buf, stats.Record{Episodes: 1000, Games: 1000, Avg: 3000, Game: "threes", Reach: map[string]float64{"1536": 0.1}})
+	os.WriteFile(th, buf.Bytes(), 0o644)
+	code, _, errs = runCmd(t, "plot", a, th, b, "-o", svg)
+	if code != 0 || errs != "td2048 plot: warning: one figure mixes the games 2048 (a, b) and Threes! (threes-run): their scores and tiles do not compare\n" {
+		t.Errorf("mixed games: exit %d, stderr %q", code, errs)
+	}
+}
+
 func TestPlotBadInput(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.jsonl")

@@ -5,14 +5,10 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/board"
@@ -56,13 +52,16 @@ func threadCount(n int) int {
 
 // threesEvalArgs are the flags of eval --game threes.
 type threesEvalArgs struct {
-	Load    string
-	Games   int
-	Seed    uint64
-	Threads int   // 0: all cores
-	Depth   int   // search depth in plies, 1 greedy
-	Cache   int64 // transposition table bytes (depth 2 and up), 0 none
-	Stats   string
+	Load       string
+	Games      int
+	Seed       uint64
+	Threads    int           // 0: all cores
+	Depth      int           // search depth in plies, 1 greedy
+	MoveTime   time.Duration // a deadline per slide: deepen from depth 1 until it passes
+	DepthGiven bool          // with MoveTime, Depth caps the depth
+	Cache      int64         // transposition table bytes (depth 2 and up), 0 none
+	Stats      string
+	JSON       bool
 }
 
 func threesEval(a threesEvalArgs, e *env) error {
@@ -72,8 +71,8 @@ func threesEval(a threesEvalArgs, e *env) error {
 	if a.Depth < 1 || a.Depth > 12 {
 		return usagef("--depth must be 1 to 12")
 	}
-	if a.Cache < 0 {
-		return usagef("--cache must not be negative")
+	if a.Cache < 0 || a.MoveTime < 0 {
+		return usagef("--cache and --move-time must not be negative")
 	}
 	net, h, err := loadThrees(a.Load, nil)
 	if err != nil {
@@ -81,27 +80,38 @@ func threesEval(a threesEvalArgs, e *env) error {
 	}
 	defer net.Free()
 	out := e.stdout
+	opt := threeslearn.Options{Depth: a.Depth, MoveTime: a.MoveTime}
 	searchText := "1-ply (greedy)"
 	var tt *search.Table
-	if a.Depth > 1 {
+	if a.Depth > 1 || a.MoveTime > 0 {
 		searchText = fmt.Sprintf("%d-ply expectimax", a.Depth)
+		if a.MoveTime > 0 {
+			searchText = fmt.Sprintf("iterative deepening, %v per slide, up to %d plies", a.MoveTime, a.Depth)
+			if !a.DepthGiven {
+				opt.Depth = 0
+				searchText = fmt.Sprintf("iterative deepening, %v per slide", a.MoveTime)
+			}
+		}
 		if tt = search.NewTable(a.Cache); tt != nil {
 			searchText += ", table " + mib(tt.Bytes())
 		} else {
 			searchText += ", no table"
 		}
 	}
-	fmt.Fprintf(out, "td2048 eval (Threes!)\nnetwork = %s\nloaded = %s (%d episodes)\nsearch = %s\ntotal = %d\nseed = %d\n",
-		describe(net.Spec()), a.Load, h.Episodes, searchText, a.Games, a.Seed)
-	newPolicy := func() threeslearn.Policy { return threeslearn.GreedyPolicy(net) }
-	if a.Depth > 1 {
-		newPolicy = func() threeslearn.Policy {
-			return threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, tt).Best
-		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	cfg := threeslearn.EvalConfig{Games: a.Games, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy}
+	if !a.JSON {
+		fmt.Fprintf(out, "td2048 eval (Threes!)\nnetwork = %s\nloaded = %s (%d episodes)\nsearch = %s\ntotal = %d\nseed = %d\n",
+			describe(net.Spec()), a.Load, h.Episodes, searchText, a.Games, a.Seed)
+	}
+	opt.Stop = ctx.Done()
+	newPolicy := func() threeslearn.Policy { return threeslearn.GreedyPolicy(net) }
+	if a.Depth > 1 || a.MoveTime > 0 {
+		newPolicy = func() threeslearn.Policy { return threeslearn.NewSearcher(net, opt, tt).Best }
+	}
+	g := games["threes"]
+	prog := newEvalProgress(e, "eval", g.goal, g.value(g.goal), "slides")
+	cfg := threeslearn.EvalConfig{Games: a.Games, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy, Tick: prog.tick}
 	var ev threeslearn.Evaluation
 	if a.Stats != "" {
 		err = netfile.WriteAtomic(a.Stats, func(w io.Writer) error {
@@ -116,20 +126,59 @@ func threesEval(a threesEvalArgs, e *env) error {
 	} else {
 		ev, err = threeslearn.Evaluate(ctx, cfg)
 	}
+	prog.clear()
 	if err != nil {
 		return err
 	}
-	ev.Summary.Write(out)
+	interrupted := ctx.Err() != nil
 	n := ev.Block.Games
-	fmt.Fprintf(out, "3072 rate = %s%% (%d of %d games)\n", stats.Num(100*ev.Block.Reach(13)), ev.Block.Reached(13), n)
-	fmt.Fprintf(out, "%d games in %s, %s slides/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Block.Moves, ev.Elapsed))
-	if a.Stats != "" {
-		fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", a.Stats, n, a.Stats)
+	if a.JSON {
+		r := newEvalJSON("threes", net.Spec(), a.Load, h, a.Games, a.Seed, a.Threads, ev.Block, g.goal, g.value)
+		r.Learner = "after"
+		r.Depth, r.MoveTime = opt.Depth, a.MoveTime.Seconds()
+		if tt != nil {
+			r.Cache = tt.Bytes()
+		}
+		r.Moves, r.Elapsed, r.MovesPerSec = ev.Slides, seconds(ev.Elapsed), perSec(ev.Slides, ev.Elapsed)
+		r.Placements, r.Ops, r.StatsFile = ev.Summary.Placements, newOpsJSON(ev.Speed()), a.Stats
+		r.Interrupted = interrupted
+		if err := writeJSON(out, r); err != nil {
+			return err
+		}
+	} else {
+		if n > 0 {
+			writeSummary(out, &ev.Summary)
+			fmt.Fprintf(out, "3072 rate = %s%% (%d of %d games)\n", stats.Num(100*ev.Block.Reach(g.goal)), ev.Block.Reached(g.goal), n)
+		}
+		fmt.Fprintf(out, "%d games in %s, %s slides/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Slides, ev.Elapsed))
+		if a.Stats != "" {
+			fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", a.Stats, n, a.Stats)
+		}
 	}
-	if ctx.Err() != nil {
+	if interrupted {
 		return fmt.Errorf("interrupted after %d games", n)
 	}
 	return nil
+}
+
+// writeSummary prints the course's summary of s: what eval prints after
+// its games and judge after replaying them.
+func writeSummary(w io.Writer, s *threes.Summary) error {
+	b := stats.Block{Games: s.Games, Sum: s.Sum, MaxScore: int(s.Max), Moves: s.Slides}
+	copy(b.End[:], s.End[:])
+	return b.WriteThrees(w, s.Games, threes.TileValue, stats.Speed{Slides: s.Slides, Placements: s.Placements,
+		Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime})
+}
+
+// threesTrainBlock prints a Threes! training block in the course's
+// summary format, as the framework prints every block of its training
+// runs. The slides and placements of the block's games are counted (nine
+// opening placements and one after each slide); the block's wall time
+// (all threads together) gives the speed, and the slider's and placer's
+// own times, not measured apart in training, print n/a.
+func threesTrainBlock(w io.Writer, done int, b *stats.Block, wall time.Duration) error {
+	return b.WriteThrees(w, done, threes.TileValue, stats.Speed{Slides: b.Moves,
+		Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
 }
 
 // threesHintArgs are the flags of hint --game threes.
@@ -138,6 +187,10 @@ type threesHintArgs struct {
 	JSON  bool
 	Depth int
 	Hint  int // the next tile: 1, 2 or 3
+	// MoveTime, when positive, is a deadline: the search deepens from
+	// depth 1 up to Depth until it passes, and the values are the deepest
+	// finished search's (the output then says its depth).
+	MoveTime time.Duration
 }
 
 func threesHint(boardArg string, a threesHintArgs, e *env) error {
@@ -151,6 +204,9 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	if a.Depth < 1 || a.Depth > 12 {
 		return usagef("--depth must be 1 to 12")
 	}
+	if a.MoveTime < 0 {
+		return usagef("--move-time must not be negative")
+	}
 	var s *threeslearn.Searcher
 	if a.Load != "" {
 		net, _, err := loadThrees(a.Load, nil)
@@ -158,14 +214,18 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 			return err
 		}
 		defer net.Free()
-		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth}, search.NewTable(64<<20))
+		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth, MoveTime: a.MoveTime}, search.NewTable(64<<20))
 	}
 	// The bag is not known from a board: below the first ply the next
 	// hint is taken as equally likely 1, 2 or 3.
 	g := threes.Game{Board: b, Hint: a.Hint, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 	var values *[4]moveValue
+	depth := 0 // the depth searched, when a deadline may have cut it
 	if s != nil {
-		mv := s.Values(&g, a.Depth)
+		mv, d := s.ValuesTimed(&g)
+		if a.MoveTime > 0 {
+			depth = d
+		}
 		values = new([4]moveValue)
 		for d, m := range mv {
 			values[d] = moveValue{m.Value, m.Total}
@@ -187,8 +247,17 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	})
 	res.Hint = a.Hint
 	if a.JSON {
+		if depth > 0 {
+			return json.NewEncoder(e.stdout).Encode(struct {
+				hintResult
+				Depth int `json:"depth"`
+			}{res, depth})
+		}
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	writeHint(e.stdout, b, threes.Code, res, s != nil)
+	if depth > 0 {
+		fmt.Fprintf(e.stdout, "searched %d plies deep within %v\n", depth, a.MoveTime)
+	}
 	return nil
 }

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
 )
 
 // testEnv returns an env writing to buffers.
@@ -192,9 +195,14 @@ func TestThreesEvalStatsFileAndJudge(t *testing.T) {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(strings.Join(bad, "\n")+"\n"), 0o644)
 		code, sout, serr := runCmd(t, "judge", p)
-		if code != 1 || sout != "" || strings.Count(serr, "\n") != 1 {
+		// The summary of the games, then the verdict, as the course
+		// judge prints them; the fault on stderr.
+		if code != 1 || !strings.HasSuffix(sout, "\nJudging the actions... Failed\n") || strings.Count(serr, "\n") != 1 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q", name, code, sout, serr)
 			return
+		}
+		if !strings.HasPrefix(sout, "40\tavg = ") && !strings.HasPrefix(sout, "39\tavg = ") {
+			t.Errorf("%s: no summary of the file's games: %q", name, sout)
 		}
 		for _, w := range want {
 			if !strings.Contains(serr, w) {
@@ -334,12 +342,62 @@ func FuzzJudge(f *testing.F) {
 	f.Add([]byte("a:b@1|C23A31[3]|b@2\n"))
 	f.Add([]byte("\n\nx"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sum, err := judge(bytes.NewReader(data))
-		if err == nil && sum.Games == 0 {
-			t.Fatal("no games, no error")
+		sum, fault, err := judge(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err) // a reader of bytes does not fail
 		}
-		if err != nil && strings.Contains(err.Error(), "\n") {
-			t.Fatalf("error of more than one line: %q", err)
+		if fault == nil && sum.Games == 0 {
+			t.Fatal("no games, no fault")
+		}
+		if fault != nil && strings.Contains(fault.Message, "\n") {
+			t.Fatalf("fault of more than one line: %q", fault.Message)
 		}
 	})
+}
+
+// A Threes! training block prints in the course's summary format: the
+// actions per second of the block's wall time, the sides' own times n/a.
+func TestThreesTrainBlock(t *testing.T) {
+	var b stats.Block
+	b.Add(600, 7, 100) // 48
+	b.Add(300, 6, 60)  // 24
+	var sb strings.Builder
+	if err := threesTrainBlock(&sb, 1000, &b, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// 160 slides and 160 + 2 x 9 placements in 2 s.
+	want := "1000\tavg = 450, max = 600, ops = 169 (n/a|n/a)\n\t24\t100%\t(50%)\n\t48\t50%\t(50%)\n\n"
+	if sb.String() != want {
+		t.Fatalf("got %q, want %q", sb.String(), want)
+	}
+}
+
+// hint --depth 12 with a move time answers within it, from the deepest
+// search finished, and says how deep that was.
+func TestThreesHintMoveTime(t *testing.T) {
+	w := trainSmall(t, t.TempDir())
+	board := "1,2,3,0, 0,3,0,0, 6,0,0,0, 0,0,0,12"
+	for _, asJSON := range []bool{false, true} {
+		e, out, _ := testEnv()
+		done := make(chan error, 1)
+		go func() {
+			done <- threesHint(board, threesHintArgs{Load: w, JSON: asJSON, Depth: 12, Hint: 3, MoveTime: 100 * time.Millisecond}, e)
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("hint --depth 12 ran 30 s past a 100ms move time")
+		}
+		if asJSON {
+			var res struct{ Depth int }
+			if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Depth < 1 || res.Depth >= 12 {
+				t.Fatalf("%v: %s", err, out)
+			}
+		} else if !regexp.MustCompile(`searched \d+ plies deep within 100ms\n$`).MatchString(out.String()) {
+			t.Fatalf("text hint:\n%s", out)
+		}
+	}
 }

@@ -1,0 +1,124 @@
+package learn
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+)
+
+func greedyPolicies(net *ntuple.Network) func() Policy {
+	return func() Policy { return func(b board.Board) search.Choice { return search.Greedy(net, b) } }
+}
+
+// Cancelling an evaluation abandons the games under way: what remains is
+// the first games of the whole evaluation, exactly, on any thread count.
+func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	Train(context.Background(), net, Config{Episodes: 200, Seed: 3, Threads: 1, Every: 200})
+	for _, threads := range []int{1, 2} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var moves atomic.Int64
+		block, res := Evaluate(ctx, EvalConfig{Games: 1000, Seed: 9, Threads: threads, NewPolicy: func() Policy {
+			return func(b board.Board) search.Choice {
+				if moves.Add(1) == 3000 {
+					cancel()
+				}
+				return search.Greedy(net, b)
+			}
+		}})
+		cancel()
+		// One thread has finished some games at the cancel; with two, the
+		// first game may be the one abandoned.
+		if block.Games == 0 && threads == 1 || block.Games >= 1000 || res.Episodes != block.Games {
+			t.Fatalf("%d threads: %d games finished, result %+v", threads, block.Games, res)
+		}
+		if res.Moves < block.Moves || res.Moves > moves.Load() {
+			t.Fatalf("%d threads: %d moves counted, %d in finished games, %d played", threads, res.Moves, block.Moves, moves.Load())
+		}
+		whole, _ := Evaluate(context.Background(), EvalConfig{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
+		if whole != block {
+			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, block, block.Games, whole)
+		}
+	}
+	// Cancelled before it starts: nothing is played.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if b, r := Evaluate(ctx, EvalConfig{Games: 10, NewPolicy: greedyPolicies(net)}); b.Games != 0 || r.Moves != 0 {
+		t.Fatalf("cancelled evaluation played %+v %+v", b, r)
+	}
+}
+
+// A deep search stopped by the evaluation's context ends the evaluation
+// soon after the cancel, however long its games would take.
+func TestEvaluateStopsDeepSearches(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	done := make(chan stats.Block, 1)
+	go func() {
+		b, _ := Evaluate(ctx, EvalConfig{Games: 4, Threads: 2, NewPolicy: func() Policy {
+			return search.NewSearcher(net, search.Options{Depth: 9, Stop: ctx.Done()}, nil).Best
+		}})
+		done <- b
+	}()
+	select {
+	case b := <-done:
+		if b.Games != 0 {
+			t.Fatalf("%d depth-9 games finished in 50ms", b.Games)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the evaluation went on 30 s after its context was cancelled")
+	}
+}
+
+// Tick reports the games finished and every move played, never after
+// Evaluate returns.
+func TestEvaluateTicks(t *testing.T) {
+	net := ntuple.MustNew("0123")
+	var (
+		mu       sync.Mutex
+		snaps    []Snapshot
+		returned atomic.Bool
+		late     atomic.Bool
+	)
+	slow := func() Policy {
+		return func(b board.Board) search.Choice {
+			for start := time.Now(); time.Since(start) < 20*time.Microsecond; {
+			}
+			return search.Greedy(net, b)
+		}
+	}
+	block, res := Evaluate(context.Background(), EvalConfig{Games: 40, Seed: 1, Threads: 2, NewPolicy: slow,
+		TickEvery: time.Millisecond, Tick: func(s Snapshot) {
+			if returned.Load() {
+				late.Store(true)
+			}
+			mu.Lock()
+			snaps = append(snaps, s)
+			mu.Unlock()
+		}})
+	returned.Store(true)
+	time.Sleep(5 * time.Millisecond)
+	if late.Load() {
+		t.Fatal("a tick after Evaluate returned")
+	}
+	if len(snaps) < 2 {
+		t.Fatalf("%d ticks", len(snaps))
+	}
+	for i, s := range snaps {
+		if s.Total != 40 || s.Done != s.Block.Games || s.Moves < s.Block.Moves || s.Moves > res.Moves ||
+			i > 0 && (s.Done < snaps[i-1].Done || s.Moves < snaps[i-1].Moves || s.Elapsed < snaps[i-1].Elapsed) {
+			t.Fatalf("tick %d: %+v after %+v", i, s, snaps[max(i-1, 0)])
+		}
+	}
+	if last := snaps[len(snaps)-1]; last.Done > block.Games {
+		t.Fatalf("last tick %+v, %d games", last, block.Games)
+	}
+}

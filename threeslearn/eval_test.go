@@ -1,0 +1,84 @@
+package threeslearn
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+)
+
+// Cancelling a Threes! evaluation keeps the games finished before the
+// first abandoned one, in the statistics and the course's file alike.
+func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
+	saved := clock
+	defer func() { clock = saved }()
+	clock = func() int64 { return 1000 } // records without times compare equal
+	net := ntuple.MustNew("0123,4567+hint")
+	for _, threads := range []int{1, 2} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var slides atomic.Int64
+		var file bytes.Buffer
+		ev, err := Evaluate(ctx, EvalConfig{Games: 500, Seed: 9, Threads: threads, Stats: &file, NewPolicy: func() Policy {
+			return func(g *threes.Game) Choice {
+				if slides.Add(1) == 2000 {
+					cancel()
+				}
+				return Greedy(net, g.Board, g.Hint)
+			}
+		}})
+		cancel()
+		n := ev.Block.Games
+		// One thread has finished some games at the cancel; with two, the
+		// first game may be the one abandoned.
+		if err != nil || n == 0 && threads == 1 || n >= 500 || ev.Summary.Games != n || strings.Count(file.String(), "\n") != n {
+			t.Fatalf("%d threads: %v, %d games, summary %d, file %d lines", threads, err, n, ev.Summary.Games, strings.Count(file.String(), "\n"))
+		}
+		if ev.Slides < ev.Block.Moves || ev.Slides > slides.Load() {
+			t.Fatalf("%d threads: %d slides counted, %d in finished games, %d played", threads, ev.Slides, ev.Block.Moves, slides.Load())
+		}
+		var whole bytes.Buffer
+		first, err := Evaluate(context.Background(), EvalConfig{Games: n, Seed: 9, Threads: 1, Stats: &whole,
+			NewPolicy: func() Policy { return GreedyPolicy(net) }})
+		if err != nil || first.Block != ev.Block || whole.String() != file.String() {
+			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, ev.Block, n, first.Block)
+		}
+	}
+}
+
+// Searches stopped through Options.Stop end the evaluation promptly, and
+// Tick reports slides of the games under way.
+func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
+	net := ntuple.MustNew("01,45+hint")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var ticks atomic.Int64
+	var moved atomic.Bool
+	done := make(chan Evaluation, 1)
+	go func() {
+		ev, _ := Evaluate(ctx, EvalConfig{Games: 2, Threads: 2, TickEvery: 10 * time.Millisecond,
+			Tick: func(s learn.Snapshot) {
+				ticks.Add(1)
+				if s.Moves > 0 && s.Done == 0 {
+					moved.Store(true)
+				}
+			},
+			NewPolicy: func() Policy {
+				return NewSearcher(net, Options{Depth: 4, Stop: ctx.Done()}, nil).Best
+			}})
+		done <- ev
+	}()
+	select {
+	case ev := <-done:
+		if ev.Block.Games != 0 || ticks.Load() == 0 || !moved.Load() {
+			t.Fatalf("%d games, %d ticks, slides seen in games under way: %v", ev.Block.Games, ticks.Load(), moved.Load())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the evaluation went on 30 s after its context was cancelled")
+	}
+}
