@@ -13,13 +13,16 @@ package games
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/session"
+	"github.com/td2048/td2048/stats"
 )
 
 // A Game describes one game.
@@ -43,6 +46,10 @@ type Game struct {
 	CheckSpec func(ntuple.Spec) error
 	// Train trains a network on the game (learn.Train's contract).
 	Train func(context.Context, *ntuple.Network, learn.Config) (learn.RunState, learn.Result, error)
+	// WriteBlock prints a training block of episodes in the game's course
+	// format: the course demo's block for 2048, the course framework's
+	// summary for Threes!; wall is the block's wall time.
+	WriteBlock func(w io.Writer, done int, b *stats.Block, wall time.Duration) error
 }
 
 // Value is the value of tile index i (0 for an empty cell).

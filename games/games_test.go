@@ -1,6 +1,9 @@
 package games
 
 import (
+	"time"
+
+	"github.com/td2048/td2048/stats"
 	"strings"
 	"testing"
 
@@ -43,5 +46,22 @@ func TestRegistry(t *testing.T) {
 	hint := ntuple.Spec{Patterns: [][]int{{0, 1}}, Iso: true, Stages: 3, Hint: true}
 	if MustLookup("2048").CheckSpec(hint) == nil {
 		t.Error("2048 accepted a +hint network")
+	}
+}
+
+// A Threes! training block prints in the course's summary format: the
+// actions per second of the block's wall time, the sides' own times n/a.
+func TestThreesTrainBlock(t *testing.T) {
+	var b stats.Block
+	b.Add(600, 7, 100) // 48
+	b.Add(300, 6, 60)  // 24
+	var sb strings.Builder
+	if err := MustLookup("threes").WriteBlock(&sb, 1000, &b, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// 160 slides and 160 + 2 x 9 placements in 2 s.
+	want := "1000\tavg = 450, max = 600, ops = 169 (n/a|n/a)\n\t24\t100%\t(50%)\n\t48\t50%\t(50%)\n\n"
+	if sb.String() != want {
+		t.Fatalf("got %q, want %q", sb.String(), want)
 	}
 }

@@ -2,11 +2,14 @@ package games
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
 
@@ -26,6 +29,9 @@ func init() {
 			return nil
 		},
 		Train: learn.Train,
+		WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
+			return b.Write(w, done, stats.Pow2)
+		},
 	})
 	Register(&Game{
 		Name: "threes", Title: "Threes!", Code: threes.Code,
@@ -34,5 +40,13 @@ func init() {
 		Learners:  []learn.Kind{learn.AfterState},
 		CheckSpec: threeslearn.CheckSpec,
 		Train:     threeslearn.Train,
+		// The framework prints every training block as its summary: the
+		// slides and placements of the block's games (nine opening
+		// placements and one after each slide) over the block's wall time;
+		// the slider's and placer's own times are not measured apart.
+		WriteBlock: func(w io.Writer, done int, b *stats.Block, wall time.Duration) error {
+			return b.WriteThrees(w, done, threes.TileValue, stats.Speed{Slides: b.Moves,
+				Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
+		},
 	})
 }

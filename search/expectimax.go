@@ -125,10 +125,21 @@ func (s *Searcher) Best(b board.Board) Choice {
 // BestTimed deepens from depth 1 within the time budget and returns the
 // choice of the deepest finished search with that depth.
 func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
+	mv, depth := s.ValuesTimed(b)
+	return bestOf(&mv), depth
+}
+
+// ValuesTimed returns the values of the moves from the deepest search
+// finished within the time budget (deepening from depth 1, up to Depth
+// when set), with that depth; without a budget, Values at Depth. The
+// deadline is hard: a search under way when it passes is abandoned.
+func (s *Searcher) ValuesTimed(b board.Board) ([4]MoveValue, int) {
+	if s.opt.MoveTime <= 0 {
+		return s.Values(b, s.opt.Depth), s.opt.Depth
+	}
 	start := time.Now()
-	mv := s.Values(b, 1)
-	best, depth := bestOf(&mv), 1
-	if !best.Legal() {
+	best, depth := s.Values(b, 1), 1
+	if !bestOf(&best).Legal() {
 		return best, 1
 	}
 	s.deadline, s.timed = start.Add(s.opt.MoveTime), true
@@ -139,7 +150,7 @@ func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
 		if s.aborted {
 			break
 		}
-		best, depth = bestOf(&mv), d
+		best, depth = mv, d
 		if time.Now().After(s.deadline) {
 			break
 		}

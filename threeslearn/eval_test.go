@@ -56,7 +56,9 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
 	net := ntuple.MustNew("01,45+hint")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	// Cancel once a tick has shown slides of games under way (at most
+	// after 20 s): how soon that comes depends on the machine's speed.
+	time.AfterFunc(20*time.Second, cancel)
 	var ticks atomic.Int64
 	var moved atomic.Bool
 	done := make(chan Evaluation, 1)
@@ -66,6 +68,7 @@ func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
 				ticks.Add(1)
 				if s.Moves > 0 && s.Done == 0 {
 					moved.Store(true)
+					cancel()
 				}
 			},
 			NewPolicy: func() Policy {
@@ -78,7 +81,7 @@ func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
 		if ev.Block.Games != 0 || ticks.Load() == 0 || !moved.Load() {
 			t.Fatalf("%d games, %d ticks, slides seen in games under way: %v", ev.Block.Games, ticks.Load(), moved.Load())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(50 * time.Second):
 		t.Fatal("the evaluation went on 30 s after its context was cancelled")
 	}
 }

@@ -201,13 +201,6 @@ func describeFile(path string, head []byte) string {
 	return "other data"
 }
 
-func gameTitle(name string) string {
-	if g := games[name]; g != nil {
-		return g.title
-	}
-	return name
-}
-
 // physicalMemory is the machine's memory in bytes (0 when unknown).
 func physicalMemory() int64 {
 	var si unix.Sysinfo_t

@@ -63,7 +63,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		if g.name == "threes" {
+		if g.Name == "threes" {
 			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
 				Depth: sf.depth, MoveTime: sf.moveTime, DepthGiven: sf.depthGiven(), Cache: int64(sf.cache),
 				Stats: *statsFile, JSON: *asJSON}, e)
@@ -88,14 +88,14 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			fmt.Fprintf(out, "td2048 eval\nnetwork = %s\nloaded = %s (%d episodes, %s-value)\nsearch = %s\ntotal = %d\nseed = %d\n",
 				describe(net.Spec()), *load, h.Episodes, kind, sf.describe(), *games, sd)
 		}
-		prog := newEvalProgress(e, "eval", g.goal, g.value(g.goal), "moves")
+		prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "moves")
 		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: *games, Seed: sd, Threads: *threads,
 			NewPolicy: evalPolicies(&sf, net, kind, ctx.Done()), Tick: prog.tick})
 		prog.clear()
 		interrupted := ctx.Err() != nil
 		if *asJSON {
 			opt := sf.options(kind)
-			r := newEvalJSON("2048", net.Spec(), *load, h, *games, sd, *threads, block, g.goal, stats.Pow2)
+			r := newEvalJSON("2048", net.Spec(), *load, h, *games, sd, *threads, block, g.Goal, stats.Pow2)
 			r.Depth, r.MoveTime = opt.Depth, opt.MoveTime.Seconds()
 			if sf.depth > 1 || sf.moveTime > 0 {
 				r.Cache = int64(sf.cache)
@@ -108,7 +108,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		} else {
 			if block.Games > 0 {
 				block.Write(out, block.Games, stats.Pow2)
-				fmt.Fprintf(out, "2048 rate = %s%% (%d of %d games)\n", stats.Num(100*block.Reach(g.goal)), block.Reached(g.goal), block.Games)
+				fmt.Fprintf(out, "2048 rate = %s%% (%d of %d games)\n", stats.Num(100*block.Reach(g.Goal)), block.Reached(g.Goal), block.Games)
 			}
 			fmt.Fprintf(out, "%d games in %s, %s moves/s\n", block.Games, res.Elapsed.Round(time.Millisecond), rate(res.Moves, res.Elapsed))
 		}

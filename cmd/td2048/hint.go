@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
@@ -42,6 +43,11 @@ type hintResult struct {
 	Hint  int        `json:"hint,omitempty"` // Threes!: the next tile
 	Moves []hintMove `json:"moves"`
 	Best  *string    `json:"best"`
+	// Depth is the depth searched when a deadline (--move-time) bounded
+	// the search, the deepest finished within it.
+	Depth int `json:"depth,omitempty"`
+	// within is that deadline, for the text output.
+	within time.Duration
 }
 
 // moveValue is what a search says of one move.
@@ -83,21 +89,27 @@ func hintMoves(b board.Board, names [4]string, after [4]board.Board, reward [4]i
 }
 
 // hint computes the 2048 moves of b; with a searcher, their values.
-func hint(b board.Board, s *search.Searcher, depth int) hintResult {
+func hint(b board.Board, s *search.Searcher, moveTime time.Duration) hintResult {
 	after, reward := game.Moves(b)
 	var r [4]int
 	for d := range 4 {
 		r[d] = game.Reward(reward[d])
 	}
 	var values *[4]moveValue
+	depth := 0
 	if s != nil {
-		mv := s.Values(b, depth)
+		var mv [4]search.MoveValue
+		mv, depth = s.ValuesTimed(b)
 		values = new([4]moveValue)
 		for d, m := range mv {
 			values[d] = moveValue{m.Value, m.Total}
 		}
 	}
-	return hintMoves(b, game.DirNames, after, r, values, nil)
+	res := hintMoves(b, game.DirNames, after, r, values, nil)
+	if moveTime > 0 {
+		res.Depth, res.within = depth, moveTime
+	}
+	return res
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
@@ -108,6 +120,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	hintTile := fs.Int("hint", 0, "Threes!: the next tile, 1, 2 or 3")
+	moveTime := fs.Duration("move-time", 0, "a deadline for the search (like 2s): deepen from depth 1 up to --depth until it passes")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
@@ -130,8 +143,8 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		if g.name == "threes" {
-			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Hint: *hintTile}, e)
+		if g.Name == "threes" {
+			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Hint: *hintTile, MoveTime: *moveTime}, e)
 		}
 		if *hintTile != 0 {
 			return usagef("--hint is the next tile of Threes!; 2048 has none")
@@ -154,10 +167,10 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			if err != nil {
 				return err
 			}
-			sf := searchFlags{depth: *depth}
+			sf := searchFlags{depth: *depth, moveTime: *moveTime}
 			s = search.NewSearcher(net, sf.options(kind), search.NewTable(int64(cache)))
 		}
-		res := hint(b, s, *depth)
+		res := hint(b, s, *moveTime)
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
 			return enc.Encode(res)
@@ -203,5 +216,8 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 		fmt.Fprintf(w, "best: %s\n", *res.Best)
 	default:
 		fmt.Fprintf(w, "best by reward alone (no --load): %s\n", *res.Best)
+	}
+	if res.Depth > 0 {
+		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.within)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	flag "github.com/spf13/pflag"
+	"github.com/td2048/td2048/games"
 	"io"
 	"os"
 	"time"
@@ -51,7 +52,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		cfg := tui.Config{Net: net, Game: g.name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
+		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
 			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto}
 		if kind == learn.State {
 			cfg.Kind = search.State
@@ -77,9 +78,9 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 
 // summary prints a line of a player's finished games, with the rate of
 // the game's headline tile (2048, or 3072 in Threes!).
-func summary(w io.Writer, who string, b *stats.Block, g *gameFace) {
+func summary(w io.Writer, who string, b *stats.Block, g *games.Game) {
 	if b.Games == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: %d games, avg %s, max %d, %d rate %s%%\n", who, b.Games, stats.Num(b.Avg()), b.MaxScore, g.value(g.goal), stats.Num(100*b.Reach(g.goal)))
+	fmt.Fprintf(w, "%s: %d games, avg %s, max %d, %d rate %s%%\n", who, b.Games, stats.Num(b.Avg()), b.MaxScore, g.Value(g.Goal), stats.Num(100*b.Reach(g.Goal)))
 }

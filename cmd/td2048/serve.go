@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	flag "github.com/spf13/pflag"
+	"github.com/td2048/td2048/games"
 	"net"
 	"os"
 	"os/signal"
@@ -20,13 +21,13 @@ import (
 // loadPlayable loads weights for play and serve: Threes! weights when the
 // file's header says so (checked as eval --game threes checks them), else
 // 2048 weights in any format loadNet reads. It returns the game's name.
-func loadPlayable(path string) (*ntuple.Network, netfile.Header, *gameFace, error) {
+func loadPlayable(path string) (*ntuple.Network, netfile.Header, *games.Game, error) {
 	if h, err := netfile.ReadHeader(path); err == nil && h.Game == "threes" {
 		net, h, err := loadThrees(path, nil)
-		return net, h, games["threes"], err
+		return net, h, games.MustLookup("threes"), err
 	}
 	net, h, err := loadNet(path, "2048", nil)
-	return net, h, games["2048"], err
+	return net, h, games.MustLookup("2048"), err
 }
 
 func init() {
@@ -73,7 +74,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		cfg := web.Config{
-			Net: nw, Game: g.name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
+			Net: nw, Game: g.Name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
 			MaxSearches: *maxSearches,
 		}
@@ -103,7 +104,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		url := "http://" + ln.Addr().String() + "/"
-		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s\n", g.title, h.Network, h.Learner, h.Episodes, *load)
+		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s\n", g.Title, h.Network, h.Learner, h.Episodes, *load)
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}

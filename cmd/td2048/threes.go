@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/td2048/td2048/games"
 	"io"
 	"runtime"
 	"time"
@@ -19,10 +20,6 @@ import (
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
-
-// threesDefaultNetwork is the network Threes! training makes by default:
-// the 4x6 patterns with one set of tables per hint value.
-const threesDefaultNetwork = "4x6+hint"
 
 // loadThrees loads Threes! weights, checking the game (and the network
 // when spec is set).
@@ -109,8 +106,8 @@ func threesEval(a threesEvalArgs, e *env) error {
 	if a.Depth > 1 || a.MoveTime > 0 {
 		newPolicy = func() threeslearn.Policy { return threeslearn.NewSearcher(net, opt, tt).Best }
 	}
-	g := games["threes"]
-	prog := newEvalProgress(e, "eval", g.goal, g.value(g.goal), "slides")
+	g := games.MustLookup("threes")
+	prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "slides")
 	cfg := threeslearn.EvalConfig{Games: a.Games, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy, Tick: prog.tick}
 	var ev threeslearn.Evaluation
 	if a.Stats != "" {
@@ -133,7 +130,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	interrupted := ctx.Err() != nil
 	n := ev.Block.Games
 	if a.JSON {
-		r := newEvalJSON("threes", net.Spec(), a.Load, h, a.Games, a.Seed, a.Threads, ev.Block, g.goal, g.value)
+		r := newEvalJSON("threes", net.Spec(), a.Load, h, a.Games, a.Seed, a.Threads, ev.Block, g.Goal, g.Value)
 		r.Learner = "after"
 		r.Depth, r.MoveTime = opt.Depth, a.MoveTime.Seconds()
 		if tt != nil {
@@ -148,7 +145,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	} else {
 		if n > 0 {
 			writeSummary(out, &ev.Summary)
-			fmt.Fprintf(out, "3072 rate = %s%% (%d of %d games)\n", stats.Num(100*ev.Block.Reach(g.goal)), ev.Block.Reached(g.goal), n)
+			fmt.Fprintf(out, "3072 rate = %s%% (%d of %d games)\n", stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 		}
 		fmt.Fprintf(out, "%d games in %s, %s slides/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Slides, ev.Elapsed))
 		if a.Stats != "" {
@@ -168,17 +165,6 @@ func writeSummary(w io.Writer, s *threes.Summary) error {
 	copy(b.End[:], s.End[:])
 	return b.WriteThrees(w, s.Games, threes.TileValue, stats.Speed{Slides: s.Slides, Placements: s.Placements,
 		Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime})
-}
-
-// threesTrainBlock prints a Threes! training block in the course's
-// summary format, as the framework prints every block of its training
-// runs. The slides and placements of the block's games are counted (nine
-// opening placements and one after each slide); the block's wall time
-// (all threads together) gives the speed, and the slider's and placer's
-// own times, not measured apart in training, print n/a.
-func threesTrainBlock(w io.Writer, done int, b *stats.Block, wall time.Duration) error {
-	return b.WriteThrees(w, done, threes.TileValue, stats.Speed{Slides: b.Moves,
-		Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
 }
 
 // threesHintArgs are the flags of hint --game threes.
@@ -246,18 +232,12 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 		return cells
 	})
 	res.Hint = a.Hint
+	if depth > 0 {
+		res.Depth, res.within = depth, a.MoveTime
+	}
 	if a.JSON {
-		if depth > 0 {
-			return json.NewEncoder(e.stdout).Encode(struct {
-				hintResult
-				Depth int `json:"depth"`
-			}{res, depth})
-		}
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	writeHint(e.stdout, b, threes.Code, res, s != nil)
-	if depth > 0 {
-		fmt.Fprintf(e.stdout, "searched %d plies deep within %v\n", depth, a.MoveTime)
-	}
 	return nil
 }

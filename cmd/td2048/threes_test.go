@@ -14,7 +14,6 @@ import (
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/stats"
 )
 
 // testEnv returns an env writing to buffers.
@@ -353,23 +352,6 @@ func FuzzJudge(f *testing.F) {
 			t.Fatalf("fault of more than one line: %q", fault.Message)
 		}
 	})
-}
-
-// A Threes! training block prints in the course's summary format: the
-// actions per second of the block's wall time, the sides' own times n/a.
-func TestThreesTrainBlock(t *testing.T) {
-	var b stats.Block
-	b.Add(600, 7, 100) // 48
-	b.Add(300, 6, 60)  // 24
-	var sb strings.Builder
-	if err := threesTrainBlock(&sb, 1000, &b, 2*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	// 160 slides and 160 + 2 x 9 placements in 2 s.
-	want := "1000\tavg = 450, max = 600, ops = 169 (n/a|n/a)\n\t24\t100%\t(50%)\n\t48\t50%\t(50%)\n\n"
-	if sb.String() != want {
-		t.Fatalf("got %q, want %q", sb.String(), want)
-	}
 }
 
 // hint --depth 12 with a move time answers within it, from the deepest

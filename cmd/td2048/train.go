@@ -101,13 +101,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if err != nil {
 		return err
 	}
-	if g.name == "threes" {
-		if kind != learn.AfterState {
-			return usagef("Threes! learns after-state values only (--learner after)")
-		}
-		if !flagGiven(fs, "network") {
-			f.network = threesDefaultNetwork
-		}
+	if err := g.CheckLearner(kind); err != nil {
+		return usagef("--learner: %v", err)
+	}
+	if !flagGiven(fs, "network") {
+		f.network = g.Network
 	}
 	var spec *ntuple.Spec
 	if (f.load == "" && f.resume == "") || flagGiven(fs, "network") {
@@ -115,7 +113,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if err != nil {
 			return err
 		}
-		if err := g.checkSpec(s); err != nil {
+		if err := g.CheckSpec(s); err != nil {
 			return usagef("%v", err)
 		}
 		spec = &s
@@ -220,7 +218,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	// Nothing is overwritten that the user did not name as this run's.
 	if !f.force {
 		if !samePath(f.save, f.resume) && !samePath(f.save, f.load) {
-			if err := refuseClobber(f.save, "save", "weights", g.name, spec); err != nil {
+			if err := refuseClobber(f.save, "save", "weights", g.Name, spec); err != nil {
 				return err
 			}
 		}
@@ -248,7 +246,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	)
 	switch {
 	case f.resume != "":
-		net, h, err = loadNet(f.resume, g.name, spec)
+		net, h, err = loadNet(f.resume, g.Name, spec)
 		if err != nil {
 			return err
 		}
@@ -258,11 +256,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		sched = st.Schedule
 	case f.load != "":
-		net, h, err = loadNet(f.load, g.name, spec)
+		net, h, err = loadNet(f.load, g.Name, spec)
 		if err != nil {
 			return err
 		}
-		if err := g.checkSpec(net.Spec()); err != nil {
+		if err := g.CheckSpec(net.Spec()); err != nil {
 			net.Free()
 			return err
 		}
@@ -271,7 +269,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 				net.Free()
 				return err
 			}
-		} else if err := netfile.Expect(f.load, h, g.name, kind.String(), nil); err != nil {
+		} else if err := netfile.Expect(f.load, h, g.Name, kind.String(), nil); err != nil {
 			net.Free()
 			return err
 		}
@@ -316,7 +314,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	out := e.stdout
 	sd := f.seed.value()
 	fmt.Fprintf(out, "td2048 train\n")
-	fmt.Fprintf(out, "game = %s\nnetwork = %s\n", g.title, describe(net.Spec()))
+	fmt.Fprintf(out, "game = %s\nnetwork = %s\n", g.Title, describe(net.Spec()))
 	switch {
 	case f.resume != "":
 		fmt.Fprintf(out, "resumed = %s (%d of %d episodes done)\n", f.resume, st.Done, f.episodes)
@@ -355,7 +353,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		hh := h
 		hh.Episodes = st.Base + int64(rs.Done)
 		hh.Learner = kind.String()
-		hh.Game = g.name
+		hh.Game = g.Name
 		if err := runfile.Save(f.save, net, hh, st); err != nil {
 			return err
 		}
@@ -371,7 +369,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		return nil
 	}
 
-	prog := newProgress(e, g.goal, g.value(g.goal))
+	prog := newProgress(e, g.Goal, g.Value(g.Goal))
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Seed: sd, Threads: f.threads, Every: f.every,
@@ -382,13 +380,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		},
 		Block: func(done int, b *stats.Block, elapsed time.Duration, alpha float32) {
 			prog.clear()
-			b.Write(out, done, g.value)
 			dt := elapsed - lastElapsed
-			rec := stats.NewRecord(st.Base+int64(done), b, g.value)
+			g.WriteBlock(out, done, b, dt)
+			rec := stats.NewRecord(st.Base+int64(done), b, g.Value)
 			rec.Alpha, _ = strconv.ParseFloat(strconv.FormatFloat(float64(alpha), 'g', -1, 32), 64)
 			rec.MovesPerSec = float64(b.Moves) / max(dt.Seconds(), 1e-9)
 			rec.Elapsed = elapsed.Seconds()
-			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), g.name
+			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), g.Name
 			if logf != nil {
 				warnLog(logf.Write(rec))
 			}
@@ -405,7 +403,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rs, res, err := g.train(ctx, net, cfg)
+	rs, res, err := g.Train(ctx, net, cfg)
 	interrupted := ctx.Err() != nil
 	stop()
 	prog.clear()
