@@ -5,16 +5,19 @@
 //
 // Searches run as commands, off the update loop, so the screen answers
 // keys while the network thinks; each search has its own Searcher and all
-// share one transposition table. The random tile after move n of the game
-// with seed s comes from learn.NewRand(s, n+1) (the start from stream 0),
-// as on the web page, so a game can be replayed from its seed. In Threes!
-// that stream places the hinted tile on a free cell of the edge opposite
-// the slide and draws the next hint from the bag (threes.Game.PlaceRandom).
+// share one transposition table. q quits at once: the searches under way
+// are dropped and no other begins. The random tile after move n of the
+// game with seed s comes from learn.NewRand(s, n+1) (the start from
+// stream 0), as on the web page, so a game can be replayed from its seed.
+// In Threes! that stream places the hinted tile on a free cell of the edge
+// opposite the slide and draws the next hint from the bag
+// (threes.Game.PlaceRandom).
 package tui
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -104,6 +107,41 @@ type Model struct {
 	agent, you stats.Block
 	status     string
 	width      int
+
+	quitting bool
+	run      searches
+}
+
+// searches counts the searches under way; once stopped, none begins.
+type searches struct {
+	mu      sync.Mutex
+	stopped bool
+	running int
+}
+
+// begin counts a search that begins, unless the searches are stopped.
+func (s *searches) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *searches) end() {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+}
+
+// stop lets no search begin; it reports whether none runs.
+func (s *searches) stop() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	return s.running == 0
 }
 
 // Messages.
@@ -204,11 +242,27 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// Stop ends the model's searches as far as they can be ended, as q does:
+// none begins after it and the answers of those under way are dropped. A
+// search cannot be cut short, so one may still run on; Stop reports
+// whether none does, for the network must not be freed under a search.
+func (m *Model) Stop() (idle bool) {
+	m.quitting, m.playing = true, false
+	return m.run.stop()
+}
+
 // Update handles keys and the results of searches and ticks.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.quitting {
+		// Answers and ticks that come after q are dropped; a key quits again.
+		if _, ok := msg.(tea.KeyMsg); ok {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		return m, m.keys(msg)
 	case tea.WindowSizeMsg:
 		m.width = msg.Width
 	case tickMsg:
@@ -283,12 +337,16 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 
 // think searches the agent's move on the current board.
 func (m *Model) think(step bool) tea.Cmd {
-	b, depth, pos := m.b, m.depth, m.pos
+	b, depth, pos, run := m.b, m.depth, m.pos, &m.run
 	if m.threes {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
 		budget := m.cfg.MoveTime
 		return func() tea.Msg {
+			if !run.begin() {
+				return nil
+			}
+			defer run.end()
 			mv, d := deepen(depth, budget, func(depth int) [4]search.MoveValue { return threesValues(s, &g, depth) })
 			c := search.NoMove
 			if best := bestMove(&mv); best >= 0 {
@@ -303,6 +361,10 @@ func (m *Model) think(step bool) tea.Cmd {
 	}
 	s := search.NewSearcher(m.cfg.Net, opt, m.tt)
 	return func() tea.Msg {
+		if !run.begin() {
+			return nil
+		}
+		defer run.end()
 		if opt.MoveTime > 0 {
 			c, d := s.BestTimed(b)
 			return agentMsg{b, pos, c, d, step}
@@ -319,14 +381,23 @@ func (m *Model) askHint() tea.Cmd {
 	}
 	m.hintBusy = true
 	m.hintPos = m.pos
-	b, depth := m.b, m.depth
+	b, depth, run := m.b, m.depth, &m.run
+	var values func() [4]search.MoveValue
 	if m.threes {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
-		return func() tea.Msg { return hintMsg{b, threesValues(s, &g, depth)} }
+		values = func() [4]search.MoveValue { return threesValues(s, &g, depth) }
+	} else {
+		s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
+		values = func() [4]search.MoveValue { return s.Values(b, depth) }
 	}
-	s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
-	return func() tea.Msg { return hintMsg{b, s.Values(b, depth)} }
+	return func() tea.Msg {
+		if !run.begin() {
+			return nil
+		}
+		defer run.end()
+		return hintMsg{b, values()}
+	}
 }
 
 // threesValues are a Threes! searcher's values as search.MoveValues, the
@@ -470,15 +541,46 @@ var keyDirs = map[string]int{
 	"k": game.Up, "l": game.Right, "j": game.Down, "h": game.Left,
 }
 
-func (m *Model) key(k tea.KeyMsg) tea.Cmd {
-	s := k.String()
+// keys handles a key message. Keys that arrive together, typed fast or
+// pasted, come as one message of several runes ("++++q"): each rune is a
+// key, in order, and a q among them quits at once.
+func (m *Model) keys(k tea.KeyMsg) tea.Cmd {
+	names := []string{k.String()}
+	if k.Type == tea.KeyRunes && !k.Alt && (len(k.Runes) > 1 || k.Paste) {
+		names = names[:0]
+		for _, r := range k.Runes {
+			names = append(names, string(r))
+		}
+	}
+	var cmds []tea.Cmd
+	for _, s := range names {
+		cmd, quit := m.key(s)
+		if quit {
+			m.Stop()
+			return tea.Quit
+		}
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// key handles the key named s (as tea.Key.String names it); it reports
+// whether the key quits.
+func (m *Model) key(s string) (tea.Cmd, bool) {
 	if d, ok := keyDirs[s]; ok {
 		m.setPlaying(false)
-		return m.apply(d, false)
+		return m.apply(d, false), false
 	}
 	switch s {
 	case "q", "ctrl+c", "esc":
-		return tea.Quit
+		return nil, true
+	}
+	return m.command(s), false
+}
+
+// command handles the keys that neither move nor quit.
+func (m *Model) command(s string) tea.Cmd {
+	switch s {
 	case " ", "p":
 		if m.over && !m.playing {
 			m.newGame()
