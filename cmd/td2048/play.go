@@ -44,7 +44,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if *moveTime < 0 {
 			return usagef("--move-time must not be negative")
 		}
-		if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
+		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
 			return errNoTerminal
 		}
 		net, h, g, err := loadPlayable(*load)
@@ -89,11 +89,11 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 
 var errNoTerminal = errors.New("needs a terminal (stdin and stdout); use td2048 eval for games without one")
 
-// isTerminal reports whether f, play's stdin or stdout, is a terminal: a
+// playTerminal reports whether f, play's stdin or stdout, is a terminal: a
 // file on a terminal device, or a stand-in that says it is one (the tests'
 // fake terminals). Without one bubbletea can neither read keys nor draw,
 // and it fails with a raw "could not open a new TTY" or draws into a file.
-func isTerminal(f any) bool {
+func playTerminal(f any) bool {
 	switch f := f.(type) {
 	case interface{ Terminal() bool }:
 		return f.Terminal()
