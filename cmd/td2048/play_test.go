@@ -14,12 +14,11 @@ import (
 // then end of input. It stands for a terminal.
 type keyReader struct{ keys []string }
 
-func (*keyReader) Terminal() bool { return true }
+// fakeScreen is a fake terminal's screen: what play writes, kept.
+type fakeScreen struct{ bytes.Buffer }
 
-// screen is a fake terminal's screen: what play writes, kept.
-type screen struct{ bytes.Buffer }
-
-func (*screen) Terminal() bool { return true }
+func (*keyReader) Terminal() bool  { return true }
+func (*fakeScreen) Terminal() bool { return true }
 
 func (k *keyReader) Read(p []byte) (int, error) {
 	if len(k.keys) == 0 {
@@ -35,7 +34,7 @@ func (k *keyReader) Read(p []byte) (int, error) {
 // step of the agent, a faster agent, then q.
 func TestPlayCommand(t *testing.T) {
 	w := trainedWeights(t)
-	var out screen
+	var out fakeScreen
 	var errb bytes.Buffer
 	in := &keyReader{keys: []string{"\x1b[D", "\x1b[B", "s", "s", "+", "3", "q"}}
 	done := make(chan int, 1)
@@ -65,7 +64,7 @@ func TestPlayCommand(t *testing.T) {
 // it to fail at once with exit status code and one line with want.
 func playLine(t *testing.T, args []string, code int, want string) {
 	t.Helper()
-	var out screen
+	var out fakeScreen
 	var errb bytes.Buffer
 	got := run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &keyReader{}})
 	if got != code || !strings.Contains(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 {
@@ -125,7 +124,7 @@ func TestPlayNeedsTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for _, e := range []*env{{stdin: r, stdout: f}, {stdin: &keyReader{}, stdout: f}, {stdin: r, stdout: &screen{}}} {
+	for _, e := range []*env{{stdin: r, stdout: f}, {stdin: &keyReader{}, stdout: f}, {stdin: r, stdout: &fakeScreen{}}} {
 		var errb bytes.Buffer
 		e.stderr = &errb
 		if code := run([]string{"play", "--load", w}, e); code != 1 || errb.String() != want {
@@ -168,7 +167,7 @@ func (k *timedKeys) Read(p []byte) (int, error) {
 
 func runPlay(t *testing.T, keys []string, waits []time.Duration, args ...string) string {
 	t.Helper()
-	var out screen
+	var out fakeScreen
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
