@@ -5,16 +5,27 @@
 //
 // Searches run as commands, off the update loop, so the screen answers
 // keys while the network thinks; each search has its own Searcher and all
-// share one transposition table. The random tile after move n of the game
-// with seed s comes from learn.NewRand(s, n+1) (the start from stream 0),
-// as on the web page, so a game can be replayed from its seed. In Threes!
-// that stream places the hinted tile on a free cell of the edge opposite
-// the slide and draws the next hint from the bag (threes.Game.PlaceRandom).
+// share one transposition table. q quits at once: the searches under way
+// are dropped and no other begins. The random tile after move n of the
+// game with seed s comes from learn.NewRand(s, n+1) (the start from
+// stream 0), as on the web page, so a game can be replayed from its seed.
+// In Threes! that stream places the hinted tile on a free cell of the edge
+// opposite the slide and draws the next hint from the bag
+// (threes.Game.PlaceRandom).
+//
+// The screen fits the terminal: the panel of move values and statistics
+// stands beside the board on a wide terminal and under it on a narrow
+// one, the tiles shrink on a short one, and the screen never has more
+// lines than the terminal nor a line wider than it. The layout depends on
+// the terminal's size alone, so nothing moves from frame to frame: while
+// the values of a new position are searched, the last ones stay on
+// screen, dimmed. ? shows all the keys in place of the board.
 package tui
 
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -100,10 +111,47 @@ type Model struct {
 	hintOK   bool
 	hintVals [4]search.MoveValue // Threes!: Reward is the plain reward
 	hintBusy bool
+	hintHave bool // hintVals holds values, of this position when hintOK and hintFor match
 
 	agent, you stats.Block
 	status     string
-	width      int
+
+	width, height int // the terminal's, 0 until it tells
+	help          bool
+	quitting      bool
+	run           searches
+}
+
+// searches counts the searches under way; once stopped, none begins.
+type searches struct {
+	mu      sync.Mutex
+	stopped bool
+	running int
+}
+
+// begin counts a search that begins, unless the searches are stopped.
+func (s *searches) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return false
+	}
+	s.running++
+	return true
+}
+
+func (s *searches) end() {
+	s.mu.Lock()
+	s.running--
+	s.mu.Unlock()
+}
+
+// stop lets no search begin; it reports whether none runs.
+func (s *searches) stop() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	return s.running == 0
 }
 
 // Messages.
@@ -204,13 +252,29 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// Stop ends the model's searches as far as they can be ended, as q does:
+// none begins after it and the answers of those under way are dropped. A
+// search cannot be cut short, so one may still run on; Stop reports
+// whether none does, for the network must not be freed under a search.
+func (m *Model) Stop() (idle bool) {
+	m.quitting, m.playing = true, false
+	return m.run.stop()
+}
+
 // Update handles keys and the results of searches and ticks.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.quitting {
+		// Answers and ticks that come after q are dropped; a key quits again.
+		if _, ok := msg.(tea.KeyMsg); ok {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		return m, m.keys(msg)
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 	case tickMsg:
 		if msg.loop != m.loop || !m.playing || m.thinking {
 			return m, nil
@@ -245,7 +309,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case hintMsg:
 		m.hintBusy = false
 		if msg.b == m.b && m.hintPos == m.pos {
-			m.hintFor, m.hintVals, m.hintOK = msg.b, msg.values, true
+			m.hintFor, m.hintVals, m.hintOK, m.hintHave = msg.b, msg.values, true, true
 			return m, nil
 		}
 		return m, m.askHint() // a newer board waits for its hint
@@ -283,12 +347,16 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 
 // think searches the agent's move on the current board.
 func (m *Model) think(step bool) tea.Cmd {
-	b, depth, pos := m.b, m.depth, m.pos
+	b, depth, pos, run := m.b, m.depth, m.pos, &m.run
 	if m.threes {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
 		budget := m.cfg.MoveTime
 		return func() tea.Msg {
+			if !run.begin() {
+				return nil
+			}
+			defer run.end()
 			mv, d := deepen(depth, budget, func(depth int) [4]search.MoveValue { return threesValues(s, &g, depth) })
 			c := search.NoMove
 			if best := bestMove(&mv); best >= 0 {
@@ -303,6 +371,10 @@ func (m *Model) think(step bool) tea.Cmd {
 	}
 	s := search.NewSearcher(m.cfg.Net, opt, m.tt)
 	return func() tea.Msg {
+		if !run.begin() {
+			return nil
+		}
+		defer run.end()
 		if opt.MoveTime > 0 {
 			c, d := s.BestTimed(b)
 			return agentMsg{b, pos, c, d, step}
@@ -319,14 +391,23 @@ func (m *Model) askHint() tea.Cmd {
 	}
 	m.hintBusy = true
 	m.hintPos = m.pos
-	b, depth := m.b, m.depth
+	b, depth, run := m.b, m.depth, &m.run
+	var values func() [4]search.MoveValue
 	if m.threes {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
-		return func() tea.Msg { return hintMsg{b, threesValues(s, &g, depth)} }
+		values = func() [4]search.MoveValue { return threesValues(s, &g, depth) }
+	} else {
+		s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
+		values = func() [4]search.MoveValue { return s.Values(b, depth) }
 	}
-	s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
-	return func() tea.Msg { return hintMsg{b, s.Values(b, depth)} }
+	return func() tea.Msg {
+		if !run.begin() {
+			return nil
+		}
+		defer run.end()
+		return hintMsg{b, values()}
+	}
 }
 
 // threesValues are a Threes! searcher's values as search.MoveValues, the
@@ -470,15 +551,55 @@ var keyDirs = map[string]int{
 	"k": game.Up, "l": game.Right, "j": game.Down, "h": game.Left,
 }
 
-func (m *Model) key(k tea.KeyMsg) tea.Cmd {
-	s := k.String()
+// keys handles a key message. Keys that arrive together, typed fast or
+// pasted, come as one message of several runes ("++++q"): each rune is a
+// key, in order, and a q among them quits at once.
+func (m *Model) keys(k tea.KeyMsg) tea.Cmd {
+	names := []string{k.String()}
+	if k.Type == tea.KeyRunes && !k.Alt && (len(k.Runes) > 1 || k.Paste) {
+		names = names[:0]
+		for _, r := range k.Runes {
+			names = append(names, string(r))
+		}
+	}
+	var cmds []tea.Cmd
+	for _, s := range names {
+		cmd, quit := m.key(s)
+		if quit {
+			m.Stop()
+			return tea.Quit
+		}
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// key handles the key named s (as tea.Key.String names it); it reports
+// whether the key quits.
+func (m *Model) key(s string) (tea.Cmd, bool) {
 	if d, ok := keyDirs[s]; ok {
 		m.setPlaying(false)
-		return m.apply(d, false)
+		return m.apply(d, false), false
 	}
 	switch s {
-	case "q", "ctrl+c", "esc":
-		return tea.Quit
+	case "q", "ctrl+c":
+		return nil, true
+	case "esc":
+		if !m.help {
+			return nil, true
+		}
+		m.help = false
+	case "?":
+		m.help = !m.help
+	default:
+		return m.command(s), false
+	}
+	return nil, false
+}
+
+// command handles the keys that neither move nor quit.
+func (m *Model) command(s string) tea.Cmd {
+	switch s {
 	case " ", "p":
 		if m.over && !m.playing {
 			m.newGame()
@@ -527,10 +648,10 @@ var (
 	boardStyle = lipgloss.NewStyle().Background(frame).Padding(0, 1)
 )
 
-const cellWidth = 7
-
-func tileStyle(idx int) lipgloss.Style {
-	st := lipgloss.NewStyle().Width(cellWidth).Height(3).Align(lipgloss.Center, lipgloss.Center).Bold(true)
+// tileStyle is the style of a 2048 tile of index idx, w columns wide and
+// h lines high.
+func tileStyle(idx, w, h int) lipgloss.Style {
+	st := lipgloss.NewStyle().Width(w).Height(h).Align(lipgloss.Center, lipgloss.Center).Bold(true)
 	bg := "#3c3a32"
 	if idx < len(tileBG) {
 		bg = tileBG[idx]
@@ -551,10 +672,10 @@ var (
 	threesInk   = lipgloss.Color("#262626")
 )
 
-// threesTileStyle is the style of a Threes! tile of index idx, h lines
-// high.
-func threesTileStyle(idx, h int) lipgloss.Style {
-	st := lipgloss.NewStyle().Width(cellWidth).Height(h).Align(lipgloss.Center, lipgloss.Center).Bold(true)
+// threesTileStyle is the style of a Threes! tile of index idx, w columns
+// wide and h lines high.
+func threesTileStyle(idx, w, h int) lipgloss.Style {
+	st := lipgloss.NewStyle().Width(w).Height(h).Align(lipgloss.Center, lipgloss.Center).Bold(true)
 	switch {
 	case idx == 0:
 		return st.Background(threesEmpty).Foreground(lipgloss.Color("#8fb3b3"))
@@ -572,14 +693,43 @@ func (m *Model) value(idx int) int {
 	return board.Pow2.Value(idx)
 }
 
-func (m *Model) viewBoard() string {
-	var rows []string
-	fr, style := frame, tileStyle
+// A shape is a way to draw the board: tiles cell columns wide (5 holds
+// 65536) and three lines high or one, with a line of the frame between
+// rows of tiles or none.
+type shape struct {
+	cell       int
+	tall, gaps bool
+}
+
+// shapes are the board's shapes, largest first.
+var shapes = []shape{{7, true, true}, {5, true, true}, {7, false, true}, {5, false, true}, {7, false, false}, {5, false, false}}
+
+func (s shape) width() int { return 4*s.cell + 3 + 2 }
+
+func (s shape) height() int {
+	h := 4
+	if s.tall {
+		h = 12
+	}
+	if s.gaps {
+		h += 3
+	}
+	return h
+}
+
+func (m *Model) viewBoard(s shape) []string {
+	h := 1
+	if s.tall {
+		h = 3
+	}
+	fr := frame
+	style := func(idx int) lipgloss.Style { return tileStyle(idx, s.cell, h) }
 	if m.threes {
 		fr = threesFrame
-		style = func(idx int) lipgloss.Style { return threesTileStyle(idx, 3) }
+		style = func(idx int) lipgloss.Style { return threesTileStyle(idx, s.cell, h) }
 	}
-	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(3).Render("")
+	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(h).Render("")
+	var rows []string
 	for r := range 4 {
 		var cells []string
 		for c := range 4 {
@@ -594,57 +744,75 @@ func (m *Model) viewBoard() string {
 			}
 			cells = append(cells, style(idx).Render(text))
 		}
-		if r > 0 {
-			rows = append(rows, lipgloss.NewStyle().Background(fr).Width(4*cellWidth+3).Render(""))
+		if r > 0 && s.gaps {
+			rows = append(rows, lipgloss.NewStyle().Background(fr).Width(4*s.cell+3).Render(""))
 		}
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 	}
-	return boardStyle.Background(fr).Render(lipgloss.JoinVertical(lipgloss.Left, rows...))
-}
-
-// viewNext is the next tile of a Threes! game, in its colour.
-func (m *Model) viewNext() string {
-	return "next tile " + threesTileStyle(m.hint, 1).Render(fmt.Sprint(m.hint))
+	return strings.Split(boardStyle.Background(fr).Render(lipgloss.JoinVertical(lipgloss.Left, rows...)), "\n")
 }
 
 var arrows = [4]string{"↑ up", "→ right", "↓ down", "← left"}
 
-func (m *Model) viewHint() string {
-	var sb strings.Builder
+// The move values' block: a title and a line per move, as wide as
+// hintWidth (with the rewards) or narrowHintWidth (without).
+const (
+	hintLines       = 5
+	hintWidth       = 38
+	narrowHintWidth = 28
+)
+
+// viewHint is the block of move values, hintLines lines of width w. The
+// values of an earlier position stay, dimmed, while the current one's
+// are searched.
+func (m *Model) viewHint(w int) []string {
+	lines := make([]string, hintLines)
 	if !m.hints {
-		sb.WriteString(dimStyle.Render("hints off (t shows them)"))
-		return sb.String()
+		lines[0] = dimStyle.Render("hints off (t shows them)")
+		return lines
 	}
-	fmt.Fprintf(&sb, "%s\n", titleStyle.Render(fmt.Sprintf("move values, depth %d", m.depth)))
-	if !m.hintOK || m.hintFor != m.b {
-		sb.WriteString(dimStyle.Render("thinking…"))
-		return sb.String()
-	}
-	best := -1
-	for d, v := range m.hintVals {
-		if v.Legal && (best < 0 || v.Total > m.hintVals[best].Total) {
-			best = d
+	fresh := m.hintOK && m.hintFor == m.b
+	title := fmt.Sprintf("move values, depth %d", m.depth)
+	if !fresh {
+		if w >= hintWidth {
+			title += " (searching…)"
+		} else {
+			title += " …"
 		}
 	}
+	lines[0] = titleStyle.Render(title)
+	best := -1
+	if m.hintHave {
+		best = bestMove(&m.hintVals)
+	}
 	for d, v := range m.hintVals {
-		line := fmt.Sprintf("  %-8s %12s", arrows[d], "illegal")
-		if v.Legal {
-			line = fmt.Sprintf("  %-8s %12.1f", arrows[d], v.Total)
-			if r := game.Reward(v.Reward); r > 0 { // Threes! rewards are plain, below the overflow bit
-				line += fmt.Sprintf("  (+%d)", r)
+		value, reward, mark, star := "…", "", " ", ""
+		if m.hintHave {
+			value = "illegal"
+			if v.Legal {
+				value = fmt.Sprintf("%.1f", v.Total)
+				if r := game.Reward(v.Reward); r > 0 { // Threes! rewards are plain, below the overflow bit
+					reward = fmt.Sprintf("  (+%d)", r)
+				}
 			}
 		}
 		if d == best {
-			line = bestStyle.Render("▶" + line[1:] + "  ★ best")
-		} else if !v.Legal {
-			line = dimStyle.Render(line)
+			mark, star = "▶", "  ★ best"
 		}
-		sb.WriteString(line + "\n")
+		line := fmt.Sprintf("%s %-7s %10s", mark, arrows[d], value)
+		if w >= hintWidth {
+			line += fmt.Sprintf("%-10s", reward)
+		}
+		line += star
+		switch {
+		case !fresh || !v.Legal:
+			line = dimStyle.Render(line)
+		case d == best:
+			line = bestStyle.Render(line)
+		}
+		lines[1+d] = line
 	}
-	if best < 0 {
-		sb.WriteString(dimStyle.Render("no legal move") + "\n")
-	}
-	return strings.TrimRight(sb.String(), "\n")
+	return lines
 }
 
 func rate(b *stats.Block, idx int) string {
@@ -663,31 +831,266 @@ func (m *Model) RateTiles() [3]int {
 	return [3]int{11, 12, 13}
 }
 
-func statLine(name string, b *stats.Block, tiles [3]int) string {
+// The statistics' block: a head and three lines, statsWidth wide and a
+// rate column wider for each of the rates shown.
+const (
+	statsLines = 4
+	statsWidth = 27
+	rateWidth  = 5
+)
+
+func statLine(name string, b *stats.Block, tiles []int) string {
 	if b.Games == 0 {
-		return fmt.Sprintf("%-6s %5d", name, 0)
+		return fmt.Sprintf("%-5s %5d", name, 0)
 	}
-	return fmt.Sprintf("%-6s %5d %8.0f %8d %6s %6s %6s", name, b.Games, b.Avg(), b.MaxScore,
-		rate(b, tiles[0]), rate(b, tiles[1]), rate(b, tiles[2]))
+	s := fmt.Sprintf("%-5s %5d %7.0f %7d", name, b.Games, b.Avg(), b.MaxScore)
+	for _, t := range tiles {
+		s += fmt.Sprintf(" %4s", rate(b, t))
+	}
+	return s
 }
 
-func (m *Model) viewStats() string {
+// viewStats is the statistics' block with the first rates of the rate
+// tiles.
+func (m *Model) viewStats(rates int) []string {
 	all := m.agent
 	all.Merge(&m.you)
 	t := m.RateTiles()
-	head := dimStyle.Render(fmt.Sprintf("%-6s %5s %8s %8s %6d %6d %6d", "", "games", "avg", "max", m.value(t[0]), m.value(t[1]), m.value(t[2])))
-	return strings.Join([]string{head, statLine("agent", &m.agent, t), statLine("you", &m.you, t), statLine("all", &all, t)}, "\n")
+	head := fmt.Sprintf("%-5s %5s %7s %7s", "", "games", "avg", "max")
+	for _, i := range t[:rates] {
+		head += fmt.Sprintf(" %4d", m.value(i))
+	}
+	return []string{dimStyle.Render(head), statLine("agent", &m.agent, t[:rates]), statLine("you", &m.you, t[:rates]), statLine("all", &all, t[:rates])}
 }
 
-// View draws the screen.
-func (m *Model) View() string {
-	var sb strings.Builder
-	title := "td2048"
-	if m.threes {
-		title = "td2048 · Threes!"
+// agentWidth is the width of the agent's line.
+const agentWidth = len("agent: playing, 500ms per move")
+
+func (m *Model) viewAgent() string {
+	agent := "agent: paused"
+	if m.playing {
+		agent = "agent: playing"
 	}
-	fmt.Fprintf(&sb, "%s  %s\n\n", titleStyle.Render(title),
-		dimStyle.Render(fmt.Sprintf("network %s · depth %d · game seed %d", m.cfg.Network, m.depth, m.seed)))
+	speed := "full speed"
+	if delay := Speeds[m.speed]; delay > 0 {
+		speed = fmt.Sprintf("%v per move", delay)
+	}
+	return agent + ", " + speed
+}
+
+// The terminal's size until it tells its own, or when it cannot.
+const (
+	defaultWidth  = 80
+	defaultHeight = 24
+)
+
+// The widest the numbers on the score line get, for the layout: a score
+// of 7 digits, moves of 6, a tile of 5.
+const maxScoreLine2048 = len("score 1234567   moves 123456   best tile 65536")
+
+// nextWidth is the width of the next tile's cell on the score line.
+const nextWidth = 3
+
+// A layout places the parts of the screen for one terminal size; it
+// depends on the size alone (and the game and the network's name), never
+// on what the screen shows, so that nothing moves from frame to frame.
+type layout struct {
+	header, score int // lines of each: 1, or 2 on a narrow terminal
+	board         shape
+	side          bool // the panel beside the board, else under it
+	gap           int  // columns between the board and the panel beside it
+
+	// The panel's parts shown: the move values (hintW wide), the agent's
+	// line, the statistics (with rates of the rate tiles).
+	hints, agent, stats bool
+	hintW, rates        int
+	panelW              int
+
+	outer, inner bool // blank lines between the screen's parts; between the body's
+	bodyH        int  // lines of the board and the panel, or the help
+	height       int  // lines of the whole screen
+}
+
+// panel is the number of the panel's parts shown, for the layout's
+// choice: values before the agent's line before the statistics.
+func (l *layout) panel() int {
+	n := 0
+	for _, on := range []bool{l.hints, l.agent, l.stats} {
+		if on {
+			n++
+		}
+	}
+	return n
+}
+
+// better reports whether l is to be preferred to o: more of the panel
+// shown, then a larger board, then the panel beside the board, then blank
+// lines around the parts.
+func (l *layout) better(o *layout) bool {
+	a := [...]int{l.panel(), l.board.height(), l.board.cell, b2i(l.side), b2i(l.outer), b2i(l.inner)}
+	b := [...]int{o.panel(), o.board.height(), o.board.cell, b2i(o.side), b2i(o.outer), b2i(o.inner)}
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// size is the terminal's size.
+func (m *Model) size() (w, h int) {
+	w, h = m.width, m.height
+	if w <= 0 {
+		w = defaultWidth
+	}
+	if h <= 0 {
+		h = defaultHeight
+	}
+	return w, h
+}
+
+// title is the header's title.
+func (m *Model) title() string {
+	if m.threes {
+		return "td2048 · Threes!"
+	}
+	return "td2048"
+}
+
+// layout chooses the best layout that fits a terminal of w x h: every
+// part of the panel that fits, the largest board, the panel beside the
+// board if there is room. When nothing fits, the smallest.
+func (m *Model) layout(w, h int) layout {
+	var base layout
+	base.header, base.score = 1, 1
+	if lipgloss.Width(m.title()+"  network "+m.cfg.Network+" · depth 4 · game seed 18446744073709551615") > w {
+		base.header = 2
+	}
+	scoreW := maxScoreLine2048
+	if m.threes {
+		scoreW += len("   next tile ") + nextWidth
+	}
+	if scoreW > w {
+		base.score = 2
+	}
+	var best layout
+	found := false
+	for _, s := range shapes {
+		for _, parts := range [][3]bool{{true, true, true}, {true, true, false}, {false, true, false}, {false, false, false}} {
+			for _, side := range []bool{true, false} {
+				for _, outer := range []bool{true, false} {
+					for _, inner := range []bool{true, false} {
+						l := base
+						l.board, l.side, l.outer, l.inner = s, side, outer, inner
+						l.hints, l.agent, l.stats = parts[0], parts[1], parts[2]
+						if !l.fit(w, h) {
+							continue
+						}
+						if !found || l.better(&best) {
+							best, found = l, true
+						}
+					}
+				}
+			}
+		}
+	}
+	if !found {
+		best = base
+		best.board = shapes[len(shapes)-1]
+		best.fit(w, 1<<20)
+	}
+	return best
+}
+
+// fit sizes the panel for a terminal w wide and reports whether the
+// layout fits in w x h.
+func (l *layout) fit(w, h int) bool {
+	if l.panel() == 0 && l.side {
+		return false // one of the two is enough
+	}
+	avail := w
+	if l.side {
+		avail = w - l.board.width() - 2
+	}
+	l.hintW, l.rates, l.panelW = 0, 0, 0
+	var heights []int
+	if l.hints {
+		switch {
+		case avail >= hintWidth:
+			l.hintW = hintWidth
+		case avail >= narrowHintWidth:
+			l.hintW = narrowHintWidth
+		default:
+			return false
+		}
+		l.panelW = max(l.panelW, l.hintW)
+		heights = append(heights, hintLines)
+	}
+	if l.agent {
+		if avail < agentWidth {
+			return false
+		}
+		l.panelW = max(l.panelW, agentWidth)
+		heights = append(heights, 1)
+	}
+	if l.stats {
+		if avail < statsWidth {
+			return false
+		}
+		l.rates = min(3, (avail-statsWidth)/rateWidth)
+		l.panelW = max(l.panelW, statsWidth+l.rates*rateWidth)
+		heights = append(heights, statsLines)
+	}
+	panelH := 0
+	for i, ph := range heights {
+		panelH += ph
+		if i > 0 && l.inner {
+			panelH++
+		}
+	}
+	if l.side {
+		l.gap = 2
+		if l.board.width()+3+l.panelW <= w {
+			l.gap = 3
+		}
+		l.bodyH = max(l.board.height(), panelH)
+	} else {
+		if l.board.width() > w {
+			return false
+		}
+		l.bodyH = l.board.height() + panelH
+		if panelH > 0 && l.inner {
+			l.bodyH++
+		}
+	}
+	l.height = l.header + l.score + l.bodyH + 2 // the status line and the footer
+	if l.outer {
+		l.height += 3
+	}
+	return l.height <= h
+}
+
+// viewHeader is the title and what is played: the network, the depth and
+// the game's seed.
+func (m *Model) viewHeader(l *layout) []string {
+	title := titleStyle.Render(m.title())
+	net := "network " + m.cfg.Network
+	rest := fmt.Sprintf("depth %d · game seed %d", m.depth, m.seed)
+	if l.header == 1 {
+		return []string{title + "  " + dimStyle.Render(net+" · "+rest)}
+	}
+	return []string{title + "  " + dimStyle.Render(net), dimStyle.Render(rest)}
+}
+
+// viewScore is the score line, or two.
+func (m *Model) viewScore(l *layout) []string {
 	top := 0
 	if m.n > 0 || m.b != 0 {
 		top = m.value(m.b.MaxTile())
@@ -695,40 +1098,173 @@ func (m *Model) View() string {
 	if m.overflow {
 		top = 65536
 	}
-	fmt.Fprintf(&sb, "score %d   moves %d   best tile %d", m.score, m.n, top)
+	a := fmt.Sprintf("score %d   moves %d", m.score, m.n)
+	b := fmt.Sprintf("best tile %d", top)
 	if m.threes {
-		sb.WriteString("   " + m.viewNext())
+		b += "   next tile " + threesTileStyle(m.hint, nextWidth, 1).Render(fmt.Sprint(m.hint))
 	}
-	sb.WriteString("\n\n")
+	if l.score == 1 {
+		return []string{a + "   " + b}
+	}
+	return []string{a, b}
+}
 
-	agent := "agent: paused"
-	if m.playing {
-		agent = "agent: playing"
+// viewStatus is the line under the board: the end of the game, or what
+// became of the last key.
+func (m *Model) viewStatus(w int) string {
+	if !m.over {
+		return m.status
 	}
-	delay := Speeds[m.speed]
-	speed := "full speed"
-	if delay > 0 {
-		speed = fmt.Sprintf("%v per move", delay)
+	top := m.value(m.b.MaxTile())
+	says := []string{
+		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.score, m.n, top),
+		fmt.Sprintf("GAME OVER: score %d", m.score),
 	}
-	side := lipgloss.JoinVertical(lipgloss.Left,
-		m.viewHint(), "",
-		fmt.Sprintf("%s, %s", agent, speed), "",
-		m.viewStats())
-	sb.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, m.viewBoard(), "   ", side))
-	sb.WriteString("\n\n")
-	switch {
-	case m.over && m.overflow:
-		sb.WriteString(overStyle.Render(fmt.Sprintf("GAME OVER: 32768+32768 makes 65536, which the board cannot hold. Score %d.", m.score)))
-		sb.WriteString("\n" + dimStyle.Render("n new game · space the agent plays on · q quit") + "\n")
-	case m.over:
-		sb.WriteString(overStyle.Render(fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.score, m.n, top)))
-		sb.WriteString("\n" + dimStyle.Render("n new game · space the agent plays on · q quit") + "\n")
-	case m.status != "":
-		sb.WriteString(m.status + "\n\n")
-	default:
-		sb.WriteString("\n\n")
+	if m.overflow {
+		says = []string{
+			fmt.Sprintf("GAME OVER: 32768+32768 makes 65536, which the board cannot hold. Score %d.", m.score),
+			fmt.Sprintf("GAME OVER: 65536 does not fit. Score %d", m.score),
+		}
 	}
-	sb.WriteString(dimStyle.Render("←↑→↓/hjkl move · space agent play/pause · s step · +/- speed · 1-4 depth · t hints · n new game · q quit"))
-	sb.WriteString("\n")
-	return sb.String()
+	for _, s := range says {
+		if r := overStyle.Render(s); lipgloss.Width(r) <= w {
+			return r
+		}
+	}
+	return overStyle.Render("GAME OVER")
+}
+
+// Footers, the longest that fits the terminal shown.
+var (
+	footers = []string{
+		"←↑→↓/hjkl move · space agent play/pause · s step · +/- speed · 1-4 depth · t values · n new game · ? help · q quit",
+		"←↑→↓ move · space agent · s step · +/- speed · ? help · q quit",
+		"←↑→↓ move · space play · ? help · q quit",
+		"? help · q quit",
+	}
+	overFooters = []string{
+		"n new game · space the agent plays on · ? help · q quit",
+		"n new · space play on · ? help · q quit",
+		"? help · q quit",
+	}
+)
+
+func (m *Model) viewFooter(w int) string {
+	fs := footers
+	if m.over {
+		fs = overFooters
+	}
+	for _, f := range fs {
+		if lipgloss.Width(f) <= w {
+			return dimStyle.Render(f)
+		}
+	}
+	return dimStyle.Render(fs[len(fs)-1])
+}
+
+// help lists the keys.
+var help = []string{
+	"keys",
+	"←↑→↓ hjkl  your move (the agent pauses)",
+	"space p    the agent plays or pauses",
+	"s .        the agent makes one move",
+	"+ -        the agent faster, slower",
+	"1 to 4     search depth",
+	"t          move values shown or not",
+	"n          a new game",
+	"?  esc     this help shown, hidden",
+	"q ctrl+c   quit, printing statistics",
+}
+
+// viewHelp is the help, in place of the board and the panel.
+func (m *Model) viewHelp() []string {
+	return append([]string{titleStyle.Render(help[0])}, help[1:]...)
+}
+
+// viewBody is the board and the panel beside or under it, bodyH lines.
+func (m *Model) viewBody(l *layout) []string {
+	if m.help {
+		return m.viewHelp()
+	}
+	var panel []string
+	add := func(block []string, w int) {
+		if len(panel) > 0 && l.inner {
+			panel = append(panel, "")
+		}
+		for _, s := range block {
+			panel = append(panel, pad(s, w))
+		}
+	}
+	if l.hints {
+		add(m.viewHint(l.hintW), l.panelW)
+	}
+	if l.agent {
+		add([]string{m.viewAgent()}, l.panelW)
+	}
+	if l.stats {
+		add(m.viewStats(l.rates), l.panelW)
+	}
+	board := m.viewBoard(l.board)
+	if !l.side {
+		body := board
+		if len(panel) > 0 && l.inner {
+			body = append(body, "")
+		}
+		return append(body, panel...)
+	}
+	body := make([]string, max(len(board), len(panel)))
+	for i := range body {
+		b, p := "", ""
+		if i < len(board) {
+			b = board[i]
+		}
+		if i < len(panel) {
+			p = panel[i]
+		}
+		body[i] = pad(b, l.board.width()) + strings.Repeat(" ", l.gap) + p
+	}
+	return body
+}
+
+// pad fills s with spaces to w columns.
+func pad(s string, w int) string {
+	if n := w - lipgloss.Width(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}
+
+// View draws the screen: never a line wider than the terminal nor more
+// lines than it has, and the same lines in every frame.
+func (m *Model) View() string {
+	w, h := m.size()
+	l := m.layout(w, h)
+	var lines []string
+	blank := func() {
+		if l.outer {
+			lines = append(lines, "")
+		}
+	}
+	lines = append(lines, m.viewHeader(&l)...)
+	blank()
+	lines = append(lines, m.viewScore(&l)...)
+	blank()
+	body := m.viewBody(&l)
+	for len(body) < l.bodyH {
+		body = append(body, "")
+	}
+	lines = append(lines, body[:l.bodyH]...)
+	blank()
+	lines = append(lines, m.viewStatus(w), m.viewFooter(w))
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	clip := lipgloss.NewStyle().MaxWidth(w)
+	for i, s := range lines {
+		if lipgloss.Width(s) > w {
+			s = clip.Render(s)
+		}
+		lines[i] = strings.TrimRight(s, " ")
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,15 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	flag "github.com/spf13/pflag"
-	"github.com/td2048/td2048/games"
 	"io"
 	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	flag "github.com/spf13/pflag"
+	"golang.org/x/term"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -43,11 +45,21 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if *moveTime < 0 {
 			return usagef("--move-time must not be negative")
 		}
+		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
+			return errNoTerminal
+		}
 		net, h, g, err := loadPlayable(*load)
 		if err != nil {
 			return err
 		}
-		defer net.Free()
+		var m *tui.Model
+		defer func() {
+			// A search still under way after q reads the weights: they
+			// go with the process then, not from under it.
+			if m == nil || m.Stop() {
+				net.Free()
+			}
+		}()
 		kind, err := learn.ParseKind(h.Learner)
 		if err != nil {
 			return err
@@ -57,7 +69,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if kind == learn.State {
 			cfg.Kind = search.State
 		}
-		m := tui.New(cfg)
+		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {
 			opts = append(opts, tea.WithInput(e.stdin))
@@ -74,6 +86,22 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		summary(e.stdout, "you", &you, g)
 		return nil
 	}
+}
+
+var errNoTerminal = errors.New("needs a terminal (stdin and stdout); use td2048 eval for games without one")
+
+// playTerminal reports whether f, play's stdin or stdout, is a terminal: a
+// file on a terminal device, or a stand-in that says it is one (the tests'
+// fake terminals). Without one bubbletea can neither read keys nor draw,
+// and it fails with a raw "could not open a new TTY" or draws into a file.
+func playTerminal(f any) bool {
+	switch f := f.(type) {
+	case interface{ Terminal() bool }:
+		return f.Terminal()
+	case interface{ Fd() uintptr }:
+		return term.IsTerminal(int(f.Fd()))
+	}
+	return false
 }
 
 // summary prints a line of a player's finished games, with the rate of

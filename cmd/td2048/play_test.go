@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +11,14 @@ import (
 )
 
 // keyReader gives one key per read, a little apart, as a person types;
-// then end of input.
+// then end of input. It stands for a terminal.
 type keyReader struct{ keys []string }
+
+// fakeScreen is a fake terminal's screen: what play writes, kept.
+type fakeScreen struct{ bytes.Buffer }
+
+func (*keyReader) Terminal() bool  { return true }
+func (*fakeScreen) Terminal() bool { return true }
 
 func (k *keyReader) Read(p []byte) (int, error) {
 	if len(k.keys) == 0 {
@@ -27,7 +34,8 @@ func (k *keyReader) Read(p []byte) (int, error) {
 // step of the agent, a faster agent, then q.
 func TestPlayCommand(t *testing.T) {
 	w := trainedWeights(t)
-	var out, errb bytes.Buffer
+	var out fakeScreen
+	var errb bytes.Buffer
 	in := &keyReader{keys: []string{"\x1b[D", "\x1b[B", "s", "s", "+", "3", "q"}}
 	done := make(chan int, 1)
 	go func() {
@@ -52,25 +60,100 @@ func TestPlayCommand(t *testing.T) {
 	}
 }
 
+// playLine runs play on a fake terminal that gives no keys and expects
+// it to fail at once with exit status code and one line with want.
+func playLine(t *testing.T, args []string, code int, want string) {
+	t.Helper()
+	var out fakeScreen
+	var errb bytes.Buffer
+	got := run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &keyReader{}})
+	if got != code || !strings.Contains(errb.String(), want) || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("%v: exit %d, stderr %q; want exit %d and one line with %q", args, got, errb.String(), code, want)
+	}
+}
+
 func TestPlayBadInvocations(t *testing.T) {
 	w := trainedWeights(t)
-	oneLine(t, []string{"play", "--load", filepath.Join(t.TempDir(), "none.td2048")}, 1, "not found: train one")
+	playLine(t, []string{"--load", filepath.Join(t.TempDir(), "none.td2048")}, 1, "not found: train one")
+	playLine(t, []string{"--load", w + ".none"}, 1, "not found")
 	oneLine(t, []string{"play", "--load", w, "--depth", "5"}, 2, "--depth must be 1 to 4")
 	oneLine(t, []string{"play", "--load", w, "--depth", "0"}, 2, "--depth must be 1 to 4")
 	oneLine(t, []string{"play", "--load", w, "--move-time", "-1s"}, 2, "--move-time")
 	oneLine(t, []string{"play", "--load", w, "x"}, 2, "no arguments")
-	oneLine(t, []string{"play", "--load", w + ".none"}, 1, "not found")
 	if code, _, _ := runCmd(t, "play", "--load", w, "--seed", "x"); code != 2 {
 		t.Errorf("bad seed: exit %d", code)
 	}
 }
 
+// TestPlayNeedsTerminal: without a terminal on stdin and stdout (a pipe,
+// a file, a script's reader), play says so in one line and exits 1 at
+// once, before it loads any weights, instead of starting a screen that
+// cannot read keys.
+func TestPlayNeedsTerminal(t *testing.T) {
+	w := trainedWeights(t)
+	const want = "td2048 play: needs a terminal (stdin and stdout); use td2048 eval for games without one\n"
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		code, out, errs := runCmd(t, "play", "--load", w)
+		if code != 1 || errs != want || out != "" {
+			t.Errorf("no terminal: exit %d, stderr %q, stdout %q; want exit 1 and %q", code, errs, out, want)
+		}
+		// The weights are not loaded first: a missing file is not what
+		// it reports.
+		if code, _, errs := runCmd(t, "play", "--load", w+".none"); code != 1 || errs != want {
+			t.Errorf("no terminal, no weights: exit %d, stderr %q", code, errs)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("play without a terminal is still running after 10 s")
+	}
+
+	// Real files that are not terminals: a pipe in, a file out, and the
+	// other way round.
+	r, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer pw.Close()
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, e := range []*env{{stdin: r, stdout: f}, {stdin: &keyReader{}, stdout: f}, {stdin: r, stdout: &fakeScreen{}}} {
+		var errb bytes.Buffer
+		e.stderr = &errb
+		if code := run([]string{"play", "--load", w}, e); code != 1 || errb.String() != want {
+			t.Errorf("stdin %T, stdout %T: exit %d, stderr %q", e.stdin, e.stdout, code, errb.String())
+		}
+	}
+}
+
+// TestPlayKeyBurst: keys that arrive together (typed fast, or pasted)
+// reach play as one message; every key counts and q quits, also while
+// the agent searches at depth 4, and also as "qq" when nothing runs.
+func TestPlayKeyBurst(t *testing.T) {
+	w := trainedWeights(t)
+	ms := 30 * time.Millisecond
+	screen := runPlay(t, []string{"4", " ", "++++q"}, []time.Duration{ms, ms, 200 * time.Millisecond}, "--load", w, "--seed", "5")
+	if !strings.Contains(screen, "full speed") || !strings.Contains(screen, "seed = 5\n") {
+		t.Errorf("++++q: no full speed, or no statistics:\n%.400s", screen[max(0, len(screen)-400):])
+	}
+	runPlay(t, []string{"qq"}, []time.Duration{ms}, "--load", w, "--seed", "5")
+}
+
 // timedKeys gives its keys one per read, each after its own pause; then
-// end of input.
+// end of input. It stands for a terminal.
 type timedKeys struct {
 	keys  []string
 	waits []time.Duration
 }
+
+func (*timedKeys) Terminal() bool { return true }
 
 func (k *timedKeys) Read(p []byte) (int, error) {
 	if len(k.keys) == 0 {
@@ -84,7 +167,8 @@ func (k *timedKeys) Read(p []byte) (int, error) {
 
 func runPlay(t *testing.T, keys []string, waits []time.Duration, args ...string) string {
 	t.Helper()
-	var out, errb bytes.Buffer
+	var out fakeScreen
+	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &timedKeys{keys, waits}})
@@ -95,7 +179,7 @@ func runPlay(t *testing.T, keys []string, waits []time.Duration, args ...string)
 			t.Fatalf("play: exit %d: %s", code, errb.String())
 		}
 	case <-time.After(30 * time.Second):
-		t.Fatal("play did not quit on q")
+		t.Fatalf("play did not quit on q: %q", keys)
 	}
 	if errb.Len() != 0 {
 		t.Errorf("stderr: %s", errb.String())

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// quits reports whether running cmd (and the commands it batches) asks
+// the program to quit.
+func quits(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if quits(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestKeyBursts: keys typed together reach the view as one message with
+// several runes ("++++q"); each one counts, in order, and a q among them
+// quits, also while the agent's search runs.
+func TestKeyBursts(t *testing.T) {
+	m := newModel(func(c *Config) { c.Speed = 1; c.Depth = 4 })
+	pump(t, m, m.Init(), nil)
+	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
+	_, think := m.Update(cmd())
+	if !m.thinking || think == nil {
+		t.Fatal("the agent is not thinking")
+	}
+	b, n := m.Board(), m.Moves()
+	_, cmd = m.Update(runes("++++q"))
+	if m.speed != 5 || !strings.Contains(m.View(), "20ms per move") {
+		t.Errorf("speed %d after ++++ from 1:\n%s", m.speed, m.View())
+	}
+	if !quits(cmd) {
+		t.Fatal(`"++++q" does not quit`)
+	}
+	// The search under way is dropped: it does not run if it has not
+	// begun, and its answer moves nothing.
+	if msg := think(); msg != nil {
+		m.Update(msg)
+	}
+	if m.Board() != b || m.Moves() != n {
+		t.Error("the agent moved after q")
+	}
+	if !m.Stop() {
+		t.Error("Stop: a search still runs")
+	}
+
+	for _, s := range []string{"qq", "xq", "q+"} {
+		m := newModel(nil)
+		pump(t, m, m.Init(), nil)
+		if _, cmd := m.Update(runes(s)); !quits(cmd) {
+			t.Errorf("%q does not quit", s)
+		}
+	}
+
+	// Moves typed together are played in order: "kh" is up, then left.
+	one, two := newModel(nil), newModel(nil)
+	pump(t, one, one.Init(), nil)
+	pump(t, two, two.Init(), nil)
+	key(t, one, runes("k"))
+	key(t, one, runes("h"))
+	key(t, two, runes("kh"))
+	if one.Board() != two.Board() || one.Moves() != two.Moves() || one.Moves() == 0 {
+		t.Errorf("kh: %d moves\n%s\nwant %d\n%s", two.Moves(), two.Board(), one.Moves(), one.Board())
+	}
+	// Depth and values keys too: "3t" sets depth 3 and hides the values.
+	key(t, two, runes("3t"))
+	if v := two.View(); !strings.Contains(v, "hints off") || two.depth != 3 {
+		t.Errorf("3t: depth %d\n%s", two.depth, v)
+	}
+}
+
+// TestStopCountsSearches: Stop reports a search under way (the network
+// must then not be freed), and after it no search starts.
+
+func TestStopCountsSearches(t *testing.T) {
+	m := newModel(nil)
+	if !m.run.begin() {
+		t.Fatal("a search cannot begin")
+	}
+	if m.Stop() {
+		t.Error("Stop while a search runs reports none")
+	}
+	m.run.end()
+	if !m.Stop() {
+		t.Error("Stop after the search reports one")
+	}
+	m.b = m.b.Set(0, 0).Set(1, 1) // another board, so that a hint is due
+	m.hintOK = false
+	if cmd := m.askHint(); cmd != nil {
+		if msg := cmd(); msg != nil {
+			t.Errorf("a search ran after Stop: %T", msg)
+		}
+	}
+}
