@@ -48,8 +48,8 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if set("deep-games") {
 			cfg.DeepGames = *deep
 		}
-		if *threads < 0 {
-			return usagef("--threads must not be negative")
+		if err := checkThreads(*threads); err != nil {
+			return err
 		}
 		cfg.Threads = *threads
 		if cfg.Threads == 0 {

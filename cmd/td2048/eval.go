@@ -48,8 +48,11 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if *games <= 0 || *threads < 0 {
-			return usagef("--games must be positive and --threads at least 0")
+		if *games <= 0 {
+			return usagef("--games must be positive")
+		}
+		if err := checkThreads(*threads); err != nil {
+			return err
 		}
 		if err := sf.check(); err != nil {
 			return err

@@ -250,10 +250,10 @@ func TestEvalInterrupted(t *testing.T) {
 		sig      syscall.Signal
 		finished bool // games finish before the signal
 	}{
-		{"depth 6", []string{"eval", "--load", w, "--depth", "6", "--games", "4"}, syscall.SIGINT, false},
-		{"move time 30s", []string{"eval", "--load", w, "--move-time", "30s", "--games", "4"}, syscall.SIGTERM, false},
+		{"depth 6", []string{"eval", "--load", w, "--depth", "6", "--games", "1000"}, syscall.SIGINT, false},
+		{"move time 30s", []string{"eval", "--load", w, "--move-time", "30s", "--games", "1000"}, syscall.SIGTERM, false},
 		{"greedy", []string{"eval", "--load", w, "--games", "100000000", "--threads", "1"}, syscall.SIGINT, true},
-		{"Threes! depth 6", []string{"eval", "--load", wt, "--depth", "6", "--games", "4"}, syscall.SIGINT, false},
+		{"Threes! depth 6", []string{"eval", "--load", wt, "--depth", "6", "--games", "1000"}, syscall.SIGINT, false},
 		{"Threes! greedy", []string{"eval", "--load", wt, "--games", "100000000", "--stats", sf}, syscall.SIGINT, true},
 	} {
 		cmd, out, errb := startMain(t, "seed = ", c.args...)
@@ -268,7 +268,9 @@ func TestEvalInterrupted(t *testing.T) {
 			t.Errorf("%s: output\n%s%s", c.name, out, errb)
 			continue
 		}
-		if c.finished != (m[1] != "0") || c.finished && !strings.Contains(out.String(), "\n"+m[1]+"\tavg = ") {
+		// Deep searches may finish a few short games before the signal
+		// (how many depends on the machine); greedy ones surely do.
+		if c.finished && (m[1] == "0" || !strings.Contains(out.String(), "\n"+m[1]+"\tavg = ")) {
 			t.Errorf("%s: %s games finished:\n%s", c.name, m[1], out)
 		}
 		if c.name == "Threes! greedy" {
