@@ -41,7 +41,7 @@ type trainFlags struct {
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	var f trainFlags
 	fs.StringVar(&f.game, "game", "", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
-	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 8x6, 5x6, 8x4, 4x5, 2x4, or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
+	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
 	fs.IntVar(&f.episodes, "episodes", 100000, "episodes to train (with --resume: the run's new total)")
 	fs.Float64Var(&f.alpha, "alpha", 0.1, "learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))")
 	fs.StringVar(&f.schedule, "alpha-schedule", "", "learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)")
@@ -55,8 +55,8 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
-	fs.StringVar(&f.plot, "plot", "", "draw the learning curve to this PNG or SVG at every checkpoint and at the end")
-	fs.BoolVar(&f.force, "force", false, "overwrite a --save file that holds another network")
+	fs.StringVar(&f.plot, "plot", "", "draw the learning curve to this PNG, SVG or PDF at every checkpoint and at the end")
+	fs.BoolVar(&f.force, "force", false, "replace existing files: a --save file with trained weights, another run's --log, a --plot that is not an image")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
