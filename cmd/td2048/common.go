@@ -230,3 +230,24 @@ func checkThreads(n int) error {
 	}
 	return nil
 }
+
+// claimOutput readies path for a command that writes it once at the end:
+// the path is checked, locked against a second writer (stale temporary
+// files of a killed one are removed) and, unless force, refused when it
+// holds something replacing it would lose. release frees the lock.
+func claimOutput(path, flagName, want string, force bool) (release func(), err error) {
+	if err := safefile.Check(path); err != nil {
+		return nil, usagef("--%s: %v", flagName, err)
+	}
+	lock, err := safefile.Acquire(path)
+	if err != nil {
+		return nil, err
+	}
+	if !force {
+		if err := refuseClobber(path, flagName, want, "", nil); err != nil {
+			lock.Release()
+			return nil, err
+		}
+	}
+	return lock.Release, nil
+}

@@ -43,6 +43,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	sf.define(fs)
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
+	force := fs.Bool("force", false, "replace an existing --stats file")
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
 	return func(args []string) error {
 		if len(args) > 0 {
@@ -69,7 +70,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if g.Name == "threes" {
 			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
 				Depth: sf.depth, MoveTime: sf.moveTime, DepthGiven: sf.depthGiven(), Cache: int64(sf.cache),
-				Stats: *statsFile, JSON: *asJSON}, e)
+				Stats: *statsFile, Force: *force, JSON: *asJSON}, e)
 		}
 		if *statsFile != "" {
 			return usagef("--stats writes the Threes! course statistics file; 2048 has none (the statistics block is the output)")

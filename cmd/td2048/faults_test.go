@@ -117,6 +117,11 @@ func TestEveryOutputProtected(t *testing.T) {
 	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "2x4", "--save", "s.td2048", "--seed", "1")
 	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "0123", "--save", "z.td2048", "--seed", "1")
 	s, z := fileBytes(t, "s.td2048"), fileBytes(t, "z.td2048")
+	os.WriteFile("weights.png", z, 0o644) // weights under an image's name
+	mustTrain(t, "--game", "threes", "--network", "0123+hint", "--episodes", "20", "--every", "10", "--save", "t.td2048")
+	if code, _, errs := runCmd(t, "eval", "--load", "t.td2048", "--games", "2", "--stats", "st.txt"); code != 0 {
+		t.Fatal(errs)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -127,6 +132,13 @@ func TestEveryOutputProtected(t *testing.T) {
 		{[]string{"train", "--episodes", "10", "--network", "2x4", "--save", "y.td2048", "--plot", "z.td2048"}, 2, "--plot"},
 		{[]string{"train", "--episodes", "10", "--network", "2x4", "--save", "y.td2048", "--plot", "s.png", "--log", "s.png"}, 2, "--log"},
 		{[]string{"convert", "s.td2048", "z.td2048"}, 1, "z.td2048 holds trained 2048 weights (0123 network"},
+		{[]string{"plot", "s.jsonl", "-o", "z.td2048"}, 2, "-o"},
+		{[]string{"plot", "s.jsonl", "-o", "s.svg"}, 0, ""},
+		{[]string{"plot", "z.jsonl", "-o", "s.svg"}, 0, ""},
+		{[]string{"plot", "s.jsonl", "-o", "s.jsonl.png"}, 0, ""},
+		{[]string{"plot", "s.jsonl", "-o", "weights.png"}, 1, "weights.png holds trained 2048 weights"},
+		{[]string{"eval", "--load", "t.td2048", "--games", "2", "--stats", "st.txt"}, 1, "st.txt holds a Threes! statistics file"},
+		{[]string{"eval", "--load", "t.td2048", "--games", "2", "--stats", "s.td2048"}, 1, "s.td2048 holds trained 2048 weights"},
 	} {
 		code, _, errs := runCmd(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {

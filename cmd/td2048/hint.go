@@ -43,8 +43,8 @@ type hintResult struct {
 	Hint  int        `json:"hint,omitempty"` // Threes!: the next tile
 	Moves []hintMove `json:"moves"`
 	Best  *string    `json:"best"`
-	// Depth is the depth searched when a deadline (--move-time) bounded
-	// the search, the deepest finished within it.
+	// Depth is the depth searched when the deadline (--move-time) cut the
+	// search short of --depth: the deepest finished within it.
 	Depth int `json:"depth,omitempty"`
 	// within is that deadline, for the text output.
 	within time.Duration
@@ -106,8 +106,8 @@ func hint(b board.Board, s *search.Searcher, moveTime time.Duration) hintResult 
 		}
 	}
 	res := hintMoves(b, game.DirNames, after, r, values, nil)
-	if moveTime > 0 {
-		res.Depth, res.within = depth, moveTime
+	if s != nil && moveTime > 0 && depth < s.Depth() {
+		res.Depth, res.within = depth, moveTime // the deadline cut it short
 	}
 	return res
 }
@@ -120,7 +120,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	hintTile := fs.Int("hint", 0, "Threes!: the next tile, 1, 2 or 3")
-	moveTime := fs.Duration("move-time", 0, "a deadline for the search (like 2s): deepen from depth 1 up to --depth until it passes")
+	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
@@ -167,8 +167,11 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			if err != nil {
 				return err
 			}
-			sf := searchFlags{depth: *depth, moveTime: *moveTime}
-			s = search.NewSearcher(net, sf.options(kind), search.NewTable(int64(cache)))
+			// --depth caps the search; the deadline may cut it short.
+			sf := searchFlags{depth: *depth}
+			opt := sf.options(kind)
+			opt.MoveTime = *moveTime
+			s = search.NewSearcher(net, opt, search.NewTable(int64(cache)))
 		}
 		res := hint(b, s, *moveTime)
 		if *asJSON {

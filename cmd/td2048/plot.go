@@ -22,6 +22,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 	out := fs.StringP("out", "o", "curve.png", "output image: .png, .svg or .pdf")
 	labels := fs.String("label", "", "comma-separated legend labels, one per LOG (default: the file names)")
 	title := fs.String("title", "", "the figure's title (default: \"Learning curve: RUN (network N)\", or \"Learning curves\")")
+	force := fs.Bool("force", false, "replace an -o file that is not an image")
 	dpi := fs.Int("dpi", plot.DefaultDPI, "PNG resolution in dots per inch; the figure stays 9 x 7.5 inches (300 for print)")
 	return func(args []string) error {
 		if len(args) == 0 {
@@ -37,6 +38,13 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		if *dpi < 1 || *dpi > 2400 {
 			return usagef("--dpi %d: want 1 to 2400", *dpi)
 		}
+		// An image is redrawn from its logs, so an earlier figure may be
+		// replaced; anything else (a log, weights) is not, without --force.
+		release, err := claimOutput(*out, "out", "image", *force)
+		if err != nil {
+			return err
+		}
+		defer release()
 		var names []string
 		if *labels != "" {
 			names = strings.Split(*labels, ",")

@@ -58,6 +58,7 @@ type threesEvalArgs struct {
 	DepthGiven bool          // with MoveTime, Depth caps the depth
 	Cache      int64         // transposition table bytes (depth 2 and up), 0 none
 	Stats      string
+	Force      bool // replace an existing Stats file
 	JSON       bool
 }
 
@@ -70,6 +71,13 @@ func threesEval(a threesEvalArgs, e *env) error {
 	}
 	if a.Cache < 0 || a.MoveTime < 0 {
 		return usagef("--cache and --move-time must not be negative")
+	}
+	if a.Stats != "" {
+		release, err := claimOutput(a.Stats, "stats", "stats", a.Force)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	net, h, err := loadThrees(a.Load, nil)
 	if err != nil {
@@ -209,8 +217,8 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	depth := 0 // the depth searched, when a deadline may have cut it
 	if s != nil {
 		mv, d := s.ValuesTimed(&g)
-		if a.MoveTime > 0 {
-			depth = d
+		if a.MoveTime > 0 && d < a.Depth {
+			depth = d // the deadline cut the search short
 		}
 		values = new([4]moveValue)
 		for d, m := range mv {

@@ -242,7 +242,7 @@ func TestThreesEvalStatsFileAndJudge(t *testing.T) {
 
 	// A depth-2 search plays legal games too.
 	e, out, _ = testEnv()
-	if err := threesEval(threesEvalArgs{Load: w, Games: 3, Seed: 1, Depth: 2, Cache: 1 << 20, Stats: stats}, e); err != nil {
+	if err := threesEval(threesEvalArgs{Load: w, Games: 3, Seed: 1, Depth: 2, Cache: 1 << 20, Stats: stats, Force: true}, e); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "2-ply expectimax, table 1 MiB") {
