@@ -87,7 +87,7 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 	run("eval-2048.json", "eval", "--load", w, "--games", "50", "--seed", "1", "--json")
 	sf := filepath.Join(dir, "stats.txt")
 	for _, c := range []struct{ name, flag string }{{"eval-threes.txt", "--json=false"}, {"eval-threes.json", "--json"}} {
-		code, out, errs := runCmd(t, "eval", "--load", wt, "--games", "30", "--seed", "3", "--stats", sf, c.flag)
+		code, out, errs := runCmd(t, "eval", "--load", wt, "--games", "30", "--seed", "3", "--stats", sf, "--force", c.flag)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
 		}

@@ -192,7 +192,7 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", good, "-o", filepath.Join(dir, "x")}, 2, "no extension"},
 		{[]string{"plot", good, "--label", "a,b", "-o", out}, 2, "2 labels for 1 logs"},
 		{[]string{"plot", "-o", out}, 2, "no metrics log"},
-		{[]string{"plot", good, "-o", filepath.Join(dir, "nodir", "x.png")}, 1, "nodir"},
+		{[]string{"plot", good, "-o", filepath.Join(dir, "nodir", "x.png")}, 2, "nodir"},
 	} {
 		code, stdout, errs := runCmd(t, c.args...)
 		if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
