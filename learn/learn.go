@@ -111,7 +111,7 @@ func (w *Worker) Play(alpha float32) Episode {
 // by backward TD(0) (Trace).
 func (w *Worker) playAfter(alpha float32) Episode {
 	tr := w.trace
-	tr.Reset()
+	tr.Reset(alpha)
 	b := game.Start(w.Rand)
 	var ep Episode
 	var final float32 // target of the last after-state

@@ -36,9 +36,12 @@ type Player interface{ Play(alpha float32) Episode }
 type Config struct {
 	Episodes int // the run's total: episodes Resume.Done..Episodes-1 are played
 	Kind     Kind
-	Seed     uint64
-	Threads  int // worker goroutines sharing the network; 0 means all cores
-	Every    int // games per statistics block
+	// Mode is how after-state learners update (Trace.Mode): backward TD(0)
+	// when zero.
+	Mode    Mode
+	Seed    uint64
+	Threads int // worker goroutines sharing the network; 0 means all cores
+	Every   int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
 	// updates its plateau state as blocks finish.
 	Schedule *Schedule
@@ -68,8 +71,9 @@ type RunState struct {
 	Seed     uint64      `json:"seed"`
 	Every    int         `json:"every"`
 	Learner  string      `json:"learner"`
-	Rands    [][]byte    `json:"rands"`   // each worker's generator
-	Partial  stats.Block `json:"partial"` // the unfinished block
+	Update   string      `json:"update,omitempty"` // Mode, "" for backward TD(0)
+	Rands    [][]byte    `json:"rands"`            // each worker's generator
+	Partial  stats.Block `json:"partial"`          // the unfinished block
 	Schedule *Schedule   `json:"schedule"`
 	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
 	Moves    int64       `json:"moves"`     // moves played so far
@@ -124,6 +128,9 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		sched = Constant(0.1)
 	}
 	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched}
+	if cfg.Mode != (Mode{}) {
+		st.Update = cfg.Mode.String()
+	}
 	if r := cfg.Resume; r != nil {
 		if r.Every != every {
 			return st, Result{}, fmt.Errorf("resume: blocks of %d episodes, not %d", r.Every, every)
@@ -263,7 +270,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			if cfg.NewPlayer != nil {
 				p = cfg.NewPlayer(rands[k])
 			} else {
-				p = NewWorker(net, cfg.Kind, rands[k])
+				w := NewWorker(net, cfg.Kind, rands[k])
+				if w.trace != nil {
+					w.trace.Mode = cfg.Mode
+				}
+				p = w
 			}
 			for {
 				i, alpha, ok := take()

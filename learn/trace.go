@@ -30,7 +30,12 @@ type Moves struct {
 // was chosen. Both learn the same values, bit for bit. A Trace allocates
 // nothing once its buffers have grown to the longest episode.
 type Trace struct {
-	Net     *ntuple.Network
+	Net *ntuple.Network
+	// Mode is how the trace learns: backward TD(0) after the episode (the
+	// course's rule) unless it says otherwise.
+	Mode    Mode
+	alpha   float32 // this episode's rate (Reset)
+	vals    [4]float32
 	steps   []traceStep
 	idx     []uint32 // lookups indices per step (indexed networks)
 	direct  bool
@@ -39,12 +44,15 @@ type Trace struct {
 	// where each direction's start (indexed networks).
 	cand [4 * ntuple.MaxPatterns * 8]uint32
 	at   [4]int
+	// observe, in tests, sees each update's target.
+	observe func(i int, target float32)
 }
 
 type traceStep struct {
 	after  board.Board
 	reward float32
 	stage  int32
+	value  float32 // V(after) when it was chosen
 }
 
 // NewTrace returns an empty trace for net.
@@ -65,8 +73,9 @@ func (t *Trace) UseIndices() {
 	}
 }
 
-// Reset empties the trace for a new episode.
-func (t *Trace) Reset() { t.steps, t.idx = t.steps[:0], t.idx[:0] }
+// Reset empties the trace for a new episode learnt with rate alpha (0: no
+// learning).
+func (t *Trace) Reset(alpha float32) { t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha }
 
 // Len is the number of steps.
 func (t *Trace) Len() int { return len(t.steps) }
@@ -113,6 +122,7 @@ func (t *Trace) Choose(m *Moves) int {
 			}
 		}
 	}
+	t.vals = value
 	best, bestV := -1, float32(0)
 	for d := range 4 {
 		if m.Legal>>d&1 == 0 {
@@ -132,19 +142,33 @@ func (t *Trace) Choose(m *Moves) int {
 // Push records direction d of m, the last Choose's argument, as the next
 // step. A final move is not pushed: its reward is the last target.
 func (t *Trace) Push(m *Moves, d int) {
-	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage)})
+	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage), t.vals[d]})
 	if !t.direct {
 		t.idx = append(t.idx, t.cand[t.at[d]:t.at[d]+t.lookups]...)
 	}
+	if t.Mode.Online && t.alpha > 0 {
+		t.online()
+	}
 }
 
-// Learn runs backward TD(0) over the trace: for t from the last step down,
-// V(s'_t) moves by alpha*(target - V(s'_t)), with target final (0, or the
-// reward of a final move) at the last step, and the next target is s'_t's
-// reward plus its updated value. The weights of step t-4 are prefetched
-// while step t learns, so that their cache misses overlap. It reports
-// false when a value became NaN or infinite.
+// Learn ends the episode's learning. Backward modes learn the whole
+// trace now; online ones the steps still waiting for their targets. With
+// final the reward of a move that ended the game (2048's 65536 merge, not
+// pushed), else 0. It reports false when a value became NaN or infinite.
+//
+// Backward TD(0), the course's rule: for t from the last step down,
+// V(s'_t) moves by alpha*(target - V(s'_t)), with target final at the last
+// step, and the next target is s'_t's reward plus its updated value. The
+// weights of step t-4 are prefetched while step t learns, so that their
+// cache misses overlap. The other modes are in Mode's documentation.
 func (t *Trace) Learn(alpha, final float32) bool {
+	t.alpha = alpha
+	if t.Mode.Online {
+		return t.onlineEnd(final)
+	}
+	if t.Mode.Lambda > 0 || t.Mode.Steps > 1 || t.observe != nil {
+		return t.backwardGeneral(final)
+	}
 	net := t.Net
 	target := final
 	steps := t.steps

@@ -55,7 +55,7 @@ func NewWorker(net *ntuple.Network, rng threes.Rand) *Worker {
 // (learn.Trace).
 func (w *Worker) Play(alpha float32) Episode {
 	tr := w.trace
-	tr.Reset()
+	tr.Reset(alpha)
 	g := threes.Start(w.Rand)
 	var ep Episode
 	var m learn.Moves

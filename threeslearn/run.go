@@ -17,7 +17,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg learn.Config) (learn.Ru
 		return learn.RunState{}, learn.Result{}, err
 	}
 	cfg.Kind = learn.AfterState
-	cfg.NewPlayer = func(rng *rand.PCG) learn.Player { return player{NewWorker(net, rng)} }
+	cfg.NewPlayer = func(rng *rand.PCG) learn.Player {
+		w := NewWorker(net, rng)
+		w.trace.Mode = cfg.Mode
+		return player{w}
+	}
 	return learn.Train(ctx, net, cfg)
 }
 

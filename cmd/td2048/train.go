@@ -31,11 +31,11 @@ func init() {
 }
 
 type trainFlags struct {
-	network, save, load, resume, learner, schedule, plateau, log, plot, game string
-	episodes, every, threads, ckEvery                                        int
-	alpha                                                                    float64
-	seed                                                                     seedFlag
-	force                                                                    bool
+	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
+	episodes, every, threads, ckEvery                                                int
+	alpha                                                                            float64
+	seed                                                                             seedFlag
+	force                                                                            bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
@@ -52,6 +52,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
+	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule) or online (as the next move is chosen, TDL2048+'s default), optionally with ,nstep=N (n-step TD) or ,lambda=L (TD(lambda), backward); see docs/methods.md")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
@@ -90,6 +91,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	kind, err := parseLearner(f.learner)
 	if err != nil {
 		return err
+	}
+	mode, err := learn.ParseMode(f.update)
+	if err != nil {
+		return usagef("--update: %v", err)
+	}
+	if mode != (learn.Mode{}) && kind != learn.AfterState {
+		return usagef("--update %s is for after-state learning; the state learner learns backward by TD(0)", f.update)
 	}
 	// The game: as given, else the file's.
 	if from := f.load + f.resume; from != "" && !flagGiven(fs, "game") {
@@ -144,6 +152,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}{
 			{"seed", f.seed.v == st.Seed}, {"every", f.every == st.Every}, {"learner", f.learner == st.Learner},
 			{"threads", f.threads == len(st.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
+			{"update", false},
 		} {
 			if flagGiven(fs, c.flag) && !c.same {
 				return usagef("--%s: a resumed run keeps its settings (start a new run with --load to change them)", c.flag)
@@ -153,6 +162,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		f.every, f.threads = st.Every, len(st.Rands)
 		if kind, err = learn.ParseKind(st.Learner); err != nil {
 			return err
+		}
+		if mode, err = learn.ParseMode(st.Update); err != nil {
+			return fmt.Errorf("%s: damaged run state: %v", f.resume, err)
 		}
 		if !flagGiven(fs, "episodes") {
 			f.episodes = st.Total
@@ -321,7 +333,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	case f.load != "":
 		fmt.Fprintf(out, "loaded = %s (%d episodes)\n", f.load, h.Episodes)
 	}
-	kindText := "after-state TD(0), backward episode updates"
+	kindText := "after-state " + mode.Describe()
 	if kind == learn.State {
 		kindText = "state TD(0), backward episode updates"
 	}
@@ -372,7 +384,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	prog := newProgress(e, g.Goal, g.Value(g.Goal))
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
-		Episodes: f.episodes, Kind: kind, Seed: sd, Threads: f.threads, Every: f.every,
+		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Every: f.every,
 		Schedule: sched, CheckpointEvery: f.ckEvery,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()

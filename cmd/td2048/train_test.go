@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	imagepng "image/png"
 	"math"
 	"os"
@@ -221,5 +222,29 @@ func TestTrainPlotAndSaveFormat(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, "train", "--episodes", "1", "--save", w, "--plot", filepath.Join(dir, "c.gif")); code != 2 {
 		t.Errorf("--plot c.gif: exit %d", code)
+	}
+}
+
+// TestUpdateModesResumeExactly: every update mode trains through the
+// command, records itself in the run, and a run stopped and resumed ends
+// with the weights of one never stopped (one thread), in both games.
+func TestUpdateModesResumeExactly(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct{ game, network, mode string }{
+		{"2048", "0123,4567", "online"}, {"2048", "0123,4567", "online,nstep=3"},
+		{"2048", "0123,4567", "backward,lambda=0.5"}, {"threes", "0123,4567+hint", "backward,nstep=2"},
+	} {
+		whole, part := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i)), filepath.Join(dir, fmt.Sprintf("p%d.td2048", i))
+		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50"}
+		out := mustTrain(t, append(common[1:], "--episodes", "200", "--save", whole)...)
+		if !strings.Contains(out, "learner = after-state ") || runState(t, whole).Update != c.mode {
+			t.Fatalf("%s: header or state does not name the mode:\n%s", c.mode, out)
+		}
+		mustTrain(t, append(common[1:], "--episodes", "100", "--save", part)...)
+		mustTrain(t, "--resume", part, "--episodes", "200")
+		sameWeights(t, whole, part)
+	}
+	if code, _, errs := runCmd(t, "train", "--update", "online", "--learner", "state", "--save", filepath.Join(dir, "s.td2048")); code != 2 || !strings.Contains(errs, "after-state") {
+		t.Fatalf("state learner with --update: %d %s", code, errs)
 	}
 }

@@ -1,0 +1,213 @@
+package learn
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Mode is how a Trace turns an episode into updates. In every mode an
+// update of after-state s'_t toward a target G moves each weight it reads by
+// alpha*(G - V)/(its lookups), V being V(s'_t) now unless said otherwise.
+// R_k is the reward of the move that made s'_k, and R_T (T steps) the
+// reward of a move that ended the game at once (0 otherwise).
+//
+//   - Backward TD(0) (the zero Mode, the course's rule): after the episode,
+//     from the last step down, G_{T-1} = R_T and G_t = R_{t+1} + V'(s'_{t+1}),
+//     V' the value just updated.
+//   - Steps n > 1 (n-step TD): G_t = R_{t+1} + ... + R_{t+n} + V(s'_{t+n}),
+//     or the plain sum of the rewards after s'_t when t+n >= T.
+//   - Lambda L > 0 (TD(lambda), the untruncated lambda-return, computed
+//     backward): G_{T-1} = R_T, G_t = R_{t+1} + L G_{t+1} + (1-L) V'(s'_{t+1}).
+//   - Online: each after-state learns as soon as its target is known,
+//     during the episode, as the research framework TDL2048+ does by
+//     default. With TD(0), s'_t learns when s'_{t+1} is chosen, toward
+//     R_{t+1} + V(s'_{t+1}) as valued for the choice, against V(s'_t) as it
+//     was valued when s'_t was chosen (TDL2048+'s fast mode); with n > 1,
+//     s'_t learns when s'_{t+n} is chosen, against a fresh V(s'_t). The last
+//     after-states learn when the episode ends.
+//
+// The modes follow docs/methods.md section 4 (TDL2048+'s `fast`, `step`,
+// `step-backward` and `lambda`); truncated lambda is not offered.
+type Mode struct {
+	Online bool
+	Steps  int     // n of n-step TD; 0 or 1 is TD(0)
+	Lambda float32 // TD(lambda) when > 0
+}
+
+// String names the mode as ParseMode reads it.
+func (m Mode) String() string {
+	var parts []string
+	switch {
+	case m.Lambda > 0:
+		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.Lambda), 'g', -1, 32))
+	case m.Steps > 1:
+		parts = append(parts, "nstep="+strconv.Itoa(m.Steps))
+	}
+	if m.Online {
+		parts = append([]string{"online"}, parts...)
+	} else {
+		parts = append([]string{"backward"}, parts...)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Describe is the mode in words, for a run's header.
+func (m Mode) Describe() string {
+	what := "TD(0)"
+	switch {
+	case m.Lambda > 0:
+		what = fmt.Sprintf("TD(lambda %g)", m.Lambda)
+	case m.Steps > 1:
+		what = fmt.Sprintf("%d-step TD", m.Steps)
+	}
+	if m.Online {
+		return what + ", online updates"
+	}
+	return what + ", backward episode updates"
+}
+
+// ParseMode reads "backward" or "online", optionally followed by
+// ",nstep=N" or ",lambda=L" (backward only): "online,nstep=5",
+// "backward,lambda=0.5".
+func ParseMode(s string) (Mode, error) {
+	var m Mode
+	parts := strings.Split(strings.TrimSpace(s), ",")
+	switch parts[0] {
+	case "backward", "":
+	case "online", "forward":
+		m.Online = true
+	default:
+		return m, fmt.Errorf("update mode %q: want backward or online, then optionally ,nstep=N or ,lambda=L", s)
+	}
+	for _, p := range parts[1:] {
+		k, v, _ := strings.Cut(p, "=")
+		switch k {
+		case "nstep":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 64 {
+				return m, fmt.Errorf("update mode %q: nstep wants 1 to 64", s)
+			}
+			m.Steps = n
+		case "lambda":
+			l, err := strconv.ParseFloat(v, 32)
+			if err != nil || !(l >= 0 && l <= 1) {
+				return m, fmt.Errorf("update mode %q: lambda wants 0 to 1", s)
+			}
+			m.Lambda = float32(l)
+		default:
+			return m, fmt.Errorf("update mode %q: unknown %q (want nstep=N or lambda=L)", s, p)
+		}
+	}
+	if m.Lambda > 0 && m.Steps > 1 {
+		return m, fmt.Errorf("update mode %q: nstep and lambda together (truncated lambda) are not offered", s)
+	}
+	if m.Lambda > 0 && m.Online {
+		return m, fmt.Errorf("update mode %q: TD(lambda) is computed backward; drop online", s)
+	}
+	return m, nil
+}
+
+// value is V(s'_i) with the current weights.
+func (t *Trace) value(i int) float32 {
+	s := &t.steps[i]
+	if t.direct {
+		return t.Net.EstimateStage(int(s.stage), s.after)
+	}
+	return t.Net.Sum(t.idx[i*t.lookups : (i+1)*t.lookups])
+}
+
+// update moves V(s'_i) by u and returns its updated value (each weight
+// read right after its own step, as Network.Add does).
+func (t *Trace) update(i int, u float32) float32 {
+	s := &t.steps[i]
+	if t.direct {
+		return t.Net.UpdateStage(int(s.stage), s.after, u)
+	}
+	return t.Net.Add(t.idx[i*t.lookups:(i+1)*t.lookups], u)
+}
+
+// learnStep moves V(s'_i) toward target, from its value v, and returns the
+// updated value; observe, when set (tests), sees every target.
+func (t *Trace) learnStep(i int, target, v float32) float32 {
+	if t.observe != nil {
+		t.observe(i, target)
+	}
+	return t.update(i, t.alpha*(target-v))
+}
+
+// backwardGeneral learns the trace after the episode in the n-step and
+// lambda modes, from the last step down (Mode).
+func (t *Trace) backwardGeneral(final float32) bool {
+	T := len(t.steps)
+	reward := func(k int) float32 { // R_k, R_T = final
+		if k >= T {
+			return final
+		}
+		return t.steps[k].reward
+	}
+	if t.Mode.Lambda > 0 || t.Mode.Steps <= 1 { // lambda 0 is TD(0)
+		l := t.Mode.Lambda
+		g := final
+		for i := T - 1; i >= 0; i-- {
+			v := t.learnStep(i, g, t.value(i))
+			if i > 0 {
+				g = reward(i) + l*g + (1-l)*v
+			}
+		}
+		return finite(g)
+	}
+	n := t.Mode.Steps
+	var sum float32 // R_{i+1} + ... + R_{min(i+n, T)}
+	for i := T - 1; i >= 0; i-- {
+		sum += reward(i + 1)
+		if i+n+1 <= T {
+			sum -= reward(i + n + 1)
+		}
+		g := sum
+		if i+n < T {
+			g += t.value(i + n)
+		}
+		t.learnStep(i, g, t.value(i))
+		if !finite(g) {
+			return false
+		}
+	}
+	return true
+}
+
+// online learns the steps whose targets the last Push made known.
+func (t *Trace) online() {
+	T := len(t.steps)
+	n := max(t.Mode.Steps, 1)
+	i := T - 1 - n // s'_i's target ends with s'_{T-1}, just chosen
+	if i < 0 {
+		return
+	}
+	g := t.steps[T-1].value
+	for k := i + 1; k <= T-1; k++ {
+		g += t.steps[k].reward
+	}
+	if n == 1 {
+		t.learnStep(i, g, t.steps[i].value) // fast: the value of the choice
+	} else {
+		t.learnStep(i, g, t.value(i))
+	}
+}
+
+// onlineEnd learns the last after-states of an online episode: each the
+// plain sum of the rewards after it.
+func (t *Trace) onlineEnd(final float32) bool {
+	T := len(t.steps)
+	n := max(t.Mode.Steps, 1)
+	g := final
+	for i := T - 1; i >= max(T-n, 0); i-- {
+		if n == 1 {
+			t.learnStep(i, g, t.steps[i].value)
+		} else {
+			t.learnStep(i, g, t.value(i))
+		}
+		g += t.steps[i].reward
+	}
+	return finite(g) && (T == 0 || finite(t.value(T-1)))
+}
