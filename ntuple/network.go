@@ -167,6 +167,18 @@ func (n *Network) Prefault() {
 	}
 }
 
+// Optimistic fills every weight so that the network values every board at
+// v (optimistic initialisation): each of a board's Lookups() reads one
+// weight, of its stage, so each weight is v/Lookups(). TDL2048+'s
+// NET=V/norm divides by the lookups of all stages instead, so there a
+// K-stage network values boards at v/K.
+func (n *Network) Optimistic(v float64) {
+	w := float32(v / float64(n.Lookups()))
+	for i := range n.w {
+		n.w[i] = w
+	}
+}
+
 // Free releases the weight memory now instead of when the network is
 // garbage. The network must not be used afterwards.
 func (n *Network) Free() {

@@ -476,3 +476,27 @@ func TestDirectStages(t *testing.T) {
 		}
 	}
 }
+
+// TestOptimistic: a network filled optimistically values every board at
+// the given value; 2x4 gets TDL2048+'s 2x4patt=320000/norm weights.
+func TestOptimistic(t *testing.T) {
+	n := MustNew("2x4")
+	defer n.Free()
+	n.Optimistic(320000)
+	if n.Weights()[12345] != 20000 {
+		t.Fatalf("weight %v, want 20000", n.Weights()[12345])
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 100 {
+		b := board.Board(rng.Uint64() & 0x7777777777777777)
+		if v := n.Estimate(b); v != 320000 {
+			t.Fatalf("V(%v) = %v", b, v)
+		}
+	}
+	s := MustNew("0123@2")
+	defer s.Free()
+	s.Optimistic(1000)
+	if v := s.EstimateStage(1, 0x1234); v != 1000 {
+		t.Fatalf("stage 1: %v", v)
+	}
+}

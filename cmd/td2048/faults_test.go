@@ -303,7 +303,7 @@ func TestAbsurdFlagsRefused(t *testing.T) {
 	for _, args := range [][]string{
 		{"train", "--alpha", "Inf"}, {"train", "--alpha", "NaN"}, {"train", "--alpha", "3"}, {"train", "--alpha", "1e300"},
 		{"train", "--alpha", "-0.1"}, {"train", "--alpha-schedule", "0:0.1,100:5"}, {"train", "--threads", "100000"},
-		{"eval", "--cache", "1000G"}, {"eval", "--threads", "100000"}, {"bench", "--threads", "100000"}, {"hint", "--cache", "1000G", "0x1"}, {"train", "--network", "6x5"},
+		{"eval", "--cache", "1000G"}, {"eval", "--threads", "100000"}, {"train", "--init", "Inf"}, {"train", "--init", "1e12"}, {"bench", "--threads", "100000"}, {"hint", "--cache", "1000G", "0x1"}, {"train", "--network", "6x5"},
 	} {
 		code, out, errs := runCmd(t, args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {

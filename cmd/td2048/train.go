@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	flag "github.com/spf13/pflag"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,7 +34,7 @@ func init() {
 type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
 	episodes, every, threads, ckEvery                                                int
-	alpha                                                                            float64
+	alpha, init                                                                      float64
 	seed                                                                             seedFlag
 	force                                                                            bool
 }
@@ -52,6 +53,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
+	fs.Float64Var(&f.init, "init", 0, "optimistic initialisation: a new network values every board at this (like 320000; TDL2048+'s 4x6patt=320000/norm)")
 	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule) or online (as the next move is chosen, TDL2048+'s default), optionally with ,nstep=N (n-step TD) or ,lambda=L (TD(lambda), backward); see docs/methods.md")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
@@ -72,6 +74,12 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if err := learn.CheckAlpha(f.alpha); err != nil {
 		return usagef("--alpha: %v", err)
+	}
+	if !(math.Abs(f.init) < 1e9) {
+		return usagef("--init %v: want a value a board can have, like 320000", f.init)
+	}
+	if f.init != 0 && (f.load != "" || f.resume != "") {
+		return usagef("--init fills a new network; --load and --resume bring their own weights")
 	}
 	if err := checkThreads(f.threads); err != nil {
 		return err
@@ -290,6 +298,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if net, err = ntuple.New(*spec); err != nil {
 			return err
 		}
+		if f.init != 0 {
+			net.Optimistic(f.init)
+		}
 	}
 	defer net.Free()
 	if sched == nil {
@@ -338,6 +349,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		kindText = "state TD(0), backward episode updates"
 	}
 	fmt.Fprintf(out, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", kindText, sched, f.episodes, f.threads, sd)
+	if f.init != 0 {
+		fmt.Fprintf(out, "init = every board valued at %g (optimistic)\n", f.init)
+	}
 	if logPath != "" {
 		fmt.Fprintf(out, "log = %s\n", logPath)
 	}
