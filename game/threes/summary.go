@@ -1,11 +1,6 @@
 package threes
 
-import (
-	"fmt"
-	"io"
-	"math"
-	"strconv"
-)
+import ()
 
 // A Summary accumulates games for the course's summary block, the one the
 // framework prints after its games and its judge prints after reading a
@@ -59,43 +54,3 @@ func (s *Summary) Reach(t int) float64 {
 	}
 	return float64(n) / float64(s.Games)
 }
-
-// rate formats actions per second as the framework prints it: fixed, no
-// decimals, inf for no time at all.
-func rate(actions, ms int64) string {
-	v := float64(actions) * 1000 / float64(ms)
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// Write prints the summary block.
-func (s *Summary) Write(w io.Writer) error {
-	avg := int64(0)
-	if s.Games > 0 {
-		avg = s.Sum / int64(s.Games)
-	}
-	_, err := fmt.Fprintf(w, "%d\tavg = %d, max = %d, ops = %s (%s|%s)\n", s.Games, avg, s.Max,
-		rate(s.Slides+s.Placements, s.Time), rate(s.Slides, s.SlideTime), rate(s.Placements, s.PlaceTime))
-	if err != nil {
-		return err
-	}
-	for t, n := range s.End {
-		if n == 0 {
-			continue
-		}
-		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", Value(t), num(100*s.Reach(t)), num(100*float64(n)/float64(s.Games))); err != nil {
-			return err
-		}
-	}
-	_, err = fmt.Fprintln(w)
-	return err
-}
-
-// num formats a share as C++ streams do by default: six significant
-// digits, no trailing zeros.
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
