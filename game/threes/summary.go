@@ -1,7 +1,5 @@
 package threes
 
-import ()
-
 // A Summary accumulates games for the course's summary block, the one the
 // framework prints after its games and its judge prints after reading a
 // statistics file:
