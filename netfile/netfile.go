@@ -46,7 +46,11 @@ type Header struct {
 	Game     string `json:"game"`    // "2048" or "threes"
 	Learner  string `json:"learner"` // "after" or "state"
 	Episodes int64  `json:"episodes,omitempty"`
-	Comment  string `json:"comment,omitempty"`
+	// Coherence marks a network that learns by temporal coherence: the
+	// weights are followed by each weight's two accumulators (E, A),
+	// float32, interleaved.
+	Coherence bool   `json:"coherence,omitempty"`
+	Comment   string `json:"comment,omitempty"`
 	// Run, when present, is the state of the training run that wrote the
 	// file, enough to resume it (train --resume).
 	Run json.RawMessage `json:"run,omitempty"`
@@ -60,6 +64,7 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	h.Format, h.Version, h.Element = "td2048-weights", 1, "float32"
 	h.Network = net.Spec().String()
 	h.Weights = int64(len(net.Weights()))
+	h.Coherence = net.Coherent()
 	if h.Game == "" {
 		h.Game = "2048"
 	}
@@ -78,6 +83,9 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	bw.Write(n[:])
 	bw.Write(js)
 	if err := writeFloats(bw, net.Weights()); err != nil {
+		return err
+	}
+	if err := writeFloats(bw, net.Accumulators()); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -129,7 +137,11 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	if int64(spec.Weights()) != h.Weights {
 		return nil, Header{}, fmt.Errorf("damaged weight file: network %s has %d weights, header says %d", h.Network, spec.Weights(), h.Weights)
 	}
-	if want := int64(len(magic)+4) + int64(hl) + 4*h.Weights + 4; size >= 0 && size != want {
+	floats := h.Weights
+	if h.Coherence {
+		floats *= 3
+	}
+	if want := int64(len(magic)+4) + int64(hl) + 4*floats + 4; size >= 0 && size != want {
 		what := "truncated"
 		if size > want {
 			what = "damaged"
@@ -140,7 +152,13 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	if err != nil {
 		return nil, Header{}, err
 	}
-	if err := readFloats(tr, net.Weights()); err != nil {
+	if h.Coherence {
+		net.EnableCoherence()
+	}
+	if err := readFloats(tr, net.Weights()); err == nil {
+		err = readFloats(tr, net.Accumulators())
+	}
+	if err != nil {
 		net.Free()
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, Header{}, fmt.Errorf("truncated weight file: weights cut short")
@@ -175,6 +193,11 @@ func checkFinite(net *ntuple.Network) error {
 	for i, x := range net.Weights() {
 		if x-x != 0 {
 			return fmt.Errorf("weight file holds a weight that is not a finite number (weight %d is %v): the run that wrote it diverged", i, x)
+		}
+	}
+	for i, x := range net.Accumulators() {
+		if x-x != 0 {
+			return fmt.Errorf("weight file holds a coherence accumulator that is not a finite number (%d is %v): the run that wrote it diverged", i, x)
 		}
 	}
 	return nil

@@ -93,6 +93,9 @@ type Network struct {
 	split  float32 // 1 / (patterns * images)
 	shared bool
 	free   func()
+	// TC accumulators (coherence.go), nil without temporal coherence.
+	ea     []float32
+	freeEA func()
 }
 
 // New makes a network of the given spec with all weights zero.
@@ -177,6 +180,9 @@ func (n *Network) Optimistic(v float64) {
 	for i := range n.w {
 		n.w[i] = w
 	}
+	for i := range n.ea {
+		n.ea[i] = tcStart
+	}
 }
 
 // Free releases the weight memory now instead of when the network is
@@ -186,7 +192,11 @@ func (n *Network) Free() {
 		n.free()
 		n.free = nil
 	}
-	n.w = nil
+	if n.freeEA != nil {
+		n.freeEA()
+		n.freeEA = nil
+	}
+	n.w, n.ea = nil, nil
 }
 
 func load(w []float32, i uint32) float32 {
@@ -299,6 +309,9 @@ func (n *Network) Sum(x []uint32) float32 {
 // read twice counts once with one step and once with two).
 func (n *Network) Add(x []uint32, u float32) float32 {
 	d := u * n.split
+	if n.ea != nil {
+		return n.addTC(x, d)
+	}
 	w, per := n.w, n.spec.Images()
 	var v float32
 	if n.shared {
@@ -338,7 +351,7 @@ func (n *Network) Update(b board.Board, u float32) float32 { return n.UpdateStag
 
 // UpdateStage is Update on the tables of stage k.
 func (n *Network) UpdateStage(k int, b board.Board, u float32) float32 {
-	if n.Direct() {
+	if n.Direct() && n.ea == nil {
 		return add4x6(&n.w[k*n.stage], uint64(b), u*n.split)
 	}
 	var x [MaxPatterns * 8]uint32

@@ -113,6 +113,9 @@ func Save(path string, net *ntuple.Network, hdr netfile.Header, st State) error 
 	if i := firstNonFinite(net.Weights()); i >= 0 {
 		return &DivergedError{Index: i}
 	}
+	if i := firstNonFinite(net.Accumulators()); i >= 0 {
+		return &DivergedError{Index: i / 2}
+	}
 	js, err := json.Marshal(st)
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ type trainFlags struct {
 	episodes, every, threads, ckEvery                                                int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
-	force                                                                            bool
+	force, coherence                                                                 bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
@@ -53,6 +53,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
+	fs.BoolVar(&f.coherence, "coherence", false, "temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC")
 	fs.Float64Var(&f.init, "init", 0, "optimistic initialisation: a new network values every board at this (like 320000; TDL2048+'s 4x6patt=320000/norm)")
 	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule) or online (as the next move is chosen, TDL2048+'s default), optionally with ,nstep=N (n-step TD) or ,lambda=L (TD(lambda), backward); see docs/methods.md")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
@@ -71,6 +72,9 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
+	}
+	if f.coherence && !flagGiven(fs, "alpha") {
+		f.alpha = 1 // TDL2048+'s TC rate: the first step of a weight moves V by the whole error
 	}
 	if err := learn.CheckAlpha(f.alpha); err != nil {
 		return usagef("--alpha: %v", err)
@@ -303,6 +307,18 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 	}
 	defer net.Free()
+	if f.coherence {
+		if f.resume != "" && !net.Coherent() {
+			return usagef("--coherence: the resumed run learns by plain TD (start a new run with --load to switch)")
+		}
+		if kind != learn.AfterState {
+			return usagef("--coherence is for after-state learning")
+		}
+		if err := checkMemory(3*int64(len(net.Weights()))*4, "network "+net.Spec().String()+" with coherence"); err != nil {
+			return err
+		}
+		net.EnableCoherence()
+	}
 	if sched == nil {
 		if sched, err = learn.ParseSchedule(f.schedule, f.alpha); err != nil {
 			return usagef("%v", err)
@@ -345,6 +361,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		fmt.Fprintf(out, "loaded = %s (%d episodes)\n", f.load, h.Episodes)
 	}
 	kindText := "after-state " + mode.Describe()
+	if net.Coherent() {
+		kindText += ", temporal coherence"
+	}
 	if kind == learn.State {
 		kindText = "state TD(0), backward episode updates"
 	}

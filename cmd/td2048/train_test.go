@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -230,12 +231,12 @@ func TestTrainPlotAndSaveFormat(t *testing.T) {
 // with the weights of one never stopped (one thread), in both games.
 func TestUpdateModesResumeExactly(t *testing.T) {
 	dir := t.TempDir()
-	for i, c := range []struct{ game, network, mode string }{
-		{"2048", "0123,4567", "online"}, {"2048", "0123,4567", "online,nstep=3"},
-		{"2048", "0123,4567", "backward,lambda=0.5"}, {"threes", "0123,4567+hint", "backward,nstep=2"},
+	for i, c := range []struct{ game, network, mode, extra string }{
+		{"2048", "0123,4567", "online", "--init=1000"}, {"2048", "0123,4567", "online,nstep=3", "--coherence"},
+		{"2048", "0123,4567", "backward,lambda=0.5", "--coherence"}, {"threes", "0123,4567+hint", "backward,nstep=2", "--coherence"},
 	} {
 		whole, part := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i)), filepath.Join(dir, fmt.Sprintf("p%d.td2048", i))
-		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50"}
+		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50", c.extra}
 		out := mustTrain(t, append(common[1:], "--episodes", "200", "--save", whole)...)
 		if !strings.Contains(out, "learner = after-state ") || runState(t, whole).Update != c.mode {
 			t.Fatalf("%s: header or state does not name the mode:\n%s", c.mode, out)
@@ -243,6 +244,19 @@ func TestUpdateModesResumeExactly(t *testing.T) {
 		mustTrain(t, append(common[1:], "--episodes", "100", "--save", part)...)
 		mustTrain(t, "--resume", part, "--episodes", "200")
 		sameWeights(t, whole, part)
+		if c.extra == "--coherence" {
+			a, _, _ := netfile.Load(whole)
+			b, _, _ := netfile.Load(part)
+			if !a.Coherent() || !slices.Equal(a.Accumulators(), b.Accumulators()) {
+				t.Fatalf("%s: accumulators lost or differ after resume", c.mode)
+			}
+			a.Free()
+			b.Free()
+		}
+	}
+	// TC weights are not written to a reference format silently.
+	if code, _, errs := runCmd(t, "convert", filepath.Join(dir, "w1.td2048"), filepath.Join(dir, "x.w")); code == 0 || !strings.Contains(errs, "temporal-coherence accumulators") {
+		t.Fatalf("TC to .w: %d %s", code, errs)
 	}
 	if code, _, errs := runCmd(t, "train", "--update", "online", "--learner", "state", "--save", filepath.Join(dir, "s.td2048")); code != 2 || !strings.Contains(errs, "after-state") {
 		t.Fatalf("state learner with --update: %d %s", code, errs)

@@ -1,0 +1,73 @@
+package ntuple
+
+import (
+	"math"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Temporal coherence (TC, Beal and Smith; the form of the research
+// framework TDL2048+, docs/methods.md section 3): every weight has two
+// accumulators, E the sum of its signed updates and A the sum of their
+// sizes, both starting at the smallest normal float32. A step u of a
+// weight moves it by u*|E|/A (E and A from before the step), then E += u
+// and A += |u|: a weight whose updates keep agreeing keeps its rate, one
+// whose updates cancel out slows down.
+
+// tcStart is where E and A start: |E|/A is 1 before any update.
+const tcStart = math.SmallestNonzeroFloat32 * (1 << 23) // FLT_MIN, 2^-126
+
+// EnableCoherence gives every weight TC accumulators (two float32s more per
+// weight); from then on Add and Update step weights by the TC rule. It is
+// a no-op on a network that has them.
+func (n *Network) EnableCoherence() {
+	if n.ea != nil {
+		return
+	}
+	n.ea, n.freeEA = allocWeights(2 * len(n.w))
+	for i := range n.ea {
+		n.ea[i] = tcStart
+	}
+}
+
+// Coherent reports whether the network learns by temporal coherence.
+func (n *Network) Coherent() bool { return n.ea != nil }
+
+// Accumulators returns the TC accumulators, E and A of weight i at 2i and
+// 2i+1 (nil without TC), for files.
+func (n *Network) Accumulators() []float32 { return n.ea }
+
+// addTC is Add by the TC rule: d is the plain step of each weight.
+func (n *Network) addTC(x []uint32, d float32) float32 {
+	w, ea, per := n.w, n.ea, n.spec.Images()
+	ld := func(p *float32) float32 {
+		if n.shared {
+			return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(p))))
+		}
+		return *p
+	}
+	st := func(p *float32, v float32) {
+		if n.shared {
+			atomic.StoreUint32((*uint32)(unsafe.Pointer(p)), math.Float32bits(v))
+			return
+		}
+		*p = v
+	}
+	var v float32
+	for k := 0; k+per <= len(x); k += per {
+		var s float32
+		for _, i := range x[k : k+per] {
+			e, a := &ea[2*i], &ea[2*i+1]
+			ev, av := ld(e), ld(a)
+			nw := ld(&w[i]) + d*(abs32(ev)/av)
+			st(&w[i], nw)
+			st(e, ev+d)
+			st(a, av+abs32(d))
+			s += nw
+		}
+		v += s
+	}
+	return v
+}
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
