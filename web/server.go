@@ -111,8 +111,8 @@ type Config struct {
 	// MaxDepth caps the search depth of a request (1 to 4; 0 means 4).
 	MaxDepth int
 	// MoveTime is the time budget of one search request (0 means 250ms):
-	// the agent deepens iteratively within it, a hint stops deepening when
-	// the next depth would not fit. Depth 1 always finishes.
+	// hints and the agent deepen iteratively within it, a hard deadline
+	// that abandons the depth under way. Depth 1 always finishes.
 	MoveTime time.Duration
 	// TableBytes sizes the transposition table shared by all requests
 	// (0 means none).
