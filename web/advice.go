@@ -130,13 +130,17 @@ func (s *Server) hintOf(b board.Board, g *threes.Game, depth int) Hint {
 	return h
 }
 
-func (s *Server) hint(w http.ResponseWriter, r *http.Request, body []byte) {
-	p, depth, ok := s.searchArgs(w, body)
-	if !ok || !s.searchPlace(w, r) {
-		return
+// searchAPI is the handler of a search request (hint or agent): answer
+// runs in a search place on the request's position.
+func searchAPI[T any](s *Server, answer func(b board.Board, g *threes.Game, depth int) T) apiHandler {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		p, depth, ok := s.searchArgs(w, body)
+		if !ok || !s.searchPlace(w, r) {
+			return
+		}
+		defer s.searchDone()
+		writeJSON(w, http.StatusOK, answer(p.Board, s.gameOf(p), depth))
 	}
-	defer s.searchDone()
-	writeJSON(w, http.StatusOK, s.hintOf(p.Board, s.gameOf(p), depth))
 }
 
 // Agent is the answer of POST /api/agent.
@@ -170,13 +174,4 @@ func (s *Server) agentOf(b board.Board, g *threes.Game, depth int) Agent {
 	}
 	a.Micros = time.Since(start).Microseconds()
 	return a
-}
-
-func (s *Server) agent(w http.ResponseWriter, r *http.Request, body []byte) {
-	p, depth, ok := s.searchArgs(w, body)
-	if !ok || !s.searchPlace(w, r) {
-		return
-	}
-	defer s.searchDone()
-	writeJSON(w, http.StatusOK, s.agentOf(p.Board, s.gameOf(p), depth))
 }

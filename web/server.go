@@ -218,8 +218,8 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET", "/api/curve", s.curveHandler)
 	s.api("POST", "/api/new", s.newGame)
 	s.api("POST", "/api/move", s.move)
-	s.api("POST", "/api/hint", s.hint)
-	s.api("POST", "/api/agent", s.agent)
+	s.api("POST", "/api/hint", searchAPI(s, s.hintOf))
+	s.api("POST", "/api/agent", searchAPI(s, s.agentOf))
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
