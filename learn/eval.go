@@ -51,8 +51,8 @@ func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int
 			moves.Add(n)
 			n = 0
 		}
-		ep.Score += game.Reward(c.Reward)
-		if game.Overflow(c.Reward) {
+		ep.Score += int(c.Reward)
+		if c.Overflow {
 			ep.Overflow = true
 			break
 		}

@@ -162,10 +162,10 @@ func (w *Worker) playState(alpha float32) Episode {
 			break
 		}
 		ep.Moves++
-		r := game.Reward(c.Reward)
+		r := int(c.Reward)
 		ep.Score += r
 		path = append(path, step{b, float32(r)})
-		if game.Overflow(c.Reward) {
+		if c.Overflow {
 			ep.Overflow = true
 			break
 		}

@@ -2,57 +2,19 @@ package search
 
 import (
 	"math"
-	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
 )
 
-// Kind says what the network values, which decides what a leaf is.
-type Kind int
-
-const (
-	// AfterState networks value boards right after a slide: a leaf is
-	// V(after-state).
-	AfterState Kind = iota
-	// State networks value boards before a move: a leaf is the expectation
-	// of V over the random tile that follows the slide.
-	State
-)
-
-// Options configure a Searcher.
-type Options struct {
-	// Depth in plies: 1 chooses greedily (reward + leaf), 2 adds one chance
-	// and max layer below each move, and so on. 0 means 1.
-	Depth int
-	// MoveTime, when positive, deepens iteratively from depth 1 until the
-	// budget runs out (or Depth, when set, is reached) and answers with the
-	// deepest finished search. Depth 1 always finishes.
-	MoveTime time.Duration
-	Kind     Kind
-	// Stop, when not nil, interrupts searches once it is closed (a
-	// context's Done channel, say): a search checks it every 1024 chance
-	// nodes, cuts itself short and reports so through Stopped. A move
-	// chosen by a stopped search is not a considered one.
-	Stop <-chan struct{}
-}
-
 // A Searcher runs expectimax over one network for one goroutine; several
 // searchers may share one Table.
 type Searcher struct {
-	net   *ntuple.Network
-	opt   Options
-	tt    *Table
-	canon bool // values depend only on the symmetry class of a board
-
-	deadline time.Time
-	timed    bool
-	aborted  bool // the search under way was cut short
-	stopped  bool // by Stop
-	leaves   *leaves
-	// Nodes counts the chance nodes evaluated.
-	Nodes int64
+	run
+	net    *ntuple.Network
+	canon  bool // values depend only on the symmetry class of a board
+	leaves *leaves
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
@@ -60,31 +22,12 @@ func NewSearcher(net *ntuple.Network, opt Options, tt *Table) *Searcher {
 	if opt.Depth <= 0 && opt.MoveTime <= 0 {
 		opt.Depth = 1
 	}
-	return &Searcher{net: net, opt: opt, tt: tt, canon: net.Spec().Iso}
+	return &Searcher{run: run{opt: opt, tt: tt}, net: net, canon: net.Spec().Iso}
 }
-
-// Depth returns the configured depth (0 when only a time budget bounds it).
-func (s *Searcher) Depth() int { return s.opt.Depth }
-
-// A MoveValue is one move's expectimax value.
-type MoveValue struct {
-	Legal  bool
-	After  board.Board
-	Reward uint32  // as game.Moves gives it
-	Value  float32 // the value below the after-state (chance node)
-	Total  float32 // reward + Value
-}
-
-// Stopped reports whether the last search was cut short because Stop was
-// closed; its values and choice are then not to be trusted.
-func (s *Searcher) Stopped() bool { return s.stopped }
 
 // Values returns the value of each move at depth plies (1 or more).
 func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
-	if !s.timed { // a new search, not one depth of BestTimed
-		s.stopped = false
-		s.aborted = s.opt.Stop != nil && s.expired()
-	}
+	s.begin()
 	var mv [4]MoveValue
 	after, reward := game.Moves(b)
 	for d := range 4 {
@@ -92,23 +35,14 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 			continue
 		}
 		var v float32
-		if !game.Overflow(reward[d]) { // a 65536 merge ends the game: nothing below
+		flow := game.Overflow(reward[d])
+		if !flow { // a 65536 merge ends the game: nothing below
 			v = s.chance(after[d], depth-1)
 		}
-		mv[d] = MoveValue{true, after[d], reward[d], v, float32(game.Reward(reward[d])) + v}
+		r := game.Reward(reward[d])
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, Overflow: flow}
 	}
 	return mv
-}
-
-// bestOf picks the legal move of highest total, the first on ties.
-func bestOf(mv *[4]MoveValue) Choice {
-	best := NoMove
-	for d := range mv {
-		if mv[d].Legal && mv[d].Total > best.Value {
-			best = Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total}
-		}
-	}
-	return best
 }
 
 // Best chooses a move on b: at the configured depth, or iteratively
@@ -116,7 +50,7 @@ func bestOf(mv *[4]MoveValue) Choice {
 func (s *Searcher) Best(b board.Board) Choice {
 	if s.opt.MoveTime <= 0 {
 		mv := s.Values(b, s.opt.Depth)
-		return bestOf(&mv)
+		return BestOf(&mv)
 	}
 	c, _ := s.BestTimed(b)
 	return c
@@ -126,7 +60,7 @@ func (s *Searcher) Best(b board.Board) Choice {
 // choice of the deepest finished search with that depth.
 func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
 	mv, depth := s.ValuesTimed(b)
-	return bestOf(&mv), depth
+	return BestOf(&mv), depth
 }
 
 // ValuesTimed returns the values of the moves from the deepest search
@@ -134,28 +68,7 @@ func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
 // when set), with that depth; without a budget, Values at Depth. The
 // deadline is hard: a search under way when it passes is abandoned.
 func (s *Searcher) ValuesTimed(b board.Board) ([4]MoveValue, int) {
-	if s.opt.MoveTime <= 0 {
-		return s.Values(b, s.opt.Depth), s.opt.Depth
-	}
-	start := time.Now()
-	best, depth := s.Values(b, 1), 1
-	if !bestOf(&best).Legal() {
-		return best, 1
-	}
-	s.deadline, s.timed = start.Add(s.opt.MoveTime), true
-	s.aborted, s.stopped = false, false
-	defer func() { s.timed, s.aborted = false, false }()
-	for d := 2; s.opt.Depth <= 0 || d <= s.opt.Depth; d++ {
-		mv := s.Values(b, d)
-		if s.aborted {
-			break
-		}
-		best, depth = mv, d
-		if time.Now().After(s.deadline) {
-			break
-		}
-	}
-	return best, depth
+	return s.deepen(func(depth int) [4]MoveValue { return s.Values(b, depth) })
 }
 
 // chance is the value of an after-state with depth more max layers below:
@@ -166,12 +79,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 	if depth == 0 && s.opt.Kind == AfterState {
 		return s.net.Estimate(after)
 	}
-	if s.aborted {
-		return 0
-	}
-	s.Nodes++
-	if s.Nodes&1023 == 0 && s.expired() {
-		s.aborted = true
+	if s.enter() {
 		return 0
 	}
 	key := after
@@ -205,20 +113,6 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		s.tt.Put(key, uint32(depth), v)
 	}
 	return v
-}
-
-// expired reports whether the search must stop: its time budget is spent
-// or Stop is closed.
-func (s *Searcher) expired() bool {
-	if s.opt.Stop != nil {
-		select {
-		case <-s.opt.Stop:
-			s.stopped = true
-			return true
-		default:
-		}
-	}
-	return s.timed && time.Now().After(s.deadline)
 }
 
 // leaves is the scratch of lastChance: the leaf boards below one chance

@@ -1,33 +1,10 @@
-// Package search chooses 2048 moves with a learned value function: greedy
-// after-state selection (1-ply), the expectation over random tiles, and
-// expectimax to any depth.
-//
-// Values are rewards plus V of an after-state, in float32 as the course
-// code computes them; ties go to the first direction in up, right, down,
-// left order.
 package search
 
 import (
-	"math"
-
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
 )
-
-// A Choice is one chosen move.
-type Choice struct {
-	Dir    int         // -1 when no move is legal
-	After  board.Board // the after-state
-	Reward uint32      // as game.Moves gives it, OverflowBit included
-	Value  float32     // reward + value of what lies below
-}
-
-// Legal reports whether a move was found.
-func (c Choice) Legal() bool { return c.Dir >= 0 }
-
-// NoMove is the choice on a board where no move is legal.
-var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 
 // Greedy returns the move maximising reward + V(after-state).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
@@ -54,7 +31,7 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 			k++
 		}
 		if v > best.Value {
-			best = Choice{Dir: d, After: after[d], Reward: reward[d], Value: v}
+			best = Choice{Dir: d, After: after[d], Reward: uint32(game.Reward(reward[d])), Value: v, Overflow: game.Overflow(reward[d])}
 		}
 	}
 	return best

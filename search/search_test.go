@@ -185,12 +185,20 @@ func TestOverflowMoveIsTerminal(t *testing.T) {
 	b := board.FromCells([16]int{15, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0})
 	for depth := 1; depth <= 2; depth++ {
 		mv := NewSearcher(net, Options{Depth: depth}, nil).Values(b, depth)
-		if !mv[game.Left].Legal || mv[game.Left].Total != 65536 || mv[game.Left].Value != 0 {
+		if !mv[game.Left].Legal || mv[game.Left].Total != 65536 || mv[game.Left].Value != 0 || !mv[game.Left].Overflow {
 			t.Fatalf("depth %d: left %+v", depth, mv[game.Left])
 		}
 	}
-	if c := Greedy(net, b); c.Dir == game.Left && c.Value != 65536 {
-		t.Fatalf("greedy values the overflow at %v", c.Value)
+	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536 || !c.Overflow || c.Reward != 65536) {
+		t.Fatalf("greedy values the overflow at %+v", c)
+	}
+	// The choice made of the values says so too: learn and eval end the
+	// game on it.
+	_, reward := game.Moves(b)
+	for _, c := range []Choice{Greedy(net, b), NewSearcher(net, Options{Depth: 2}, nil).Best(b)} {
+		if !c.Legal() || c.Overflow != game.Overflow(reward[c.Dir]) || c.Reward != uint32(game.Reward(reward[c.Dir])) {
+			t.Fatalf("choice %+v", c)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package threeslearn trains n-tuple networks on Threes! by after-state
-// TD(0), plays with them greedily or by expectimax, and evaluates them in
-// the course's terms.
+// TD(0), plays with them greedily or by expectimax (package search's
+// Threes searcher, known here by its Threes! names), and evaluates them
+// in the course's terms.
 //
 // Learning is the course's after-state TD(0), as package learn does it for
 // 2048: a whole episode is played choosing the slide that maximises

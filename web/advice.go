@@ -8,11 +8,9 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 type searchRequest struct {
@@ -77,111 +75,72 @@ type Hint struct {
 	Micros    int64 `json:"us"`
 }
 
-func (s *Server) searcher(depth int, moveTime time.Duration) *search.Searcher {
-	return search.NewSearcher(s.cfg.Net, search.Options{Depth: depth, MoveTime: moveTime, Kind: s.cfg.Kind}, s.tt)
-}
-
-// deepen runs values at depth 1, then deeper up to depth while the next
-// depth is expected to finish within the server's time budget (each depth
-// costs some tens of times the one before). It returns the deepest
-// answer and its depth.
-func (s *Server) deepen(depth int, values func(d int) [4]MoveValue) ([4]MoveValue, int) {
-	start := time.Now()
-	mv := values(1)
-	got := 1
-	last, growth := time.Since(start), time.Duration(20)
-	for d := 2; d <= depth; d++ {
-		if time.Since(start)+max(last, 20*time.Microsecond)*growth > s.cfg.MoveTime {
-			break
-		}
-		t0 := time.Now()
-		mv = values(d)
-		got = d
-		this := time.Since(t0)
-		if last > 0 {
-			growth = max(20, this/last)
-		}
-		last = this
+// advise searches board b (the Threes! game g, when not nil) to depth
+// plies, deepening from depth 1 within the server's time budget (a hard
+// deadline; depth 1 always finishes), and returns the moves' values, the
+// depth reached and the best move.
+func (s *Server) advise(b board.Board, g *threes.Game, depth int) ([4]MoveValue, int, search.Choice) {
+	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind}
+	var v [4]search.MoveValue
+	var got int
+	if g != nil {
+		v, got = search.NewThrees(s.cfg.Net, opt, s.tt).ValuesTimed(g)
+	} else {
+		v, got = search.NewSearcher(s.cfg.Net, opt, s.tt).ValuesTimed(b)
 	}
-	return mv, got
-}
-
-// bestMove is the legal move of largest total, -1 for none; ties go to the
-// first in up, right, down, left order.
-func bestMove(mv *[4]MoveValue) int {
-	best := -1
+	var mv [4]MoveValue
 	for d := range 4 {
-		if mv[d].Legal && (best < 0 || mv[d].Total > mv[best].Total) {
-			best = d
+		mv[d] = MoveValue{Dir: session.DirNames[d], Legal: v[d].Legal}
+		if v[d].Legal {
+			mv[d].Reward = int(v[d].Reward)
+			mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
 		}
 	}
-	return best
+	return mv, got, search.BestOf(&v)
 }
 
-func makeHint(b board.Board, mv [4]MoveValue, got, depth int, start time.Time) Hint {
-	h := Hint{Board: b.Hex(), Moves: mv, Depth: got, Requested: depth, Micros: time.Since(start).Microseconds()}
-	if best := bestMove(&h.Moves); best >= 0 {
-		h.Best = &h.Moves[best].Dir
-	}
-	return h
-}
-
-// Values returns the hint for b at depth plies, deepening from 1 and
-// stopping early when the next depth is not expected to finish within the
-// server's time budget.
+// Values returns the hint for b at depth plies, or as deep as the time
+// budget allows.
 func (s *Server) Values(b board.Board, depth int) Hint {
-	start := time.Now()
-	sr := s.searcher(depth, 0)
-	mv, got := s.deepen(depth, func(depth int) [4]MoveValue {
-		v := sr.Values(b, depth)
-		var mv [4]MoveValue
-		for d := range 4 {
-			mv[d] = MoveValue{Dir: game.DirNames[d], Legal: v[d].Legal}
-			if v[d].Legal {
-				mv[d].Reward = game.Reward(v[d].Reward)
-				mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
-			}
-		}
-		return mv
-	})
-	return makeHint(b, mv, got, depth, start)
+	return s.hintOf(b, nil, depth)
 }
 
 // ThreesValues is Values for a Threes! game: its board, hint and bag.
 func (s *Server) ThreesValues(g *threes.Game, depth int) Hint {
+	return s.hintOf(g.Board, g, depth)
+}
+
+// gameOf is p's Threes! game on a Threes! server, nil on a 2048 one.
+func (s *Server) gameOf(p session.Position) *threes.Game {
+	if !s.threes() {
+		return nil
+	}
+	g := p.ThreesGame()
+	return &g
+}
+
+func (s *Server) hintOf(b board.Board, g *threes.Game, depth int) Hint {
 	start := time.Now()
-	mv, got := s.deepen(depth, s.threesValues(g))
-	return makeHint(g.Board, mv, got, depth, start)
+	mv, got, c := s.advise(b, g, depth)
+	h := Hint{Board: b.Hex(), Moves: mv, Depth: got, Requested: depth}
+	if c.Legal() {
+		h.Best = &h.Moves[c.Dir].Dir
+	}
+	h.Micros = time.Since(start).Microseconds()
+	return h
 }
 
-func (s *Server) threesValues(g *threes.Game) func(d int) [4]MoveValue {
-	sr := threeslearn.NewSearcher(s.cfg.Net, threeslearn.Options{Depth: s.cfg.MaxDepth}, s.tt)
-	return func(depth int) [4]MoveValue {
-		v := sr.Values(g, depth)
-		var mv [4]MoveValue
-		for d := range 4 {
-			mv[d] = MoveValue{Dir: threes.DirNames[d], Legal: v[d].Legal}
-			if v[d].Legal {
-				mv[d].Reward = v[d].Reward
-				mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
-			}
+// searchAPI is the handler of a search request (hint or agent): answer
+// runs in a search place on the request's position.
+func searchAPI[T any](s *Server, answer func(b board.Board, g *threes.Game, depth int) T) apiHandler {
+	return func(w http.ResponseWriter, r *http.Request, body []byte) {
+		p, depth, ok := s.searchArgs(w, body)
+		if !ok || !s.searchPlace(w, r) {
+			return
 		}
-		return mv
+		defer s.searchDone()
+		writeJSON(w, http.StatusOK, answer(p.Board, s.gameOf(p), depth))
 	}
-}
-
-func (s *Server) hint(w http.ResponseWriter, r *http.Request, body []byte) {
-	p, depth, ok := s.searchArgs(w, body)
-	if !ok || !s.searchPlace(w, r) {
-		return
-	}
-	defer s.searchDone()
-	if s.threes() {
-		g := p.ThreesGame()
-		writeJSON(w, http.StatusOK, s.ThreesValues(&g, depth))
-		return
-	}
-	writeJSON(w, http.StatusOK, s.Values(p.Board, depth))
 }
 
 // Agent is the answer of POST /api/agent.
@@ -196,55 +155,23 @@ type Agent struct {
 // Choose returns the network's move on b, searched to depth plies or as
 // deep as the time budget allows.
 func (s *Server) Choose(b board.Board, depth int) Agent {
+	return s.agentOf(b, nil, depth)
+}
+
+// ThreesChoose is Choose for a Threes! game.
+func (s *Server) ThreesChoose(g *threes.Game, depth int) Agent {
+	return s.agentOf(g.Board, g, depth)
+}
+
+func (s *Server) agentOf(b board.Board, g *threes.Game, depth int) Agent {
 	start := time.Now()
-	a := Agent{Board: b.Hex(), Depth: 1}
+	a := Agent{Board: b.Hex()}
 	var c search.Choice
-	if depth == 1 {
-		c = s.searcher(1, 0).Best(b)
-	} else {
-		c, a.Depth = s.searcher(depth, s.cfg.MoveTime).BestTimed(b)
-	}
+	_, a.Depth, c = s.advise(b, g, depth)
 	if c.Legal() {
-		a.Dir = &game.DirNames[c.Dir]
+		a.Dir = &session.DirNames[c.Dir]
 		a.Value = float64(c.Value)
 	}
 	a.Micros = time.Since(start).Microseconds()
 	return a
-}
-
-// ThreesChoose is Choose for a Threes! game: the network's slide,
-// searched to depth plies or as deep as the time budget is expected to
-// allow (a Threes! search is not cut short once begun).
-func (s *Server) ThreesChoose(g *threes.Game, depth int) Agent {
-	start := time.Now()
-	a := Agent{Board: g.Board.Hex(), Depth: 1}
-	var c threeslearn.Choice
-	if depth == 1 {
-		c = threeslearn.Greedy(s.cfg.Net, g.Board, g.Hint)
-		if c.Legal() {
-			a.Dir, a.Value = &threes.DirNames[c.Dir], float64(c.Value)
-		}
-	} else {
-		var mv [4]MoveValue
-		mv, a.Depth = s.deepen(depth, s.threesValues(g))
-		if best := bestMove(&mv); best >= 0 {
-			a.Dir, a.Value = &threes.DirNames[best], mv[best].Total
-		}
-	}
-	a.Micros = time.Since(start).Microseconds()
-	return a
-}
-
-func (s *Server) agent(w http.ResponseWriter, r *http.Request, body []byte) {
-	p, depth, ok := s.searchArgs(w, body)
-	if !ok || !s.searchPlace(w, r) {
-		return
-	}
-	defer s.searchDone()
-	if s.threes() {
-		g := p.ThreesGame()
-		writeJSON(w, http.StatusOK, s.ThreesChoose(&g, depth))
-		return
-	}
-	writeJSON(w, http.StatusOK, s.Choose(p.Board, depth))
 }

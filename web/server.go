@@ -111,8 +111,8 @@ type Config struct {
 	// MaxDepth caps the search depth of a request (1 to 4; 0 means 4).
 	MaxDepth int
 	// MoveTime is the time budget of one search request (0 means 250ms):
-	// the agent deepens iteratively within it, a hint stops deepening when
-	// the next depth would not fit. Depth 1 always finishes.
+	// hints and the agent deepen iteratively within it, a hard deadline
+	// that abandons the depth under way. Depth 1 always finishes.
 	MoveTime time.Duration
 	// TableBytes sizes the transposition table shared by all requests
 	// (0 means none).
@@ -218,8 +218,8 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET", "/api/curve", s.curveHandler)
 	s.api("POST", "/api/new", s.newGame)
 	s.api("POST", "/api/move", s.move)
-	s.api("POST", "/api/hint", s.hint)
-	s.api("POST", "/api/agent", s.agent)
+	s.api("POST", "/api/hint", searchAPI(s, s.hintOf))
+	s.api("POST", "/api/agent", searchAPI(s, s.agentOf))
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)

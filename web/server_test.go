@@ -348,7 +348,7 @@ func TestHintMatchesSearch(t *testing.T) {
 		best := ""
 		for d, m := range h.Moves {
 			w := want[d]
-			if m.Dir != game.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != game.Reward(w.Reward))) {
+			if m.Dir != game.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward))) {
 				t.Errorf("depth %d %s: %+v, want %+v", depth, m.Dir, m, w)
 			}
 			if m.Legal && (best == "" || m.Total > h.Moves[dirIndex(best)].Total) {

@@ -330,7 +330,7 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 			best := -1
 			for d, m := range h.Moves {
 				w := want[d]
-				if m.Dir != threes.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != w.Reward || float32(m.Value) != w.Value)) {
+				if m.Dir != threes.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward) || float32(m.Value) != w.Value)) {
 					t.Errorf("hint %d depth %d %s: %+v, want %+v", c.hint, depth, m.Dir, m, w)
 				}
 				if w.Legal && (best < 0 || w.Total > want[best].Total) {

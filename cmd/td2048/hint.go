@@ -50,62 +50,56 @@ type hintResult struct {
 	within time.Duration
 }
 
-// moveValue is what a search says of one move.
-type moveValue struct{ value, total float32 }
-
-// hintMoves lists the four moves of b from the game's slides: legality,
-// after-state, reward, and with values (nil without weights) the value and
-// reward+value; the best has the highest total (reward without values),
-// the first on ties. cells, when set, lists where the next tile may go.
-func hintMoves(b board.Board, names [4]string, after [4]board.Board, reward [4]int, values *[4]moveValue,
+// hintMoves lists the four moves of b: legality, after-state, reward,
+// and when valued the value and reward+value; the best is search.BestOf's
+// (by reward alone when not valued). cells, when set, lists where the
+// next tile may go.
+func hintMoves(b board.Board, names [4]string, mv *[4]search.MoveValue, valued bool,
 	cells func(d int, after board.Board) []int) hintResult {
 	res := hintResult{Board: b.Hex()}
-	best := -1
-	var bestTotal float32
 	for d := range 4 {
-		m := hintMove{Dir: names[d], Legal: after[d] != b, after: after[d]}
+		m := hintMove{Dir: names[d], Legal: mv[d].Legal, after: b}
 		if m.Legal {
-			h, r := after[d].Hex(), reward[d]
-			m.After, m.Reward = &h, &r
+			h, r := mv[d].After.Hex(), int(mv[d].Reward)
+			m.After, m.Reward, m.after = &h, &r, mv[d].After
 			if cells != nil {
-				m.Cells = cells(d, after[d])
+				m.Cells = cells(d, mv[d].After)
 			}
-			total := float32(r)
-			if values != nil {
-				v := values[d]
-				m.Value, m.Total = &v.value, &v.total
-				total = v.total
-			}
-			if best < 0 || total > bestTotal {
-				best, bestTotal = d, total
+			if valued {
+				m.Value, m.Total = &mv[d].Value, &mv[d].Total
 			}
 		}
 		res.Moves = append(res.Moves, m)
 	}
-	if best >= 0 {
-		res.Best = &res.Moves[best].Dir
+	if c := search.BestOf(mv); c.Legal() {
+		res.Best = &res.Moves[c.Dir].Dir
 	}
 	return res
 }
 
-// hint computes the 2048 moves of b; with a searcher, their values.
-func hint(b board.Board, s *search.Searcher, moveTime time.Duration) hintResult {
-	after, reward := game.Moves(b)
-	var r [4]int
+// rewards are the moves' values by the rules alone: reward, no value.
+func rewards(b board.Board, after [4]board.Board, reward func(d int) uint32) [4]search.MoveValue {
+	var mv [4]search.MoveValue
 	for d := range 4 {
-		r[d] = game.Reward(reward[d])
-	}
-	var values *[4]moveValue
-	depth := 0
-	if s != nil {
-		var mv [4]search.MoveValue
-		mv, depth = s.ValuesTimed(b)
-		values = new([4]moveValue)
-		for d, m := range mv {
-			values[d] = moveValue{m.Value, m.Total}
+		if after[d] != b {
+			r := reward(d)
+			mv[d] = search.MoveValue{Legal: true, After: after[d], Reward: r, Total: float32(r)}
 		}
 	}
-	res := hintMoves(b, game.DirNames, after, r, values, nil)
+	return mv
+}
+
+// hint computes the 2048 moves of b; with a searcher, their values.
+func hint(b board.Board, s *search.Searcher, moveTime time.Duration) hintResult {
+	var mv [4]search.MoveValue
+	depth := 0
+	if s != nil {
+		mv, depth = s.ValuesTimed(b)
+	} else {
+		after, reward := game.Moves(b)
+		mv = rewards(b, after, func(d int) uint32 { return uint32(game.Reward(reward[d])) })
+	}
+	res := hintMoves(b, game.DirNames, &mv, s != nil, nil)
 	if s != nil && moveTime > 0 && depth < s.Depth() {
 		res.Depth, res.within = depth, moveTime // the deadline cut it short
 	}

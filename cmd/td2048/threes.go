@@ -85,7 +85,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	}
 	defer net.Free()
 	out := e.stdout
-	opt := threeslearn.Options{Depth: a.Depth, MoveTime: a.MoveTime}
+	opt := search.Options{Depth: a.Depth, MoveTime: a.MoveTime}
 	searchText := "1-ply (greedy)"
 	var tt *search.Table
 	if a.Depth > 1 || a.MoveTime > 0 {
@@ -112,7 +112,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	opt.Stop = ctx.Done()
 	newPolicy := func() threeslearn.Policy { return threeslearn.GreedyPolicy(net) }
 	if a.Depth > 1 || a.MoveTime > 0 {
-		newPolicy = func() threeslearn.Policy { return threeslearn.NewSearcher(net, opt, tt).Best }
+		newPolicy = func() threeslearn.Policy { return search.NewThrees(net, opt, tt).Best }
 	}
 	g := games.MustLookup("threes")
 	prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "slides")
@@ -201,36 +201,31 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	if a.MoveTime < 0 {
 		return usagef("--move-time must not be negative")
 	}
-	var s *threeslearn.Searcher
+	var s *search.Threes
 	if a.Load != "" {
 		net, _, err := loadThrees(a.Load, nil)
 		if err != nil {
 			return err
 		}
 		defer net.Free()
-		s = threeslearn.NewSearcher(net, threeslearn.Options{Depth: a.Depth, MoveTime: a.MoveTime}, search.NewTable(64<<20))
+		s = search.NewThrees(net, search.Options{Depth: a.Depth, MoveTime: a.MoveTime}, search.NewTable(64<<20))
 	}
 	// The bag is not known from a board: below the first ply the next
 	// hint is taken as equally likely 1, 2 or 3.
 	g := threes.Game{Board: b, Hint: a.Hint, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
-	var values *[4]moveValue
+	var mv [4]search.MoveValue
 	depth := 0 // the depth searched, when a deadline may have cut it
 	if s != nil {
-		mv, d := s.ValuesTimed(&g)
+		var d int
+		mv, d = s.ValuesTimed(&g)
 		if a.MoveTime > 0 && d < a.Depth {
 			depth = d // the deadline cut the search short
 		}
-		values = new([4]moveValue)
-		for d, m := range mv {
-			values[d] = moveValue{m.Value, m.Total}
-		}
+	} else {
+		after, reward := threes.Moves(b)
+		mv = rewards(b, after, func(d int) uint32 { return uint32(reward[d]) })
 	}
-	after, reward := threes.Moves(b)
-	var r [4]int
-	for d := range 4 {
-		r[d] = int(reward[d])
-	}
-	res := hintMoves(b, threes.DirNames, after, r, values, func(d int, after board.Board) []int {
+	res := hintMoves(b, threes.DirNames, &mv, s != nil, func(d int, after board.Board) []int {
 		var cells []int
 		for _, c := range threes.EdgeCells(d) {
 			if after.At(c) == 0 {

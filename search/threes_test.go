@@ -1,4 +1,4 @@
-package threeslearn
+package search
 
 import (
 	"math/rand/v2"
@@ -7,13 +7,12 @@ import (
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/search"
 )
 
 // A move time is a hard deadline: an uncapped search answers soon after
 // it, from the deepest depth it finished; a cap stops deepening early.
 // Stop interrupts a fixed-depth search as well.
-func TestSearchDeadlineAndStop(t *testing.T) {
+func TestThreesDeadlineAndStop(t *testing.T) {
 	net := ntuple.MustNew("01,45+hint")
 	rng := rand.New(rand.NewPCG(5, 5))
 	for i := range net.Weights() {
@@ -32,18 +31,18 @@ func TestSearchDeadlineAndStop(t *testing.T) {
 		}
 		return NoMove
 	}
-	s := NewSearcher(net, Options{Depth: 12, MoveTime: 50 * time.Millisecond}, search.NewTable(1<<20))
+	s := NewThrees(net, Options{Depth: 12, MoveTime: 50 * time.Millisecond}, NewTable(1<<20))
 	var depth int
 	c := answer("depth 12 within 50ms", func() Choice { c, d := s.BestTimed(&g); depth = d; return c })
 	if !c.Legal() || depth < 1 || depth >= 12 {
 		t.Fatalf("choice %+v at depth %d", c, depth)
 	}
-	mv, d := NewSearcher(net, Options{Depth: 2, MoveTime: time.Minute}, nil).ValuesTimed(&g)
-	if d != 2 || mv != NewSearcher(net, Options{Depth: 2}, nil).Values(&g, 2) {
+	mv, d := NewThrees(net, Options{Depth: 2, MoveTime: time.Minute}, nil).ValuesTimed(&g)
+	if d != 2 || mv != NewThrees(net, Options{Depth: 2}, nil).Values(&g, 2) {
 		t.Fatalf("capped at 2: depth %d", d)
 	}
 	stop := make(chan struct{})
-	s = NewSearcher(net, Options{Depth: 12, Stop: stop}, nil)
+	s = NewThrees(net, Options{Depth: 12, Stop: stop}, nil)
 	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
 	answer("depth 12 stopped", func() Choice { return s.Best(&g) })
 	if !s.Stopped() {

@@ -1,0 +1,189 @@
+// Package search chooses moves with a learned value function, for 2048
+// and for Threes!: greedy after-state selection (1-ply) and expectimax to
+// any depth, under a fixed depth or a time budget with a hard deadline.
+//
+// The two games share everything but their nodes: one MoveValue, one
+// Choice, one best-of-four rule, one Options, one iterative-deepening
+// loop, one node counter and one transposition Table. Each game's
+// searcher (Searcher for 2048, Threes for Threes!) has its own concrete
+// max and chance nodes, so the hot path makes no interface call.
+//
+// Values are rewards plus V of an after-state, in float32 as the course
+// code computes them; ties go to the first direction in up, right, down,
+// left order.
+package search
+
+import (
+	"math"
+	"time"
+
+	"github.com/td2048/td2048/board"
+)
+
+// Kind says what the network values, which decides what a leaf is.
+type Kind int
+
+const (
+	// AfterState networks value boards right after a slide: a leaf is
+	// V(after-state).
+	AfterState Kind = iota
+	// State networks value boards before a move: a leaf is the expectation
+	// of V over the random tile that follows the slide (2048 only).
+	State
+)
+
+// MaxDepth bounds the depth of a search deepened without a cap, and of
+// any Threes! search: the table keys hold depths up to 31.
+const MaxDepth = 31
+
+// Options configure a searcher of either game.
+type Options struct {
+	// Depth in plies: 1 chooses greedily (reward + leaf), 2 adds one chance
+	// and max layer below each move, and so on. 0 means 1, or no cap
+	// (MaxDepth) when MoveTime is set.
+	Depth int
+	// MoveTime, when positive, is a hard deadline per move: Best and
+	// ValuesTimed deepen from depth 1 until it passes (or Depth, when set,
+	// is reached) and answer with the deepest finished search, abandoning
+	// the one under way. Depth 1 always finishes.
+	MoveTime time.Duration
+	// Kind is what the network values; Threes! knows AfterState only.
+	Kind Kind
+	// Stop, when not nil, interrupts searches once it is closed (a
+	// context's Done channel, say): a search checks it every 1024 chance
+	// nodes, cuts itself short and reports so through Stopped. A move
+	// chosen by a stopped search is not a considered one.
+	Stop <-chan struct{}
+}
+
+// A MoveValue is one move's expectimax value.
+type MoveValue struct {
+	Legal  bool
+	After  board.Board
+	Reward uint32  // the move's reward
+	Value  float32 // the value below the after-state (chance node)
+	Total  float32 // reward + Value
+	// Overflow: a 2048 slide merged two 32768s, which ends the game
+	// (nothing lies below, Value is 0).
+	Overflow bool
+}
+
+// A Choice is one chosen move.
+type Choice struct {
+	Dir      int         // -1 when no move is legal
+	After    board.Board // the after-state
+	Reward   uint32      // the move's reward
+	Value    float32     // reward + value of what lies below
+	Overflow bool        // as in MoveValue
+}
+
+// Legal reports whether a move was found.
+func (c Choice) Legal() bool { return c.Dir >= 0 }
+
+// NoMove is the choice on a board where no move is legal.
+var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
+
+// BestOf picks the legal move of highest total, the first on ties, or
+// NoMove.
+func BestOf(mv *[4]MoveValue) Choice {
+	best := NoMove
+	for d := range mv {
+		if mv[d].Legal && mv[d].Total > best.Value {
+			best = Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total, Overflow: mv[d].Overflow}
+		}
+	}
+	return best
+}
+
+// run is the state of a search that does not depend on the game: the
+// options, the table, the deadline and Stop, and the node count. Each
+// game's searcher embeds one.
+type run struct {
+	opt Options
+	tt  *Table
+
+	deadline time.Time
+	timed    bool
+	aborted  bool // the search under way was cut short
+	stopped  bool // by Stop
+	// Nodes counts the chance nodes evaluated, for speed figures.
+	Nodes int64
+}
+
+// Depth returns the configured depth (0 when only a time budget bounds it).
+func (r *run) Depth() int { return r.opt.Depth }
+
+// Stopped reports whether the last search was cut short because Stop was
+// closed; its values and choice are then not to be trusted.
+func (r *run) Stopped() bool { return r.stopped }
+
+// begin starts a search at one depth: a new search unless it is one depth
+// of a timed one.
+func (r *run) begin() {
+	if !r.timed {
+		r.stopped = false
+		r.aborted = r.opt.Stop != nil && r.expired()
+	}
+}
+
+// enter counts a chance node and reports whether the search is to be
+// abandoned; the deadline and Stop are checked every 1024 nodes.
+func (r *run) enter() bool {
+	if r.aborted {
+		return true
+	}
+	r.Nodes++
+	return r.Nodes&1023 == 0 && r.check()
+}
+
+// check is enter's rare part, kept out of line so that enter inlines.
+//
+//go:noinline
+func (r *run) check() bool {
+	r.aborted = r.expired()
+	return r.aborted
+}
+
+// expired reports whether the search must stop: its deadline passed or
+// Stop is closed.
+func (r *run) expired() bool {
+	if r.opt.Stop != nil {
+		select {
+		case <-r.opt.Stop:
+			r.stopped = true
+			return true
+		default:
+		}
+	}
+	return r.timed && time.Now().After(r.deadline)
+}
+
+// deepen returns values at the configured depth, or, with a time budget,
+// the values of the deepest search finished within it (deepening from
+// depth 1 up to Depth when set, else MaxDepth) with that depth. The
+// deadline is hard: a search under way when it passes is abandoned.
+func (r *run) deepen(values func(depth int) [4]MoveValue) ([4]MoveValue, int) {
+	if r.opt.MoveTime <= 0 {
+		return values(r.opt.Depth), r.opt.Depth
+	}
+	start := time.Now()
+	best, depth := values(1), 1
+	if r.stopped || !BestOf(&best).Legal() {
+		return best, 1
+	}
+	limit := r.opt.Depth
+	if limit <= 0 {
+		limit = MaxDepth
+	}
+	r.deadline, r.timed = start.Add(r.opt.MoveTime), true
+	r.aborted, r.stopped = false, false
+	defer func() { r.timed, r.aborted = false, false }()
+	for d := 2; d <= limit && !time.Now().After(r.deadline); d++ {
+		mv := values(d)
+		if r.aborted {
+			break
+		}
+		best, depth = mv, d
+	}
+	return best, depth
+}
