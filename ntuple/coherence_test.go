@@ -69,4 +69,6 @@ func TestCoherenceVectors(t *testing.T) {
 	}
 }
 
-func near(a, b float32) bool { return math.Abs(float64(a-b)) <= 1e-3*math.Max(1, math.Abs(float64(b)))*1e-3 }
+func near(a, b float32) bool {
+	return math.Abs(float64(a-b)) <= 1e-3*math.Max(1, math.Abs(float64(b)))*1e-3
+}
