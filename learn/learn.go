@@ -4,43 +4,24 @@
 package learn
 
 import (
-	"fmt"
-
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
 
-// Kind selects what the network values.
-type Kind int
+// Kind is what the network values: search.Kind, the one kind of value
+// function (after-states or states) that search and learning share.
+type Kind = search.Kind
 
+// The kinds, as search names them.
 const (
-	// AfterState values the board right after a slide (the default):
-	// moves maximise r + V(s'), and V(s'_t) learns toward r_{t+1} + V(s'_{t+1}).
-	AfterState Kind = iota
-	// State values the board before a move (seed 004): moves maximise
-	// r + E[V(s'')], and V(s_t) learns toward r_t + V(s_{t+1}).
-	State
+	AfterState = search.AfterState
+	State      = search.State
 )
 
-func (k Kind) String() string {
-	if k == State {
-		return "state"
-	}
-	return "after"
-}
-
-// ParseKind reads "after" or "state".
-func ParseKind(s string) (Kind, error) {
-	switch s {
-	case "after", "afterstate", "after-state":
-		return AfterState, nil
-	case "state":
-		return State, nil
-	}
-	return 0, fmt.Errorf("learner %q: want after or state", s)
-}
+// ParseKind reads "after" or "state" (search.ParseKind).
+func ParseKind(s string) (Kind, error) { return search.ParseKind(s) }
 
 // An Episode is the outcome of one game.
 type Episode struct {

@@ -14,23 +14,48 @@
 package search
 
 import (
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/td2048/td2048/board"
 )
 
-// Kind says what the network values, which decides what a leaf is.
+// Kind says what a network values, which decides what a leaf of a search
+// is and how a learner learns. It is the one kind of value function in
+// td2048: package learn and the faces use this type.
 type Kind int
 
 const (
-	// AfterState networks value boards right after a slide: a leaf is
-	// V(after-state).
+	// AfterState networks value boards right after a slide (the default):
+	// moves maximise r + V(s'), a leaf is V(after-state), and V(s'_t)
+	// learns toward r_{t+1} + V(s'_{t+1}).
 	AfterState Kind = iota
-	// State networks value boards before a move: a leaf is the expectation
-	// of V over the random tile that follows the slide (2048 only).
+	// State networks value boards before a move (seed 004): moves maximise
+	// r + E[V(s'')], a leaf is the expectation of V over the random tile
+	// that follows the slide (2048 only), and V(s_t) learns toward
+	// r_t + V(s_{t+1}).
 	State
 )
+
+// String is the kind's name in weight files and flags.
+func (k Kind) String() string {
+	if k == State {
+		return "state"
+	}
+	return "after"
+}
+
+// ParseKind reads "after" or "state".
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "after", "afterstate", "after-state":
+		return AfterState, nil
+	case "state":
+		return State, nil
+	}
+	return 0, fmt.Errorf("learner %q: want after or state", s)
+}
 
 // MaxDepth bounds the depth of a search deepened without a cap, and of
 // any Threes! search: the table keys hold depths up to 31.

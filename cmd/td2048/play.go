@@ -13,7 +13,6 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/tui"
 )
@@ -66,9 +65,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
 			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto}
-		if kind == learn.State {
-			cfg.Kind = search.State
-		}
+		cfg.Kind = kind
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

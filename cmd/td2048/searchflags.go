@@ -83,9 +83,7 @@ func (f *searchFlags) options(kind learn.Kind) search.Options {
 	if f.moveTime > 0 && !f.depthGiven() {
 		o.Depth = 0
 	}
-	if kind == learn.State {
-		o.Kind = search.State
-	}
+	o.Kind = kind
 	return o
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/web"
 )
 
@@ -78,9 +77,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
 			MaxSearches: *maxSearches,
 		}
-		if kind == learn.State {
-			cfg.Kind = search.State
-		}
+		cfg.Kind = kind
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
 		// down cleanly.
