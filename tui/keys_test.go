@@ -97,7 +97,7 @@ func TestStopCountsSearches(t *testing.T) {
 	if !m.Stop() {
 		t.Error("Stop after the search reports one")
 	}
-	m.b = m.b.Set(0, 0).Set(1, 1) // another board, so that a hint is due
+	setBoard(t, m, m.Board().Set(0, 0).Set(1, 1)) // another board, so that a hint is due
 	m.hintOK = false
 	if cmd := m.askHint(); cmd != nil {
 		if msg := cmd(); msg != nil {

@@ -174,7 +174,7 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	b := m.Board()
 	m.hintBusy, m.hintOK, m.hintPos = true, false, m.pos // a hint under way for this position
 	m.Update(runes("n"))
-	m.b = b // the same board in the new game
+	setBoard(t, m, b) // the same board in the new game
 	_, cmd := m.Update(hintMsg{b, [4]search.MoveValue{{Legal: true, Total: 1e9}}})
 	if strings.Contains(m.View(), "1000000000") {
 		t.Error("a stale hint is shown")

@@ -6,12 +6,9 @@
 // Searches run as commands, off the update loop, so the screen answers
 // keys while the network thinks; each search has its own Searcher and all
 // share one transposition table. q quits at once: the searches under way
-// are dropped and no other begins. The random tile after move n of the
-// game with seed s comes from learn.NewRand(s, n+1) (the start from
-// stream 0), as on the web page, so a game can be replayed from its seed.
-// In Threes! that stream places the hinted tile on a free cell of the edge
-// opposite the slide and draws the next hint from the bag
-// (threes.Game.PlaceRandom).
+// are dropped and no other begins. The games are played through package
+// session, as on the web page, so a game replays from its seed and its
+// moves by session's replay rule.
 //
 // The screen fits the terminal: the panel of move values and statistics
 // stands beside the board on a wide terminal and under it on a narrow
@@ -37,14 +34,15 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
 
-// Games the model plays.
+// Games the model plays, by package session's names.
 const (
-	Game2048   = "2048"
-	GameThrees = "threes"
+	Game2048   = session.Game2048
+	GameThrees = session.GameThrees
 )
 
 // MaxDepth is the deepest search the view offers.
@@ -59,7 +57,7 @@ type Config struct {
 	Net *ntuple.Network
 	// Game is the game of the network: Game2048 (also when empty) or
 	// GameThrees (an after-state network that passes
-	// threeslearn.CheckSpec).
+	// threeslearn.CheckSpec). New panics on another name.
 	Game    string
 	Kind    search.Kind
 	Network string // shown in the title
@@ -85,19 +83,13 @@ type Model struct {
 	cfg Config
 	tt  *search.Table
 
-	threes   bool
-	game     int // games begun
-	seed     uint64
-	b        board.Board
-	hint     int        // Threes!: the next tile
-	bag      threes.Bag // Threes!: the tiles not yet drawn
-	pos      int        // counts the positions shown; an answer for an older one is stale
-	n        int        // moves made
-	score    int
-	over     bool
-	overflow bool
-	byAgent  bool // every move of this game was the agent's
-	spawn    int  // cell of the last new tile, -1 for none
+	threes  bool
+	game    int // games begun
+	g       *session.Session
+	pos     int  // counts the positions shown; an answer for an older one is stale
+	counted bool // the game on screen is in the statistics
+	byAgent bool // every move of this game was the agent's
+	spawn   int  // cell of the last new tile, -1 for none
 
 	playing  bool
 	loop     int // the autoplay loop's generation; old ticks are dropped
@@ -179,6 +171,9 @@ func New(cfg Config) *Model {
 	if cfg.Speed <= 0 || cfg.Speed >= len(Speeds) {
 		cfg.Speed = 3
 	}
+	if cfg.Game == "" {
+		cfg.Game = Game2048
+	}
 	if cfg.Network == "" && cfg.Net != nil {
 		cfg.Network = cfg.Net.Spec().String()
 	}
@@ -190,50 +185,41 @@ func New(cfg Config) *Model {
 	return m
 }
 
+// newGame starts game number m.game of the session, with seed
+// learn.Mix(Seed, m.game).
 func (m *Model) newGame() {
-	m.seed = learn.Mix(m.cfg.Seed, uint64(m.game))
+	g, err := session.New(m.cfg.Game, learn.Mix(m.cfg.Seed, uint64(m.game)))
+	if err != nil {
+		panic("tui: " + err.Error())
+	}
+	m.g = g
 	m.game++
 	m.pos++
-	m.n, m.score, m.over, m.overflow, m.byAgent, m.spawn = 0, 0, false, false, true, -1
+	m.counted, m.byAgent, m.spawn = false, true, -1
 	m.hintOK = false
-	if m.threes {
-		g := threes.Start(learn.NewRand(m.seed, 0))
-		m.b, m.hint, m.bag = g.Board, g.Hint, g.Bag
-		m.score = threes.BoardScore(m.b) // the opening's 3s count
-		m.over = threes.Over(m.b)
-		return
-	}
-	m.b = game.Start(learn.NewRand(m.seed, 0))
 }
 
 // threesGame is the Threes! game on screen, a slide being due.
-func (m *Model) threesGame() threes.Game {
-	return threes.Game{Board: m.b, Hint: m.hint, Bag: m.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
-}
+func (m *Model) threesGame() threes.Game { return m.g.Position().ThreesGame() }
 
 // Game is the game played: Game2048 or GameThrees.
-func (m *Model) Game() string {
-	if m.threes {
-		return GameThrees
-	}
-	return Game2048
-}
+func (m *Model) Game() string { return m.g.Game() }
 
 // Next is the next tile of a Threes! game (0 in 2048); Bag the tiles not
 // yet drawn.
-func (m *Model) Next() (hint int, bag threes.Bag) { return m.hint, m.bag }
+func (m *Model) Next() (hint int, bag threes.Bag) { return m.g.Next(), m.g.Bag() }
 
 // Board returns the board on screen; Moves and Score the game's counts.
-func (m *Model) Board() board.Board { return m.b }
+func (m *Model) Board() board.Board { return m.g.Board() }
 
 // Moves is the number of moves made in the game on screen.
-func (m *Model) Moves() int { return m.n }
+func (m *Model) Moves() int { return m.g.Len() }
 
 // Score is the score of the game on screen.
-func (m *Model) Score() int { return m.score }
+func (m *Model) Score() int { return m.g.Score() }
 
 // Over reports whether the game on screen has ended.
-func (m *Model) Over() bool { return m.over }
+func (m *Model) Over() bool { return m.g.Over() }
 
 // Playing reports whether the agent plays on its own.
 func (m *Model) Playing() bool { return m.playing }
@@ -279,7 +265,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.loop != m.loop || !m.playing || m.thinking {
 			return m, nil
 		}
-		if m.over {
+		if m.g.Over() {
 			m.newGame()
 			return m, tea.Batch(m.askHint(), m.next(0))
 		}
@@ -290,7 +276,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.step && !m.playing {
 			return m, nil // paused while it thought
 		}
-		if msg.b != m.b || msg.pos != m.pos || m.over {
+		if msg.b != m.g.Board() || msg.pos != m.pos || m.g.Over() {
 			return m, m.next(0) // the board changed meanwhile: think again
 		}
 		if !msg.choice.Legal() {
@@ -302,13 +288,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		delay := Speeds[m.speed]
-		if m.over {
+		if m.g.Over() {
 			delay = m.pauseAfterGame()
 		}
 		return m, tea.Batch(cmd, m.next(delay))
 	case hintMsg:
 		m.hintBusy = false
-		if msg.b == m.b && m.hintPos == m.pos {
+		if msg.b == m.g.Board() && m.hintPos == m.pos {
 			m.hintFor, m.hintVals, m.hintOK, m.hintHave = msg.b, msg.values, true, true
 			return m, nil
 		}
@@ -347,7 +333,7 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 
 // think searches the agent's move on the current board.
 func (m *Model) think(step bool) tea.Cmd {
-	b, depth, pos, run := m.b, m.depth, m.pos, &m.run
+	b, depth, pos, run := m.g.Board(), m.depth, m.pos, &m.run
 	if m.threes {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
@@ -386,12 +372,12 @@ func (m *Model) think(step bool) tea.Cmd {
 // askHint starts the search of the values of the current board's moves,
 // unless one runs already (its answer then asks again).
 func (m *Model) askHint() tea.Cmd {
-	if !m.hints || m.hintBusy || (m.hintOK && m.hintFor == m.b) {
+	if !m.hints || m.hintBusy || (m.hintOK && m.hintFor == m.g.Board()) {
 		return nil
 	}
 	m.hintBusy = true
 	m.hintPos = m.pos
-	b, depth, run := m.b, m.depth, &m.run
+	b, depth, run := m.g.Board(), m.depth, &m.run
 	var values func() [4]search.MoveValue
 	if m.threes {
 		g := m.threesGame()
@@ -463,86 +449,47 @@ func deepen(depth int, budget time.Duration, values func(depth int) [4]search.Mo
 
 // apply plays direction d; it returns the commands that follow (a hint).
 func (m *Model) apply(d int, agent bool) tea.Cmd {
-	if m.over {
+	if m.g.Over() {
 		return nil
 	}
-	if m.threes {
-		return m.applyThrees(d, agent)
-	}
-	after, reward := game.Moves(m.b)
-	if after[d] == m.b {
-		m.status = fmt.Sprintf("%s does not move anything", game.DirNames[d])
+	r := m.g.Apply(d)
+	if !r.Legal {
+		m.status = session.DirNames[d] + " does not move anything"
 		return nil
 	}
 	m.status = ""
 	if !agent {
 		m.byAgent = false
 	}
-	m.n++
 	m.pos++
-	m.score += game.Reward(reward[d])
-	if game.Overflow(reward[d]) {
-		m.overflow = true
-		m.b = after[d]
+	m.spawn = r.Cell
+	if r.Over {
 		m.finish()
-		return nil
-	}
-	m.b = game.Spawn(after[d], learn.NewRand(m.seed, uint64(m.n)))
-	m.spawn = -1
-	for i := range 16 {
-		if after[d].At(i) == 0 && m.b.At(i) != 0 {
-			m.spawn = i
+		if r.Overflow {
+			return nil // no move follows the 65536 the board cannot hold
 		}
 	}
-	if game.Over(m.b) {
-		m.finish()
-	}
 	return m.askHint()
 }
 
-// applyThrees slides in direction d, then places the next tile on the
-// edge opposite the slide and draws a new next tile, from the move's
-// stream.
-func (m *Model) applyThrees(d int, agent bool) tea.Cmd {
-	g := m.threesGame()
-	after, reward, legal := threes.Move(m.b, d)
-	if !legal {
-		m.status = fmt.Sprintf("%s does not move anything", threes.DirNames[d])
-		return nil
-	}
-	m.status = ""
-	if !agent {
-		m.byAgent = false
-	}
-	m.n++
-	m.pos++
-	g.SlideTo(after, d)
-	pos, tile, _ := g.PlaceRandom(learn.NewRand(m.seed, uint64(m.n)))
-	m.score += reward + threes.Score(tile)
-	m.b, m.hint, m.bag, m.spawn = g.Board, g.Hint, g.Bag, pos
-	if threes.Over(m.b) {
-		m.finish()
-	}
-	return m.askHint()
-}
-
-// finish ends the game and counts it.
+// finish counts the game on screen in the statistics, once.
 func (m *Model) finish() {
-	if m.over {
+	if m.counted {
 		return
 	}
-	m.over = true
-	if m.n == 0 {
+	m.counted = true
+	n := m.g.Len()
+	if n == 0 {
 		return
 	}
-	top := m.b.MaxTile()
-	if m.overflow {
-		top = 16
+	top := m.g.Board().MaxTile()
+	if m.g.Overflow() {
+		top = 16 // 65536, which the board cannot hold
 	}
 	if m.byAgent {
-		m.agent.Add(m.score, top, m.n)
+		m.agent.Add(m.g.Score(), top, n)
 	} else {
-		m.you.Add(m.score, top, m.n)
+		m.you.Add(m.g.Score(), top, n)
 	}
 }
 
@@ -601,14 +548,14 @@ func (m *Model) key(s string) (tea.Cmd, bool) {
 func (m *Model) command(s string) tea.Cmd {
 	switch s {
 	case " ", "p":
-		if m.over && !m.playing {
+		if m.g.Over() && !m.playing {
 			m.newGame()
 			return tea.Batch(m.setPlaying(true), m.askHint())
 		}
 		return m.setPlaying(!m.playing)
 	case "s", ".":
 		m.setPlaying(false)
-		if m.over || m.thinking {
+		if m.g.Over() || m.thinking {
 			return nil
 		}
 		m.thinking = true
@@ -734,7 +681,7 @@ func (m *Model) viewBoard(s shape) []string {
 		var cells []string
 		for c := range 4 {
 			i := 4*r + c
-			idx := m.b.At(i)
+			idx := m.g.Board().At(i)
 			text := "·"
 			if idx > 0 {
 				text = fmt.Sprint(m.value(idx))
@@ -771,7 +718,7 @@ func (m *Model) viewHint(w int) []string {
 		lines[0] = dimStyle.Render("hints off (t shows them)")
 		return lines
 	}
-	fresh := m.hintOK && m.hintFor == m.b
+	fresh := m.hintOK && m.hintFor == m.g.Board()
 	title := fmt.Sprintf("move values, depth %d", m.depth)
 	if !fresh {
 		if w >= hintWidth {
@@ -1082,7 +1029,7 @@ func (l *layout) fit(w, h int) bool {
 func (m *Model) viewHeader(l *layout) []string {
 	title := titleStyle.Render(m.title())
 	net := "network " + m.cfg.Network
-	rest := fmt.Sprintf("depth %d · game seed %d", m.depth, m.seed)
+	rest := fmt.Sprintf("depth %d · game seed %d", m.depth, m.g.Seed())
 	if l.header == 1 {
 		return []string{title + "  " + dimStyle.Render(net+" · "+rest)}
 	}
@@ -1091,17 +1038,14 @@ func (m *Model) viewHeader(l *layout) []string {
 
 // viewScore is the score line, or two.
 func (m *Model) viewScore(l *layout) []string {
-	top := 0
-	if m.n > 0 || m.b != 0 {
-		top = m.value(m.b.MaxTile())
-	}
-	if m.overflow {
+	top := m.value(m.g.Board().MaxTile())
+	if m.g.Overflow() {
 		top = 65536
 	}
-	a := fmt.Sprintf("score %d   moves %d", m.score, m.n)
+	a := fmt.Sprintf("score %d   moves %d", m.g.Score(), m.g.Len())
 	b := fmt.Sprintf("best tile %d", top)
 	if m.threes {
-		b += "   next tile " + threesTileStyle(m.hint, nextWidth, 1).Render(fmt.Sprint(m.hint))
+		b += "   next tile " + threesTileStyle(m.g.Next(), nextWidth, 1).Render(fmt.Sprint(m.g.Next()))
 	}
 	if l.score == 1 {
 		return []string{a + "   " + b}
@@ -1112,18 +1056,18 @@ func (m *Model) viewScore(l *layout) []string {
 // viewStatus is the line under the board: the end of the game, or what
 // became of the last key.
 func (m *Model) viewStatus(w int) string {
-	if !m.over {
+	if !m.g.Over() {
 		return m.status
 	}
-	top := m.value(m.b.MaxTile())
+	top := m.value(m.g.Board().MaxTile())
 	says := []string{
-		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.score, m.n, top),
-		fmt.Sprintf("GAME OVER: score %d", m.score),
+		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), top),
+		fmt.Sprintf("GAME OVER: score %d", m.g.Score()),
 	}
-	if m.overflow {
+	if m.g.Overflow() {
 		says = []string{
-			fmt.Sprintf("GAME OVER: 32768+32768 makes 65536, which the board cannot hold. Score %d.", m.score),
-			fmt.Sprintf("GAME OVER: 65536 does not fit. Score %d", m.score),
+			fmt.Sprintf("GAME OVER: 32768+32768 makes 65536, which the board cannot hold. Score %d.", m.g.Score()),
+			fmt.Sprintf("GAME OVER: 65536 does not fit. Score %d", m.g.Score()),
 		}
 	}
 	for _, s := range says {
@@ -1151,7 +1095,7 @@ var (
 
 func (m *Model) viewFooter(w int) string {
 	fs := footers
-	if m.over {
+	if m.g.Over() {
 		fs = overFooters
 	}
 	for _, f := range fs {

@@ -14,6 +14,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 )
 
 var (
@@ -69,6 +70,19 @@ func pump(t *testing.T, m *Model, cmd tea.Cmd, stop func() bool) bool {
 		}
 	}
 	return false
+}
+
+// setBoard puts board b in place of the board of the game on screen, as
+// if the game had come to it (session.Resume); the position count stays.
+func setBoard(t *testing.T, m *Model, b board.Board) {
+	t.Helper()
+	p := m.g.Position()
+	p.Board, p.Score = b, 0
+	g, err := session.Resume(m.Game(), m.g.Seed(), m.Moves(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.g = g
 }
 
 func key(t *testing.T, m *Model, k tea.KeyMsg) bool {
@@ -322,5 +336,39 @@ func TestStaleAnswers(t *testing.T) {
 	m.Update(hintMsg{old, [4]search.MoveValue{{Legal: true, Total: 1e9}}})
 	if strings.Contains(m.View(), "1000000000") {
 		t.Error("a stale hint is shown")
+	}
+}
+
+// TestOverflow: the slide that merges two 32768s ends the game on its
+// after-state, which holds the 32768 the board can keep: the screen says
+// why and shows a best tile of 65536, the statistics count a 65536, and no
+// key moves any more.
+func TestOverflow(t *testing.T) {
+	m := newModel(nil)
+	key(t, m, runes("t")) // no values: nothing searches
+	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
+		if key(t, m, tea.KeyMsg{Type: k}); m.Moves() > 0 {
+			break
+		}
+	}
+	b := board.Board(0).Set(0, 15).Set(1, 15).Set(4, 1) // 32768 32768 in the top row, a 2 under them
+	setBoard(t, m, b)
+	n, score := m.Moves(), m.Score()
+	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
+	after, _ := game.Moves(b)
+	if !m.Over() || m.Board() != after[game.Left] || m.Moves() != n+1 || m.Score() != score+65536 {
+		t.Fatalf("after the overflow: over %v, %d moves, score %d, board\n%s", m.Over(), m.Moves(), m.Score(), m.Board())
+	}
+	v := m.View()
+	if !strings.Contains(v, "best tile 65536") || !strings.Contains(v, "65536 does not fit") && !strings.Contains(v, "makes 65536") {
+		t.Errorf("the screen does not tell the overflow:\n%s", v)
+	}
+	agent, you := m.Stats()
+	if agent.Games != 0 || you.Games != 1 || you.Reach(16) != 1 || you.Sum != int64(m.Score()) {
+		t.Errorf("statistics: agent %+v, you %+v", agent, you)
+	}
+	key(t, m, tea.KeyMsg{Type: tea.KeyDown})
+	if m.Board() != after[game.Left] || m.Moves() != n+1 {
+		t.Error("a key moved after the game's end")
 	}
 }
