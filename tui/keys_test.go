@@ -3,8 +3,11 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/td2048/td2048/ntuple"
 )
 
 // quits reports whether running cmd (and the commands it batches) asks
@@ -53,9 +56,7 @@ func TestKeyBursts(t *testing.T) {
 	if m.Board() != b || m.Moves() != n {
 		t.Error("the agent moved after q")
 	}
-	if !m.Stop() {
-		t.Error("Stop: a search still runs")
-	}
+	m.Wait() // no search runs: the one asked for never began
 
 	for _, s := range []string{"qq", "xq", "q+"} {
 		m := newModel(nil)
@@ -82,26 +83,64 @@ func TestKeyBursts(t *testing.T) {
 	}
 }
 
-// TestStopCountsSearches: Stop reports a search under way (the network
-// must then not be freed), and after it no search starts.
-
+// TestStopCountsSearches: Wait waits for the searches under way, and
+// after Stop none starts.
 func TestStopCountsSearches(t *testing.T) {
 	m := newModel(nil)
 	if !m.run.begin() {
 		t.Fatal("a search cannot begin")
 	}
-	if m.Stop() {
-		t.Error("Stop while a search runs reports none")
+	m.Stop()
+	waited := make(chan struct{})
+	go func() { m.Wait(); close(waited) }()
+	select {
+	case <-waited:
+		t.Fatal("Wait returned while a search runs")
+	default:
 	}
 	m.run.end()
-	if !m.Stop() {
-		t.Error("Stop after the search reports one")
-	}
+	<-waited
 	setBoard(t, m, m.Board().Set(0, 0).Set(1, 1)) // another board, so that a hint is due
 	m.hintOK = false
 	if cmd := m.askHint(); cmd != nil {
 		if msg := cmd(); msg != nil {
 			t.Errorf("a search ran after Stop: %T", msg)
+		}
+	}
+}
+
+// TestQuitCutsSearchesShort: q cuts short the searches under way, however
+// deep, in both games: Wait returns once they have ended, and from then
+// on none reads the network, which is freed (its weights unmapped, so
+// that a read would fault).
+func TestQuitCutsSearchesShort(t *testing.T) {
+	for _, c := range []struct{ game, spec string }{{Game2048, "8x4"}, {GameThrees, "0123,4567,89ab,cdef+hint"}} {
+		net := ntuple.MustNew(c.spec)
+		net.Optimistic(1000) // weights not 0, as if trained
+		m := New(Config{Net: net, Game: c.game, Seed: 3, TableBytes: 1 << 20})
+		m.depth = 9 // deeper than any search finishes in a test's time
+		hint := m.askHint()
+		answer := make(chan tea.Msg, 1)
+		go func() { answer <- hint() }()
+		for begun := false; !begun; {
+			time.Sleep(time.Millisecond)
+			m.run.mu.Lock()
+			begun = m.run.running > 0
+			m.run.mu.Unlock()
+		}
+		if _, cmd := m.Update(runes("q")); !quits(cmd) {
+			t.Fatalf("%s: q does not quit", c.game)
+		}
+		waited := make(chan struct{})
+		go func() { m.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: a search runs on a minute after q", c.game)
+		}
+		net.Free()
+		if msg := <-answer; msg != nil {
+			t.Errorf("%s: a search cut short answered %T", c.game, msg)
 		}
 	}
 }

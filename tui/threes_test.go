@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -231,24 +232,41 @@ func TestThreesAutoplayToGameOver(t *testing.T) {
 	checkThreesScreen(t, m)
 }
 
-// TestThreesDeepen: the agent's search deepens within its time budget, and
-// a budget of nothing keeps it at depth 1.
-func TestThreesDeepen(t *testing.T) {
-	calls := []int{}
-	values := func(d int) [4]search.MoveValue {
-		calls = append(calls, d)
-		return [4]search.MoveValue{{Legal: true, Total: float32(d)}}
-	}
-	if _, d := deepen(4, 0, values); d != 4 || !slices.Equal(calls, []int{1, 2, 3, 4}) {
-		t.Errorf("no budget: depth %d, calls %v", d, calls)
-	}
-	calls = nil
-	if mv, d := deepen(4, 1, values); d != 1 || mv[0].Total != 1 || !slices.Equal(calls, []int{1}) {
-		t.Errorf("1ns budget: depth %d, calls %v", d, calls)
-	}
-	m := newThreesModel(func(c *Config) { c.Depth = 4; c.MoveTime = 1 })
-	msg := m.think(true)().(agentMsg)
-	if msg.depth != 1 || !msg.choice.Legal() {
-		t.Errorf("agent with no time: %+v", msg)
+// TestAgentMoveTime: without a move time the agent searches at its depth;
+// with one, the deadline is hard: a budget of nothing still gives a move,
+// by the deepest search that finished, short of the depth. In both the
+// move is the best of the searcher's values at the depth reported.
+func TestAgentMoveTime(t *testing.T) {
+	for _, g := range []string{Game2048, GameThrees} {
+		for _, c := range []struct {
+			depth int
+			time  time.Duration
+		}{{3, 0}, {4, 1}} {
+			edit := func(cfg *Config) { cfg.Depth, cfg.MoveTime, cfg.TableBytes = c.depth, c.time, 0 }
+			m := newModel(edit)
+			if g == GameThrees {
+				m = newThreesModel(edit)
+			}
+			msg := m.think(true)().(agentMsg)
+			if c.time == 0 && msg.depth != c.depth || c.time > 0 && (msg.depth < 1 || msg.depth >= c.depth) {
+				t.Errorf("%s, depth %d, move time %v: searched to depth %d", g, c.depth, c.time, msg.depth)
+			}
+			var want search.Choice
+			if g == GameThrees {
+				tg := m.threesGame()
+				v := threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: msg.depth}, nil).Values(&tg, msg.depth)
+				var mv [4]search.MoveValue
+				for d := range v {
+					mv[d] = search.MoveValue{Legal: v[d].Legal, After: v[d].After, Reward: uint32(v[d].Reward), Total: v[d].Total}
+				}
+				d := bestMove(&mv)
+				want = search.Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total}
+			} else {
+				want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())
+			}
+			if !msg.choice.Legal() || msg.choice != want {
+				t.Errorf("%s, depth %d, move time %v: %+v, want %+v at depth %d", g, c.depth, c.time, msg.choice, want, msg.depth)
+			}
+		}
 	}
 }

@@ -6,7 +6,8 @@
 // Searches run as commands, off the update loop, so the screen answers
 // keys while the network thinks; each search has its own Searcher and all
 // share one transposition table. q quits at once: the searches under way
-// are dropped and no other begins. The games are played through package
+// are cut short (the searchers' Stop option), their answers dropped, and
+// no other begins. The games are played through package
 // session, as on the web page, so a game replays from its seed and its
 // moves by session's replay rule.
 //
@@ -65,7 +66,9 @@ type Config struct {
 	// MaxDepth; 0 means 1).
 	Depth int
 	// MoveTime, when positive, bounds the agent's search per move: it
-	// deepens up to Depth within it.
+	// deepens from depth 1 up to Depth and answers with the deepest search
+	// finished within it (a hard deadline: the search under way when it
+	// passes is abandoned). The hints search at Depth, untimed.
 	MoveTime time.Duration
 	// TableBytes sizes the transposition table (0: none).
 	TableBytes int64
@@ -114,11 +117,20 @@ type Model struct {
 	run           searches
 }
 
-// searches counts the searches under way; once stopped, none begins.
+// searches counts the searches under way and stops them: once stopped,
+// none begins, and those under way see done closed (their searchers'
+// Stop) and end within 1024 chance nodes.
 type searches struct {
 	mu      sync.Mutex
+	idle    sync.Cond // signalled when running falls to 0
+	done    chan struct{}
 	stopped bool
 	running int
+}
+
+func (s *searches) init() {
+	s.idle.L = &s.mu
+	s.done = make(chan struct{})
 }
 
 // begin counts a search that begins, unless the searches are stopped.
@@ -135,15 +147,29 @@ func (s *searches) begin() bool {
 func (s *searches) end() {
 	s.mu.Lock()
 	s.running--
+	if s.running == 0 {
+		s.idle.Broadcast()
+	}
 	s.mu.Unlock()
 }
 
-// stop lets no search begin; it reports whether none runs.
-func (s *searches) stop() bool {
+// stop lets no search begin and cuts short those under way.
+func (s *searches) stop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.stopped = true
-	return s.running == 0
+	if !s.stopped {
+		s.stopped = true
+		close(s.done)
+	}
+}
+
+// wait returns once no search runs.
+func (s *searches) wait() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.running > 0 {
+		s.idle.Wait()
+	}
 }
 
 // Messages.
@@ -178,6 +204,7 @@ func New(cfg Config) *Model {
 		cfg.Network = cfg.Net.Spec().String()
 	}
 	m := &Model{cfg: cfg, speed: cfg.Speed, depth: cfg.Depth, hints: true, threes: cfg.Game == GameThrees}
+	m.run.init()
 	if cfg.TableBytes > 0 {
 		m.tt = search.NewTable(cfg.TableBytes)
 	}
@@ -238,14 +265,19 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Stop ends the model's searches as far as they can be ended, as q does:
-// none begins after it and the answers of those under way are dropped. A
-// search cannot be cut short, so one may still run on; Stop reports
-// whether none does, for the network must not be freed under a search.
-func (m *Model) Stop() (idle bool) {
+// Stop ends the model's searches, as q does: none begins after it, those
+// under way are cut short (their searchers' Stop option, checked every
+// 1024 chance nodes) and their answers dropped. It does not wait for them
+// to return; Wait does.
+func (m *Model) Stop() {
 	m.quitting, m.playing = true, false
-	return m.run.stop()
+	m.run.stop()
 }
+
+// Wait returns once none of the model's searches runs. After Stop that
+// takes a few milliseconds, and from then on no search reads the network:
+// it may be freed.
+func (m *Model) Wait() { m.run.wait() }
 
 // Update handles keys and the results of searches and ticks.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -331,41 +363,25 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 	return nil
 }
 
-// think searches the agent's move on the current board.
+// think searches the agent's move on the current board: at the depth
+// chosen, or deepening up to it within the move time when one is set.
 func (m *Model) think(step bool) tea.Cmd {
-	b, depth, pos, run := m.g.Board(), m.depth, m.pos, &m.run
-	if m.threes {
-		g := m.threesGame()
-		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
-		budget := m.cfg.MoveTime
-		return func() tea.Msg {
-			if !run.begin() {
-				return nil
-			}
-			defer run.end()
-			mv, d := deepen(depth, budget, func(depth int) [4]search.MoveValue { return threesValues(s, &g, depth) })
-			c := search.NoMove
-			if best := bestMove(&mv); best >= 0 {
-				c = search.Choice{Dir: best, After: mv[best].After, Reward: mv[best].Reward, Value: mv[best].Total}
-			}
-			return agentMsg{b, pos, c, d, step}
-		}
-	}
-	opt := search.Options{Depth: depth, Kind: m.cfg.Kind}
-	if depth > 1 {
-		opt.MoveTime = m.cfg.MoveTime
-	}
-	s := search.NewSearcher(m.cfg.Net, opt, m.tt)
+	b, pos, run := m.g.Board(), m.pos, &m.run
+	values := m.values(m.depth, m.cfg.MoveTime)
 	return func() tea.Msg {
 		if !run.begin() {
 			return nil
 		}
 		defer run.end()
-		if opt.MoveTime > 0 {
-			c, d := s.BestTimed(b)
-			return agentMsg{b, pos, c, d, step}
+		mv, depth, stopped := values()
+		if stopped {
+			return nil
 		}
-		return agentMsg{b, pos, s.Best(b), depth, step}
+		c := search.NoMove
+		if best := bestMove(&mv); best >= 0 {
+			c = search.Choice{Dir: best, After: mv[best].After, Reward: mv[best].Reward, Value: mv[best].Total}
+		}
+		return agentMsg{b, pos, c, depth, step}
 	}
 }
 
@@ -377,36 +393,47 @@ func (m *Model) askHint() tea.Cmd {
 	}
 	m.hintBusy = true
 	m.hintPos = m.pos
-	b, depth, run := m.g.Board(), m.depth, &m.run
-	var values func() [4]search.MoveValue
-	if m.threes {
-		g := m.threesGame()
-		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth}, m.tt)
-		values = func() [4]search.MoveValue { return threesValues(s, &g, depth) }
-	} else {
-		s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, Kind: m.cfg.Kind}, m.tt)
-		values = func() [4]search.MoveValue { return s.Values(b, depth) }
-	}
+	b, run := m.g.Board(), &m.run
+	values := m.values(m.depth, 0)
 	return func() tea.Msg {
 		if !run.begin() {
 			return nil
 		}
 		defer run.end()
-		return hintMsg{b, values()}
+		mv, _, stopped := values()
+		if stopped {
+			return nil
+		}
+		return hintMsg{b, mv}
 	}
 }
 
-// threesValues are a Threes! searcher's values as search.MoveValues, the
-// reward plain (Threes! has no 65536 overflow bit).
-func threesValues(s *threeslearn.Searcher, g *threes.Game, depth int) [4]search.MoveValue {
-	v := s.Values(g, depth)
-	var mv [4]search.MoveValue
-	for d := range 4 {
-		if v[d].Legal {
-			mv[d] = search.MoveValue{Legal: true, After: v[d].After, Reward: uint32(v[d].Reward), Value: v[d].Value, Total: v[d].Total}
+// values returns the search of the values of the moves in the position on
+// screen, to run off the update loop: at depth plies, or deepening from 1
+// up to depth within budget when it is positive, with the game's searcher
+// (a Threes! one's rewards plain: Threes! has no 65536 overflow bit). The
+// search answers with the depth it finished and whether Stop cut it short.
+func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
+	if m.threes {
+		g := m.threesGame()
+		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth, MoveTime: budget, Stop: m.run.done}, m.tt)
+		return func() ([4]search.MoveValue, int, bool) {
+			v, done := s.ValuesTimed(&g)
+			var mv [4]search.MoveValue
+			for d := range 4 {
+				if v[d].Legal {
+					mv[d] = search.MoveValue{Legal: true, After: v[d].After, Reward: uint32(v[d].Reward), Value: v[d].Value, Total: v[d].Total}
+				}
+			}
+			return mv, done, s.Stopped()
 		}
 	}
-	return mv
+	b := m.g.Board()
+	s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done}, m.tt)
+	return func() ([4]search.MoveValue, int, bool) {
+		mv, done := s.ValuesTimed(b)
+		return mv, done, s.Stopped()
+	}
 }
 
 // bestMove is the legal move of the largest total, -1 for none; ties go
@@ -419,32 +446,6 @@ func bestMove(mv *[4]search.MoveValue) int {
 		}
 	}
 	return best
-}
-
-// deepen runs values at depth 1, then deeper up to depth while the next
-// depth is expected to finish within budget (none when budget is 0), each
-// depth costing some tens of times the one before; it returns the deepest
-// answer and its depth. Threes! searches, which cannot be cut short, are
-// timed this way.
-func deepen(depth int, budget time.Duration, values func(depth int) [4]search.MoveValue) ([4]search.MoveValue, int) {
-	start := time.Now()
-	mv := values(1)
-	got := 1
-	last, growth := time.Since(start), time.Duration(20)
-	for d := 2; d <= depth; d++ {
-		if budget > 0 && time.Since(start)+max(last, 20*time.Microsecond)*growth > budget {
-			break
-		}
-		t0 := time.Now()
-		mv = values(d)
-		got = d
-		this := time.Since(t0)
-		if last > 0 {
-			growth = max(20, this/last)
-		}
-		last = this
-	}
-	return mv, got
 }
 
 // apply plays direction d; it returns the commands that follow (a hint).

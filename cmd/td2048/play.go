@@ -53,11 +53,14 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		var m *tui.Model
 		defer func() {
-			// A search still under way after q reads the weights: they
-			// go with the process then, not from under it.
-			if m == nil || m.Stop() {
-				net.Free()
+			if m != nil {
+				// q has cut the searches short; whatever else ended the
+				// program does so here. None reads the weights once Wait
+				// returns, a few milliseconds later.
+				m.Stop()
+				m.Wait()
 			}
+			net.Free()
 		}()
 		kind, err := learn.ParseKind(h.Learner)
 		if err != nil {
