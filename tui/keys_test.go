@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/session"
 )
 
 // quits reports whether running cmd (and the commands it batches) asks
@@ -114,7 +115,7 @@ func TestStopCountsSearches(t *testing.T) {
 // on none reads the network, which is freed (its weights unmapped, so
 // that a read would fault).
 func TestQuitCutsSearchesShort(t *testing.T) {
-	for _, c := range []struct{ game, spec string }{{Game2048, "8x4"}, {GameThrees, "0123,4567,89ab,cdef+hint"}} {
+	for _, c := range []struct{ game, spec string }{{session.Game2048, "8x4"}, {session.GameThrees, "0123,4567,89ab,cdef+hint"}} {
 		net := ntuple.MustNew(c.spec)
 		net.Optimistic(1000) // weights not 0, as if trained
 		m := New(Config{Net: net, Game: c.game, Seed: 3, TableBytes: 1 << 20})

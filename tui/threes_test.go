@@ -16,6 +16,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/threeslearn"
 )
 
@@ -37,7 +38,7 @@ func trainedThrees() *ntuple.Network {
 }
 
 func newThreesModel(edit func(*Config)) *Model {
-	cfg := Config{Net: trainedThrees(), Game: GameThrees, Network: "lines+hint", Depth: 1, Seed: 7, TableBytes: 1 << 20}
+	cfg := Config{Net: trainedThrees(), Game: session.GameThrees, Network: "lines+hint", Depth: 1, Seed: 7, TableBytes: 1 << 20}
 	if edit != nil {
 		edit(&cfg)
 	}
@@ -91,7 +92,7 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	pump(t, m, m.Init(), nil)
 	seed := learn.Mix(7, 0)
 	g := threes.Start(learn.NewRand(seed, 0))
-	if m.Game() != GameThrees || m.Board() != g.Board {
+	if m.Game() != session.GameThrees || m.Board() != g.Board {
 		t.Fatalf("start board:\n%s", m.Board().Format(threes.Code))
 	}
 	if hint, bag := m.Next(); hint != g.Hint || bag != g.Bag {
@@ -237,14 +238,14 @@ func TestThreesAutoplayToGameOver(t *testing.T) {
 // by the deepest search that finished, short of the depth. In both the
 // move is the best of the searcher's values at the depth reported.
 func TestAgentMoveTime(t *testing.T) {
-	for _, g := range []string{Game2048, GameThrees} {
+	for _, g := range []string{session.Game2048, session.GameThrees} {
 		for _, c := range []struct {
 			depth int
 			time  time.Duration
 		}{{3, 0}, {4, 1}} {
 			edit := func(cfg *Config) { cfg.Depth, cfg.MoveTime, cfg.TableBytes = c.depth, c.time, 0 }
 			m := newModel(edit)
-			if g == GameThrees {
+			if g == session.GameThrees {
 				m = newThreesModel(edit)
 			}
 			msg := m.think(true)().(agentMsg)
@@ -252,7 +253,7 @@ func TestAgentMoveTime(t *testing.T) {
 				t.Errorf("%s, depth %d, move time %v: searched to depth %d", g, c.depth, c.time, msg.depth)
 			}
 			var want search.Choice
-			if g == GameThrees {
+			if g == session.GameThrees {
 				tg := m.threesGame()
 				v := threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: msg.depth}, nil).Values(&tg, msg.depth)
 				var mv [4]search.MoveValue

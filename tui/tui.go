@@ -32,18 +32,13 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
-)
-
-// Games the model plays, by package session's names.
-const (
-	Game2048   = session.Game2048
-	GameThrees = session.GameThrees
 )
 
 // MaxDepth is the deepest search the view offers.
@@ -56,9 +51,10 @@ var Speeds = []time.Duration{time.Second, 500 * time.Millisecond, 250 * time.Mil
 // Config configures a Model.
 type Config struct {
 	Net *ntuple.Network
-	// Game is the game of the network: Game2048 (also when empty) or
-	// GameThrees (an after-state network that passes
-	// threeslearn.CheckSpec). New panics on another name.
+	// Game is the game of the network, by its name in package games
+	// (games.Default when empty): "2048", or "threes" for an after-state
+	// network that passes threeslearn.CheckSpec. New panics on a name
+	// games does not know.
 	Game    string
 	Kind    search.Kind
 	Network string // shown in the title
@@ -86,8 +82,9 @@ type Model struct {
 	cfg Config
 	tt  *search.Table
 
-	threes  bool
-	game    int // games begun
+	info    *games.Game // the game's descriptor: title, tile code, rates
+	pal     palette     // the game's colours
+	game    int         // games begun
 	g       *session.Session
 	pos     int  // counts the positions shown; an answer for an older one is stale
 	counted bool // the game on screen is in the statistics
@@ -197,13 +194,18 @@ func New(cfg Config) *Model {
 	if cfg.Speed <= 0 || cfg.Speed >= len(Speeds) {
 		cfg.Speed = 3
 	}
-	if cfg.Game == "" {
-		cfg.Game = Game2048
+	info, err := games.Lookup(cfg.Game)
+	if err != nil {
+		panic("tui: " + err.Error())
 	}
+	cfg.Game = info.Name
 	if cfg.Network == "" && cfg.Net != nil {
 		cfg.Network = cfg.Net.Spec().String()
 	}
-	m := &Model{cfg: cfg, speed: cfg.Speed, depth: cfg.Depth, hints: true, threes: cfg.Game == GameThrees}
+	m := &Model{cfg: cfg, info: info, pal: palettes[session.Game2048], speed: cfg.Speed, depth: cfg.Depth, hints: true}
+	if p, ok := palettes[info.Name]; ok {
+		m.pal = p
+	}
 	m.run.init()
 	if cfg.TableBytes > 0 {
 		m.tt = search.NewTable(cfg.TableBytes)
@@ -229,7 +231,7 @@ func (m *Model) newGame() {
 // threesGame is the Threes! game on screen, a slide being due.
 func (m *Model) threesGame() threes.Game { return m.g.Position().ThreesGame() }
 
-// Game is the game played: Game2048 or GameThrees.
+// Game is the name of the game played, as package games names it.
 func (m *Model) Game() string { return m.g.Game() }
 
 // Next is the next tile of a Threes! game (0 in 2048); Bag the tiles not
@@ -414,7 +416,9 @@ func (m *Model) askHint() tea.Cmd {
 // (a Threes! one's rewards plain: Threes! has no 65536 overflow bit). The
 // search answers with the depth it finished and whether Stop cut it short.
 func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
-	if m.threes {
+	// The one per-game branch: the searchers of the two games are two
+	// types, over a board and over a Threes! game with its next tile.
+	if m.g.Game() == session.GameThrees {
 		g := m.threesGame()
 		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth, MoveTime: budget, Stop: m.run.done}, m.tt)
 		return func() ([4]search.MoveValue, int, bool) {
@@ -483,15 +487,21 @@ func (m *Model) finish() {
 	if n == 0 {
 		return
 	}
-	top := m.g.Board().MaxTile()
-	if m.g.Overflow() {
-		top = 16 // 65536, which the board cannot hold
-	}
 	if m.byAgent {
-		m.agent.Add(m.g.Score(), top, n)
+		m.agent.Add(m.g.Score(), m.top(), n)
 	} else {
-		m.you.Add(m.g.Score(), top, n)
+		m.you.Add(m.g.Score(), m.top(), n)
 	}
+}
+
+// top is the index of the game's largest tile: on the board, or one above
+// the board's 32768 when a 2048 slide merged two of them into the 65536
+// the board cannot hold.
+func (m *Model) top() int {
+	if m.g.Overflow() {
+		return m.g.Board().MaxTile() + 1
+	}
+	return m.g.Board().MaxTile()
 }
 
 var keyDirs = map[string]int{
@@ -611,6 +621,20 @@ func tileStyle(idx, w, h int) lipgloss.Style {
 	return st.Background(lipgloss.Color(bg)).Foreground(fg)
 }
 
+// A palette is the colours of a game's board: its frame, and the style of
+// a tile of index idx, w columns wide and h lines high.
+type palette struct {
+	frame lipgloss.Color
+	tile  func(idx, w, h int) lipgloss.Style
+}
+
+// palettes are the games' colours by name; a game without its own is
+// drawn in 2048's.
+var palettes = map[string]palette{
+	session.Game2048:   {frame, tileStyle},
+	session.GameThrees: {threesFrame, threesTileStyle},
+}
+
 // Threes! colours, as the original game: 1 blue, 2 red, 3 and up white
 // with dark figures, on a pale blue-green board.
 var (
@@ -634,12 +658,7 @@ func threesTileStyle(idx, w, h int) lipgloss.Style {
 }
 
 // value is the face value of tile index idx in the game played.
-func (m *Model) value(idx int) int {
-	if m.threes {
-		return threes.Value(idx)
-	}
-	return board.Pow2.Value(idx)
-}
+func (m *Model) value(idx int) int { return m.g.Code().Value(idx) }
 
 // A shape is a way to draw the board: tiles cell columns wide (5 holds
 // 65536) and three lines high or one, with a line of the frame between
@@ -670,12 +689,8 @@ func (m *Model) viewBoard(s shape) []string {
 	if s.tall {
 		h = 3
 	}
-	fr := frame
-	style := func(idx int) lipgloss.Style { return tileStyle(idx, s.cell, h) }
-	if m.threes {
-		fr = threesFrame
-		style = func(idx int) lipgloss.Style { return threesTileStyle(idx, s.cell, h) }
-	}
+	fr := m.pal.frame
+	style := func(idx int) lipgloss.Style { return m.pal.tile(idx, s.cell, h) }
 	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(h).Render("")
 	var rows []string
 	for r := range 4 {
@@ -770,14 +785,10 @@ func rate(b *stats.Block, idx int) string {
 	return fmt.Sprintf("%.0f%%", 100*b.Reach(idx))
 }
 
-// RateTiles are the tile indices whose reach rates the statistics show:
-// 2048, 4096 and 8192, or in Threes! 1536, 3072 and 6144.
-func (m *Model) RateTiles() [3]int {
-	if m.threes {
-		return [3]int{12, 13, 14}
-	}
-	return [3]int{11, 12, 13}
-}
+// RateTiles are the tile indices whose reach rates the statistics show,
+// the game's first three (games.Game.Rates): 2048, 4096 and 8192, or in
+// Threes! 1536, 3072 and 6144.
+func (m *Model) RateTiles() []int { return m.info.Rates[:min(3, len(m.info.Rates))] }
 
 // The statistics' block: a head and three lines, statsWidth wide and a
 // rate column wider for each of the rates shown.
@@ -804,11 +815,12 @@ func (m *Model) viewStats(rates int) []string {
 	all := m.agent
 	all.Merge(&m.you)
 	t := m.RateTiles()
+	t = t[:min(rates, len(t))]
 	head := fmt.Sprintf("%-5s %5s %7s %7s", "", "games", "avg", "max")
-	for _, i := range t[:rates] {
+	for _, i := range t {
 		head += fmt.Sprintf(" %4d", m.value(i))
 	}
-	return []string{dimStyle.Render(head), statLine("agent", &m.agent, t[:rates]), statLine("you", &m.you, t[:rates]), statLine("all", &all, t[:rates])}
+	return []string{dimStyle.Render(head), statLine("agent", &m.agent, t), statLine("you", &m.you, t), statLine("all", &all, t)}
 }
 
 // agentWidth is the width of the agent's line.
@@ -834,7 +846,7 @@ const (
 
 // The widest the numbers on the score line get, for the layout: a score
 // of 7 digits, moves of 6, a tile of 5.
-const maxScoreLine2048 = len("score 1234567   moves 123456   best tile 65536")
+const maxScoreLine = len("score 1234567   moves 123456   best tile 65536")
 
 // nextWidth is the width of the next tile's cell on the score line.
 const nextWidth = 3
@@ -904,13 +916,8 @@ func (m *Model) size() (w, h int) {
 	return w, h
 }
 
-// title is the header's title.
-func (m *Model) title() string {
-	if m.threes {
-		return "td2048 · Threes!"
-	}
-	return "td2048"
-}
+// title is the header's title: the program and the game's title.
+func (m *Model) title() string { return "td2048 · " + m.info.Title }
 
 // layout chooses the best layout that fits a terminal of w x h: every
 // part of the panel that fits, the largest board, the panel beside the
@@ -921,8 +928,8 @@ func (m *Model) layout(w, h int) layout {
 	if lipgloss.Width(m.title()+"  network "+m.cfg.Network+" · depth 4 · game seed 18446744073709551615") > w {
 		base.header = 2
 	}
-	scoreW := maxScoreLine2048
-	if m.threes {
+	scoreW := maxScoreLine
+	if m.g.Next() != 0 {
 		scoreW += len("   next tile ") + nextWidth
 	}
 	if scoreW > w {
@@ -1039,14 +1046,10 @@ func (m *Model) viewHeader(l *layout) []string {
 
 // viewScore is the score line, or two.
 func (m *Model) viewScore(l *layout) []string {
-	top := m.value(m.g.Board().MaxTile())
-	if m.g.Overflow() {
-		top = 65536
-	}
 	a := fmt.Sprintf("score %d   moves %d", m.g.Score(), m.g.Len())
-	b := fmt.Sprintf("best tile %d", top)
-	if m.threes {
-		b += "   next tile " + threesTileStyle(m.g.Next(), nextWidth, 1).Render(fmt.Sprint(m.g.Next()))
+	b := fmt.Sprintf("best tile %d", m.value(m.top()))
+	if next := m.g.Next(); next != 0 { // a game that shows its next tile: Threes!
+		b += "   next tile " + m.pal.tile(next, nextWidth, 1).Render(fmt.Sprint(next))
 	}
 	if l.score == 1 {
 		return []string{a + "   " + b}

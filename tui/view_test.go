@@ -8,8 +8,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/session"
 )
 
 // terminals are the sizes the view is checked at: the classic 80x24, a
@@ -39,13 +39,7 @@ func lastBoardRow(lines []string) int {
 func legalKey(m *Model, legal bool) (tea.KeyMsg, bool) {
 	for _, k := range []tea.KeyType{tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft} {
 		d := map[tea.KeyType]int{tea.KeyUp: 0, tea.KeyRight: 1, tea.KeyDown: 2, tea.KeyLeft: 3}[k]
-		var ok bool
-		if m.threes {
-			_, _, ok = threes.Move(m.Board(), d)
-		} else {
-			_, _, ok = game.Move(m.Board(), d)
-		}
-		if ok == legal {
+		if m.g.Moves()[d] == legal {
 			return tea.KeyMsg{Type: k}, true
 		}
 	}
@@ -61,12 +55,12 @@ func legalKey(m *Model, legal bool) (tea.KeyMsg, bool) {
 // nothing jumps from frame to frame. The panel of values and statistics
 // stands beside the board on a wide terminal, under it on a narrow one.
 func TestLayoutFits(t *testing.T) {
-	for _, g := range []string{Game2048, GameThrees} {
+	for _, g := range []string{session.Game2048, session.GameThrees} {
 		t.Run(g, func(t *testing.T) {
 			edit := func(c *Config) { c.Depth = 2; c.Speed = len(Speeds) - 1 }
 			m := newModel(edit)
 			rows := boardRows
-			if g == GameThrees {
+			if g == session.GameThrees {
 				m = newThreesModel(edit)
 				rows = threesRows
 			}
@@ -263,4 +257,35 @@ func TestHelpKey(t *testing.T) {
 	if !key(t, m, tea.KeyMsg{Type: tea.KeyEscape}) {
 		t.Error("esc does not quit")
 	}
+}
+
+// TestGameDescriptors: what differs between the games on screen comes
+// from their descriptors in package games: the title in the header, the
+// tiles of the statistics' rates, the game played (the default when none
+// is named); a name games does not know is refused with its message.
+func TestGameDescriptors(t *testing.T) {
+	for _, g := range games.All() {
+		m := New(Config{Game: g.Name, Seed: 1, Network: "n"})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		v := m.View()
+		if m.Game() != g.Name || !strings.Contains(lineWith(v, "td2048"), "td2048 · "+g.Title+" ") {
+			t.Errorf("%s: game %q, header %q", g.Name, m.Game(), lineWith(v, "td2048"))
+		}
+		head := ""
+		for _, i := range g.Rates[:3] {
+			head += fmt.Sprintf(" %4d", g.Value(i))
+		}
+		if !strings.Contains(lineWith(v, "games"), "max"+head) {
+			t.Errorf("%s: statistics head %q, want the rates%s", g.Name, lineWith(v, "games"), head)
+		}
+	}
+	if m := New(Config{}); m.Game() != games.Default {
+		t.Errorf("no game named: %q, want %q", m.Game(), games.Default)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown game "chess"`) {
+			t.Errorf("an unknown game: %v", r)
+		}
+	}()
+	New(Config{Game: "chess"})
 }
