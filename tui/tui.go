@@ -7,9 +7,10 @@
 // keys while the network thinks; each search has its own Searcher and all
 // share one transposition table. q quits at once: the searches under way
 // are cut short (the searchers' Stop option), their answers dropped, and
-// no other begins. The games are played through package
-// session, as on the web page, so a game replays from its seed and its
-// moves by session's replay rule.
+// no other begins. The games are played through package session, as on
+// the web page, so a game replays from its seed and its moves by
+// session's replay rule; what differs between the games on screen comes
+// from their descriptors in package games.
 //
 // The screen fits the terminal: the panel of move values and statistics
 // stands beside the board on a wide terminal and under it on a narrow
@@ -22,6 +23,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -787,8 +789,8 @@ func rate(b *stats.Block, idx int) string {
 
 // RateTiles are the tile indices whose reach rates the statistics show,
 // the game's first three (games.Game.Rates): 2048, 4096 and 8192, or in
-// Threes! 1536, 3072 and 6144.
-func (m *Model) RateTiles() []int { return m.info.Rates[:min(3, len(m.info.Rates))] }
+// Threes! 1536, 3072 and 6144. The slice is the caller's.
+func (m *Model) RateTiles() []int { return slices.Clone(m.info.Rates[:min(3, len(m.info.Rates))]) }
 
 // The statistics' block: a head and three lines, statsWidth wide and a
 // rate column wider for each of the rates shown.
