@@ -255,13 +255,7 @@ func TestAgentMoveTime(t *testing.T) {
 			var want search.Choice
 			if g == session.GameThrees {
 				tg := m.threesGame()
-				v := threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: msg.depth}, nil).Values(&tg, msg.depth)
-				var mv [4]search.MoveValue
-				for d := range v {
-					mv[d] = search.MoveValue{Legal: v[d].Legal, After: v[d].After, Reward: uint32(v[d].Reward), Total: v[d].Total}
-				}
-				d := bestMove(&mv)
-				want = search.Choice{Dir: d, After: mv[d].After, Reward: mv[d].Reward, Value: mv[d].Total}
+				want = search.NewThrees(trainedThrees(), search.Options{Depth: msg.depth}, nil).Best(&tg)
 			} else {
 				want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())
 			}

@@ -40,7 +40,6 @@ import (
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 // MaxDepth is the deepest search the view offers.
@@ -103,7 +102,7 @@ type Model struct {
 	hintFor  board.Board
 	hintPos  int // the position the hint under way or shown is for
 	hintOK   bool
-	hintVals [4]search.MoveValue // Threes!: Reward is the plain reward
+	hintVals [4]search.MoveValue
 	hintBusy bool
 	hintHave bool // hintVals holds values, of this position when hintOK and hintFor match
 
@@ -177,7 +176,7 @@ type (
 	agentMsg struct {
 		b      board.Board
 		pos    int
-		choice search.Choice // Threes!: Reward is the plain reward
+		choice search.Choice
 		depth  int
 		step   bool
 	}
@@ -381,11 +380,7 @@ func (m *Model) think(step bool) tea.Cmd {
 		if stopped {
 			return nil
 		}
-		c := search.NoMove
-		if best := bestMove(&mv); best >= 0 {
-			c = search.Choice{Dir: best, After: mv[best].After, Reward: mv[best].Reward, Value: mv[best].Total}
-		}
-		return agentMsg{b, pos, c, depth, step}
+		return agentMsg{b, pos, search.BestOf(&mv), depth, step}
 	}
 }
 
@@ -414,44 +409,26 @@ func (m *Model) askHint() tea.Cmd {
 
 // values returns the search of the values of the moves in the position on
 // screen, to run off the update loop: at depth plies, or deepening from 1
-// up to depth within budget when it is positive, with the game's searcher
-// (a Threes! one's rewards plain: Threes! has no 65536 overflow bit). The
-// search answers with the depth it finished and whether Stop cut it short.
+// up to depth within budget when it is positive. The search answers with
+// the depth it finished and whether Stop cut it short.
 func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
+	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done}
 	// The one per-game branch: the searchers of the two games are two
 	// types, over a board and over a Threes! game with its next tile.
 	if m.g.Game() == session.GameThrees {
 		g := m.threesGame()
-		s := threeslearn.NewSearcher(m.cfg.Net, threeslearn.Options{Depth: depth, MoveTime: budget, Stop: m.run.done}, m.tt)
+		s := search.NewThrees(m.cfg.Net, opt, m.tt)
 		return func() ([4]search.MoveValue, int, bool) {
-			v, done := s.ValuesTimed(&g)
-			var mv [4]search.MoveValue
-			for d := range 4 {
-				if v[d].Legal {
-					mv[d] = search.MoveValue{Legal: true, After: v[d].After, Reward: uint32(v[d].Reward), Value: v[d].Value, Total: v[d].Total}
-				}
-			}
+			mv, done := s.ValuesTimed(&g)
 			return mv, done, s.Stopped()
 		}
 	}
 	b := m.g.Board()
-	s := search.NewSearcher(m.cfg.Net, search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done}, m.tt)
+	s := search.NewSearcher(m.cfg.Net, opt, m.tt)
 	return func() ([4]search.MoveValue, int, bool) {
 		mv, done := s.ValuesTimed(b)
 		return mv, done, s.Stopped()
 	}
-}
-
-// bestMove is the legal move of the largest total, -1 for none; ties go
-// to the first in up, right, down, left order.
-func bestMove(mv *[4]search.MoveValue) int {
-	best := -1
-	for d := range 4 {
-		if mv[d].Legal && (best < 0 || mv[d].Total > mv[best].Total) {
-			best = d
-		}
-	}
-	return best
 }
 
 // apply plays direction d; it returns the commands that follow (a hint).
@@ -748,7 +725,7 @@ func (m *Model) viewHint(w int) []string {
 	lines[0] = titleStyle.Render(title)
 	best := -1
 	if m.hintHave {
-		best = bestMove(&m.hintVals)
+		best = search.BestOf(&m.hintVals).Dir
 	}
 	for d, v := range m.hintVals {
 		value, reward, mark, star := "…", "", " ", ""
@@ -756,8 +733,8 @@ func (m *Model) viewHint(w int) []string {
 			value = "illegal"
 			if v.Legal {
 				value = fmt.Sprintf("%.1f", v.Total)
-				if r := game.Reward(v.Reward); r > 0 { // Threes! rewards are plain, below the overflow bit
-					reward = fmt.Sprintf("  (+%d)", r)
+				if v.Reward > 0 {
+					reward = fmt.Sprintf("  (+%d)", v.Reward)
 				}
 			}
 		}
