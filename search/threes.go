@@ -88,7 +88,7 @@ func (s *Threes) Values(g *threes.Game, depth int) [4]MoveValue {
 		if after[d] == g.Board {
 			continue
 		}
-		v := s.chance(after[d], d, g.Hint, g.Bag, depth-1)
+		v := s.chance(after[d], d, g.Next, g.Bag, depth-1)
 		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(reward[d]), Value: v, Total: float32(reward[d]) + v}
 	}
 	return mv
@@ -109,7 +109,7 @@ func (s *Threes) Best(g *threes.Game) Choice {
 	}
 	if s.opt.Depth == 1 {
 		s.stopped = false
-		return GreedyThrees(s.net, g.Board, g.Hint)
+		return GreedyThrees(s.net, g.Board, g.Next)
 	}
 	mv := s.Values(g, s.opt.Depth)
 	return BestOf(&mv)

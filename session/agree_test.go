@@ -31,7 +31,7 @@ type oldState struct {
 func oldWebNew(g string, seed uint64) oldState {
 	if g == GameThrees {
 		tg := threes.Start(learn.NewRand(seed, 0))
-		return oldState{b: tg.Board, hint: tg.Hint, bag: tg.Bag, score: threes.BoardScore(tg.Board), over: threes.Over(tg.Board), spawn: -1}
+		return oldState{b: tg.Board, hint: tg.Next, bag: tg.Bag, score: threes.BoardScore(tg.Board), over: threes.Over(tg.Board), spawn: -1}
 	}
 	b := game.Start(learn.NewRand(seed, 0))
 	return oldState{b: b, over: game.Over(b), spawn: -1}
@@ -64,7 +64,7 @@ func oldWebMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.B
 
 // oldWebThreesMove is web's threesMoveResult.
 func oldWebThreesMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.Board, int) {
-	g := threes.Game{Board: st.b, Hint: st.hint, Bag: st.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	g := threes.Game{Board: st.b, Next: st.hint, Bag: st.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 	st.spawn, st.placed = -1, 0
 	after, reward, legal := threes.Move(g.Board, d)
 	if !legal {
@@ -73,7 +73,7 @@ func oldWebThreesMove(st oldState, d int, seed uint64, n int) (oldState, bool, b
 	}
 	g.SlideTo(after, d)
 	st.spawn, st.placed, _ = g.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
-	st.b, st.hint, st.bag = g.Board, g.Hint, g.Bag
+	st.b, st.hint, st.bag = g.Board, g.Next, g.Bag
 	st.score, st.over = threes.BoardScore(g.Board), threes.Over(g.Board)
 	return st, true, after, reward
 }
@@ -91,7 +91,7 @@ func oldTuiNew(threesGame bool, seed uint64) *oldTui {
 	m.spawn = -1
 	if m.threes {
 		g := threes.Start(learn.NewRand(m.seed, 0))
-		m.b, m.hint, m.bag = g.Board, g.Hint, g.Bag
+		m.b, m.hint, m.bag = g.Board, g.Next, g.Bag
 		m.score = threes.BoardScore(m.b)
 		m.over = threes.Over(m.b)
 		return m
@@ -133,7 +133,7 @@ func (m *oldTui) apply(d int) {
 }
 
 func (m *oldTui) applyThrees(d int) {
-	g := threes.Game{Board: m.b, Hint: m.hint, Bag: m.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	g := threes.Game{Board: m.b, Next: m.hint, Bag: m.bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 	after, reward, legal := threes.Move(m.b, d)
 	if !legal {
 		return
@@ -142,7 +142,7 @@ func (m *oldTui) applyThrees(d int) {
 	g.SlideTo(after, d)
 	pos, tile, _ := g.PlaceRandom(learn.NewRand(m.seed, uint64(m.n)))
 	m.score += reward + threes.Score(tile)
-	m.b, m.hint, m.bag, m.spawn = g.Board, g.Hint, g.Bag, pos
+	m.b, m.hint, m.bag, m.spawn = g.Board, g.Next, g.Bag, pos
 	if threes.Over(m.b) {
 		m.over = true
 	}

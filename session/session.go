@@ -84,7 +84,7 @@ type Position struct {
 // ThreesGame is p as the Threes! game a search or a placement works on:
 // a slide is due, and the next placement goes where the slide decides.
 func (p Position) ThreesGame() threes.Game {
-	return threes.Game{Board: p.Board, Hint: p.Next, Bag: p.Bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	return threes.Game{Board: p.Board, Next: p.Next, Bag: p.Bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 }
 
 // A Result is what a move did.

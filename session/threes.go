@@ -15,7 +15,7 @@ func (threesRules) name() string { return GameThrees }
 
 func (threesRules) start(rng *rand.PCG) Position {
 	g := threes.Start(rng)
-	return Position{Board: g.Board, Next: g.Hint, Bag: g.Bag, Score: threes.BoardScore(g.Board)}
+	return Position{Board: g.Board, Next: g.Next, Bag: g.Bag, Score: threes.BoardScore(g.Board)}
 }
 
 func (threesRules) check(p *Position) error {
@@ -51,7 +51,7 @@ func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) 
 	g := p.ThreesGame()
 	g.SlideTo(after, d)
 	res.Cell, res.Tile, _ = g.PlaceRandom(rng())
-	p.Board, p.Next, p.Bag = g.Board, g.Hint, g.Bag
+	p.Board, p.Next, p.Bag = g.Board, g.Next, g.Bag
 	p.Score = threes.BoardScore(p.Board) // the old score, the slide's reward and the placed tile's value
 	return false
 }

@@ -20,7 +20,7 @@ type Policy func(g *threes.Game) Choice
 
 // GreedyPolicy plays greedily with net.
 func GreedyPolicy(net *ntuple.Network) Policy {
-	return func(g *threes.Game) Choice { return Greedy(net, g.Board, g.Hint) }
+	return func(g *threes.Game) Choice { return Greedy(net, g.Board, g.Next) }
 }
 
 // Names of the two sides in records.

@@ -29,7 +29,7 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 				if slides.Add(1) == 2000 {
 					cancel()
 				}
-				return Greedy(net, g.Board, g.Hint)
+				return Greedy(net, g.Board, g.Next)
 			}
 		}})
 		cancel()

@@ -62,7 +62,7 @@ func (w *Worker) Play(alpha float32) Episode {
 	var m learn.Moves
 	for {
 		after, reward := threes.Moves(g.Board)
-		m.Legal, m.Stage = 0, Stage(w.Net, g.Hint)
+		m.Legal, m.Stage = 0, Stage(w.Net, g.Next)
 		for d := range 4 {
 			m.After[d] = after[d]
 			m.Reward[d] = float32(reward[d])

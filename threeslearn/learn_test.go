@@ -89,12 +89,12 @@ func TestHintStagesLearnApart(t *testing.T) {
 	used := map[[2]int]bool{} // (stage, weight index within stage)
 	stage := len(net2.Weights()) / 3
 	for {
-		c := Greedy(net2, g.Board, g.Hint)
+		c := Greedy(net2, g.Board, g.Next)
 		if !c.Legal() {
 			break
 		}
 		var x [ntuple.MaxPatterns * 8]uint32
-		for _, i := range net2.IndexStage(g.Hint-1, c.After, x[:]) {
+		for _, i := range net2.IndexStage(g.Next-1, c.After, x[:]) {
 			used[[2]int{int(i) / stage, int(i) % stage}] = true
 		}
 		g.SlideTo(c.After, c.Dir)
@@ -221,13 +221,13 @@ func bruteMax(net *ntuple.Network, g threes.Game, depth int) float64 {
 
 func bruteChance(net *ntuple.Network, g threes.Game, depth int) float64 {
 	if depth == 0 {
-		return float64(Value(net, g.Board, g.Hint))
+		return float64(Value(net, g.Board, g.Next))
 	}
 	sum, n := 0.0, 0
 	for pos := range 16 {
 		for next := 1; next <= 3; next++ {
 			h := g
-			if _, err := h.Place(pos, g.Hint, next); err != nil {
+			if _, err := h.Place(pos, g.Next, next); err != nil {
 				continue
 			}
 			sum += bruteMax(net, h, depth)
@@ -252,7 +252,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 			// A position from a random game, 10 to 40 slides in.
 			g := threes.Start(rng)
 			for range 10 + rng.IntN(30) {
-				c := Greedy(net, g.Board, g.Hint)
+				c := Greedy(net, g.Board, g.Next)
 				if !c.Legal() {
 					break
 				}
@@ -274,10 +274,10 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 					want := float64(r) + bruteChance(net, h, depth-1)
 					if math.Abs(float64(mv[d].Total)-want) > 1e-4*math.Max(1, math.Abs(want)) {
 						t.Fatalf("depth %d game %d %v hint %d bag %v dir %d: %v, brute force %v",
-							depth, game, g.Board.Hex(), g.Hint, g.Bag, d, mv[d].Total, want)
+							depth, game, g.Board.Hex(), g.Next, g.Bag, d, mv[d].Total, want)
 					}
 				}
-				if depth == 1 && s.Best(&g) != Greedy(net, g.Board, g.Hint) {
+				if depth == 1 && s.Best(&g) != Greedy(net, g.Board, g.Next) {
 					t.Fatal("depth 1 is not greedy")
 				}
 			}
@@ -414,7 +414,7 @@ func TestGreedyValuesAreEstimates(t *testing.T) {
 		for range 200 {
 			g := threes.Start(rng)
 			for range rng.IntN(40) {
-				c := Greedy(net, g.Board, g.Hint)
+				c := Greedy(net, g.Board, g.Next)
 				if !c.Legal() {
 					break
 				}
@@ -459,7 +459,7 @@ func TestGreedyValuesAreEstimates(t *testing.T) {
 func TestHotPathsAllocateNothing(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
 	g := threes.Start(learn.NewRand(1, 1))
-	if n := testing.AllocsPerRun(100, func() { sinkChoice = Greedy(net, g.Board, g.Hint) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { sinkChoice = Greedy(net, g.Board, g.Next) }); n != 0 {
 		t.Errorf("Greedy: %v allocations", n)
 	}
 	w := NewWorker(net, learn.NewRand(2, 2))

@@ -95,8 +95,8 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	if m.Game() != session.GameThrees || m.Board() != g.Board {
 		t.Fatalf("start board:\n%s", m.Board().Format(threes.Code))
 	}
-	if hint, bag := m.Next(); hint != g.Hint || bag != g.Bag {
-		t.Fatalf("next tile %d bag %v, want %d %v", hint, bag, g.Hint, g.Bag)
+	if hint, bag := m.Next(); hint != g.Next || bag != g.Bag {
+		t.Fatalf("next tile %d bag %v, want %d %v", hint, bag, g.Next, g.Bag)
 	}
 	v := checkThreesScreen(t, m)
 	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
@@ -108,7 +108,7 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	moved := 0
 	keys := map[tea.KeyType]int{tea.KeyUp: threes.Up, tea.KeyRight: threes.Right, tea.KeyDown: threes.Down, tea.KeyLeft: threes.Left}
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp, tea.KeyDown, tea.KeyLeft} {
-		before, n, hint := m.Board(), m.Moves(), g.Hint
+		before, n, hint := m.Board(), m.Moves(), g.Next
 		d := keys[k]
 		after, _, legal := threes.Move(before, d)
 		key(t, m, tea.KeyMsg{Type: k})
@@ -127,8 +127,8 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 		if !slices.Contains(threes.EdgeCells(d), pos) || after.At(pos) != 0 {
 			t.Fatalf("after %v: tile on cell %d", k, pos)
 		}
-		if h, bag := m.Next(); h != g.Hint || bag != g.Bag {
-			t.Fatalf("after %v: next %d bag %v, want %d %v", k, h, bag, g.Hint, g.Bag)
+		if h, bag := m.Next(); h != g.Next || bag != g.Bag {
+			t.Fatalf("after %v: next %d bag %v, want %d %v", k, h, bag, g.Next, g.Bag)
 		}
 		checkThreesScreen(t, m)
 	}

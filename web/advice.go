@@ -18,7 +18,7 @@ type searchRequest struct {
 	Board string `json:"board"`
 	Depth *int   `json:"depth"`
 	// Threes! only.
-	Hint *int  `json:"hint"`
+	Next *int  `json:"next"`
 	Bag  []int `json:"bag"`
 }
 
@@ -35,11 +35,11 @@ func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (session.Positio
 		fail(w, err)
 		return p, 0, false
 	}
-	if err := s.noThreesFields(req.Hint, req.Bag); err != nil {
+	if err := s.noThreesFields(req.Next, req.Bag); err != nil {
 		fail(w, err)
 		return p, 0, false
 	}
-	p, err := s.parsePosition(req.Board, req.Hint, req.Bag, false)
+	p, err := s.parsePosition(req.Board, req.Next, req.Bag, false)
 	if err != nil {
 		fail(w, err)
 		return p, 0, false

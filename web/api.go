@@ -29,20 +29,20 @@ func (s *Server) checkGame(g string) error {
 func (s *Server) threes() bool { return s.cfg.Game == GameThrees }
 
 // noThreesFields refuses the fields of Threes! requests in a 2048 one.
-func (s *Server) noThreesFields(hint *int, bag []int) error {
-	if !s.threes() && (hint != nil || bag != nil) {
-		return badRequest("hint and bag are fields of Threes! requests; this server plays 2048")
+func (s *Server) noThreesFields(next *int, bag []int) error {
+	if !s.threes() && (next != nil || bag != nil) {
+		return badRequest("next and bag are fields of Threes! requests; this server plays 2048")
 	}
 	return nil
 }
 
 // parsePosition reads the position of a request: a board, and in
-// Threes! the next tile (the field hint) and the bag. needBag says
+// Threes! the next tile (the field next) and the bag. needBag says
 // whether a Threes! request without a bag is an error or means the full
 // bag.
-func (s *Server) parsePosition(boardArg string, hint *int, bag []int, needBag bool) (session.Position, error) {
+func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bool) (session.Position, error) {
 	if s.threes() {
-		return parseThrees(boardArg, hint, bag, needBag)
+		return parseThrees(boardArg, next, bag, needBag)
 	}
 	b, err := parseBoard(boardArg)
 	return session.Position{Board: b}, err
@@ -50,7 +50,7 @@ func (s *Server) parsePosition(boardArg string, hint *int, bag []int, needBag bo
 
 // parseThrees reads a Threes! position: the board, the next tile and the
 // bag. needBag says whether a missing bag is an error or the full bag.
-func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (session.Position, error) {
+func parseThrees(boardArg string, next *int, bag []int, needBag bool) (session.Position, error) {
 	var g session.Position
 	if boardArg == "" {
 		return g, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
@@ -63,13 +63,13 @@ func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (session.P
 		return g, badRequest("%v (Threes! tiles are 1, 2, 3, 6, 12, ..., 6144)", err)
 	}
 	g.Board = b
-	if hint == nil {
-		return g, badRequest("hint is missing: want the next tile, 1, 2 or 3")
+	if next == nil {
+		return g, badRequest("next is missing: want the next tile, 1, 2 or 3")
 	}
-	if *hint < 1 || *hint > 3 {
-		return g, badRequest("hint %d: want the next tile, 1, 2 or 3", *hint)
+	if *next < 1 || *next > 3 {
+		return g, badRequest("next %d: want the next tile, 1, 2 or 3", *next)
 	}
-	g.Next = *hint
+	g.Next = *next
 	if bag == nil {
 		if needBag {
 			return g, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
@@ -90,7 +90,7 @@ func parseThrees(boardArg string, hint *int, bag []int, needBag bool) (session.P
 		g.Bag |= 1 << uint(t-1)
 	}
 	if g.Bag != threes.FullBag && g.Bag.Has(g.Next) {
-		return g, badRequest("hint %d is still in the bag %v: the hint was drawn from it (only a bag just refilled holds all three tiles)", g.Next, bag)
+		return g, badRequest("next %d is still in the bag %v: the next tile was drawn from it (only a bag just refilled holds all three tiles)", g.Next, bag)
 	}
 	return g, nil
 }
@@ -158,7 +158,7 @@ type State struct {
 	Tiles [16]int `json:"tiles"`
 	// Threes! only: the next tile, the tiles not yet drawn (in increasing
 	// order) and the score, the board's value.
-	Hint  int   `json:"hint,omitempty"`
+	Next  int   `json:"next,omitempty"`
 	Bag   []int `json:"bag,omitempty"`
 	Score *int  `json:"score,omitempty"`
 }
@@ -168,7 +168,7 @@ func stateOf(ss *session.Session) State {
 	st := State{Game: ss.Game(), Board: ss.Board().Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
 	if next := ss.Next(); next != 0 { // a game with a next tile, a bag and a score on the board: Threes!
 		score := ss.Score()
-		st.Hint, st.Bag, st.Score = next, ss.Bag().Tiles(), &score
+		st.Next, st.Bag, st.Score = next, ss.Bag().Tiles(), &score
 	}
 	return st
 }
@@ -211,7 +211,7 @@ type moveRequest struct {
 	Seed  uint64 `json:"seed"`
 	N     int    `json:"n"` // moves made so far in this game
 	// Threes! only.
-	Hint *int  `json:"hint"`
+	Next *int  `json:"next"`
 	Bag  []int `json:"bag"`
 }
 
@@ -226,7 +226,7 @@ type MoveResult struct {
 	Spawn int `json:"spawn"`
 	// Overflow: the slide merged two 32768s, which ends the game.
 	Overflow bool `json:"overflow,omitempty"`
-	// Placed is the tile put on Spawn in Threes! (the hint of the request).
+	// Placed is the tile put on Spawn in Threes! (the next tile of the request).
 	Placed int `json:"placed,omitempty"`
 	State
 }
@@ -241,11 +241,11 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		fail(w, err)
 		return
 	}
-	if err := s.noThreesFields(req.Hint, req.Bag); err != nil {
+	if err := s.noThreesFields(req.Next, req.Bag); err != nil {
 		fail(w, err)
 		return
 	}
-	p, err := s.parsePosition(req.Board, req.Hint, req.Bag, true)
+	p, err := s.parsePosition(req.Board, req.Next, req.Bag, true)
 	if err != nil {
 		fail(w, err)
 		return

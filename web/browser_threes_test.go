@@ -129,7 +129,7 @@ func TestBrowserThrees(t *testing.T) {
 		t.Helper()
 		return b.eval(`(() => {
 			const n = document.getElementById("next"), box = document.getElementById("next-box");
-			return (box.hidden ? "hidden" : "shown") + " " + n.textContent + " " + n.className + " " + page.st.hint;
+			return (box.hidden ? "hidden" : "shown") + " " + n.textContent + " " + n.className + " " + page.st.next;
 		})()`)
 	}
 	if got := next(); !slices.Contains([]string{"shown 1 tile mini th1 1", "shown 2 tile mini th2 2", "shown 3 tile mini th3 3"}, got) {
@@ -146,7 +146,7 @@ func TestBrowserThrees(t *testing.T) {
 	moved := 0
 	for _, k := range []string{kb.ArrowLeft, kb.ArrowUp, kb.ArrowRight, kb.ArrowDown, kb.ArrowLeft, kb.ArrowUp, kb.ArrowLeft, kb.ArrowDown} {
 		before := b.moves()
-		hint := b.eval(`String(page.st.hint)`)
+		hint := b.eval(`String(page.st.next)`)
 		b.do("press a key", chromedp.KeyEvent(k))
 		b.wait("the move to end", `document.body.dataset.busy === "0"`)
 		m := b.moves()
@@ -164,7 +164,7 @@ func TestBrowserThrees(t *testing.T) {
 		if got := b.eval(`(() => { const c = document.querySelectorAll("#board .tile")[page.spawn]; return c.dataset.value + " " + c.classList.contains("new"); })()`); got != hint+" true" {
 			t.Errorf("key %q: the new tile is %q, the hint was %s", k, got, hint)
 		}
-		if got := next(); !strings.HasPrefix(got, "shown ") || !strings.HasSuffix(got, " "+b.eval(`String(page.st.hint)`)) {
+		if got := next(); !strings.HasPrefix(got, "shown ") || !strings.HasSuffix(got, " "+b.eval(`String(page.st.next)`)) {
 			t.Errorf("next tile after a move: %q", got)
 		}
 	}

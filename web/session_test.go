@@ -38,7 +38,7 @@ func TestMovesFollowSession(t *testing.T) {
 				body := fmt.Sprintf(`{"board":%q,"dir":%q,"seed":%d,"n":%d`, st.Board, session.DirNames[d], seed, n)
 				if g == GameThrees {
 					bag, _ := json.Marshal(st.Bag)
-					body += fmt.Sprintf(`,"hint":%d,"bag":%s`, st.Hint, bag)
+					body += fmt.Sprintf(`,"next":%d,"bag":%s`, st.Next, bag)
 				}
 				var m MoveResult
 				post(t, srv, "/api/move", body+"}", &m)
@@ -74,7 +74,7 @@ func sameState(t *testing.T, g string, n int, st State, s *session.Session) {
 		score, bag = &sc, s.Bag().Tiles()
 	}
 	if st.Game != g || st.Board != s.Board().Hex() || st.Seed != s.Seed() || st.Over != s.Over() || st.Tiles != s.Tiles() ||
-		st.Hint != s.Next() || !slices.Equal(st.Bag, bag) || (st.Score == nil) != (score == nil) || score != nil && *st.Score != *score {
+		st.Next != s.Next() || !slices.Equal(st.Bag, bag) || (st.Score == nil) != (score == nil) || score != nil && *st.Score != *score {
 		t.Fatalf("%s seed %d move %d: state %+v, session %s next %d bag %v score %d over %v",
 			g, s.Seed(), n, st, s.Board().Hex(), s.Next(), s.Bag(), s.Score(), s.Over())
 	}

@@ -61,31 +61,31 @@ func TestThreesValidation(t *testing.T) {
 		name, path, body string
 		want             string
 	}{
-		{"hint missing", "/api/move", pos(`,"dir":"up","bag":[1,2,3]`), "hint is missing"},
-		{"hint missing in a hint", "/api/hint", pos(`,"depth":1`), "hint is missing"},
-		{"hint missing for the agent", "/api/agent", pos(`,"depth":1`), "hint is missing"},
-		{"hint 0", "/api/move", pos(`,"dir":"up","hint":0,"bag":[1,2,3]`), "hint 0: want the next tile, 1, 2 or 3"},
-		{"hint 4", "/api/hint", pos(`,"hint":4`), "hint 4: want the next tile"},
-		{"hint 6", "/api/agent", pos(`,"hint":6,"bag":[1]`), "hint 6"},
-		{"hint -1", "/api/move", pos(`,"dir":"up","hint":-1,"bag":[1]`), "hint -1"},
-		{"hint a string", "/api/move", pos(`,"dir":"up","hint":"3","bag":[1]`), `field "hint"`},
-		{"bag missing in a move", "/api/move", pos(`,"dir":"up","hint":3`), "bag is missing"},
-		{"bag empty", "/api/move", pos(`,"dir":"up","hint":3,"bag":[]`), "bag is empty"},
-		{"bag empty in a hint", "/api/hint", pos(`,"hint":3,"bag":[]`), "bag is empty"},
-		{"bag holds 4", "/api/move", pos(`,"dir":"up","hint":3,"bag":[1,4]`), "bag holds 4"},
-		{"bag holds 0", "/api/agent", pos(`,"hint":3,"bag":[0]`), "bag holds 0"},
-		{"bag holds 6", "/api/hint", pos(`,"hint":3,"bag":[6]`), "bag holds 6"},
-		{"bag twice", "/api/move", pos(`,"dir":"up","hint":3,"bag":[1,1]`), "bag holds 1 twice"},
-		{"bag of four", "/api/move", pos(`,"dir":"up","hint":3,"bag":[1,2,3,2]`), "bag holds 2 twice"},
-		{"hint still in the bag", "/api/move", pos(`,"dir":"up","hint":2,"bag":[1,2]`), "hint 2 is still in the bag"},
-		{"hint still in a one-tile bag", "/api/agent", pos(`,"hint":3,"bag":[3]`), "hint 3 is still in the bag"},
-		{"bag not a list", "/api/move", pos(`,"dir":"up","hint":3,"bag":7`), `field "bag"`},
-		{"board cell 15", "/api/move", `{"board":"0xf","dir":"up","hint":3,"bag":[1]}`, "no tile"},
-		{"board with a 4", "/api/hint", `{"board":"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0","hint":3}`, "4 is not a tile"},
-		{"board missing", "/api/hint", `{"hint":3}`, "board is missing"},
-		{"bad dir", "/api/move", pos(`,"dir":"north","hint":3,"bag":[1]`), "want up, right, down or left"},
-		{"bad depth", "/api/hint", pos(`,"hint":3,"depth":5`), "depth 5: want 1 to 4"},
-		{"bad n", "/api/move", pos(`,"dir":"up","hint":3,"bag":[1],"n":-1`), "n -1"},
+		{"next missing", "/api/move", pos(`,"dir":"up","bag":[1,2,3]`), "next is missing"},
+		{"next missing in a hint", "/api/hint", pos(`,"depth":1`), "next is missing"},
+		{"next missing for the agent", "/api/agent", pos(`,"depth":1`), "next is missing"},
+		{"next 0", "/api/move", pos(`,"dir":"up","next":0,"bag":[1,2,3]`), "next 0: want the next tile, 1, 2 or 3"},
+		{"next 4", "/api/hint", pos(`,"next":4`), "next 4: want the next tile"},
+		{"next 6", "/api/agent", pos(`,"next":6,"bag":[1]`), "next 6"},
+		{"next -1", "/api/move", pos(`,"dir":"up","next":-1,"bag":[1]`), "next -1"},
+		{"next a string", "/api/move", pos(`,"dir":"up","next":"3","bag":[1]`), `field "next"`},
+		{"bag missing in a move", "/api/move", pos(`,"dir":"up","next":3`), "bag is missing"},
+		{"bag empty", "/api/move", pos(`,"dir":"up","next":3,"bag":[]`), "bag is empty"},
+		{"bag empty in a hint", "/api/hint", pos(`,"next":3,"bag":[]`), "bag is empty"},
+		{"bag holds 4", "/api/move", pos(`,"dir":"up","next":3,"bag":[1,4]`), "bag holds 4"},
+		{"bag holds 0", "/api/agent", pos(`,"next":3,"bag":[0]`), "bag holds 0"},
+		{"bag holds 6", "/api/hint", pos(`,"next":3,"bag":[6]`), "bag holds 6"},
+		{"bag twice", "/api/move", pos(`,"dir":"up","next":3,"bag":[1,1]`), "bag holds 1 twice"},
+		{"bag of four", "/api/move", pos(`,"dir":"up","next":3,"bag":[1,2,3,2]`), "bag holds 2 twice"},
+		{"hint still in the bag", "/api/move", pos(`,"dir":"up","next":2,"bag":[1,2]`), "next 2 is still in the bag"},
+		{"hint still in a one-tile bag", "/api/agent", pos(`,"next":3,"bag":[3]`), "next 3 is still in the bag"},
+		{"bag not a list", "/api/move", pos(`,"dir":"up","next":3,"bag":7`), `field "bag"`},
+		{"board cell 15", "/api/move", `{"board":"0xf","dir":"up","next":3,"bag":[1]}`, "no tile"},
+		{"board with a 4", "/api/hint", `{"board":"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0","next":3}`, "4 is not a tile"},
+		{"board missing", "/api/hint", `{"next":3}`, "board is missing"},
+		{"bad dir", "/api/move", pos(`,"dir":"north","next":3,"bag":[1]`), "want up, right, down or left"},
+		{"bad depth", "/api/hint", pos(`,"next":3,"depth":5`), "depth 5: want 1 to 4"},
+		{"bad n", "/api/move", pos(`,"dir":"up","next":3,"bag":[1],"n":-1`), "n -1"},
 		{"2048 on a Threes! server", "/api/new", `{"game":"2048"}`, "this server plays Threes! only"},
 		{"2048 move on a Threes! server", "/api/move", `{"game":"2048","board":"` + good + `","dir":"up"}`, "Threes! only"},
 		{"unknown game", "/api/new", `{"game":"chess"}`, `game "chess": want "2048" or "threes"`},
@@ -99,11 +99,11 @@ func TestThreesValidation(t *testing.T) {
 	s2048 := newServer(t, nil)
 	for _, c := range []struct{ name, path, body, want string }{
 		{"new", "/api/new", `{"game":"threes","seed":1}`, "this server plays 2048 only"},
-		{"move", "/api/move", `{"game":"threes","board":"` + good + `","dir":"up","hint":3,"bag":[1,2],"seed":1,"n":0}`, "2048 only"},
-		{"hint", "/api/hint", `{"game":"threes","board":"` + good + `","hint":3,"depth":1}`, "serve Threes! weights to play Threes!"},
-		{"agent", "/api/agent", `{"game":"threes","board":"` + good + `","hint":3,"depth":1}`, "2048 only"},
-		{"hint field", "/api/hint", `{"board":"0x1","hint":3,"depth":1}`, "hint and bag are fields of Threes! requests"},
-		{"bag field", "/api/move", `{"board":"0x1","dir":"up","bag":[1]}`, "hint and bag"},
+		{"move", "/api/move", `{"game":"threes","board":"` + good + `","dir":"up","next":3,"bag":[1,2],"seed":1,"n":0}`, "2048 only"},
+		{"hint", "/api/hint", `{"game":"threes","board":"` + good + `","next":3,"depth":1}`, "serve Threes! weights to play Threes!"},
+		{"agent", "/api/agent", `{"game":"threes","board":"` + good + `","next":3,"depth":1}`, "2048 only"},
+		{"hint field", "/api/hint", `{"board":"0x1","next":3,"depth":1}`, "next and bag are fields of Threes! requests"},
+		{"bag field", "/api/move", `{"board":"0x1","dir":"up","bag":[1]}`, "next and bag"},
 	} {
 		code, body, h := call(t, s2048, "POST", c.path, c.body)
 		jsonErr(t, "2048 server, threes "+c.name, code, body, h, 400, c.want)
@@ -121,7 +121,7 @@ func TestThreesValidation(t *testing.T) {
 	// Every consistent hint and bag is accepted: a full bag with any
 	// hint, a smaller one without it. Searches without a bag take the
 	// full bag.
-	for _, c := range []string{`"hint":1,"bag":[1,2,3]`, `"hint":2,"bag":[1,3]`, `"hint":3,"bag":[2]`, `"hint":1`} {
+	for _, c := range []string{`"next":1,"bag":[1,2,3]`, `"next":2,"bag":[1,3]`, `"next":3,"bag":[2]`, `"next":1`} {
 		if code, body, _ := call(t, s, "POST", "/api/hint", pos(`,"depth":1,`+c)); code != 200 {
 			t.Errorf("%s: %d %s", c, code, body)
 		}
@@ -129,7 +129,7 @@ func TestThreesValidation(t *testing.T) {
 	// The server's game is the default.
 	var st State
 	post(t, s, "/api/new", `{"seed":3}`, &st)
-	if st.Game != "threes" || st.Hint < 1 || st.Hint > 3 || len(st.Bag) == 0 || st.Score == nil {
+	if st.Game != "threes" || st.Next < 1 || st.Next > 3 || len(st.Bag) == 0 || st.Score == nil {
 		t.Errorf("new game without a game: %+v", st)
 	}
 	// Refused configurations.
@@ -171,15 +171,15 @@ func TestThreesGameThroughAPI(t *testing.T) {
 		start := threes.Start(learn.NewRand(seed, 0))
 		b, err := threes.Parse(st.Board)
 		if err != nil || b != start.Board || st.Game != "threes" || st.Seed != seed || st.Over ||
-			st.Hint != start.Hint || bagOf(st.Bag) != start.Bag || st.Score == nil || *st.Score != threes.BoardScore(b) {
-			t.Fatalf("new game: %+v, want %s hint %d bag %v", st, start.Board.Hex(), start.Hint, start.Bag)
+			st.Next != start.Next || bagOf(st.Bag) != start.Bag || st.Score == nil || *st.Score != threes.BoardScore(b) {
+			t.Fatalf("new game: %+v, want %s hint %d bag %v", st, start.Board.Hex(), start.Next, start.Bag)
 		}
 		if b.Empty() != 16-threes.OpeningTiles {
 			t.Fatalf("the opening placed %d tiles", 16-b.Empty())
 		}
 		// The hint after the opening is the 10th draw (the first tile
 		// and nine hints): the first of a group of three.
-		group := []int{st.Hint}
+		group := []int{st.Next}
 		score := *st.Score
 		replay := start
 		var dirs []int
@@ -189,10 +189,10 @@ func TestThreesGameThroughAPI(t *testing.T) {
 			if n > 20000 {
 				t.Fatal("endless game")
 			}
-			body := `"board":"` + st.Board + `","hint":` + fmt.Sprint(st.Hint) + `,"bag":` + bagBody(st.Bag)
+			body := `"board":"` + st.Board + `","next":` + fmt.Sprint(st.Next) + `,"bag":` + bagBody(st.Bag)
 			var a Agent
 			post(t, s, "/api/agent", `{"game":"threes",`+body+`,"depth":1}`, &a)
-			want := threeslearn.Greedy(net, b, st.Hint)
+			want := threeslearn.Greedy(net, b, st.Next)
 			if a.Dir == nil || *a.Dir != threes.DirNames[want.Dir] {
 				t.Fatalf("move %d: agent %v, greedy %d", n, a.Dir, want.Dir)
 			}
@@ -226,24 +226,24 @@ func TestThreesGameThroughAPI(t *testing.T) {
 					changed = i
 				}
 			}
-			if changed < 0 || changed != m.Spawn || after.At(changed) != 0 || m.Placed != st.Hint || next.At(changed) != st.Hint {
-				t.Fatalf("move %d: placement at %d (spawn %d) of %d, hint was %d", n, changed, m.Spawn, m.Placed, st.Hint)
+			if changed < 0 || changed != m.Spawn || after.At(changed) != 0 || m.Placed != st.Next || next.At(changed) != st.Next {
+				t.Fatalf("move %d: placement at %d (spawn %d) of %d, hint was %d", n, changed, m.Spawn, m.Placed, st.Next)
 			}
 			if !slices.Contains(threes.EdgeCells(d), changed) {
 				t.Fatalf("move %d: slide %s, tile placed on cell %d, not on %v", n, threes.DirNames[d], changed, threes.EdgeCells(d))
 			}
 			// The bag: each group of three draws is 1, 2, 3 in some order,
 			// and the bag holds what its group has not drawn yet.
-			if m.Hint < 1 || m.Hint > 3 {
-				t.Fatalf("move %d: hint %d", n, m.Hint)
+			if m.Next < 1 || m.Next > 3 {
+				t.Fatalf("move %d: hint %d", n, m.Next)
 			}
 			if len(group) == 3 {
 				group = group[:0]
 			}
-			if slices.Contains(group, m.Hint) {
-				t.Fatalf("move %d: hint %d drawn twice in the group %v", n, m.Hint, group)
+			if slices.Contains(group, m.Next) {
+				t.Fatalf("move %d: hint %d drawn twice in the group %v", n, m.Next, group)
 			}
-			group = append(group, m.Hint)
+			group = append(group, m.Next)
 			wantBag := threes.FullBag
 			if len(group) < 3 {
 				wantBag = threes.FullBag &^ bagOf(group)
@@ -268,7 +268,7 @@ func TestThreesGameThroughAPI(t *testing.T) {
 			// The course's random placer, from the move's own stream.
 			replay.SlideTo(after, d)
 			replay.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
-			if replay.Board != next || replay.Hint != m.Hint || replay.Bag != bagOf(m.Bag) {
+			if replay.Board != next || replay.Next != m.Next || replay.Bag != bagOf(m.Bag) {
 				t.Fatalf("move %d: not the placement of stream %d", n, n+1)
 			}
 			dirs = append(dirs, d)
@@ -280,7 +280,7 @@ func TestThreesGameThroughAPI(t *testing.T) {
 		}
 		t.Logf("seed %d: %d slides, score %d, best tile %d", seed, n, *st.Score, threes.Value(b.MaxTile()))
 		// The game over: no agent move, every slide illegal and harmless.
-		body := `"board":"` + st.Board + `","hint":` + fmt.Sprint(st.Hint) + `,"bag":` + bagBody(st.Bag)
+		body := `"board":"` + st.Board + `","next":` + fmt.Sprint(st.Next) + `,"bag":` + bagBody(st.Bag)
 		var a Agent
 		post(t, s, "/api/agent", `{`+body+`,"depth":2}`, &a)
 		if a.Dir != nil {
@@ -288,7 +288,7 @@ func TestThreesGameThroughAPI(t *testing.T) {
 		}
 		var m MoveResult
 		post(t, s, "/api/move", `{`+body+`,"dir":"left","seed":`+fmt.Sprint(seed)+`,"n":`+itoa(n)+`}`, &m)
-		if m.Legal || !m.Over || m.Board != st.Board || m.Spawn != -1 || m.Hint != st.Hint || !slices.Equal(m.Bag, st.Bag) {
+		if m.Legal || !m.Over || m.Board != st.Board || m.Spawn != -1 || m.Next != st.Next || !slices.Equal(m.Bag, st.Bag) {
 			t.Errorf("move on a finished board: %+v", m)
 		}
 		// The same seed and slides replay the same game.
@@ -296,7 +296,7 @@ func TestThreesGameThroughAPI(t *testing.T) {
 		post(t, s, "/api/new", `{"game":"threes","seed":`+fmt.Sprint(seed)+`}`, &rs)
 		for i, d := range dirs {
 			var m MoveResult
-			post(t, s, "/api/move", `{"board":"`+rs.Board+`","hint":`+fmt.Sprint(rs.Hint)+`,"bag":`+bagBody(rs.Bag)+`,"dir":"`+threes.DirNames[d]+`","seed":`+fmt.Sprint(seed)+`,"n":`+itoa(i)+`}`, &m)
+			post(t, s, "/api/move", `{"board":"`+rs.Board+`","next":`+fmt.Sprint(rs.Next)+`,"bag":`+bagBody(rs.Bag)+`,"dir":"`+threes.DirNames[d]+`","seed":`+fmt.Sprint(seed)+`,"n":`+itoa(i)+`}`, &m)
 			if m.Board != boards[i] {
 				t.Fatalf("replay, move %d: %s, want %s", i, m.Board, boards[i])
 			}
@@ -319,10 +319,10 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 		hint int
 		bag  []int
 	}{{3, []int{1, 2}}, {1, []int{1, 2, 3}}, {2, []int{3}}} {
-		g := threes.Game{Board: b, Hint: c.hint, Bag: bagOf(c.bag), Last: threes.Anywhere, Actions: threes.OpeningTiles}
+		g := threes.Game{Board: b, Next: c.hint, Bag: bagOf(c.bag), Last: threes.Anywhere, Actions: threes.OpeningTiles}
 		for depth := 1; depth <= 3; depth++ {
 			var h Hint
-			post(t, s, "/api/hint", `{"game":"threes","board":"`+b.Hex()+`","hint":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &h)
+			post(t, s, "/api/hint", `{"game":"threes","board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &h)
 			want := threeslearn.NewSearcher(net, threeslearn.Options{Depth: depth}, nil).Values(&g, depth)
 			if h.Depth != depth || h.Requested != depth || h.Board != b.Hex() {
 				t.Fatalf("hint %d depth %d: %+v", c.hint, depth, h)
@@ -342,7 +342,7 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 			}
 			// The agent plays the best move at the depth asked.
 			var a Agent
-			post(t, s, "/api/agent", `{"board":"`+b.Hex()+`","hint":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &a)
+			post(t, s, "/api/agent", `{"board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &a)
 			if a.Dir == nil || *a.Dir != threes.DirNames[best] || a.Depth != depth || float32(a.Value) != want[best].Total {
 				t.Errorf("agent at depth %d: %+v, want %s", depth, a, threes.DirNames[best])
 			}
@@ -350,7 +350,7 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 	}
 	// With no time the search stays at depth 1.
 	quick := newThreesServer(t, func(c *Config) { c.MoveTime = time.Nanosecond; c.TableBytes = 0 })
-	g := threes.Game{Board: b, Hint: 3, Bag: threes.FullBag}
+	g := threes.Game{Board: b, Next: 3, Bag: threes.FullBag}
 	if h := quick.ThreesValues(&g, 4); h.Depth != 1 || h.Requested != 4 || h.Best == nil {
 		t.Errorf("hint with no time: %+v", h)
 	}
@@ -407,8 +407,8 @@ func TestThreesBoardTiles(t *testing.T) {
 	s := newThreesServer(t, nil)
 	b, _ := threes.Parse("1,2,3,6,12,24,48,96,192,384,768,1536,3072,6144,0,0")
 	var h1, h2 Hint
-	post(t, s, "/api/hint", `{"board":"1,2,3,6,12,24,48,96,192,384,768,1536,3072,6144,0,0","hint":1,"depth":1}`, &h1)
-	post(t, s, "/api/hint", `{"board":"`+b.Hex()+`","hint":1,"depth":1}`, &h2)
+	post(t, s, "/api/hint", `{"board":"1,2,3,6,12,24,48,96,192,384,768,1536,3072,6144,0,0","next":1,"depth":1}`, &h1)
+	post(t, s, "/api/hint", `{"board":"`+b.Hex()+`","next":1,"depth":1}`, &h2)
 	if h1.Board != b.Hex() || h2.Board != b.Hex() {
 		t.Errorf("boards %s %s, want %s", h1.Board, h2.Board, b.Hex())
 	}

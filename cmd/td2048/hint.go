@@ -40,7 +40,7 @@ type hintMove struct {
 
 type hintResult struct {
 	Board string     `json:"board"`
-	Hint  int        `json:"hint,omitempty"` // Threes!: the next tile
+	Next  int        `json:"next,omitempty"` // Threes!: the next tile
 	Moves []hintMove `json:"moves"`
 	Best  *string    `json:"best"`
 	// Depth is the depth searched when the deadline (--move-time) cut the
@@ -113,7 +113,9 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
-	hintTile := fs.Int("hint", 0, "Threes!: the next tile, 1, 2 or 3")
+	nextTile := fs.Int("next", 0, "Threes!: the next tile, 1, 2 or 3")
+	fs.IntVar(nextTile, "hint", 0, "the next tile (now --next)")
+	fs.MarkDeprecated("hint", "use --next (the Threes! next tile; \"hint\" is the move advice)")
 	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
 	return func(args []string) error {
 		if len(args) != 1 {
@@ -138,10 +140,10 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		if g.Name == "threes" {
-			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Hint: *hintTile, MoveTime: *moveTime}, e)
+			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Next: *nextTile, MoveTime: *moveTime}, e)
 		}
-		if *hintTile != 0 {
-			return usagef("--hint is the next tile of Threes!; 2048 has none")
+		if *nextTile != 0 {
+			return usagef("--next is the next tile of Threes!; 2048 has none")
 		}
 		b, err := board.Parse(args[0])
 		if err != nil {
@@ -179,8 +181,8 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 
 // writeHint prints a hint for people, tiles shown by code.
 func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valued bool) {
-	if res.Hint > 0 {
-		fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, res.Hint, b.Format(code))
+	if res.Next > 0 {
+		fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, res.Next, b.Format(code))
 	} else {
 		fmt.Fprintf(w, "board %s\n%s\n", res.Board, b.Format(code))
 	}
@@ -199,7 +201,7 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 		}
 		fmt.Fprintf(w, "  after %s", *m.After)
 		if m.Cells != nil {
-			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Hint, m.Cells)
+			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
 		for _, line := range strings.Split(strings.TrimRight(m.after.Format(code), "\n"), "\n") {

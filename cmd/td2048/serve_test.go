@@ -224,16 +224,16 @@ func TestServeThrees(t *testing.T) {
 		t.Errorf("info: %+v", info)
 	}
 	code, st := postJSON(t, base+"/api/new", `{"game":"threes","seed":5}`)
-	if code != 200 || st["game"] != "threes" || st["hint"] == nil || st["bag"] == nil || st["score"] == nil {
+	if code != 200 || st["game"] != "threes" || st["next"] == nil || st["bag"] == nil || st["score"] == nil {
 		t.Fatalf("new: %d %v", code, st)
 	}
-	hint, bag := int(st["hint"].(float64)), st["bag"].([]any)
+	hint, bag := int(st["next"].(float64)), st["bag"].([]any)
 	bagJSON, _ := json.Marshal(bag)
-	code, a := postJSON(t, base+"/api/agent", `{"game":"threes","board":"`+st["board"].(string)+`","hint":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"depth":2}`)
+	code, a := postJSON(t, base+"/api/agent", `{"game":"threes","board":"`+st["board"].(string)+`","next":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"depth":2}`)
 	if code != 200 || a["dir"] == nil {
 		t.Fatalf("agent: %d %v", code, a)
 	}
-	code, m := postJSON(t, base+"/api/move", `{"game":"threes","board":"`+st["board"].(string)+`","hint":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"dir":"`+a["dir"].(string)+`","seed":5,"n":0}`)
+	code, m := postJSON(t, base+"/api/move", `{"game":"threes","board":"`+st["board"].(string)+`","next":`+strconv.Itoa(hint)+`,"bag":`+string(bagJSON)+`,"dir":"`+a["dir"].(string)+`","seed":5,"n":0}`)
 	if code != 200 || m["legal"] != true || m["placed"] != float64(hint) {
 		t.Fatalf("move: %d %v", code, m)
 	}

@@ -180,7 +180,7 @@ type threesHintArgs struct {
 	Load  string
 	JSON  bool
 	Depth int
-	Hint  int // the next tile: 1, 2 or 3
+	Next  int // the next tile: 1, 2 or 3
 	// MoveTime, when positive, is a deadline: the search deepens from
 	// depth 1 up to Depth until it passes, and the values are the deepest
 	// finished search's (the output then says its depth).
@@ -192,8 +192,8 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	if err != nil {
 		return usagef("%v (Threes! tiles are 1, 2, 3, 6, 12, ..., 6144)", err)
 	}
-	if a.Hint < 1 || a.Hint > 3 {
-		return usagef("--hint must be the next tile, 1, 2 or 3")
+	if a.Next < 1 || a.Next > 3 {
+		return usagef("--next must be the next tile, 1, 2 or 3")
 	}
 	if a.Depth < 1 || a.Depth > 12 {
 		return usagef("--depth must be 1 to 12")
@@ -212,7 +212,7 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 	}
 	// The bag is not known from a board: below the first ply the next
 	// hint is taken as equally likely 1, 2 or 3.
-	g := threes.Game{Board: b, Hint: a.Hint, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
+	g := threes.Game{Board: b, Next: a.Next, Bag: threes.FullBag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 	var mv [4]search.MoveValue
 	depth := 0 // the depth searched, when a deadline may have cut it
 	if s != nil {
@@ -234,7 +234,7 @@ func threesHint(boardArg string, a threesHintArgs, e *env) error {
 		}
 		return cells
 	})
-	res.Hint = a.Hint
+	res.Next = a.Next
 	if depth > 0 {
 		res.Depth, res.within = depth, a.MoveTime
 	}

@@ -63,7 +63,7 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 	if code, o, errs := runCmd(t, "judge", sf); code != 0 || !strings.Contains(o, "Passed") {
 		t.Fatalf("judge: %d %s %s", code, o, errs)
 	}
-	if code, o, errs := runCmd(t, "hint", "--load", w, "--hint", "2", "--json", "1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12"); code != 0 || !strings.Contains(o, `"dir":"up"`) {
+	if code, o, errs := runCmd(t, "hint", "--load", w, "--next", "2", "--json", "1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12"); code != 0 || !strings.Contains(o, `"dir":"up"`) {
 		t.Fatalf("hint: %d %s %s", code, o, errs)
 	}
 	if code, _, _ := runCmd(t, "eval", "--game", "2048", "--load", w, "--games", "1"); code == 0 {
@@ -217,7 +217,7 @@ func TestThreesEvalStatsFileAndJudge(t *testing.T) {
 	pl := rec.Steps[k+1].Action
 	corrupt("tile", 2, edit(func(r *threes.Record) {
 		r.Steps[k+1].Action = threes.PlaceAction(pl.Pos(), pl.Tile()%3+1, pl.Hint())
-	}), "game 2, action 21 (", "hint was")
+	}), "game 2, action 21 (", "next tile was")
 	g := threes.New()
 	for _, s := range rec.Steps[:firstSlide+1] {
 		if s.Action.IsSlide() {
@@ -266,12 +266,12 @@ func TestThreesHint(t *testing.T) {
 	w := trainSmall(t, dir)
 	board := "1,2,3,0, 0,3,0,0, 6,0,0,0, 0,0,0,12"
 	e, out, _ := testEnv()
-	if err := threesHint(board, threesHintArgs{Load: w, JSON: true, Depth: 2, Hint: 3}, e); err != nil {
+	if err := threesHint(board, threesHintArgs{Load: w, JSON: true, Depth: 2, Next: 3}, e); err != nil {
 		t.Fatal(err)
 	}
 	var res struct {
 		Board string
-		Hint  int
+		Next  int
 		Moves []struct {
 			Dir    string
 			Legal  bool
@@ -287,7 +287,7 @@ func TestThreesHint(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	b, _ := threes.Parse(board)
-	if res.Board != b.Hex() || res.Hint != 3 || len(res.Moves) != 4 || res.Best == nil {
+	if res.Board != b.Hex() || res.Next != 3 || len(res.Moves) != 4 || res.Best == nil {
 		t.Fatalf("%+v", res)
 	}
 	for d, m := range res.Moves {
@@ -316,7 +316,7 @@ func TestThreesHint(t *testing.T) {
 		t.Fatalf("left reward %d", *res.Moves[threes.Left].Reward)
 	}
 	e, out, _ = testEnv()
-	if err := threesHint(board, threesHintArgs{Hint: 1, Depth: 1}, e); err != nil {
+	if err := threesHint(board, threesHintArgs{Next: 1, Depth: 1}, e); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "best by reward alone (no --load): left") || !strings.Contains(out.String(), "next tile 1") {
@@ -326,10 +326,10 @@ func TestThreesHint(t *testing.T) {
 		board string
 		a     threesHintArgs
 	}{
-		{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", threesHintArgs{Hint: 1, Depth: 1}},
-		{board, threesHintArgs{Hint: 0, Depth: 1}},
-		{board, threesHintArgs{Hint: 4, Depth: 1}},
-		{board, threesHintArgs{Hint: 1, Depth: 0}},
+		{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", threesHintArgs{Next: 1, Depth: 1}},
+		{board, threesHintArgs{Next: 0, Depth: 1}},
+		{board, threesHintArgs{Next: 4, Depth: 1}},
+		{board, threesHintArgs{Next: 1, Depth: 0}},
 	} {
 		if err := threesHint(c.board, c.a, e); !isUsage(err) {
 			t.Errorf("%s %+v: %v", c.board, c.a, err)
@@ -363,7 +363,7 @@ func TestThreesHintMoveTime(t *testing.T) {
 		e, out, _ := testEnv()
 		done := make(chan error, 1)
 		go func() {
-			done <- threesHint(board, threesHintArgs{Load: w, JSON: asJSON, Depth: 12, Hint: 3, MoveTime: 100 * time.Millisecond}, e)
+			done <- threesHint(board, threesHintArgs{Load: w, JSON: asJSON, Depth: 12, Next: 3, MoveTime: 100 * time.Millisecond}, e)
 		}()
 		select {
 		case err := <-done:

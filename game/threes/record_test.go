@@ -178,7 +178,7 @@ func TestReplayRejectsCorruptedGames(t *testing.T) {
 		{"wrong tile", func(s []Step) []Step {
 			s[k+1].Action = PlaceAction(pl.Pos(), pl.Tile()%3+1, pl.Hint())
 			return s
-		}, k + 1, "hint was"},
+		}, k + 1, "next tile was"},
 		{"reward changed", func(s []Step) []Step { s[k].Reward += 3; return s }, k, "recorded reward"},
 		{"placement dropped", func(s []Step) []Step { return append(s[:k+1], s[k+2:]...) }, k + 1, "a placement is due"},
 		{"game cut short", func(s []Step) []Step { return s[:k+2] }, k + 2, fmt.Sprintf("stops after action %d while sliding", k+2)},

@@ -87,9 +87,11 @@ const OpeningTiles = 9
 // A Game is the whole state of a Threes! game between actions.
 type Game struct {
 	Board board.Board
-	// Hint is the tile (1..3) the next placement must put down; 0 before
-	// the first placement, which draws its tile and the hint together.
-	Hint int
+	// Next is the next tile (1..3), the one the next placement must put
+	// down and the player sees; the course calls it the hint. It is 0
+	// before the first placement, which draws its tile and the next one
+	// together.
+	Next int
 	Bag  Bag // tiles not yet drawn
 	// Last is the direction of the last slide, which decides the edge of
 	// the next placement, or Anywhere (opening, or after a placement).
@@ -156,20 +158,20 @@ func (g *Game) Place(pos, tile, hint int) (int, error) {
 		return 0, fmt.Errorf("cell %d is not on the edge opposite the slide %s (cells %v)", pos, DirNames[g.Last], EdgeCells(g.Last))
 	}
 	bag := g.Bag
-	if g.Hint == 0 {
+	if g.Next == 0 {
 		if !bag.Has(tile) {
 			return 0, fmt.Errorf("first tile %d is not in the bag %v", tile, bag)
 		}
 		bag = bag.Take(tile)
-	} else if tile != g.Hint {
-		return 0, fmt.Errorf("tile %d placed, the hint was %d", tile, g.Hint)
+	} else if tile != g.Next {
+		return 0, fmt.Errorf("tile %d placed, the next tile was %d", tile, g.Next)
 	}
 	if !bag.Has(hint) {
-		return 0, fmt.Errorf("new hint %d is not in the bag %v", hint, bag)
+		return 0, fmt.Errorf("new next tile %d is not in the bag %v", hint, bag)
 	}
 	g.Board = g.Board.Set(pos, tile)
 	g.Bag = bag.Take(hint)
-	g.Hint, g.Last = hint, Anywhere
+	g.Next, g.Last = hint, Anywhere
 	g.Actions++
 	return Score(tile), nil
 }
@@ -186,13 +188,13 @@ func (g *Game) PlaceRandom(rng Rand) (pos, tile, hint int) {
 		free &= free - 1
 	}
 	pos = bits.TrailingZeros64(free) / 4
-	tile, bag := g.Hint, g.Bag
+	tile, bag := g.Next, g.Bag
 	if tile == 0 {
 		tile, bag = bag.Draw(rng)
 	}
 	hint, bag = bag.Draw(rng)
 	g.Board |= board.Board(uint64(tile) << (4 * uint(pos)))
-	g.Hint, g.Bag, g.Last = hint, bag, Anywhere
+	g.Next, g.Bag, g.Last = hint, bag, Anywhere
 	g.Actions++
 	return pos, tile, hint
 }

@@ -298,10 +298,10 @@ func TestGamesFollowTheRules(t *testing.T) {
 			if !opening && !slices.Contains(EdgeCells(prev.Last), pos) {
 				t.Fatalf("placed on cell %d after slide %d (edge %v)", pos, prev.Last, EdgeCells(prev.Last))
 			}
-			if prev.Hint != 0 && tile != prev.Hint {
-				t.Fatalf("placed %d, hint was %d", tile, prev.Hint)
+			if prev.Next != 0 && tile != prev.Next {
+				t.Fatalf("placed %d, hint was %d", tile, prev.Next)
 			}
-			if prev.Hint == 0 {
+			if prev.Next == 0 {
 				draws = append(draws, tile)
 			}
 			draws = append(draws, hint)
@@ -328,10 +328,10 @@ func TestGamesFollowTheRules(t *testing.T) {
 func TestPlaceRejects(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
 	g := Start(rng)
-	if g.Actions != OpeningTiles || g.Board.Empty() != 7 || g.Hint == 0 || !g.SlideTurn() {
+	if g.Actions != OpeningTiles || g.Board.Empty() != 7 || g.Next == 0 || !g.SlideTurn() {
 		t.Fatalf("opening: %+v", g)
 	}
-	if _, err := g.Place(bits.TrailingZeros64(g.Board.EmptyMask())/4, g.Hint, 1); err == nil {
+	if _, err := g.Place(bits.TrailingZeros64(g.Board.EmptyMask())/4, g.Next, 1); err == nil {
 		t.Fatal("placement accepted when a slide is due")
 	}
 	var d int
@@ -352,9 +352,9 @@ func TestPlaceRejects(t *testing.T) {
 			for hint := 1; hint <= 3; hint++ {
 				q := g
 				_, err := q.Place(pos, tile, hint)
-				ok := g.Board.At(pos) == 0 && slices.Contains(edge, pos) && tile == g.Hint && g.Bag.Has(hint)
+				ok := g.Board.At(pos) == 0 && slices.Contains(edge, pos) && tile == g.Next && g.Bag.Has(hint)
 				if (err == nil) != ok {
-					t.Fatalf("Place(%d,%d,%d) after slide %d, hint %d, bag %v: %v", pos, tile, hint, d, g.Hint, g.Bag, err)
+					t.Fatalf("Place(%d,%d,%d) after slide %d, hint %d, bag %v: %v", pos, tile, hint, d, g.Next, g.Bag, err)
 				}
 			}
 		}

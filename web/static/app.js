@@ -23,7 +23,7 @@ const GAMES = {
     rates: [1536, 3072, 6144],
     rules: "Threes!: a slide moves each tile one cell; 1+2 makes 3, equal tiles from 3 up merge. " +
       "The next tile (shown above) then appears on the edge opposite the slide.",
-    fields: (st) => ({ hint: st.hint, bag: st.bag }),
+    fields: (st) => ({ next: st.next, bag: st.bag }),
   },
 };
 
@@ -37,7 +37,7 @@ const $ = (id) => document.getElementById(id);
 const page = {
   info: null,
   game: "2048",
-  st: null, // {board, tiles, seed, over}, and in Threes! {hint, bag, score}
+  st: null, // {board, tiles, seed, over}, and in Threes! {next, bag, score}
   n: 0, // moves made
   score: 0,
   spawn: -1,
@@ -116,12 +116,12 @@ function render() {
   $("moves").textContent = page.n;
   $("maxtile").textContent = maxTile;
   const next = $("next");
-  $("next-box").hidden = !st.hint;
-  if (st.hint) {
-    next.textContent = g.text(st.hint);
-    next.className = "tile mini " + g.cls(st.hint);
-    next.dataset.value = st.hint;
-    $("next-box").title = `next tile ${st.hint}; left in the bag: ${(st.bag || []).join(", ")}`;
+  $("next-box").hidden = !st.next;
+  if (st.next) {
+    next.textContent = g.text(st.next);
+    next.className = "tile mini " + g.cls(st.next);
+    next.dataset.value = st.next;
+    $("next-box").title = `next tile ${st.next}; left in the bag: ${(st.bag || []).join(", ")}`;
   } else {
     next.textContent = "";
     delete next.dataset.value;
@@ -146,7 +146,7 @@ function position(st) {
 // stateOf keeps what the page holds of a state the server sent.
 function stateOf(res) {
   const st = { board: res.board, tiles: res.tiles, seed: res.seed, over: res.over };
-  if (res.hint) Object.assign(st, { hint: res.hint, bag: res.bag, score: res.score });
+  if (res.next) Object.assign(st, { next: res.next, bag: res.bag, score: res.score });
   return st;
 }
 
