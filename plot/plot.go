@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/td2048/td2048/games"
 	"image/color"
 	"image/png"
 	"io"
@@ -199,17 +200,25 @@ func rgb(x uint32) color.Color {
 var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)},
 	{vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}, {vg.Points(12), vg.Points(4)}}
 
-// tileFloor is the smallest tile whose reach rate is drawn: 2048 in 2048,
-// 1536 in Threes!.
+// tileFloor is the smallest tile whose reach rate is drawn: the smallest
+// of the rate tiles its games name (2048 in 2048, 1536 in Threes!).
 func tileFloor(series []Series) int {
+	floor := 0
 	for _, s := range series {
 		for _, r := range s.Records {
-			if r.Game == "threes" {
-				return 1536
+			g, err := games.Lookup(r.Game)
+			if err != nil || len(g.Rates) == 0 {
+				continue
+			}
+			if v := g.Value(g.Rates[0]); floor == 0 || v < floor {
+				floor = v
 			}
 		}
 	}
-	return 2048
+	if floor == 0 {
+		return games.MustLookup(games.Default).GoalValue()
+	}
+	return floor
 }
 
 // reachTiles lists the tiles to draw: the floor, and every larger tile

@@ -5,6 +5,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/td2048/td2048/games"
 	"io"
 	"net/http"
 	"os"
@@ -27,13 +28,9 @@ type curvePoint struct {
 	Reach    float64 `json:"reach"` // share of games reaching the goal tile (2048, or 3072 in Threes!)
 }
 
-// goal is the tile whose reach the curve draws: 2048, or 3072 in Threes!.
-func (s *Server) goal() int {
-	if s.threes() {
-		return 3072
-	}
-	return 2048
-}
+// goal is the tile whose reach the curve draws: the game's goal tile
+// (2048, or 3072 in Threes!).
+func (s *Server) goal() int { return games.MustLookup(s.cfg.Game).GoalValue() }
 
 // curve reads the metrics log again when it has changed.
 func (s *Server) curve() ([]curvePoint, error) {

@@ -17,16 +17,34 @@ import (
 	"github.com/td2048/td2048/web"
 )
 
-// loadPlayable loads weights for play and serve: Threes! weights when the
-// file's header says so (checked as eval --game threes checks them), else
-// 2048 weights in any format loadNet reads. It returns the game's name.
+// loadPlayable loads weights for play and serve, for the game their
+// header names (a reference-format file, which names none, is 2048's),
+// checked as train and eval check them. It returns the game.
 func loadPlayable(path string) (*ntuple.Network, netfile.Header, *games.Game, error) {
-	if h, err := netfile.ReadHeader(path); err == nil && h.Game == "threes" {
-		net, h, err := loadThrees(path, nil)
-		return net, h, games.MustLookup("threes"), err
+	name := ""
+	if h, err := netfile.ReadHeader(path); err == nil {
+		name = h.Game
 	}
-	net, h, err := loadNet(path, "2048", nil)
-	return net, h, games.MustLookup("2048"), err
+	g, err := games.Lookup(name)
+	if err != nil {
+		return nil, netfile.Header{}, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	net, h, err := loadNet(path, g.Name, nil)
+	if err != nil {
+		return nil, h, g, err
+	}
+	kind, err := learn.ParseKind(h.Learner)
+	if err == nil {
+		err = g.CheckLearner(kind)
+	}
+	if err == nil {
+		err = g.CheckSpec(net.Spec())
+	}
+	if err != nil {
+		net.Free()
+		return nil, h, g, fmt.Errorf("%s: %v", path, err)
+	}
+	return net, h, g, nil
 }
 
 func init() {
