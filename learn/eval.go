@@ -51,8 +51,8 @@ func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int
 			moves.Add(n)
 			n = 0
 		}
-		ep.Score += int(c.Reward)
-		if c.Overflow {
+		ep.Score += c.Points()
+		if c.Overflow() {
 			ep.Overflow = true
 			break
 		}

@@ -143,10 +143,10 @@ func (w *Worker) playState(alpha float32) Episode {
 			break
 		}
 		ep.Moves++
-		r := int(c.Reward)
+		r := c.Points()
 		ep.Score += r
 		path = append(path, step{b, float32(r)})
-		if c.Overflow {
+		if c.Overflow() {
 			ep.Overflow = true
 			break
 		}

@@ -19,7 +19,7 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 	}
 	var value [4]float32
 	net.EstimateMany(legal[:n], value[:n])
-	best := NoMove
+	best, bestV := -1, NoMove.Value
 	k := 0
 	for d := range 4 {
 		if after[d] == b {
@@ -30,9 +30,12 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 			v += value[k]
 			k++
 		}
-		if v > best.Value {
-			best = Choice{Dir: d, After: after[d], Reward: uint32(game.Reward(reward[d])), Value: v, Overflow: game.Overflow(reward[d])}
+		if v > bestV {
+			best, bestV = d, v
 		}
 	}
-	return best
+	if best < 0 {
+		return NoMove
+	}
+	return Choice{Dir: best, After: after[best], Reward: reward[best], Value: bestV}
 }

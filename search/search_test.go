@@ -189,14 +189,14 @@ func TestOverflowMoveIsTerminal(t *testing.T) {
 			t.Fatalf("depth %d: left %+v", depth, mv[game.Left])
 		}
 	}
-	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536 || !c.Overflow || c.Reward != 65536) {
+	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536 || !c.Overflow() || c.Points() != 65536) {
 		t.Fatalf("greedy values the overflow at %+v", c)
 	}
 	// The choice made of the values says so too: learn and eval end the
 	// game on it.
 	_, reward := game.Moves(b)
 	for _, c := range []Choice{Greedy(net, b), NewSearcher(net, Options{Depth: 2}, nil).Best(b)} {
-		if !c.Legal() || c.Overflow != game.Overflow(reward[c.Dir]) || c.Reward != uint32(game.Reward(reward[c.Dir])) {
+		if !c.Legal() || c.Overflow() != game.Overflow(reward[c.Dir]) || c.Points() != game.Reward(reward[c.Dir]) {
 			t.Fatalf("choice %+v", c)
 		}
 	}

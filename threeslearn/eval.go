@@ -93,7 +93,7 @@ func playGame(policy Policy, rng threes.Rand, rec *threes.Record, stop *atomic.B
 		gs.Slides++
 		gs.SlideTime += t - now
 		if rec != nil {
-			rec.Steps = append(rec.Steps, threes.Step{Action: threes.SlideAction(c.Dir), Reward: int(c.Reward), Time: t - now})
+			rec.Steps = append(rec.Steps, threes.Step{Action: threes.SlideAction(c.Dir), Reward: c.Points(), Time: t - now})
 		}
 		now = t
 		place()
