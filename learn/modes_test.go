@@ -113,3 +113,21 @@ func TestModesLearn(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseMode: any text is read or refused, and what is read reads back
+// the same from its String.
+func FuzzParseMode(f *testing.F) {
+	for _, s := range []string{"backward", "online", "online,nstep=5", "backward,lambda=0.5", "x,nstep=", ",,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseMode(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseMode(m.String())
+		if err != nil || again != m {
+			t.Fatalf("%q -> %v -> %q: %v %v", s, m, m.String(), again, err)
+		}
+	})
+}
