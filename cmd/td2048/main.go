@@ -125,7 +125,7 @@ var examples = map[string]string{
   td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file`,
 	"hint": `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
   td2048 hint 0x1000000000002211 --depth 3 --json
-  td2048 hint --load threes.td2048 --hint 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
+  td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
 	"play": `  td2048 play                                    # watch weights.td2048 play (space starts, ? for help)
   td2048 play --load threes.td2048 --auto --depth 3`,
 	"serve": `  td2048 serve                                   # http://127.0.0.1:8048/
