@@ -243,3 +243,35 @@ func TestCoherenceRoundTrip(t *testing.T) {
 		t.Fatalf("damaged accumulator: %v", err)
 	}
 }
+
+// TestCoherenceToW: TC accumulators travel through TDL2048+'s .w (its
+// second field: all E, then all A) bit for bit, in a file of the size
+// TDL2048+ writes for a 2x4 TC network (1,572,931 bytes, docs/methods.md).
+func TestCoherenceToW(t *testing.T) {
+	n := randomNet(t, "2x4", 5)
+	n.EnableCoherence()
+	for i := range n.Accumulators() {
+		n.Accumulators()[i] = float32(i%17) - 8.5
+	}
+	var b bytes.Buffer
+	if err := WriteW(&b, n); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 1572931 {
+		t.Fatalf("%d bytes, TDL2048+ writes 1572931", b.Len())
+	}
+	m, err := ReadW(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil || !m.Coherent() {
+		t.Fatalf("%v, coherent %v", err, err == nil && m.Coherent())
+	}
+	for i, x := range n.Weights() {
+		if asBits(m.Weights()[i]) != asBits(x) {
+			t.Fatalf("weight %d", i)
+		}
+	}
+	for i, x := range n.Accumulators() {
+		if asBits(m.Accumulators()[i]) != asBits(x) {
+			t.Fatalf("accumulator %d: %v, want %v", i, m.Accumulators()[i], x)
+		}
+	}
+}

@@ -280,6 +280,7 @@ type table struct {
 	cells []int
 	at    int64 // offset of the first element
 	elem  int   // element size: 2, 4 or 8 bytes
+	tc    int64 // offset of TDL2048+'s coherence field (float32 E then A), 0 for none
 }
 
 // readTables fills net's tables (stage 0, in order) from the file.
@@ -339,7 +340,35 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 		net.Free()
 		return nil, fmt.Errorf("reading weights: %v", err)
 	}
+	if !slices.ContainsFunc(tabs, func(t table) bool { return t.tc == 0 }) {
+		if err := readCoherence(r, net, tabs); err != nil {
+			net.Free()
+			return nil, fmt.Errorf("reading coherence accumulators: %v", err)
+		}
+	}
 	return net, nil
+}
+
+// readCoherence reads TDL2048+'s TC field of every table (all E, then all
+// A, float32) into the network's accumulators (E, A of each weight side by
+// side).
+func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
+	net.EnableCoherence()
+	ea := net.Accumulators()
+	off := 0
+	for p, t := range tabs {
+		n := len(net.Table(p))
+		buf := make([]byte, 8*n)
+		if _, err := r.ReadAt(buf, t.tc); err != nil {
+			return err
+		}
+		for i := range n {
+			ea[2*(off+i)] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
+			ea[2*(off+i)+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
+		}
+		off += n
+	}
+	return nil
 }
 
 // damaged wraps a structural error of a reference file.
@@ -433,8 +462,9 @@ func WriteBin(w io.Writer, net *ntuple.Network) error {
 // ReadW reads TDL2048+'s .w format from r, which holds size bytes. Its
 // patterns are taken to be read on the 8 images of the board (but the 8x4
 // lines on the board alone; see the package notes). Elements of 2, 4 or 8
-// bytes are read (as float32); extra fields such as TC's coherence tables
-// are skipped.
+// bytes are read (as float32); a temporal-coherence field (float32 E then
+// A, on every table) is read into the network's accumulators, other extra
+// fields are skipped.
 func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 	s := &section{r: r, size: size}
 	code, err := s.u8()
@@ -502,8 +532,12 @@ func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 				break
 			}
 			m, err := s.u64()
+			at := s.pos
 			if err != nil || !s.skip(m, int(z)) {
 				return nil, damaged(TDLW, "table %d %q cut short in an extra field", n, name)
+			}
+			if z == 4 && m == 2*length && t.tc == 0 { // TC: E then A
+				t.tc = at
 			}
 		}
 		tabs = append(tabs, t)
@@ -568,9 +602,32 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		if err := writeFloats(bw, tab); err != nil {
 			return err
 		}
+		if ea := net.Accumulators(); ea != nil {
+			// TDL2048+'s coherence field: all E, then all A.
+			off := tableOffset(net, p)
+			binary.LittleEndian.PutUint16(b[:], 4)
+			bw.Write(b[:2])
+			binary.LittleEndian.PutUint64(b[:], uint64(2*len(tab)))
+			bw.Write(b[:8])
+			for k := range 2 {
+				for i := range tab {
+					binary.LittleEndian.PutUint32(b[:], math.Float32bits(ea[2*(off+i)+k]))
+					bw.Write(b[:4])
+				}
+			}
+		}
 		bw.Write([]byte{0, 0})
 	}
 	return bw.Flush()
+}
+
+// tableOffset is the index of the first weight of pattern p's table.
+func tableOffset(net *ntuple.Network, p int) int {
+	off := 0
+	for q := range p {
+		off += len(net.Table(q))
+	}
+	return off
 }
 
 // wMarked reports whether TDL2048+ would begin a weight file of this name

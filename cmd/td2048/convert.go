@@ -68,8 +68,8 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			if h.Learner != "after" && !*force {
 				return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
 			}
-			if net.Coherent() && !*force {
-				return fmt.Errorf("%s holds temporal-coherence accumulators, which td2048 does not write to %s yet (--force writes the weights alone)", in, kind.Describe())
+			if net.Coherent() && kind != netfile.TDLW && !*force {
+				return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
 			}
 			if err := netfile.CheckRef(net.Spec()); err != nil {
 				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
