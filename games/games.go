@@ -21,6 +21,7 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
@@ -46,6 +47,31 @@ type Game struct {
 	CheckSpec func(ntuple.Spec) error
 	// Train trains a network on the game (learn.Train's contract).
 	Train func(context.Context, *ntuple.Network, learn.Config) (learn.RunState, learn.Result, error)
+	// Move is what a move is called in the game's messages ("slide").
+	Move string
+	// HasNext: the player sees the next tile (Threes!), and a position
+	// carries it and the bag it was drawn from (package session).
+	HasNext bool
+	// Position is the position of board b with the next tile the player
+	// sees (0 in a game without one); below the first ply the tiles after
+	// it are taken as drawn from a full bag.
+	Position func(b board.Board, next int) (session.Position, error)
+	// Moves are the rules' slides of a board: each direction's after-state
+	// (b itself when the slide is illegal) and reward.
+	Moves func(b board.Board) (after [4]board.Board, reward [4]int)
+	// Spawns is the mask (bit 4i for cell i) of the cells where the new
+	// tile may go after the slide d that made after.
+	Spawns func(after board.Board, d int) uint64
+	// NewAdvisor values positions' moves with net (package search).
+	NewAdvisor func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor
+	// Evaluate plays an evaluation. Cancelling ctx abandons the games
+	// under way at their next move.
+	Evaluate func(ctx context.Context, cfg EvalConfig) (Evaluation, error)
+	// StatsFile: the game's course keeps a statistics file of whole games
+	// (EvalConfig.Stats).
+	StatsFile bool
+	// WriteEval prints an evaluation's statistics in the course's format.
+	WriteEval func(w io.Writer, ev *Evaluation) error
 	// WriteBlock prints a training block of episodes in the game's course
 	// format: the course demo's block for 2048, the course framework's
 	// summary for Threes!; wall is the block's wall time.

@@ -1,16 +1,20 @@
 package games
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 func init() {
@@ -19,6 +23,7 @@ func init() {
 		Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
 		Network:  "4x6",
 		Learners: []learn.Kind{learn.AfterState, learn.State},
+		Move:     "move",
 		CheckSpec: func(s ntuple.Spec) error {
 			switch {
 			case s.Hint:
@@ -29,6 +34,35 @@ func init() {
 			return nil
 		},
 		Train: learn.Train,
+		Moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+			after, r := game.Moves(b)
+			for d := range 4 {
+				reward[d] = game.Reward(r[d])
+			}
+			return after, reward
+		},
+		Spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+		Position: func(b board.Board, next int) (session.Position, error) {
+			if next != 0 {
+				return session.Position{}, errors.New("2048 has no next tile")
+			}
+			return session.Position{Board: b}, nil
+		},
+		NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+			return advisor2048{search.NewSearcher(net, opt, tt)}
+		},
+		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
+			newPolicy := func() learn.Policy {
+				return func(b board.Board) search.Choice { return search.Greedy(cfg.Net, b) }
+			}
+			if !greedy(cfg.Search) {
+				newPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
+			}
+			block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: cfg.Games, Seed: cfg.Seed, Threads: cfg.Threads,
+				NewPolicy: newPolicy, Tick: cfg.Tick})
+			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
+		},
+		WriteEval: func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
 		WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
 			return b.Write(w, done, stats.Pow2)
 		},
@@ -38,8 +72,41 @@ func init() {
 		Goal: 13, Rates: []int{12, 13, 14},
 		Network:   "4x6+hint",
 		Learners:  []learn.Kind{learn.AfterState},
-		CheckSpec: threeslearn.CheckSpec,
-		Train:     threeslearn.Train,
+		Move:      "slide",
+		HasNext:   true,
+		CheckSpec: learn.CheckThreesSpec,
+		Train:     learn.TrainThrees,
+		Moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+			after, r := threes.Moves(b)
+			for d := range 4 {
+				reward[d] = int(r[d])
+			}
+			return after, reward
+		},
+		Spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+		Position: func(b board.Board, next int) (session.Position, error) {
+			if next < 1 || next > 3 {
+				return session.Position{}, errors.New("want the next tile, 1, 2 or 3")
+			}
+			return session.Position{Board: b, Next: next, Bag: threes.FullBag}, nil
+		},
+		NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+			return advisorThrees{search.NewThrees(net, opt, tt)}
+		},
+		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
+			newPolicy := func() learn.ThreesPolicy { return learn.GreedyThreesPolicy(cfg.Net) }
+			if !greedy(cfg.Search) {
+				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
+			}
+			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, Seed: cfg.Seed, Threads: cfg.Threads,
+				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick})
+			speed := ev.Speed()
+			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
+		},
+		StatsFile: true,
+		WriteEval: func(w io.Writer, ev *Evaluation) error {
+			return ev.Block.WriteThrees(w, ev.Block.Games, threes.TileValue, *ev.Speed)
+		},
 		// The framework prints every training block as its summary: the
 		// slides and placements of the block's games (nine opening
 		// placements and one after each slide) over the block's wall time;
@@ -50,3 +117,18 @@ func init() {
 		},
 	})
 }
+
+type advisor2048 struct{ s *search.Searcher }
+
+func (a advisor2048) Values(p session.Position) ([4]search.MoveValue, int) {
+	return a.s.ValuesTimed(p.Board)
+}
+func (a advisor2048) Stopped() bool { return a.s.Stopped() }
+
+type advisorThrees struct{ s *search.Threes }
+
+func (a advisorThrees) Values(p session.Position) ([4]search.MoveValue, int) {
+	g := p.ThreesGame()
+	return a.s.ValuesTimed(&g)
+}
+func (a advisorThrees) Stopped() bool { return a.s.Stopped() }

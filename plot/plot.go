@@ -84,19 +84,19 @@ func Format(path string) (string, error) {
 // appearance ("2048", "threes"); a log that does not name its game is
 // 2048's, as logs were before Threes!.
 func Games(series []Series) []string {
-	var games []string
+	var names []string
 	for _, s := range series {
 		for _, r := range s.Records {
 			g := r.Game
 			if g == "" {
-				g = "2048"
+				g = games.Default
 			}
-			if !slices.Contains(games, g) {
-				games = append(games, g)
+			if !slices.Contains(names, g) {
+				names = append(names, g)
 			}
 		}
 	}
-	return games
+	return names
 }
 
 // ReadLog reads the metrics log at path as a series labelled label (the

@@ -149,6 +149,16 @@ func rulesOf(game string) (rules, error) {
 	return nil, fmt.Errorf("session: game %q: want %q or %q", game, Game2048, GameThrees)
 }
 
+// Check checks a position of the game named game, as Resume does, and
+// completes its Score where the board alone sets it (Threes!).
+func Check(game string, p *Position) error {
+	r, err := rulesOf(game)
+	if err != nil {
+		return err
+	}
+	return r.check(p)
+}
+
 // New starts the game named game (Game2048 or GameThrees) with seed seed.
 func New(game string, seed uint64) (*Session, error) {
 	r, err := rulesOf(game)

@@ -30,7 +30,7 @@ func (threesRules) check(p *Position) error {
 	case p.Bag == 0 || p.Bag&^threes.FullBag != 0:
 		return fmt.Errorf("bag %#x: want a non-empty set of 1, 2 and 3", uint8(p.Bag))
 	case p.Bag != threes.FullBag && p.Bag.Has(p.Next):
-		return fmt.Errorf("next tile %d is still in the bag %v: it was drawn from it", p.Next, p.Bag)
+		return fmt.Errorf("next %d is still in the bag %v: the next tile was drawn from it (only a bag just refilled holds all three tiles)", p.Next, p.Bag.Tiles())
 	}
 	score := threes.BoardScore(p.Board)
 	if p.Score != 0 && p.Score != score {

@@ -17,7 +17,6 @@ import (
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 var (
@@ -30,7 +29,7 @@ var (
 func trainedThrees() *ntuple.Network {
 	threesOnce.Do(func() {
 		threesNet = ntuple.MustNew("0123,4567,89ab,cdef+hint")
-		if _, _, err := threeslearn.Train(context.Background(), threesNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+		if _, _, err := learn.TrainThrees(context.Background(), threesNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
 			panic(err)
 		}
 	})
@@ -137,8 +136,8 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	}
 	// The hint is for the position on screen, with the searcher's values.
 	v = m.View()
-	tg := m.threesGame()
-	values := threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: 1}, nil).Values(&tg, 1)
+	tg := m.g.Position().ThreesGame()
+	values := search.NewThrees(trainedThrees(), search.Options{Depth: 1}, nil).Values(&tg, 1)
 	best := -1
 	for d, mv := range values {
 		line := lineWith(v, arrows[d])
@@ -162,7 +161,7 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	// Depth 3: the searcher's depth-3 values.
 	key(t, m, runes("3"))
 	v = m.View()
-	values = threeslearn.NewSearcher(trainedThrees(), threeslearn.Options{Depth: 3}, nil).Values(&tg, 3)
+	values = search.NewThrees(trainedThrees(), search.Options{Depth: 3}, nil).Values(&tg, 3)
 	if !strings.Contains(v, "move values, depth 3") {
 		t.Fatalf("depth 3:\n%s", v)
 	}
@@ -254,7 +253,7 @@ func TestAgentMoveTime(t *testing.T) {
 			}
 			var want search.Choice
 			if g == session.GameThrees {
-				tg := m.threesGame()
+				tg := m.g.Position().ThreesGame()
 				want = search.NewThrees(trainedThrees(), search.Options{Depth: msg.depth}, nil).Best(&tg)
 			} else {
 				want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())

@@ -54,7 +54,7 @@ type Config struct {
 	Net *ntuple.Network
 	// Game is the game of the network, by its name in package games
 	// (games.Default when empty): "2048", or "threes" for an after-state
-	// network that passes threeslearn.CheckSpec. New panics on a name
+	// network that passes learn.CheckThreesSpec. New panics on a name
 	// games does not know.
 	Game    string
 	Kind    search.Kind
@@ -228,9 +228,6 @@ func (m *Model) newGame() {
 	m.counted, m.byAgent, m.spawn = false, true, -1
 	m.hintOK = false
 }
-
-// threesGame is the Threes! game on screen, a slide being due.
-func (m *Model) threesGame() threes.Game { return m.g.Position().ThreesGame() }
 
 // Game is the name of the game played, as package games names it.
 func (m *Model) Game() string { return m.g.Game() }
@@ -413,21 +410,10 @@ func (m *Model) askHint() tea.Cmd {
 // the depth it finished and whether Stop cut it short.
 func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
 	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done}
-	// The one per-game branch: the searchers of the two games are two
-	// types, over a board and over a Threes! game with its next tile.
-	if m.g.Game() == session.GameThrees {
-		g := m.threesGame()
-		s := search.NewThrees(m.cfg.Net, opt, m.tt)
-		return func() ([4]search.MoveValue, int, bool) {
-			mv, done := s.ValuesTimed(&g)
-			return mv, done, s.Stopped()
-		}
-	}
-	b := m.g.Board()
-	s := search.NewSearcher(m.cfg.Net, opt, m.tt)
+	a, p := m.info.NewAdvisor(m.cfg.Net, opt, m.tt), m.g.Position()
 	return func() ([4]search.MoveValue, int, bool) {
-		mv, done := s.ValuesTimed(b)
-		return mv, done, s.Stopped()
+		mv, done := a.Values(p)
+		return mv, done, a.Stopped()
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -32,10 +30,6 @@ func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (session.Positio
 		return p, 0, false
 	}
 	if err := s.checkGame(req.Game); err != nil {
-		fail(w, err)
-		return p, 0, false
-	}
-	if err := s.noThreesFields(req.Next, req.Bag); err != nil {
 		fail(w, err)
 		return p, 0, false
 	}
@@ -75,19 +69,13 @@ type Hint struct {
 	Micros    int64 `json:"us"`
 }
 
-// advise searches board b (the Threes! game g, when not nil) to depth
-// plies, deepening from depth 1 within the server's time budget (a hard
-// deadline; depth 1 always finishes), and returns the moves' values, the
-// depth reached and the best move.
-func (s *Server) advise(b board.Board, g *threes.Game, depth int) ([4]MoveValue, int, search.Choice) {
+// advise searches position p to depth plies, deepening from depth 1
+// within the server's time budget (a hard deadline; depth 1 always
+// finishes), and returns the moves' values, the depth reached and the
+// best move.
+func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, search.Choice) {
 	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind}
-	var v [4]search.MoveValue
-	var got int
-	if g != nil {
-		v, got = search.NewThrees(s.cfg.Net, opt, s.tt).ValuesTimed(g)
-	} else {
-		v, got = search.NewSearcher(s.cfg.Net, opt, s.tt).ValuesTimed(b)
-	}
+	v, got := s.game.NewAdvisor(s.cfg.Net, opt, s.tt).Values(p)
 	var mv [4]MoveValue
 	for d := range 4 {
 		mv[d] = MoveValue{Dir: session.DirNames[d], Legal: v[d].Legal}
@@ -99,30 +87,12 @@ func (s *Server) advise(b board.Board, g *threes.Game, depth int) ([4]MoveValue,
 	return mv, got, search.BestOf(&v)
 }
 
-// Values returns the hint for b at depth plies, or as deep as the time
-// budget allows.
-func (s *Server) Values(b board.Board, depth int) Hint {
-	return s.hintOf(b, nil, depth)
-}
-
-// ThreesValues is Values for a Threes! game: its board, hint and bag.
-func (s *Server) ThreesValues(g *threes.Game, depth int) Hint {
-	return s.hintOf(g.Board, g, depth)
-}
-
-// gameOf is p's Threes! game on a Threes! server, nil on a 2048 one.
-func (s *Server) gameOf(p session.Position) *threes.Game {
-	if !s.threes() {
-		return nil
-	}
-	g := p.ThreesGame()
-	return &g
-}
-
-func (s *Server) hintOf(b board.Board, g *threes.Game, depth int) Hint {
+// Values returns the hint for position p at depth plies, or as deep as
+// the time budget allows.
+func (s *Server) Values(p session.Position, depth int) Hint {
 	start := time.Now()
-	mv, got, c := s.advise(b, g, depth)
-	h := Hint{Board: b.Hex(), Moves: mv, Depth: got, Requested: depth}
+	mv, got, c := s.advise(p, depth)
+	h := Hint{Board: p.Board.Hex(), Moves: mv, Depth: got, Requested: depth}
 	if c.Legal() {
 		h.Best = &h.Moves[c.Dir].Dir
 	}
@@ -132,14 +102,14 @@ func (s *Server) hintOf(b board.Board, g *threes.Game, depth int) Hint {
 
 // searchAPI is the handler of a search request (hint or agent): answer
 // runs in a search place on the request's position.
-func searchAPI[T any](s *Server, answer func(b board.Board, g *threes.Game, depth int) T) apiHandler {
+func searchAPI[T any](s *Server, answer func(p session.Position, depth int) T) apiHandler {
 	return func(w http.ResponseWriter, r *http.Request, body []byte) {
 		p, depth, ok := s.searchArgs(w, body)
 		if !ok || !s.searchPlace(w, r) {
 			return
 		}
 		defer s.searchDone()
-		writeJSON(w, http.StatusOK, answer(p.Board, s.gameOf(p), depth))
+		writeJSON(w, http.StatusOK, answer(p, depth))
 	}
 }
 
@@ -152,22 +122,13 @@ type Agent struct {
 	Micros int64   `json:"us"`
 }
 
-// Choose returns the network's move on b, searched to depth plies or as
-// deep as the time budget allows.
-func (s *Server) Choose(b board.Board, depth int) Agent {
-	return s.agentOf(b, nil, depth)
-}
-
-// ThreesChoose is Choose for a Threes! game.
-func (s *Server) ThreesChoose(g *threes.Game, depth int) Agent {
-	return s.agentOf(g.Board, g, depth)
-}
-
-func (s *Server) agentOf(b board.Board, g *threes.Game, depth int) Agent {
+// Choose returns the network's move in position p, searched to depth
+// plies or as deep as the time budget allows.
+func (s *Server) Choose(p session.Position, depth int) Agent {
 	start := time.Now()
-	a := Agent{Board: b.Hex()}
+	a := Agent{Board: p.Board.Hex()}
 	var c search.Choice
-	_, a.Depth, c = s.advise(b, g, depth)
+	_, a.Depth, c = s.advise(p, depth)
 	if c.Legal() {
 		a.Dir = &session.DirNames[c.Dir]
 		a.Value = float64(c.Value)

@@ -8,105 +8,75 @@ package web
 import (
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/session"
 )
 
 // checkGame accepts the server's game, named or left out.
-func (s *Server) checkGame(g string) error {
-	switch g {
-	case "", s.cfg.Game:
+func (s *Server) checkGame(name string) error {
+	if name == "" || name == s.game.Name {
 		return nil
-	case Game2048, GameThrees:
+	}
+	if g, err := games.Lookup(name); err == nil {
 		return badRequest("game %q: this server plays %s only (its weights are for %s; serve %s weights to play %s)",
-			g, gameTitle(s.cfg.Game), gameTitle(s.cfg.Game), gameTitle(g), gameTitle(g))
+			name, s.game.Title, s.game.Title, g.Title, g.Title)
 	}
-	return badRequest("game %q: want %q or %q (this server plays %s)", g, Game2048, GameThrees, s.cfg.Game)
+	return badRequest("game %q: want %s (this server plays %s)", name, strings.Join(quoted(games.Names()), " or "), s.game.Name)
 }
 
-func (s *Server) threes() bool { return s.cfg.Game == GameThrees }
-
-// noThreesFields refuses the fields of Threes! requests in a 2048 one.
-func (s *Server) noThreesFields(next *int, bag []int) error {
-	if !s.threes() && (next != nil || bag != nil) {
-		return badRequest("next and bag are fields of Threes! requests; this server plays 2048")
+func quoted(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
 	}
-	return nil
+	return q
 }
 
-// parsePosition reads the position of a request: a board, and in
-// Threes! the next tile (the field next) and the bag. needBag says
-// whether a Threes! request without a bag is an error or means the full
-// bag.
+// parsePosition reads the position of a request: a board, and in a game
+// with a next tile (Threes!) the next tile (the field next) and the bag.
+// needBag says whether a request of such a game without a bag is an
+// error or means the full bag.
 func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bool) (session.Position, error) {
-	if s.threes() {
-		return parseThrees(boardArg, next, bag, needBag)
-	}
-	b, err := parseBoard(boardArg)
-	return session.Position{Board: b}, err
-}
-
-// parseThrees reads a Threes! position: the board, the next tile and the
-// bag. needBag says whether a missing bag is an error or the full bag.
-func parseThrees(boardArg string, next *int, bag []int, needBag bool) (session.Position, error) {
-	var g session.Position
+	var p session.Position
 	if boardArg == "" {
-		return g, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
+		return p, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
 	}
 	if len(boardArg) > 200 {
-		return g, badRequest("board is too long")
+		return p, badRequest("board is too long")
 	}
-	b, err := threes.Parse(boardArg)
+	b, err := board.ParseWith(boardArg, s.game.Code)
 	if err != nil {
-		return g, badRequest("%v (Threes! tiles are 1, 2, 3, 6, 12, ..., 6144)", err)
+		return p, badRequest("%v", err)
 	}
-	g.Board = b
+	if !s.game.HasNext {
+		if next != nil || bag != nil {
+			return p, badRequest("next and bag are fields of games with a next tile; this server plays %s", s.game.Title)
+		}
+		return session.Position{Board: b}, nil
+	}
 	if next == nil {
-		return g, badRequest("next is missing: want the next tile, 1, 2 or 3")
+		return p, badRequest("next is missing: want the next tile, 1, 2 or 3")
 	}
-	if *next < 1 || *next > 3 {
-		return g, badRequest("next %d: want the next tile, 1, 2 or 3", *next)
+	if p, err = s.game.Position(b, *next); err != nil {
+		return p, badRequest("next %d: %v", *next, err)
 	}
-	g.Next = *next
-	if bag == nil {
-		if needBag {
-			return g, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
+	switch {
+	case bag != nil:
+		if p.Bag, err = threes.BagOf(bag); err != nil {
+			return p, badRequest("%v", err)
 		}
-		g.Bag = threes.FullBag
-		return g, nil
+	case needBag:
+		return p, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
 	}
-	if len(bag) == 0 {
-		return g, badRequest("bag is empty: it is refilled when its last tile is drawn, so it holds 1 to 3 tiles")
+	if err := session.Check(s.game.Name, &p); err != nil {
+		return p, badRequest("%v", err)
 	}
-	for _, t := range bag {
-		switch {
-		case t < 1 || t > 3:
-			return g, badRequest("bag holds %d: its tiles are 1, 2 and 3", t)
-		case g.Bag.Has(t):
-			return g, badRequest("bag holds %d twice: it holds each of 1, 2 and 3 at most once", t)
-		}
-		g.Bag |= 1 << uint(t-1)
-	}
-	if g.Bag != threes.FullBag && g.Bag.Has(g.Next) {
-		return g, badRequest("next %d is still in the bag %v: the next tile was drawn from it (only a bag just refilled holds all three tiles)", g.Next, bag)
-	}
-	return g, nil
-}
-
-func parseBoard(s string) (board.Board, error) {
-	if s == "" {
-		return 0, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
-	}
-	if len(s) > 200 {
-		return 0, badRequest("board is too long")
-	}
-	b, err := board.Parse(s)
-	if err != nil {
-		return 0, badRequest("%v", err)
-	}
-	return b, nil
+	return p, nil
 }
 
 func parseDir(s string) (int, error) {
@@ -238,10 +208,6 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		return
 	}
 	if err := s.checkGame(req.Game); err != nil {
-		fail(w, err)
-		return
-	}
-	if err := s.noThreesFields(req.Next, req.Bag); err != nil {
 		fail(w, err)
 		return
 	}

@@ -30,7 +30,7 @@ type curvePoint struct {
 
 // goal is the tile whose reach the curve draws: the game's goal tile
 // (2048, or 3072 in Threes!).
-func (s *Server) goal() int { return games.MustLookup(s.cfg.Game).GoalValue() }
+func (s *Server) goal() int { return s.game.GoalValue() }
 
 // curve reads the metrics log again when it has changed.
 func (s *Server) curve() ([]curvePoint, error) {
@@ -64,7 +64,7 @@ func (s *Server) curve() ([]curvePoint, error) {
 	for _, r := range recs {
 		g := r.Game
 		if g == "" {
-			g = Game2048 // logs written before Threes! came
+			g = games.Default // logs written before Threes! came
 		}
 		if g != s.cfg.Game {
 			s.logOther++

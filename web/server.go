@@ -60,25 +60,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
-	"github.com/td2048/td2048/session"
-	"github.com/td2048/td2048/threeslearn"
 )
-
-// The games a server can play, named as package session names them.
-const (
-	Game2048   = session.Game2048
-	GameThrees = session.GameThrees
-)
-
-// gameTitle is a game's name for people.
-func gameTitle(g string) string {
-	if g == GameThrees {
-		return "Threes!"
-	}
-	return "2048"
-}
 
 // Limits of the server; see Config for the ones that can be changed.
 const (
@@ -96,8 +81,8 @@ const (
 // Config configures a Server.
 type Config struct {
 	Net *ntuple.Network
-	// Game is the game the network plays and the page offers: Game2048
-	// (also when empty) or GameThrees.
+	// Game is the name of the game the network plays and the page offers
+	// (package games; empty: the default game, 2048).
 	Game    string
 	Kind    search.Kind
 	Network string // the network's name, shown on the page
@@ -134,6 +119,7 @@ type Config struct {
 // Server is the page and its API; it is an http.Handler.
 type Server struct {
 	cfg      Config
+	game     *games.Game
 	tt       *search.Table
 	searches chan struct{}
 	requests chan struct{}
@@ -153,20 +139,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Net == nil {
 		return nil, errors.New("web: no network")
 	}
-	switch cfg.Game {
-	case "":
-		cfg.Game = Game2048
-	case Game2048:
-	case GameThrees:
-		if err := threeslearn.CheckSpec(cfg.Net.Spec()); err != nil {
-			return nil, fmt.Errorf("web: %v", err)
-		}
-		if cfg.Kind != search.AfterState {
-			return nil, errors.New("web: Threes! networks are after-state networks")
-		}
-	default:
-		return nil, fmt.Errorf("web: game %q: want %s or %s", cfg.Game, Game2048, GameThrees)
+	g, err := games.Lookup(cfg.Game)
+	if err == nil {
+		err = g.CheckSpec(cfg.Net.Spec())
 	}
+	if err == nil {
+		err = g.CheckLearner(cfg.Kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("web: %v", err)
+	}
+	cfg.Game = g.Name
 	if cfg.MaxDepth <= 0 {
 		cfg.MaxDepth = 4
 	}
@@ -196,6 +179,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg:      cfg,
+		game:     g,
 		searches: make(chan struct{}, cfg.MaxSearches),
 		requests: make(chan struct{}, cfg.MaxRequests),
 		mux:      http.NewServeMux(),
@@ -218,8 +202,8 @@ func New(cfg Config) (*Server, error) {
 	s.api("GET", "/api/curve", s.curveHandler)
 	s.api("POST", "/api/new", s.newGame)
 	s.api("POST", "/api/move", s.move)
-	s.api("POST", "/api/hint", searchAPI(s, s.hintOf))
-	s.api("POST", "/api/agent", searchAPI(s, s.agentOf))
+	s.api("POST", "/api/hint", searchAPI(s, s.Values))
+	s.api("POST", "/api/agent", searchAPI(s, s.Choose))
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)

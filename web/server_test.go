@@ -23,6 +23,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -381,11 +382,11 @@ func dirIndex(s string) int {
 func TestTimeBudget(t *testing.T) {
 	s := newServer(t, func(c *Config) { c.MoveTime = time.Nanosecond; c.TableBytes = 0 })
 	b, _ := board.Parse("2,0,0,4,0,8,0,0,0,0,2,0,0,0,0,2")
-	h := s.Values(b, 4)
+	h := s.Values(session.Position{Board: b}, 4)
 	if h.Depth != 1 || h.Requested != 4 || h.Best == nil {
 		t.Errorf("hint with no time: %+v", h)
 	}
-	a := s.Choose(b, 4)
+	a := s.Choose(session.Position{Board: b}, 4)
 	if a.Dir == nil || a.Depth < 1 || a.Depth > 4 {
 		t.Errorf("agent with no time: %+v", a)
 	}

@@ -36,7 +36,7 @@ func TestMovesFollowSession(t *testing.T) {
 			for n := 0; !s.Over(); {
 				d := dirs.IntN(4)
 				body := fmt.Sprintf(`{"board":%q,"dir":%q,"seed":%d,"n":%d`, st.Board, session.DirNames[d], seed, n)
-				if g == GameThrees {
+				if g == session.GameThrees {
 					bag, _ := json.Marshal(st.Bag)
 					body += fmt.Sprintf(`,"next":%d,"bag":%s`, st.Next, bag)
 				}
@@ -50,7 +50,7 @@ func TestMovesFollowSession(t *testing.T) {
 					moves++
 				}
 				placed := 0
-				if g == GameThrees && r.Legal {
+				if g == session.GameThrees && r.Legal {
 					placed = r.Value
 				}
 				if m.Dir != session.DirNames[d] || m.Legal != r.Legal || m.After != after || m.Reward != r.Reward || m.Spawn != r.Cell ||
@@ -69,7 +69,7 @@ func sameState(t *testing.T, g string, n int, st State, s *session.Session) {
 	t.Helper()
 	var score *int
 	var bag []int
-	if g == GameThrees {
+	if g == session.GameThrees {
 		sc := s.Score()
 		score, bag = &sc, s.Bag().Tiles()
 	}

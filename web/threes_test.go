@@ -18,7 +18,6 @@ import (
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 var (
@@ -32,7 +31,7 @@ func trainedThrees(t testing.TB) *ntuple.Network {
 	t.Helper()
 	threesOnce.Do(func() {
 		threesNet = ntuple.MustNew("0123,4567,89ab,cdef+hint")
-		if _, _, err := threeslearn.Train(context.Background(), threesNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+		if _, _, err := learn.TrainThrees(context.Background(), threesNet, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
 			panic(err)
 		}
 	})
@@ -41,7 +40,7 @@ func trainedThrees(t testing.TB) *ntuple.Network {
 
 func newThreesServer(t testing.TB, edit func(*Config)) *Server {
 	t.Helper()
-	cfg := Config{Net: trainedThrees(t), Game: GameThrees, Network: "0123,4567,89ab,cdef+hint", Episodes: 300,
+	cfg := Config{Net: trainedThrees(t), Game: session.GameThrees, Network: "0123,4567,89ab,cdef+hint", Episodes: 300,
 		TableBytes: 1 << 20, LoopbackOnly: true}
 	if edit != nil {
 		edit(&cfg)
@@ -102,7 +101,7 @@ func TestThreesValidation(t *testing.T) {
 		{"move", "/api/move", `{"game":"threes","board":"` + good + `","dir":"up","next":3,"bag":[1,2],"seed":1,"n":0}`, "2048 only"},
 		{"hint", "/api/hint", `{"game":"threes","board":"` + good + `","next":3,"depth":1}`, "serve Threes! weights to play Threes!"},
 		{"agent", "/api/agent", `{"game":"threes","board":"` + good + `","next":3,"depth":1}`, "2048 only"},
-		{"hint field", "/api/hint", `{"board":"0x1","next":3,"depth":1}`, "next and bag are fields of Threes! requests"},
+		{"hint field", "/api/hint", `{"board":"0x1","next":3,"depth":1}`, "next and bag are fields of games with a next tile"},
 		{"bag field", "/api/move", `{"board":"0x1","dir":"up","bag":[1]}`, "next and bag"},
 	} {
 		code, body, h := call(t, s2048, "POST", c.path, c.body)
@@ -135,8 +134,8 @@ func TestThreesValidation(t *testing.T) {
 	// Refused configurations.
 	for _, cfg := range []Config{
 		{Net: trainedThrees(t), Game: "chess"},
-		{Net: trainedThrees(t), Game: GameThrees, Kind: search.State},
-		{Net: ntuple.MustNew("0123@3"), Game: GameThrees},
+		{Net: trainedThrees(t), Game: session.GameThrees, Kind: search.State},
+		{Net: ntuple.MustNew("0123@3"), Game: session.GameThrees},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%s, %v, kind %d): no error", cfg.Net.Spec(), cfg.Game, cfg.Kind)
@@ -192,7 +191,7 @@ func TestThreesGameThroughAPI(t *testing.T) {
 			body := `"board":"` + st.Board + `","next":` + fmt.Sprint(st.Next) + `,"bag":` + bagBody(st.Bag)
 			var a Agent
 			post(t, s, "/api/agent", `{"game":"threes",`+body+`,"depth":1}`, &a)
-			want := threeslearn.Greedy(net, b, st.Next)
+			want := search.GreedyThrees(net, b, st.Next)
 			if a.Dir == nil || *a.Dir != threes.DirNames[want.Dir] {
 				t.Fatalf("move %d: agent %v, greedy %d", n, a.Dir, want.Dir)
 			}
@@ -323,7 +322,7 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 		for depth := 1; depth <= 3; depth++ {
 			var h Hint
 			post(t, s, "/api/hint", `{"game":"threes","board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &h)
-			want := threeslearn.NewSearcher(net, threeslearn.Options{Depth: depth}, nil).Values(&g, depth)
+			want := search.NewThrees(net, search.Options{Depth: depth}, nil).Values(&g, depth)
 			if h.Depth != depth || h.Requested != depth || h.Board != b.Hex() {
 				t.Fatalf("hint %d depth %d: %+v", c.hint, depth, h)
 			}
@@ -351,10 +350,10 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 	// With no time the search stays at depth 1.
 	quick := newThreesServer(t, func(c *Config) { c.MoveTime = time.Nanosecond; c.TableBytes = 0 })
 	g := threes.Game{Board: b, Next: 3, Bag: threes.FullBag}
-	if h := quick.ThreesValues(&g, 4); h.Depth != 1 || h.Requested != 4 || h.Best == nil {
+	if h := quick.Values(session.Position{Board: g.Board, Next: g.Next, Bag: g.Bag}, 4); h.Depth != 1 || h.Requested != 4 || h.Best == nil {
 		t.Errorf("hint with no time: %+v", h)
 	}
-	if a := quick.ThreesChoose(&g, 4); a.Dir == nil || a.Depth != 1 {
+	if a := quick.Choose(session.Position{Board: g.Board, Next: g.Next, Bag: g.Bag}, 4); a.Dir == nil || a.Depth != 1 {
 		t.Errorf("agent with no time: %+v", a)
 	}
 }
@@ -412,7 +411,7 @@ func TestThreesBoardTiles(t *testing.T) {
 	if h1.Board != b.Hex() || h2.Board != b.Hex() {
 		t.Errorf("boards %s %s, want %s", h1.Board, h2.Board, b.Hex())
 	}
-	ss, err := session.Resume(GameThrees, 1, 0, session.Position{Board: b, Next: 2, Bag: threes.FullBag})
+	ss, err := session.Resume(session.GameThrees, 1, 0, session.Position{Board: b, Next: 2, Bag: threes.FullBag})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,8 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -35,7 +35,7 @@ are printed and the exit status is 1.`,
 
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "weights.td2048", "weights to play with")
-	games := fs.Int("games", 1000, "games to play")
+	nGames := fs.Int("games", 1000, "games to play")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "random seed (printed at start; random when not given); game i draws from (seed, i) alone")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
@@ -49,7 +49,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if *games <= 0 {
+		if *nGames <= 0 {
 			return usagef("--games must be positive")
 		}
 		if err := checkThreads(*threads); err != nil {
@@ -67,57 +67,91 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		if g.Name == "threes" {
-			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
-				Depth: sf.depth, MoveTime: sf.moveTime, DepthGiven: sf.depthGiven(), Cache: int64(sf.cache),
-				Stats: *statsFile, Force: *force, JSON: *asJSON}, e)
-		}
 		if *statsFile != "" {
-			return usagef("--stats writes the Threes! course statistics file; 2048 has none (the statistics block is the output)")
+			if !g.StatsFile {
+				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
+			}
+			release, err := claimOutput(*statsFile, "stats", "stats", *force)
+			if err != nil {
+				return err
+			}
+			defer release()
 		}
-		net, h, err := loadNet(*load, "2048", nil)
+		net, h, kind, err := loadFor(*load, g)
 		if err != nil {
 			return err
 		}
 		defer net.Free()
-		kind, err := learn.ParseKind(h.Learner)
-		if err != nil {
-			return err
-		}
 		out := e.stdout
 		sd := seed.value()
 		ctx, stop := interruptible()
 		defer stop()
 		if !*asJSON {
-			fmt.Fprintf(out, "td2048 eval\nnetwork = %s\nloaded = %s (%d episodes, %s-value)\nsearch = %s\ntotal = %d\nseed = %d\n",
-				describe(net.Spec()), *load, h.Episodes, kind, sf.describe(), *games, sd)
-		}
-		prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "moves")
-		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: *games, Seed: sd, Threads: *threads,
-			NewPolicy: evalPolicies(&sf, net, kind, ctx.Done()), Tick: prog.tick})
-		prog.clear()
-		interrupted := ctx.Err() != nil
-		if *asJSON {
-			opt := sf.options(kind)
-			r := newEvalJSON("2048", net.Spec(), *load, h, *games, sd, *threads, block, g.Goal, stats.Pow2)
-			r.Depth, r.MoveTime = opt.Depth, opt.MoveTime.Seconds()
-			if sf.depth > 1 || sf.moveTime > 0 {
-				r.Cache = int64(sf.cache)
+			title, learner := "", ""
+			if g.Name != games.Default {
+				title = " (" + g.Title + ")"
 			}
-			r.Moves, r.Elapsed, r.MovesPerSec = res.Moves, seconds(res.Elapsed), perSec(res.Moves, res.Elapsed)
+			if len(g.Learners) > 1 {
+				learner = fmt.Sprintf(", %s-value", kind)
+			}
+			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\ntotal = %d\nseed = %d\n",
+				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
+		}
+		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
+		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Games: *nGames, Seed: sd, Threads: *threads, Tick: prog.tick}
+		cfg.Search.Stop = ctx.Done()
+		if sf.depth > 1 || sf.moveTime > 0 {
+			cfg.Table = search.NewTable(int64(sf.cache))
+		}
+		var ev games.Evaluation
+		if *statsFile != "" {
+			err = netfile.WriteAtomic(*statsFile, func(w io.Writer) error {
+				bw := bufio.NewWriterSize(w, 1<<20)
+				cfg.Stats = bw
+				var err error
+				if ev, err = g.Evaluate(ctx, cfg); err != nil {
+					return err
+				}
+				return bw.Flush()
+			})
+		} else {
+			ev, err = g.Evaluate(ctx, cfg)
+		}
+		prog.clear()
+		if err != nil {
+			return err
+		}
+		interrupted := ctx.Err() != nil
+		n := ev.Block.Games
+		if *asJSON {
+			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
+			r.Depth, r.MoveTime = cfg.Search.Depth, sf.moveTime.Seconds()
+			if cfg.Table != nil {
+				r.Cache = cfg.Table.Bytes()
+			}
+			r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
+			if ev.Speed != nil {
+				r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
+			}
+			r.StatsFile = *statsFile
 			r.Interrupted = interrupted
 			if err := writeJSON(out, r); err != nil {
 				return err
 			}
 		} else {
-			if block.Games > 0 {
-				block.Write(out, block.Games, stats.Pow2)
-				fmt.Fprintf(out, "2048 rate = %s%% (%d of %d games)\n", stats.Num(100*block.Reach(g.Goal)), block.Reached(g.Goal), block.Games)
+			if n > 0 {
+				if err := g.WriteEval(out, &ev); err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 			}
-			fmt.Fprintf(out, "%d games in %s, %s moves/s\n", block.Games, res.Elapsed.Round(time.Millisecond), rate(res.Moves, res.Elapsed))
+			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
+			if *statsFile != "" {
+				fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", *statsFile, n, *statsFile)
+			}
 		}
 		if interrupted {
-			return fmt.Errorf("interrupted after %d games", block.Games)
+			return fmt.Errorf("interrupted after %d games", n)
 		}
 		return nil
 	}
@@ -130,25 +164,6 @@ func interruptible() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	context.AfterFunc(ctx, stop)
 	return ctx, stop
-}
-
-// evalPolicies is searchFlags.policies with searches that stop when stop
-// is closed.
-//
-// TODO(integration): searchflags.go's policies could take the stop
-// channel and serve eval, play and serve alike.
-func evalPolicies(f *searchFlags, net *ntuple.Network, kind learn.Kind, stop <-chan struct{}) func() learn.Policy {
-	if f.depth == 1 && f.moveTime <= 0 && kind == learn.AfterState {
-		return func() learn.Policy {
-			return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-		}
-	}
-	tt := search.NewTable(int64(f.cache))
-	opt := f.options(kind)
-	opt.Stop = stop
-	return func() learn.Policy {
-		return search.NewSearcher(net, opt, tt).Best
-	}
 }
 
 // evalJSON is eval --json's object.

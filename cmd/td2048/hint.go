@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 )
 
 func init() {
@@ -50,20 +50,20 @@ type hintResult struct {
 	within time.Duration
 }
 
-// hintMoves lists the four moves of b: legality, after-state, reward,
-// and when valued the value and reward+value; the best is search.BestOf's
-// (by reward alone when not valued). cells, when set, lists where the
-// next tile may go.
-func hintMoves(b board.Board, names [4]string, mv *[4]search.MoveValue, valued bool,
-	cells func(d int, after board.Board) []int) hintResult {
-	res := hintResult{Board: b.Hex()}
+// hintMoves completes res with the four moves of p in game g: legality,
+// after-state, reward, and when valued the value and reward+value; the
+// best is search.BestOf's (by reward alone when not valued). In a game
+// with a next tile each move lists where it may go.
+func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, valued bool, res hintResult) hintResult {
+	b := p.Board
+	res.Board, res.Next = b.Hex(), p.Next
 	for d := range 4 {
-		m := hintMove{Dir: names[d], Legal: mv[d].Legal, after: b}
+		m := hintMove{Dir: session.DirNames[d], Legal: mv[d].Legal, after: b}
 		if m.Legal {
 			h, r := mv[d].After.Hex(), int(mv[d].Reward)
 			m.After, m.Reward, m.after = &h, &r, mv[d].After
-			if cells != nil {
-				m.Cells = cells(d, mv[d].After)
+			if g.HasNext {
+				m.Cells = g.Cells(mv[d].After, d)
 			}
 			if valued {
 				m.Value, m.Total = &mv[d].Value, &mv[d].Total
@@ -73,35 +73,6 @@ func hintMoves(b board.Board, names [4]string, mv *[4]search.MoveValue, valued b
 	}
 	if c := search.BestOf(mv); c.Legal() {
 		res.Best = &res.Moves[c.Dir].Dir
-	}
-	return res
-}
-
-// rewards are the moves' values by the rules alone: reward, no value.
-func rewards(b board.Board, after [4]board.Board, reward func(d int) uint32) [4]search.MoveValue {
-	var mv [4]search.MoveValue
-	for d := range 4 {
-		if after[d] != b {
-			r := reward(d)
-			mv[d] = search.MoveValue{Legal: true, After: after[d], Reward: r, Total: float32(r)}
-		}
-	}
-	return mv
-}
-
-// hint computes the 2048 moves of b; with a searcher, their values.
-func hint(b board.Board, s *search.Searcher, moveTime time.Duration) hintResult {
-	var mv [4]search.MoveValue
-	depth := 0
-	if s != nil {
-		mv, depth = s.ValuesTimed(b)
-	} else {
-		after, reward := game.Moves(b)
-		mv = rewards(b, after, func(d int) uint32 { return uint32(game.Reward(reward[d])) })
-	}
-	res := hintMoves(b, game.DirNames, &mv, s != nil, nil)
-	if s != nil && moveTime > 0 && depth < s.Depth() {
-		res.Depth, res.within = depth, moveTime // the deadline cut it short
 	}
 	return res
 }
@@ -139,42 +110,42 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		if g.Name == "threes" {
-			return threesHint(args[0], threesHintArgs{Load: *load, JSON: *asJSON, Depth: *depth, Next: *nextTile, MoveTime: *moveTime}, e)
-		}
-		if *nextTile != 0 {
-			return usagef("--next is the next tile of Threes!; 2048 has none")
-		}
-		b, err := board.Parse(args[0])
+		b, err := board.ParseWith(args[0], g.Code)
 		if err != nil {
 			return usagef("%v", err)
+		}
+		p, err := g.Position(b, *nextTile)
+		if err != nil {
+			return usagef("--next %d: %v", *nextTile, err)
 		}
 		if *depth < 1 || *depth > 12 {
 			return usagef("--depth must be 1 to 12")
 		}
-		var s *search.Searcher
+		if *moveTime < 0 {
+			return usagef("--move-time must not be negative")
+		}
+		mv, valued := g.RuleValues(p.Board), false
+		res := hintResult{}
 		if *load != "" {
-			net, h, err := loadNet(*load, "2048", nil)
+			net, _, kind, err := loadFor(*load, g)
 			if err != nil {
 				return err
 			}
 			defer net.Free()
-			kind, err := learn.ParseKind(h.Learner)
-			if err != nil {
-				return err
-			}
 			// --depth caps the search; the deadline may cut it short.
-			sf := searchFlags{depth: *depth}
-			opt := sf.options(kind)
-			opt.MoveTime = *moveTime
-			s = search.NewSearcher(net, opt, search.NewTable(int64(cache)))
+			a := g.NewAdvisor(net, search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind}, search.NewTable(int64(cache)))
+			var done int
+			mv, done = a.Values(p)
+			valued = true
+			if *moveTime > 0 && done < *depth {
+				res.Depth, res.within = done, *moveTime // the deadline cut it short
+			}
 		}
-		res := hint(b, s, *moveTime)
+		res = hintMoves(g, p, &mv, valued, res)
 		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			return enc.Encode(res)
+			return json.NewEncoder(e.stdout).Encode(res)
 		}
-		writeHint(e.stdout, b, board.Pow2, res, s != nil)
+		writeHint(e.stdout, p.Board, g.Code, res, valued)
 		return nil
 	}
 }

@@ -7,9 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
 
@@ -54,15 +52,16 @@ func (f *searchFlags) check() error {
 	return nil
 }
 
-func (f *searchFlags) describe() string {
+// describe says how the search plays, a move being called move.
+func (f *searchFlags) describe(move string) string {
 	d := fmt.Sprintf("%d-ply expectimax", f.depth)
 	if f.depth == 1 {
 		d = "1-ply (greedy)"
 	}
 	if f.moveTime > 0 {
-		d = fmt.Sprintf("iterative deepening, %v per move, up to %d plies", f.moveTime, f.depth)
+		d = fmt.Sprintf("iterative deepening, %v per %s, up to %d plies", f.moveTime, move, f.depth)
 		if !f.depthGiven() {
-			d = fmt.Sprintf("iterative deepening, %v per move", f.moveTime)
+			d = fmt.Sprintf("iterative deepening, %v per %s", f.moveTime, move)
 		}
 	}
 	if f.depth > 1 || f.moveTime > 0 {
@@ -85,20 +84,6 @@ func (f *searchFlags) options(kind learn.Kind) search.Options {
 	}
 	o.Kind = kind
 	return o
-}
-
-// policies returns a factory of per-goroutine policies sharing one table.
-func (f *searchFlags) policies(net *ntuple.Network, kind learn.Kind) func() learn.Policy {
-	if f.depth == 1 && f.moveTime <= 0 && kind == learn.AfterState {
-		return func() learn.Policy {
-			return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-		}
-	}
-	tt := search.NewTable(int64(f.cache))
-	opt := f.options(kind)
-	return func() learn.Policy {
-		return search.NewSearcher(net, opt, tt).Best
-	}
 }
 
 // byteSize is a memory size flag: 256M, 1G, 64K or plain bytes.

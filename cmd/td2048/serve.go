@@ -29,9 +29,16 @@ func loadPlayable(path string) (*ntuple.Network, netfile.Header, *games.Game, er
 	if err != nil {
 		return nil, netfile.Header{}, nil, fmt.Errorf("%s: %v", path, err)
 	}
+	net, h, _, err := loadFor(path, g)
+	return net, h, g, err
+}
+
+// loadFor loads weights for game g: the file must be g's, its network
+// and learner ones g can use. It returns the learner.
+func loadFor(path string, g *games.Game) (*ntuple.Network, netfile.Header, learn.Kind, error) {
 	net, h, err := loadNet(path, g.Name, nil)
 	if err != nil {
-		return nil, h, g, err
+		return nil, h, 0, err
 	}
 	kind, err := learn.ParseKind(h.Learner)
 	if err == nil {
@@ -42,9 +49,9 @@ func loadPlayable(path string) (*ntuple.Network, netfile.Header, *games.Game, er
 	}
 	if err != nil {
 		net.Free()
-		return nil, h, g, fmt.Errorf("%s: %v", path, err)
+		return nil, h, 0, fmt.Errorf("%s: %v", path, err)
 	}
-	return net, h, g, nil
+	return net, h, kind, nil
 }
 
 func init() {

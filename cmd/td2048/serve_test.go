@@ -19,7 +19,6 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/threeslearn"
 )
 
 // trainedWeights saves the 8x4 line network after a few hundred episodes
@@ -40,7 +39,7 @@ func trainedWeights(t *testing.T) string {
 func trainedThreesWeights(t *testing.T) string {
 	t.Helper()
 	net := ntuple.MustNew("0123,4567,89ab,cdef+hint")
-	if _, _, err := threeslearn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
+	if _, _, err := learn.TrainThrees(context.Background(), net, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 100}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "threes.td2048")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -120,10 +121,8 @@ func TestThreesTrainSavesAndResumes(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "holds trained 2048 weights") {
 		t.Fatalf("2048 weights overwritten: %s", errs)
 	}
-	e, _, _ := testEnv()
-	err = threesEval(threesEvalArgs{Load: w2048, Games: 1, Depth: 1}, e)
-	if err == nil || !strings.Contains(err.Error(), "weights for 2048, not threes") {
-		t.Fatalf("eval of 2048 weights: %v", err)
+	if code, _, errs := runCmd(t, "eval", "--game", "threes", "--load", w2048, "--games", "1"); code == 0 || !strings.Contains(errs, "weights for 2048, not threes") {
+		t.Fatalf("eval of 2048 weights: %s", errs)
 	}
 	if code, _, _ := runCmd(t, "train", "--game", "go"); code != 2 {
 		t.Error("--game go accepted")
@@ -149,11 +148,10 @@ func TestThreesEvalStatsFileAndJudge(t *testing.T) {
 	dir := t.TempDir()
 	w := trainSmall(t, dir)
 	stats := filepath.Join(dir, "stats.txt")
-	e, out, _ := testEnv()
-	if err := threesEval(threesEvalArgs{Load: w, Games: 40, Seed: 3, Threads: 2, Depth: 1, Stats: stats}, e); err != nil {
-		t.Fatal(err)
+	code, evalOut, errs := runCmd(t, "eval", "--load", w, "--games", "40", "--seed", "3", "--threads", "2", "--stats", stats)
+	if code != 0 {
+		t.Fatal(errs)
 	}
-	evalOut := out.String()
 	if !strings.Contains(evalOut, "3072 rate = ") || !strings.Contains(evalOut, "statistics file = "+stats) {
 		t.Fatalf("eval output:\n%s", evalOut)
 	}
@@ -241,11 +239,11 @@ func TestThreesEvalStatsFileAndJudge(t *testing.T) {
 	corrupt("blank", 5, "", "line 5 is blank")
 
 	// A depth-2 search plays legal games too.
-	e, out, _ = testEnv()
-	if err := threesEval(threesEvalArgs{Load: w, Games: 3, Seed: 1, Depth: 2, Cache: 1 << 20, Stats: stats, Force: true}, e); err != nil {
-		t.Fatal(err)
+	code, out, errs := runCmd(t, "eval", "--load", w, "--games", "3", "--seed", "1", "--depth", "2", "--cache", "1M", "--stats", stats, "--force")
+	if code != 0 {
+		t.Fatal(errs)
 	}
-	if !strings.Contains(out.String(), "2-ply expectimax, table 1 MiB") {
+	if !strings.Contains(out, "2-ply expectimax, table 1M") {
 		t.Fatalf("eval output:\n%s", out)
 	}
 	if code, _, jerr := runCmd(t, "judge", stats); code != 0 {
@@ -265,9 +263,9 @@ func TestThreesHint(t *testing.T) {
 	dir := t.TempDir()
 	w := trainSmall(t, dir)
 	board := "1,2,3,0, 0,3,0,0, 6,0,0,0, 0,0,0,12"
-	e, out, _ := testEnv()
-	if err := threesHint(board, threesHintArgs{Load: w, JSON: true, Depth: 2, Next: 3}, e); err != nil {
-		t.Fatal(err)
+	code, out, errs := runCmd(t, "hint", "--load", w, "--json", "--depth", "2", "--next", "3", board)
+	if code != 0 {
+		t.Fatal(errs)
 	}
 	var res struct {
 		Board string
@@ -283,7 +281,7 @@ func TestThreesHint(t *testing.T) {
 		}
 		Best *string
 	}
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
 	b, _ := threes.Parse(board)
@@ -315,24 +313,21 @@ func TestThreesHint(t *testing.T) {
 	if *res.Moves[threes.Left].Reward != 3 {
 		t.Fatalf("left reward %d", *res.Moves[threes.Left].Reward)
 	}
-	e, out, _ = testEnv()
-	if err := threesHint(board, threesHintArgs{Next: 1, Depth: 1}, e); err != nil {
-		t.Fatal(err)
+	code, out, errs = runCmd(t, "hint", "--game", "threes", "--load", "none", "--next", "1", board)
+	if code != 0 {
+		t.Fatal(errs)
 	}
-	if !strings.Contains(out.String(), "best by reward alone (no --load): left") || !strings.Contains(out.String(), "next tile 1") {
+	if !strings.Contains(out, "best by reward alone (no --load): left") || !strings.Contains(out, "next tile 1") {
 		t.Fatalf("text hint:\n%s", out)
 	}
-	for _, c := range []struct {
-		board string
-		a     threesHintArgs
-	}{
-		{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", threesHintArgs{Next: 1, Depth: 1}},
-		{board, threesHintArgs{Next: 0, Depth: 1}},
-		{board, threesHintArgs{Next: 4, Depth: 1}},
-		{board, threesHintArgs{Next: 1, Depth: 0}},
+	for _, c := range []struct{ board, next, depth string }{
+		{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "1", "1"},
+		{board, "0", "1"},
+		{board, "4", "1"},
+		{board, "1", "0"},
 	} {
-		if err := threesHint(c.board, c.a, e); !isUsage(err) {
-			t.Errorf("%s %+v: %v", c.board, c.a, err)
+		if code, _, errs := runCmd(t, "hint", "--game", "threes", "--load", "none", "--next", c.next, "--depth", c.depth, c.board); code != 2 {
+			t.Errorf("%+v: exit %d %s", c, code, errs)
 		}
 	}
 }
@@ -363,7 +358,14 @@ func TestThreesHintMoveTime(t *testing.T) {
 		e, out, _ := testEnv()
 		done := make(chan error, 1)
 		go func() {
-			done <- threesHint(board, threesHintArgs{Load: w, JSON: asJSON, Depth: 12, Next: 3, MoveTime: 100 * time.Millisecond}, e)
+			args := []string{"hint", "--load", w, "--depth", "12", "--next", "3", "--move-time", "100ms", board}
+			if asJSON {
+				args = append(args, "--json")
+			}
+			if code := run(args, e); code != 0 {
+				done <- fmt.Errorf("exit %d", code)
+			}
+			done <- nil
 		}()
 		select {
 		case err := <-done:

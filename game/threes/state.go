@@ -31,6 +31,25 @@ func (g Bag) Take(t int) Bag {
 	return g
 }
 
+// BagOf is the bag holding tiles, as Tiles lists them (in any order): a
+// bag is never empty and holds each of 1, 2 and 3 at most once.
+func BagOf(tiles []int) (Bag, error) {
+	if len(tiles) == 0 {
+		return 0, fmt.Errorf("bag is empty: it is refilled when its last tile is drawn, so it holds 1 to 3 tiles")
+	}
+	var g Bag
+	for _, t := range tiles {
+		switch {
+		case t < 1 || t > 3:
+			return 0, fmt.Errorf("bag holds %d: its tiles are 1, 2 and 3", t)
+		case g.Has(t):
+			return 0, fmt.Errorf("bag holds %d twice: it holds each of 1, 2 and 3 at most once", t)
+		}
+		g |= 1 << uint(t-1)
+	}
+	return g, nil
+}
+
 // Tiles lists the tiles in the bag in increasing order.
 func (g Bag) Tiles() []int {
 	var t []int

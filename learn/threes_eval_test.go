@@ -1,4 +1,4 @@
-package threeslearn
+package learn
 
 import (
 	"bytes"
@@ -9,27 +9,27 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/game/threes"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // Cancelling a Threes! evaluation keeps the games finished before the
 // first abandoned one, in the statistics and the course's file alike.
-func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
-	saved := clock
-	defer func() { clock = saved }()
-	clock = func() int64 { return 1000 } // records without times compare equal
+func TestThreesEvaluateInterruptedIsAPrefix(t *testing.T) {
+	saved := threesClock
+	defer func() { threesClock = saved }()
+	threesClock = func() int64 { return 1000 } // records without times compare equal
 	net := ntuple.MustNew("0123,4567+hint")
 	for _, threads := range []int{1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var slides atomic.Int64
 		var file bytes.Buffer
-		ev, err := Evaluate(ctx, EvalConfig{Games: 500, Seed: 9, Threads: threads, Stats: &file, NewPolicy: func() Policy {
-			return func(g *threes.Game) Choice {
+		ev, err := EvaluateThrees(ctx, ThreesEvalConfig{Games: 500, Seed: 9, Threads: threads, Stats: &file, NewPolicy: func() ThreesPolicy {
+			return func(g *threes.Game) search.Choice {
 				if slides.Add(1) == 2000 {
 					cancel()
 				}
-				return Greedy(net, g.Board, g.Next)
+				return search.GreedyThrees(net, g.Board, g.Next)
 			}
 		}})
 		cancel()
@@ -43,8 +43,8 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 			t.Fatalf("%d threads: %d slides counted, %d in finished games, %d played", threads, ev.Slides, ev.Block.Moves, slides.Load())
 		}
 		var whole bytes.Buffer
-		first, err := Evaluate(context.Background(), EvalConfig{Games: n, Seed: 9, Threads: 1, Stats: &whole,
-			NewPolicy: func() Policy { return GreedyPolicy(net) }})
+		first, err := EvaluateThrees(context.Background(), ThreesEvalConfig{Games: n, Seed: 9, Threads: 1, Stats: &whole,
+			NewPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }})
 		if err != nil || first.Block != ev.Block || whole.String() != file.String() {
 			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, ev.Block, n, first.Block)
 		}
@@ -53,7 +53,7 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 
 // Searches stopped through Options.Stop end the evaluation promptly, and
 // Tick reports slides of the games under way.
-func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
+func TestThreesEvaluateStopsSearchesAndTicks(t *testing.T) {
 	net := ntuple.MustNew("01,45+hint")
 	ctx, cancel := context.WithCancel(context.Background())
 	// Cancel once a tick has shown slides of games under way (at most
@@ -61,18 +61,18 @@ func TestEvaluateStopsSearchesAndTicks(t *testing.T) {
 	time.AfterFunc(20*time.Second, cancel)
 	var ticks atomic.Int64
 	var moved atomic.Bool
-	done := make(chan Evaluation, 1)
+	done := make(chan ThreesEvaluation, 1)
 	go func() {
-		ev, _ := Evaluate(ctx, EvalConfig{Games: 2, Threads: 2, TickEvery: 10 * time.Millisecond,
-			Tick: func(s learn.Snapshot) {
+		ev, _ := EvaluateThrees(ctx, ThreesEvalConfig{Games: 2, Threads: 2, TickEvery: 10 * time.Millisecond,
+			Tick: func(s Snapshot) {
 				ticks.Add(1)
 				if s.Moves > 0 && s.Done == 0 {
 					moved.Store(true)
 					cancel()
 				}
 			},
-			NewPolicy: func() Policy {
-				return NewSearcher(net, Options{Depth: 4, Stop: ctx.Done()}, nil).Best
+			NewPolicy: func() ThreesPolicy {
+				return search.NewThrees(net, search.Options{Depth: 4, Stop: ctx.Done()}, nil).Best
 			}})
 		done <- ev
 	}()

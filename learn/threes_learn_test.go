@@ -1,4 +1,4 @@
-package threeslearn
+package learn
 
 import (
 	"bufio"
@@ -14,20 +14,19 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
 
-// A short real run: a small network must clearly learn. Random-ish play
+// A short real run: a small network must clearly  Random-ish play
 // with a zero network scores under 1,000; after 6,000 episodes the
 // 8x4 line network, with the hint or without, scores twice that.
-func TestTrainingImproves(t *testing.T) {
+func TestThreesTrainingImproves(t *testing.T) {
 	for _, spec := range []string{"8x4+hint", "8x4"} {
 		net := ntuple.MustNew(spec)
 		var avgs []float64
-		_, _, err := Train(context.Background(), net, learn.Config{
+		_, _, err := TrainThrees(context.Background(), net, Config{
 			Episodes: 6000, Seed: 1, Threads: 1, Every: 1000,
 			Block: func(done int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) },
 		})
@@ -45,10 +44,10 @@ func TestTrainingImproves(t *testing.T) {
 	}
 }
 
-func TestTrainRepeatable(t *testing.T) {
+func TestThreesTrainRepeatable(t *testing.T) {
 	run := func() []float32 {
 		net := ntuple.MustNew("0123,4567+hint")
-		if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 200, Seed: 7, Threads: 1, Every: 100}); err != nil {
+		if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 200, Seed: 7, Threads: 1, Every: 100}); err != nil {
 			t.Fatal(err)
 		}
 		return net.Weights()
@@ -68,9 +67,9 @@ func TestTrainRepeatable(t *testing.T) {
 	}
 }
 
-func TestTrainRefusesStagedNetworks(t *testing.T) {
+func TestThreesTrainRefusesStagedNetworks(t *testing.T) {
 	net := ntuple.MustNew("0123@2")
-	if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 1}); err == nil {
+	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 1}); err == nil {
 		t.Fatal("a 2-stage network without +hint was accepted")
 	}
 }
@@ -78,18 +77,18 @@ func TestTrainRefusesStagedNetworks(t *testing.T) {
 // TestHintStagesLearnApart: with +hint, an after-state is learned in the
 // stage of its hint only. One episode's updates, replayed by hand, touch
 // exactly the weights of (after-state, hint) pairs.
-func TestHintStagesLearnApart(t *testing.T) {
+func TestThreesHintStagesLearnApart(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
-	w := NewWorker(net, learn.NewRand(3, 0))
+	w := NewThreesWorker(net, NewRand(3, 0))
 	w.Play(0.5)
 	// Replay the same episode without learning to see its after-states.
 	net2 := ntuple.MustNew("0123,4567+hint")
-	rng := learn.NewRand(3, 0)
+	rng := NewRand(3, 0)
 	g := threes.Start(rng)
 	used := map[[2]int]bool{} // (stage, weight index within stage)
 	stage := len(net2.Weights()) / 3
 	for {
-		c := Greedy(net2, g.Board, g.Next)
+		c := search.GreedyThrees(net2, g.Board, g.Next)
 		if !c.Legal() {
 			break
 		}
@@ -120,7 +119,7 @@ func TestHintStagesLearnApart(t *testing.T) {
 }
 
 // TestGreedyMatchesWorker: the worker's fused choice is Greedy's.
-func TestGreedyMatchesWorker(t *testing.T) {
+func TestThreesGreedyMatchesWorker(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
 	rng := rand.New(rand.NewPCG(1, 1))
 	for i := range net.Weights() {
@@ -128,23 +127,23 @@ func TestGreedyMatchesWorker(t *testing.T) {
 	}
 	// Play one game with the worker (no learning) and one with Greedy
 	// from the same stream: same scores and lengths.
-	w := NewWorker(net, learn.NewRand(5, 5))
+	w := NewThreesWorker(net, NewRand(5, 5))
 	ep := w.Play(0)
-	gs := PlayGame(GreedyPolicy(net), learn.NewRand(5, 5), nil)
-	if ep.Score != gs.Score || ep.Slides != gs.Slides || ep.MaxTile != gs.MaxTile {
+	gs := PlayThreesGame(GreedyThreesPolicy(net), NewRand(5, 5), nil)
+	if ep.Score != gs.Score || ep.Moves != gs.Slides || ep.MaxTile != gs.MaxTile {
 		t.Fatalf("worker %+v, greedy %+v", ep, gs)
 	}
 }
 
-func TestEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
+func TestThreesEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
-	if _, _, err := Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300}); err != nil {
+	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300}); err != nil {
 		t.Fatal(err)
 	}
-	eval := func(threads int) (Evaluation, string) {
+	eval := func(threads int) (ThreesEvaluation, string) {
 		var buf bytes.Buffer
-		ev, err := Evaluate(context.Background(), EvalConfig{Games: 100, Seed: 9, Threads: threads,
-			NewPolicy: func() Policy { return GreedyPolicy(net) }, Stats: &buf})
+		ev, err := EvaluateThrees(context.Background(), ThreesEvalConfig{Games: 100, Seed: 9, Threads: threads,
+			NewPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }, Stats: &buf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +220,7 @@ func bruteMax(net *ntuple.Network, g threes.Game, depth int) float64 {
 
 func bruteChance(net *ntuple.Network, g threes.Game, depth int) float64 {
 	if depth == 0 {
-		return float64(Value(net, g.Board, g.Next))
+		return float64(net.EstimateStage(search.ThreesStage(net, g.Next), g.Board))
 	}
 	sum, n := 0.0, 0
 	for pos := range 16 {
@@ -240,7 +239,7 @@ func bruteChance(net *ntuple.Network, g threes.Game, depth int) float64 {
 	return sum / float64(n)
 }
 
-func TestExpectimaxMatchesBruteForce(t *testing.T) {
+func TestThreesExpectimaxMatchesBruteForce(t *testing.T) {
 	net := ntuple.MustNew("01,45+hint")
 	rng := rand.New(rand.NewPCG(2, 2))
 	for i := range net.Weights() {
@@ -252,7 +251,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 			// A position from a random game, 10 to 40 slides in.
 			g := threes.Start(rng)
 			for range 10 + rng.IntN(30) {
-				c := Greedy(net, g.Board, g.Next)
+				c := search.GreedyThrees(net, g.Board, g.Next)
 				if !c.Legal() {
 					break
 				}
@@ -260,7 +259,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 				g.PlaceRandom(rng)
 			}
 			for _, table := range []*search.Table{nil, tt} {
-				s := NewSearcher(net, Options{Depth: depth}, table)
+				s := search.NewThrees(net, search.Options{Depth: depth}, table)
 				mv := s.Values(&g, depth)
 				for d := range 4 {
 					h := g
@@ -277,7 +276,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 							depth, game, g.Board.Hex(), g.Next, g.Bag, d, mv[d].Total, want)
 					}
 				}
-				if depth == 1 && s.Best(&g) != Greedy(net, g.Board, g.Next) {
+				if depth == 1 && s.Best(&g) != search.GreedyThrees(net, g.Board, g.Next) {
 					t.Fatal("depth 1 is not greedy")
 				}
 			}
@@ -285,16 +284,16 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestPlayGameRecordsTimes: with a clock that advances, each action's
-// time is the clock's advance during it and the game's time the total.
-func TestPlayGameRecordsTimes(t *testing.T) {
-	saved := clock
-	defer func() { clock = saved }()
+// TestPlayGameRecordsTimes: with a threesClock that advances, each action's
+// time is the threesClock's advance during it and the game's time the total.
+func TestThreesPlayGameRecordsTimes(t *testing.T) {
+	saved := threesClock
+	defer func() { threesClock = saved }()
 	var now int64 = 1000
-	clock = func() int64 { now++; return now }
+	threesClock = func() int64 { now++; return now }
 	net := ntuple.MustNew("0123")
 	var rec threes.Record
-	gs := PlayGame(GreedyPolicy(net), learn.NewRand(1, 1), &rec)
+	gs := PlayThreesGame(GreedyThreesPolicy(net), NewRand(1, 1), &rec)
 	rp, err := rec.Replay()
 	if err != nil {
 		t.Fatal(err)
@@ -307,12 +306,12 @@ func TestPlayGameRecordsTimes(t *testing.T) {
 	}
 }
 
-var sinkChoice Choice
+var sinkChoice search.Choice
 
 // BenchmarkGreedy4x6Hint chooses slides on boards of random tiles up to
 // 3072, whose weights are spread over the whole table as a trained
 // network's games spread them, with every table page real memory.
-func BenchmarkGreedy4x6Hint(b *testing.B) {
+func BenchmarkThreesGreedy4x6Hint(b *testing.B) {
 	net := ntuple.MustNew("4x6+hint")
 	defer net.Free()
 	fill(net)
@@ -325,7 +324,7 @@ func BenchmarkGreedy4x6Hint(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		sinkChoice = Greedy(net, boards[i&(1<<16-1)], 1+i%3)
+		sinkChoice = search.GreedyThrees(net, boards[i&(1<<16-1)], 1+i%3)
 	}
 }
 
@@ -344,14 +343,14 @@ func benchTrain(b *testing.B, spec string) {
 	net := ntuple.MustNew(spec)
 	defer net.Free()
 	fill(net)
-	w := NewWorker(net, learn.NewRand(1, 0))
+	w := NewThreesWorker(net, NewRand(1, 0))
 	w.Play(0.1) // warm the buffers
 	b.ReportAllocs()
 	b.ResetTimer()
 	slides := 0
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		slides += w.Play(0.1).Slides
+		slides += w.Play(0.1).Moves
 	}
 	b.ReportMetric(float64(slides)/time.Since(start).Seconds(), "slides/s")
 	b.ReportMetric(float64(slides)/float64(b.N), "slides/episode")
@@ -359,11 +358,11 @@ func benchTrain(b *testing.B, spec string) {
 
 // BenchmarkTrain4x6Hint is one learning episode per op; allocs/op must be
 // 0 once the buffers have grown.
-func BenchmarkTrain4x6Hint(b *testing.B) { benchTrain(b, "4x6+hint") }
+func BenchmarkThreesTrain4x6Hint(b *testing.B) { benchTrain(b, "4x6+hint") }
 
-func BenchmarkTrain4x6(b *testing.B) { benchTrain(b, "4x6") }
+func BenchmarkThreesTrain4x6(b *testing.B) { benchTrain(b, "4x6") }
 
-func BenchmarkExpectimax2(b *testing.B) {
+func BenchmarkThreesExpectimax2(b *testing.B) {
 	net := ntuple.MustNew("4x6+hint")
 	defer net.Free()
 	fill(net)
@@ -372,7 +371,7 @@ func BenchmarkExpectimax2(b *testing.B) {
 	for i := range games {
 		games[i] = threes.Start(rng)
 	}
-	s := NewSearcher(net, Options{Depth: 2}, nil)
+	s := search.NewThrees(net, search.Options{Depth: 2}, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		sinkChoice = s.Best(&games[i&255])
@@ -381,11 +380,11 @@ func BenchmarkExpectimax2(b *testing.B) {
 
 // TestTrainTwoThreads: two workers share one network (run with -race);
 // every episode is counted once and blocks come in order.
-func TestTrainTwoThreads(t *testing.T) {
+func TestThreesTrainTwoThreads(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
 	var dones []int
 	games := 0
-	_, res, err := Train(context.Background(), net, learn.Config{Episodes: 450, Seed: 1, Threads: 2, Every: 100,
+	_, res, err := TrainThrees(context.Background(), net, Config{Episodes: 450, Seed: 1, Threads: 2, Every: 100,
 		Block: func(done int, b *stats.Block, _ time.Duration, _ float32) {
 			dones = append(dones, done)
 			games += b.Games
@@ -399,14 +398,14 @@ func TestTrainTwoThreads(t *testing.T) {
 	// Cancelling stops the run early, counting only finished episodes.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, res, _ := Train(ctx, net, learn.Config{Episodes: 1000, Threads: 2, Every: 10}); res.Episodes != 0 {
+	if _, res, _ := TrainThrees(ctx, net, Config{Episodes: 1000, Threads: 2, Every: 10}); res.Episodes != 0 {
 		t.Fatalf("cancelled run played %d", res.Episodes)
 	}
 }
 
 // TestGreedyValuesAreEstimates: Greedy's batched sums equal reward +
 // EstimateStage bit for bit, for the fast 4x6 path and a general one.
-func TestGreedyValuesAreEstimates(t *testing.T) {
+func TestThreesGreedyValuesAreEstimates(t *testing.T) {
 	for _, spec := range []string{"4x6", "4x6+hint", "0123,4567,048c+hint", "8x4"} {
 		net := ntuple.MustNew(spec)
 		rng := rand.New(rand.NewPCG(4, 4))
@@ -414,7 +413,7 @@ func TestGreedyValuesAreEstimates(t *testing.T) {
 		for range 200 {
 			g := threes.Start(rng)
 			for range rng.IntN(40) {
-				c := Greedy(net, g.Board, g.Next)
+				c := search.GreedyThrees(net, g.Board, g.Next)
 				if !c.Legal() {
 					break
 				}
@@ -438,12 +437,12 @@ func TestGreedyValuesAreEstimates(t *testing.T) {
 		}
 		for i, b := range boards {
 			hint := 1 + i%3
-			c := Greedy(net, b, hint)
+			c := search.GreedyThrees(net, b, hint)
 			after, reward := threes.Moves(b)
 			best, bestV := -1, float32(math.Inf(-1))
 			for d := range 4 {
 				if after[d] != b {
-					if v := float32(reward[d]) + net.EstimateStage(Stage(net, hint), after[d]); v > bestV {
+					if v := float32(reward[d]) + net.EstimateStage(search.ThreesStage(net, hint), after[d]); v > bestV {
 						best, bestV = d, v
 					}
 				}
@@ -456,20 +455,20 @@ func TestGreedyValuesAreEstimates(t *testing.T) {
 	}
 }
 
-func TestHotPathsAllocateNothing(t *testing.T) {
+func TestThreesHotPathsAllocateNothing(t *testing.T) {
 	net := ntuple.MustNew("0123,4567+hint")
-	g := threes.Start(learn.NewRand(1, 1))
-	if n := testing.AllocsPerRun(100, func() { sinkChoice = Greedy(net, g.Board, g.Next) }); n != 0 {
+	g := threes.Start(NewRand(1, 1))
+	if n := testing.AllocsPerRun(100, func() { sinkChoice = search.GreedyThrees(net, g.Board, g.Next) }); n != 0 {
 		t.Errorf("Greedy: %v allocations", n)
 	}
-	w := NewWorker(net, learn.NewRand(2, 2))
+	w := NewThreesWorker(net, NewRand(2, 2))
 	w.Play(0.1)
 	if n := testing.AllocsPerRun(20, func() { w.Play(0.1) }); n != 0 {
 		t.Errorf("Play: %v allocations per episode", n)
 	}
-	s := NewSearcher(net, Options{Depth: 2}, search.NewTable(1<<16))
+	s := search.NewThrees(net, search.Options{Depth: 2}, search.NewTable(1<<16))
 	if n := testing.AllocsPerRun(20, func() { sinkChoice = s.Best(&g) }); n != 0 {
-		t.Errorf("Searcher.Best: %v allocations", n)
+		t.Errorf("search.Threes.Best: %v allocations", n)
 	}
 }
 
@@ -478,14 +477,14 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 // for bit, as learning from stored indices. (Stages are the same code with
 // an offset, checked in package ntuple; two 4x6+hint networks would take
 // 1.5 GB.)
-func TestDirectLearnsAsIndexed(t *testing.T) {
+func TestThreesDirectLearnsAsIndexed(t *testing.T) {
 	a, b := ntuple.MustNew("4x6"), ntuple.MustNew("4x6")
 	defer a.Free()
 	defer b.Free()
 	if !a.Direct() {
 		t.Skip("no direct 4x6 path on this processor")
 	}
-	wa, wb := NewWorker(a, learn.NewRand(7, 1)), NewWorker(b, learn.NewRand(7, 1))
+	wa, wb := NewThreesWorker(a, NewRand(7, 1)), NewThreesWorker(b, NewRand(7, 1))
 	wb.trace.UseIndices()
 	for i := range 100 {
 		if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
@@ -499,11 +498,11 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 
 // TestDivergenceStopsTheRun: as in 2048, a rate far too large stops the
 // run at the episode whose values became infinite, on both learning paths.
-func TestDivergenceStopsTheRun(t *testing.T) {
+func TestThreesDivergenceStopsTheRun(t *testing.T) {
 	for _, spec := range []string{"0123,4567+hint", "0123,4567"} {
 		net := ntuple.MustNew(spec)
-		_, _, err := Train(context.Background(), net, learn.Config{Episodes: 100000, Seed: 1, Threads: 1, Every: 10, Schedule: learn.Constant(1e30)})
-		var div *learn.DivergedError
+		_, _, err := TrainThrees(context.Background(), net, Config{Episodes: 100000, Seed: 1, Threads: 1, Every: 10, Schedule: Constant(1e30)})
+		var div *DivergedError
 		if !errors.As(err, &div) || div.Episode > 1000 {
 			t.Fatalf("%s: %v", spec, err)
 		}

@@ -1,0 +1,94 @@
+package games
+
+// Playing a game with a network, for every face: the values of the moves
+// of a position (hint, the agent of tui and web) and whole evaluations.
+
+import (
+	"io"
+	"time"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
+	"github.com/td2048/td2048/stats"
+)
+
+// An Advisor values the four moves of a game's positions with a network:
+// to the depth of its search options, or deepening from depth 1 within
+// their MoveTime (a hard deadline; depth 1 always finishes). It is not
+// safe for concurrent use.
+type Advisor interface {
+	// Values returns the moves' values and the depth finished.
+	Values(p session.Position) ([4]search.MoveValue, int)
+	// Stopped reports whether the last search was cut short by the
+	// options' Stop.
+	Stopped() bool
+}
+
+// RuleValues are the moves of b valued by the rules alone: each legal
+// move's reward, no network.
+func (g *Game) RuleValues(b board.Board) [4]search.MoveValue {
+	var mv [4]search.MoveValue
+	after, reward := g.Moves(b)
+	for d := range 4 {
+		if after[d] != b {
+			r := uint32(reward[d])
+			mv[d] = search.MoveValue{Legal: true, After: after[d], Reward: r, Total: float32(r)}
+		}
+	}
+	return mv
+}
+
+// Cells lists the cells where the new tile may go after the slide d that
+// made after.
+func (g *Game) Cells(after board.Board, d int) []int {
+	var c []int
+	for i := range 16 {
+		if g.Spawns(after, d)>>(4*i)&1 != 0 {
+			c = append(c, i)
+		}
+	}
+	return c
+}
+
+// EvalConfig is an evaluation: games played with a network and no
+// learning.
+type EvalConfig struct {
+	Net *ntuple.Network
+	// Search is how moves are chosen: depth 1 without MoveTime is greedy
+	// play; Stop should close when ctx is cancelled, or an interrupted
+	// evaluation waits for the searches under way. Table is the
+	// transposition table the searches share (nil: none).
+	Search search.Options
+	Table  *search.Table
+	Games  int
+	Seed   uint64 // game i draws its tiles from (Seed, i) alone
+	// Threads are the worker goroutines (0: all cores); the statistics do
+	// not depend on them.
+	Threads int
+	// Stats, for a game with a course statistics file (StatsFile), takes
+	// one line per game in game order.
+	Stats io.Writer
+	// Tick, when set, sees the progress about every 250ms (learn.Snapshot:
+	// Moves counts every move played).
+	Tick func(learn.Snapshot)
+}
+
+// An Evaluation is what an evaluation found: the finished games, a
+// prefix 0..k-1 of all when it was interrupted.
+type Evaluation struct {
+	Block   stats.Block
+	Moves   int64 // every move played, abandoned games' included
+	Elapsed time.Duration
+	// Speed is the speed part of a course summary that has one (Threes!'),
+	// nil otherwise; Placements the tiles the environment placed.
+	Speed      *stats.Speed
+	Placements int64
+}
+
+// greedy reports whether opt asks for greedy play.
+func greedy(opt search.Options) bool {
+	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
+}
