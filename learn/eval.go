@@ -90,9 +90,31 @@ type EvalConfig struct {
 // (so an interrupted evaluation is a prefix of the whole), and
 // Result.Moves counts every move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
+	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
+		func(stop *atomic.Bool, moves *atomic.Int64) func(i int) (Episode, bool) {
+			policy := cfg.NewPolicy()
+			return func(i int) (Episode, bool) { return playGame(policy, NewRand(cfg.Seed, uint64(i)), stop, moves) }
+		},
+		func(ep Episode, b *stats.Block) error {
+			b.Add(ep.Score, ep.MaxTile, ep.Moves)
+			return nil
+		})
+	return total, Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
+}
+
+// evaluate is what the evaluations of every game share: games 0..games-1
+// played on threads goroutines by the players newPlayer makes (one per
+// goroutine; a player gives up, false, when stop is set, and adds the
+// moves it plays to moves), the finished games handed in order to add
+// with the block of those before them, until the first abandoned game or
+// add's first error, and the progress ticks. It returns the block, the
+// moves played (abandoned games' included) and the wall time.
+func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot), every time.Duration,
+	newPlayer func(stop *atomic.Bool, moves *atomic.Int64) func(i int) (G, bool),
+	add func(g G, b *stats.Block) error) (stats.Block, int64, time.Duration, error) {
 	start := time.Now()
 	var (
-		mu    sync.Mutex // guards total for Tick
+		mu    sync.Mutex // guards total for tick
 		total stats.Block
 		moves atomic.Int64
 		stop  atomic.Bool
@@ -101,32 +123,34 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	if ctx.Err() != nil {
 		stop.Store(true)
 	}
-	defer StartTicks(cfg.Tick, cfg.TickEvery, func() Snapshot {
+	defer StartTicks(tick, every, func() Snapshot {
 		mu.Lock()
 		defer mu.Unlock()
 		d := time.Since(start)
-		return Snapshot{Done: total.Games, Total: cfg.Games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
+		return Snapshot{Done: total.Games, Total: games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
 	})()
 	type game struct {
-		ep       Episode
+		g        G
 		finished bool
 	}
-	PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) game {
-		policy := cfg.NewPolicy()
+	err := PlayGames(ctx, games, threads, func() func(i int) game {
+		play := newPlayer(&stop, &moves)
 		return func(i int) game {
-			ep, ok := playGame(policy, NewRand(cfg.Seed, uint64(i)), &stop, &moves)
-			return game{ep, ok}
+			g, ok := play(i)
+			return game{g, ok}
 		}
 	}, func(_ int, g game) error {
 		if !g.finished {
 			return errAbandoned
 		}
 		mu.Lock()
-		total.Add(g.ep.Score, g.ep.MaxTile, g.ep.Moves)
-		mu.Unlock()
-		return nil
+		defer mu.Unlock()
+		return add(g.g, &total)
 	})
-	return total, Result{Episodes: total.Games, Moves: moves.Load(), Elapsed: time.Since(start)}
+	if err == errAbandoned {
+		err = nil
+	}
+	return total, moves.Load(), time.Since(start), err
 }
 
 // errAbandoned stops PlayGames at the first game given up.

@@ -3,7 +3,6 @@ package learn
 import (
 	"context"
 	"io"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -145,61 +144,36 @@ func (ev *ThreesEvaluation) Speed() stats.Speed {
 // EvaluateThrees does: the evaluation (and the statistics file) holds the
 // games 0..k-1 finished before the first abandoned one.
 func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation, error) {
-	start := time.Now()
-	var (
-		ev     ThreesEvaluation
-		mu     sync.Mutex // guards ev.Block for Tick
-		slides atomic.Int64
-		stop   atomic.Bool
-	)
-	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
-	if ctx.Err() != nil {
-		stop.Store(true)
-	}
-	defer StartTicks(cfg.Tick, cfg.TickEvery, func() Snapshot {
-		mu.Lock()
-		defer mu.Unlock()
-		d := time.Since(start)
-		return Snapshot{Done: ev.Block.Games, Total: cfg.Games, Played: ev.Block.Games, Moves: slides.Load(),
-			Elapsed: d, Session: d, Block: ev.Block}
-	})()
 	type game struct {
-		gs       threes.GameStats
-		line     []byte
-		finished bool
+		gs   threes.GameStats
+		line []byte // the game's record, when cfg.Stats is set
 	}
-	err := PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) game {
-		policy := cfg.NewPolicy()
-		var rec threes.Record
-		return func(i int) game {
-			if cfg.Stats == nil {
-				gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), nil, &stop, &slides)
-				return game{gs: gs, finished: ok}
+	var ev ThreesEvaluation
+	var err error
+	ev.Block, ev.Slides, ev.Elapsed, err = evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
+		func(stop *atomic.Bool, slides *atomic.Int64) func(i int) (game, bool) {
+			policy := cfg.NewPolicy()
+			var rec threes.Record
+			return func(i int) (game, bool) {
+				if cfg.Stats == nil {
+					gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), nil, stop, slides)
+					return game{gs: gs}, ok
+				}
+				gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), &rec, stop, slides)
+				if !ok {
+					return game{}, false
+				}
+				return game{gs, append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')}, true
 			}
-			gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), &rec, &stop, &slides)
-			if !ok {
-				return game{}
+		},
+		func(g game, b *stats.Block) error {
+			b.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
+			ev.Summary.Add(g.gs)
+			if cfg.Stats != nil {
+				_, err := cfg.Stats.Write(g.line)
+				return err
 			}
-			return game{gs, append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n'), true}
-		}
-	}, func(_ int, g game) error {
-		if !g.finished {
-			return errAbandoned
-		}
-		mu.Lock()
-		ev.Block.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
-		mu.Unlock()
-		ev.Summary.Add(g.gs)
-		if cfg.Stats != nil {
-			_, err := cfg.Stats.Write(g.line)
-			return err
-		}
-		return nil
-	})
-	if err == errAbandoned {
-		err = nil
-	}
-	ev.Slides = slides.Load()
-	ev.Elapsed = time.Since(start)
+			return nil
+		})
 	return ev, err
 }
