@@ -1,6 +1,16 @@
-// Package learn trains an n-tuple network on 2048 by temporal-difference
-// learning: whole episodes played by the current policy, then TD(0) updates
-// from the last step back to the first, as the course defines them.
+// Package learn trains n-tuple networks by temporal-difference learning,
+// on 2048 and on Threes!: episodes played by the current policy, then TD
+// updates of the chosen after-states, by default the course's TD(0) from
+// the last step back to the first (Mode names the others: online, n-step,
+// TD(lambda)).
+//
+// The learner core is the Trace: it chooses each move (argmax of reward
+// plus value over the candidates the game's episode loop gives it,
+// Moves) and learns from the episode, the same for every game. Each game
+// has its episode loop (Worker for 2048, with the state learner beside
+// it; ThreesWorker for Threes!), and Train runs any of them: statistics
+// blocks, schedules, checkpoints with exact resume, worker threads.
+// Evaluate and EvaluateThrees play games without learning.
 package learn
 
 import (
