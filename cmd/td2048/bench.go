@@ -9,6 +9,7 @@ import (
 
 	"github.com/td2048/td2048/bench"
 	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/stats"
 )
 
 func init() {
@@ -26,6 +27,8 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 	games := fs.Int("games", bench.Default.Games, "greedy games")
 	deep := fs.Int("deep-games", bench.Default.DeepGames, "2-ply games")
 	asJSON := fs.Bool("json", false, "print one JSON object (workload, phases, moves/s, signature) instead of text")
+	course := fs.Bool("course", false, fmt.Sprintf("also time the course's result: train 4x6 from zero for %d episodes on 1 thread and on all threads (minutes)", bench.CourseEpisodes))
+	courseEpisodes := fs.Int("course-episodes", bench.CourseEpisodes, "episodes of --course")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -83,11 +86,32 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
+		var courses []bench.Course
+		if *course || flagGiven(fs, "course-episodes") {
+			if *courseEpisodes <= 0 {
+				return usagef("--course-episodes must be positive")
+			}
+			for _, th := range courseThreads() {
+				prog = newProgress(e, 11, 2048)
+				prog.name = fmt.Sprintf("bench: course, %d thread(s)", th)
+				c, err := bench.TimeToResult(ctx, *courseEpisodes, th, prog.tick)
+				prog.clear()
+				if err != nil {
+					return err
+				}
+				courses = append(courses, c)
+			}
+		}
 		if *asJSON {
-			return writeJSON(out, newBenchJSON(cfg, res))
+			return writeJSON(out, newBenchJSON(cfg, res, courses))
 		}
 		for _, p := range res.Phases {
 			fmt.Fprintf(out, "%-24s %12.0f moves/s  %10d moves  %8s\n", p.Name, p.MovesPerSec(), p.Moves, p.Elapsed.Round(time.Millisecond))
+		}
+		for _, c := range courses {
+			fmt.Fprintf(out, "course: %d episodes of 4x6 from zero on %d thread(s) in %s (%.0f moves/s); last block avg %s, 2048 rate %s%%\n",
+				c.Episodes, c.Threads, c.Elapsed.Round(100*time.Millisecond), float64(c.Moves)/max(c.Elapsed.Seconds(), 1e-9),
+				stats.Num(c.Last.Avg()), stats.Num(100*c.Last.Reach(11)))
 		}
 		if res.Repeatable {
 			fmt.Fprintf(out, "signature %08x\n", res.Signature)
@@ -100,15 +124,34 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 
 // benchJSON is bench --json's object.
 type benchJSON struct {
-	Episodes  int              `json:"episodes"`
-	Games     int              `json:"games"`
-	DeepGames int              `json:"deep_games"`
-	Threads   int              `json:"threads"`
-	OS        string           `json:"goos"`
-	Arch      string           `json:"goarch"`
-	CPUs      int              `json:"cpus"`
-	Phases    []benchPhaseJSON `json:"phases"`
-	Signature *string          `json:"signature"` // 8 hex digits; null when training ran on several threads
+	Episodes  int               `json:"episodes"`
+	Games     int               `json:"games"`
+	DeepGames int               `json:"deep_games"`
+	Threads   int               `json:"threads"`
+	OS        string            `json:"goos"`
+	Arch      string            `json:"goarch"`
+	CPUs      int               `json:"cpus"`
+	Phases    []benchPhaseJSON  `json:"phases"`
+	Signature *string           `json:"signature"` // 8 hex digits; null when training ran on several threads
+	Course    []benchCourseJSON `json:"course,omitempty"`
+}
+
+// benchCourseJSON is one time to the course's result (--course).
+type benchCourseJSON struct {
+	Threads  int     `json:"threads"`
+	Episodes int     `json:"episodes"`
+	Elapsed  float64 `json:"elapsed_s"`
+	Moves    int64   `json:"moves"`
+	LastAvg  float64 `json:"last_block_avg"`
+	Rate2048 float64 `json:"last_block_2048_rate"`
+}
+
+// courseThreads are the thread counts --course times: 1 and all cores.
+func courseThreads() []int {
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		return []int{1, n}
+	}
+	return []int{1}
 }
 
 type benchPhaseJSON struct {
@@ -118,7 +161,7 @@ type benchPhaseJSON struct {
 	MovesPerSec float64 `json:"moves_per_sec"`
 }
 
-func newBenchJSON(cfg bench.Config, res bench.Result) benchJSON {
+func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) benchJSON {
 	r := benchJSON{Episodes: cfg.Episodes, Games: cfg.Games, DeepGames: cfg.DeepGames, Threads: cfg.Threads,
 		OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
 	r.Phases = []benchPhaseJSON{}
@@ -128,6 +171,9 @@ func newBenchJSON(cfg bench.Config, res bench.Result) benchJSON {
 	if res.Repeatable {
 		sig := fmt.Sprintf("%08x", res.Signature)
 		r.Signature = &sig
+	}
+	for _, c := range courses {
+		r.Course = append(r.Course, benchCourseJSON{c.Threads, c.Episodes, seconds(c.Elapsed), c.Moves, c.Last.Avg(), c.Last.Reach(11)})
 	}
 	return r
 }

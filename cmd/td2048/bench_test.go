@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -24,5 +25,30 @@ func TestBenchSizes(t *testing.T) {
 	code, _, errs = runCmd(t, "bench", "--games", "-1")
 	if code != 2 || !strings.Contains(errs, "must not be negative") || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
 		t.Fatalf("exit %d: %q", code, errs)
+	}
+}
+
+// bench --course times training to the course's result, on 1 thread and
+// on all cores, and reports the last block a student would read.
+func TestBenchCourse(t *testing.T) {
+	code, out, errs := runCmd(t, "bench", "--episodes", "0", "--games", "0", "--deep-games", "0", "--course-episodes", "1500", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r benchJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(r.Course) != len(courseThreads()) || r.Course[0].Threads != 1 {
+		t.Fatalf("course runs: %+v", r.Course)
+	}
+	for _, c := range r.Course {
+		// 500 episodes of 4x6 already average well over 1000 points.
+		if c.Episodes != 1500 || c.Elapsed <= 0 || c.Moves < 1500*50 || c.LastAvg < 1000 {
+			t.Fatalf("course run: %+v", c)
+		}
+	}
+	if code, _, errs := runCmd(t, "bench", "--short", "--course-episodes", "0"); code != 2 {
+		t.Fatalf("--course-episodes 0: exit %d %s", code, errs)
 	}
 }
