@@ -18,7 +18,7 @@ func TestDowngradeVectors(t *testing.T) {
 		{Wide{Low: 0x1cef0, Ext: 1}, 1, Wide{Low: 0x1cdef}},
 		{Wide{Low: 0x1abdef}, 0, Wide{Low: 0x1abdef}},
 		{Wide{Low: 0x1abdef}, 99, Wide{Low: 0x123456}}, // every gap taken
-		{Wide{Low: 0x4321}, 3, Wide{Low: 0x4321}},       // no gap
+		{Wide{Low: 0x4321}, 3, Wide{Low: 0x4321}},      // no gap
 		{Wide{}, 1, Wide{}},
 	} {
 		if got := c.in.Downgrade(c.n); got != c.want {
