@@ -67,6 +67,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
+		if g.Name == "threes" && sf.downgrade != 0 {
+			return usagef("--downgrade lowers 2048 tiles; Threes! has none to lower")
+		}
 		if g.Name == "threes" {
 			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
 				Depth: sf.depth, MoveTime: sf.moveTime, DepthGiven: sf.depthGiven(), Cache: int64(sf.cache),
@@ -94,13 +97,13 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "moves")
 		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: *games, Seed: sd, Threads: *threads,
-			NewPolicy: evalPolicies(&sf, net, kind, ctx.Done()), Tick: prog.tick})
+			NewPolicy: evalPolicies(&sf, net, kind, ctx.Done()), Downgrade: sf.downgradeOpt(), Tick: prog.tick})
 		prog.clear()
 		interrupted := ctx.Err() != nil
 		if *asJSON {
 			opt := sf.options(kind)
 			r := newEvalJSON("2048", net.Spec(), *load, h, *games, sd, *threads, block, g.Goal, stats.Pow2)
-			r.Depth, r.MoveTime = opt.Depth, opt.MoveTime.Seconds()
+			r.Depth, r.MoveTime, r.Downgrade = opt.Depth, opt.MoveTime.Seconds(), sf.downgradeOpt().Tile
 			if sf.depth > 1 || sf.moveTime > 0 {
 				r.Cache = int64(sf.cache)
 			}
@@ -161,8 +164,10 @@ type evalJSON struct {
 	Depth    int     `json:"depth"`
 	MoveTime float64 `json:"move_time_s"`
 	Cache    int64   `json:"cache_bytes"`
-	Threads  int     `json:"threads"`
-	Seed     uint64  `json:"seed"`
+	// Downgrade is the tile-downgrading threshold, 0 for none.
+	Downgrade int    `json:"downgrade,omitempty"`
+	Threads   int    `json:"threads"`
+	Seed      uint64 `json:"seed"`
 
 	Requested   int                `json:"games_requested"`
 	Games       int                `json:"games"`
