@@ -139,7 +139,7 @@ func searchAPI[T any](s *Server, answer func(b board.Board, g *threes.Game, dept
 			return
 		}
 		defer s.searchDone()
-		writeJSON(w, http.StatusOK, answer(p.Board, s.gameOf(p), depth))
+		writeJSON(w, http.StatusOK, answer(p.View(), s.gameOf(p), depth))
 	}
 }
 

@@ -44,8 +44,8 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 	if s.threes() {
 		return parseThrees(boardArg, next, bag, needBag)
 	}
-	b, err := parseBoard(boardArg)
-	return session.Position{Board: b}, err
+	w, err := parseBoard(boardArg)
+	return session.Position{Board: w.Low, Ext: w.Ext}, err
 }
 
 // parseThrees reads a Threes! position: the board, the next tile and the
@@ -95,18 +95,18 @@ func parseThrees(boardArg string, next *int, bag []int, needBag bool) (session.P
 	return g, nil
 }
 
-func parseBoard(s string) (board.Board, error) {
+func parseBoard(s string) (board.Wide, error) {
 	if s == "" {
-		return 0, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
+		return board.Wide{}, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
 	}
 	if len(s) > 200 {
-		return 0, badRequest("board is too long")
+		return board.Wide{}, badRequest("board is too long")
 	}
-	b, err := board.Parse(s)
+	w, err := board.ParseWide(s)
 	if err != nil {
-		return 0, badRequest("%v", err)
+		return board.Wide{}, badRequest("%v", err)
 	}
-	return b, nil
+	return w, nil
 }
 
 func parseDir(s string) (int, error) {
@@ -165,7 +165,7 @@ type State struct {
 
 // stateOf is the state of a session's game as the page holds it.
 func stateOf(ss *session.Session) State {
-	st := State{Game: ss.Game(), Board: ss.Board().Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
+	st := State{Game: ss.Game(), Board: ss.Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
 	if next := ss.Next(); next != 0 { // a game with a next tile, a bag and a score on the board: Threes!
 		score := ss.Score()
 		st.Next, st.Bag, st.Score = next, ss.Bag().Tiles(), &score
@@ -224,7 +224,7 @@ type MoveResult struct {
 	Reward int    `json:"reward"`
 	// Spawn is the cell (0..15) that received the new tile, -1 for none.
 	Spawn int `json:"spawn"`
-	// Overflow: the slide merged two 32768s, which ends the game.
+	// Overflow: the slide made the game's first tile past 32768.
 	Overflow bool `json:"overflow,omitempty"`
 	// Placed is the tile put on Spawn in Threes! (the next tile of the request).
 	Placed int `json:"placed,omitempty"`
@@ -277,7 +277,7 @@ func moveResult(ss *session.Session, d int) MoveResult {
 	r := ss.Apply(d)
 	res := MoveResult{Dir: session.DirNames[d], Legal: r.Legal, Reward: r.Reward, Spawn: r.Cell, Overflow: r.Overflow, State: stateOf(ss)}
 	if r.Legal {
-		res.After = r.After.Hex()
+		res.After = r.AfterHex()
 		if r.Next != 0 { // Threes! says which tile it placed
 			res.Placed = r.Value
 		}
