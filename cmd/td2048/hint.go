@@ -119,7 +119,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
 	return func(args []string) error {
 		if len(args) != 1 {
-			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
+			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty; 2048 tiles up to 2^31), or 0x and the 64-bit hex packing")
 		}
 		// Like eval, play and serve, hint uses weights.td2048 unless told
 		// otherwise; without weights it still shows the rules' side.
@@ -145,9 +145,15 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if *nextTile != 0 {
 			return usagef("--next is the next tile of Threes!; 2048 has none")
 		}
-		b, err := board.Parse(args[0])
+		wide, err := board.ParseWide(args[0])
 		if err != nil {
 			return usagef("%v", err)
+		}
+		// Tiles past 32768: the moves are those of the board's view, the
+		// board the network reads (its large tiles lowered into gaps).
+		b, _ := wide.View(0)
+		if wide.Ext != 0 && !*asJSON {
+			fmt.Fprintf(e.stdout, "tiles past 32768: valued as the board's view, its large tiles lowered into the gaps below them\n%s\n", wide)
 		}
 		if *depth < 1 || *depth > 12 {
 			return usagef("--depth must be 1 to 12")
