@@ -7,8 +7,9 @@
 //
 // The board stores exponents in 4 bits, so 32768+32768 cannot be stored. A
 // slide that makes that merge reports it (Overflow) and its after-state
-// holds 32768 in the merged cell; players stop the game there (see Play),
-// so no board is ever silently wrong.
+// holds 32768 in the merged cell (the network's reading of it, see
+// board.Wide.View); a game loop goes on from there on a board.Wide with
+// MovesWide and SpawnWide (wide.go), so no board is ever silently wrong.
 package game
 
 import (

@@ -104,13 +104,13 @@ type Result struct {
 	Dir   int
 	Legal bool // false: the slide changes nothing, and nothing changed
 	// After is the board right after the slide, before the new tile;
-	// Reward the slide's reward: in 2048 its merges (65536 for the merge
-	// that overflows), in Threes! the change in the board's value (the
+	// Reward the slide's reward: in 2048 its merges (65536 and up
+	// counted at their values), in Threes! the change in the board's value (the
 	// placed tile's value then counts in Score, not in Reward).
 	After  board.Board
 	Reward int
 	// Cell is the cell (0..15) of the new tile, -1 for none (an illegal
-	// slide, or the 2048 slide that overflows); Tile its index on the
+	// slide); Tile its index on the
 	// board and Value its face value (2 or 4; in Threes! 1, 2 or 3).
 	Cell, Tile, Value int
 	// Board is the board after the move, new tile included.
