@@ -37,3 +37,12 @@ func TestEvalDowngrade(t *testing.T) {
 	oneLine(t, append(base, "--downgrade", "32768", "--stint", "-1"), 2, "stint")
 	oneLine(t, []string{"eval", "--load", trainedThreesWeights(t), "--downgrade", "32768"}, 2, "Threes! has none")
 }
+
+// hint reads tiles past 32768 and values the moves of the board's view.
+func TestHintPast32768(t *testing.T) {
+	code, out, errs := runCmd(t, "hint", "--load", "none", "65536,32768,0,0,2,2,0,0,0,0,0,0,0,0,0,0")
+	if code != 0 || !strings.Contains(out, "valued as the board's view") || !strings.Contains(out, "board 0x00000000001100ef\n") ||
+		!strings.Contains(out, "* right  reward 4") {
+		t.Fatalf("exit %d %s\n%s", code, errs, out)
+	}
+}
