@@ -105,3 +105,38 @@ func TestSpawnWide(t *testing.T) {
 		}
 	}
 }
+
+// Random wide games from boards of large tiles: a slide keeps the sum of
+// the tile values, scores something exactly when a merge removed a tile,
+// and the game ends where OverWide says, on a full board.
+func TestWideGamesKeepTheTileSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	sum := func(w board.Wide) int {
+		s := 0
+		for _, v := range w.Tiles() {
+			s += v
+		}
+		return s
+	}
+	count := func(w board.Wide) int { return 16 - w.Empty() }
+	for g := range 50 {
+		w := board.WideFromCells([16]int{16 + g%3, 16 + g%3, 15, 15, 14, 0, 3, 0, 0, 1})
+		for moves := 0; !OverWide(w); moves++ {
+			a, r := MovesWide(w)
+			var legal []int
+			for d := range 4 {
+				if a[d] != w {
+					legal = append(legal, d)
+				}
+			}
+			d := legal[rng.IntN(len(legal))]
+			if sum(a[d]) != sum(w) || (r[d] == 0) != (count(a[d]) == count(w)) || r[d] < 0 {
+				t.Fatalf("game %d move %d: %s dir %d -> %s reward %d", g, moves, w.Hex(), d, a[d].Hex(), r[d])
+			}
+			w = SpawnWide(a[d], rng)
+		}
+		if w.Empty() != 0 {
+			t.Fatalf("game %d over on %s with empty cells", g, w.Hex())
+		}
+	}
+}
