@@ -11,6 +11,10 @@
 // Values are rewards plus V of an after-state, in float32 as the course
 // code computes them; ties go to the first direction in up, right, down,
 // left order.
+//
+// 2048 games past 32768 are decided by a Shifter (downgrade.go): on the
+// view of the wide board (board.Wide.View) with any 4-bit policy, and
+// with TDL2048+'s tile-downgrading when asked (Downgrade).
 package search
 
 import (
