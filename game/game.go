@@ -7,8 +7,9 @@
 //
 // The board stores exponents in 4 bits, so 32768+32768 cannot be stored. A
 // slide that makes that merge reports it (Overflow) and its after-state
-// holds 32768 in the merged cell; players stop the game there (see Play),
-// so no board is ever silently wrong.
+// holds 32768 in the merged cell (the network's reading of it, see
+// board.Wide.View); a game loop goes on from there on a board.Wide with
+// MovesWide and SpawnWide (wide.go), so no board is ever silently wrong.
 package game
 
 import (
@@ -64,30 +65,17 @@ func pack(c [4]int) uint16 {
 }
 
 // SlideRow slides one row of exponents toward cell 0, the plain way: it is
-// the definition the row tables are built from. The reward carries
-// OverflowBit when 32768+32768 merged; that cell then holds 15.
+// the definition the row tables are built from, SlideRowWide's slide with
+// 65536, which four bits cannot hold, kept as 15 in the merged cell and
+// reported by OverflowBit in the reward.
 func SlideRow(c [4]int) ([4]int, uint32) {
-	var out [4]int
-	var reward uint32
-	n := 0
-	merged := false // out[n-1] is the product of a merge
-	for _, v := range c {
-		if v == 0 {
-			continue
+	out, r := SlideRowWide(c)
+	reward := uint32(r)
+	for i, v := range out {
+		if v == 16 {
+			out[i] = 15
+			reward += OverflowBit
 		}
-		if n > 0 && out[n-1] == v && !merged {
-			if v == 15 {
-				reward += OverflowBit + 65536
-			} else {
-				out[n-1] = v + 1
-				reward += 1 << uint(v+1)
-			}
-			merged = true
-			continue
-		}
-		out[n] = v
-		n++
-		merged = false
 	}
 	return out, reward
 }

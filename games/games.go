@@ -52,6 +52,13 @@ type Game struct {
 	// HasNext: the player sees the next tile (Threes!), and a position
 	// carries it and the bag it was drawn from (package session).
 	HasNext bool
+	// Parse reads a board as people write it (hint's argument): the board
+	// the network reads, and a note for people when that is not the board
+	// as written (2048's tiles past 32768, read as the board's view).
+	Parse func(s string) (b board.Board, note string, err error)
+	// ParseState reads a board as the game's states write it (the web
+	// page's): the position's board, and 2048's extra plane past 32768.
+	ParseState func(s string) (session.Position, error)
 	// Position is the position of board b with the next tile the player
 	// sees (0 in a game without one); below the first ply the tiles after
 	// it are taken as drawn from a full bag.
@@ -67,6 +74,9 @@ type Game struct {
 	// Evaluate plays an evaluation. Cancelling ctx abandons the games
 	// under way at their next move.
 	Evaluate func(ctx context.Context, cfg EvalConfig) (Evaluation, error)
+	// Downgrades: its tiles can be downgraded in evaluations
+	// (EvalConfig.Downgrade: 2048's powers of two).
+	Downgrades bool
 	// StatsFile: the game's course keeps a statistics file of whole games
 	// (EvalConfig.Stats).
 	StatsFile bool

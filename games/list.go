@@ -42,6 +42,23 @@ func init() {
 			return after, reward
 		},
 		Spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+		ParseState: func(s string) (session.Position, error) {
+			w, err := board.ParseWide(s)
+			return session.Position{Board: w.Low, Ext: w.Ext}, err
+		},
+		Parse: func(s string) (board.Board, string, error) {
+			wide, err := board.ParseWide(s)
+			if err != nil {
+				return 0, "", err
+			}
+			// Tiles past 32768: the moves are those of the board's view,
+			// the board the network reads (its large tiles lowered into gaps).
+			b, _ := wide.View(0)
+			if wide.Ext != 0 {
+				return b, fmt.Sprintf("tiles past 32768: valued as the board's view, its large tiles lowered into the gaps below them\n%s", wide), nil
+			}
+			return b, "", nil
+		},
 		Position: func(b board.Board, next int) (session.Position, error) {
 			if next != 0 {
 				return session.Position{}, errors.New("2048 has no next tile")
@@ -59,10 +76,11 @@ func init() {
 				newPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
 			block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: cfg.Games, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Tick: cfg.Tick})
+				NewPolicy: newPolicy, Downgrade: cfg.Downgrade, Tick: cfg.Tick})
 			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
 		},
-		WriteEval: func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
+		Downgrades: true,
+		WriteEval:  func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
 		WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
 			return b.Write(w, done, stats.Pow2)
 		},
@@ -84,6 +102,14 @@ func init() {
 			return after, reward
 		},
 		Spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+		ParseState: func(s string) (session.Position, error) {
+			b, err := threes.Parse(s)
+			return session.Position{Board: b}, err
+		},
+		Parse: func(s string) (board.Board, string, error) {
+			b, err := threes.Parse(s)
+			return b, "", err
+		},
 		Position: func(b board.Board, next int) (session.Position, error) {
 			if next < 1 || next > 3 {
 				return session.Position{}, errors.New("want the next tile, 1, 2 or 3")
@@ -94,6 +120,9 @@ func init() {
 			return advisorThrees{search.NewThrees(net, opt, tt)}
 		},
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
+			if cfg.Downgrade.On() {
+				return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
+			}
 			newPolicy := func() learn.ThreesPolicy { return learn.GreedyThreesPolicy(cfg.Net) }
 			if !greedy(cfg.Search) {
 				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
@@ -120,8 +149,10 @@ func init() {
 
 type advisor2048 struct{ s *search.Searcher }
 
+// Values values the moves of p's view: the board itself, or past 32768
+// the board with its large tiles lowered into gaps (its moves are p's).
 func (a advisor2048) Values(p session.Position) ([4]search.MoveValue, int) {
-	return a.s.ValuesTimed(p.Board)
+	return a.s.ValuesTimed(p.View())
 }
 func (a advisor2048) Stopped() bool { return a.s.Stopped() }
 

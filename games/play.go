@@ -63,8 +63,11 @@ type EvalConfig struct {
 	// transposition table the searches share (nil: none).
 	Search search.Options
 	Table  *search.Table
-	Games  int
-	Seed   uint64 // game i draws its tiles from (Seed, i) alone
+	// Downgrade, when on, plays with tile-downgrading (search.Downgrade,
+	// TDL2048+'s -h), in a game whose descriptor says Downgrades.
+	Downgrade search.Downgrade
+	Games     int
+	Seed      uint64 // game i draws its tiles from (Seed, i) alone
 	// Threads are the worker goroutines (0: all cores); the statistics do
 	// not depend on them.
 	Threads int

@@ -19,16 +19,36 @@ type Policy func(b board.Board) search.Choice
 
 // PlayGame plays one game from a new start with policy and rng.
 func PlayGame(policy Policy, rng game.Rand) Episode {
-	ep, _ := playGame(policy, rng, nil, nil)
+	ep, _ := playGame(policy, nil, rng, nil, nil)
+	return ep
+}
+
+// PlayGameFrom plays one game from board w (a move due) with policy and
+// rng, its decisions made by sh (see search.Shifter): the game loop of
+// every game that goes past 32768 or downgrades.
+func PlayGameFrom(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide) Episode {
+	var ep Episode
+	playOn(policy, sh, rng, w, &ep, nil, nil)
 	return ep
 }
 
 // playGame is PlayGame that gives up when stop is set (checked before
 // each move; false then) and adds the moves it plays to moves, a few at a
-// time, when moves is not nil.
-func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
-	b := game.Start(rng)
+// time, when moves is not nil. With sh not nil the whole game is played
+// by the Shifter (downgrading); else on the 4-bit board until a 65536 is
+// made, then on a wide board.
+func playGame(policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
+	return playFrom(game.Start(rng), policy, sh, rng, stop, moves)
+}
+
+// playFrom is playGame from board b.
+func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
 	var ep Episode
+	if sh != nil {
+		sh.Reset()
+		ok := playOn(policy, sh, rng, board.Wide{Low: b}, &ep, stop, moves)
+		return ep, ok
+	}
 	n := int64(0) // moves not yet added to moves
 	defer func() {
 		if moves != nil {
@@ -52,9 +72,10 @@ func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int
 			n = 0
 		}
 		ep.Score += c.Points()
-		if c.Overflow() {
-			ep.Overflow = true
-			break
+		if c.Overflow() { // 65536: on on the wide board (wide.go)
+			w := game.SpawnWide(wideAfter(b, c.Dir), rng)
+			ok := playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, &ep, stop, moves)
+			return ep, ok
 		}
 		b = game.Spawn(c.After, rng)
 	}
@@ -72,6 +93,9 @@ type EvalConfig struct {
 	// Options.Stop set to ctx.Done()), or an interrupted evaluation waits
 	// for the moves under way.
 	NewPolicy func() Policy
+	// Downgrade, when on, plays every game with tile-downgrading
+	// (search.Downgrade, TDL2048+'s -h).
+	Downgrade search.Downgrade
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
 	// games finished, Moves every move played so far, those of the games
@@ -93,7 +117,11 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
 		func(stop *atomic.Bool, moves *atomic.Int64) func(i int) (Episode, bool) {
 			policy := cfg.NewPolicy()
-			return func(i int) (Episode, bool) { return playGame(policy, NewRand(cfg.Seed, uint64(i)), stop, moves) }
+			var sh *search.Shifter
+			if cfg.Downgrade.On() {
+				sh = search.NewShifter(cfg.Downgrade)
+			}
+			return func(i int) (Episode, bool) { return playGame(policy, sh, NewRand(cfg.Seed, uint64(i)), stop, moves) }
 		},
 		func(ep Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)

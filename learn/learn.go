@@ -38,7 +38,7 @@ type Episode struct {
 	Score    int
 	MaxTile  int // exponent: 11 is 2048, 16 is 65536
 	Moves    int
-	Overflow bool // stopped by a 32768+32768 merge
+	Overflow bool // went past 32768 (a 32768+32768 merge), on a wide board
 	// Diverged is set when learning drove a value to NaN or infinity (a
 	// learning rate far too large): Train stops the run.
 	Diverged bool
@@ -47,14 +47,9 @@ type Episode struct {
 // finite reports whether x is a number and not an infinity.
 func finite(x float32) bool { return x-x == 0 }
 
-// end records the largest tile of the last board b: 65536 when the game
-// stopped at a 32768+32768 merge, which b cannot hold.
-func (ep *Episode) end(b board.Board) {
-	ep.MaxTile = b.MaxTile()
-	if ep.Overflow {
-		ep.MaxTile = 16
-	}
-}
+// end records the largest tile of the last board b of a game that stayed
+// on the 4-bit board.
+func (ep *Episode) end(b board.Board) { ep.MaxTile = b.MaxTile() }
 
 type step struct {
 	board  board.Board // after-state (AfterState) or state (State)
@@ -75,6 +70,17 @@ type Worker struct {
 	// stateSearch chooses moves for state networks: reward plus the
 	// expectation of V over the random tile, expectimax's chance node.
 	stateSearch *search.Searcher
+	// from, in tests, is the first board of every episode instead of a
+	// new start.
+	from board.Board
+}
+
+// start is an episode's first board.
+func (w *Worker) start() board.Board {
+	if w.from != 0 {
+		return w.from
+	}
+	return game.Start(w.Rand)
 }
 
 // NewWorker returns a worker for net.
@@ -103,9 +109,8 @@ func (w *Worker) Play(alpha float32) Episode {
 func (w *Worker) playAfter(alpha float32) Episode {
 	tr := w.trace
 	tr.Reset(alpha)
-	b := game.Start(w.Rand)
+	b := w.start()
 	var ep Episode
-	var final float32 // target of the last after-state
 	var m Moves
 	for {
 		after, reward := game.Moves(b)
@@ -115,9 +120,6 @@ func (w *Worker) playAfter(alpha float32) Episode {
 			m.Reward[d] = float32(game.Reward(reward[d]))
 			if after[d] != b {
 				m.Legal |= 1 << d
-				if game.Overflow(reward[d]) { // 65536 cannot be stored: the game ends
-					m.Final |= 1 << d
-				}
 			}
 		}
 		d := tr.Choose(&m)
@@ -126,25 +128,26 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		}
 		ep.Moves++
 		ep.Score += game.Reward(reward[d])
-		if m.Final>>d&1 != 0 {
-			// The merge's reward is the last after-state's target.
+		tr.Push(&m, d)
+		if game.Overflow(reward[d]) { // 65536: on on the wide board (wide.go)
 			ep.Overflow = true
-			final = m.Reward[d]
+			w.afterOn(tr, game.SpawnWide(wideAfter(b, d), w.Rand), &ep)
 			break
 		}
-		tr.Push(&m, d)
 		b = game.Spawn(after[d], w.Rand)
 	}
-	ep.end(b)
+	if !ep.Overflow {
+		ep.end(b)
+	}
 	if alpha > 0 {
-		ep.Diverged = !tr.Learn(alpha, final)
+		ep.Diverged = !tr.Learn(alpha, 0)
 	}
 	return ep
 }
 
 func (w *Worker) playState(alpha float32) Episode {
 	net := w.Net
-	b := game.Start(w.Rand)
+	b := w.start()
 	path := w.path[:0]
 	var ep Episode
 	for {
@@ -156,22 +159,21 @@ func (w *Worker) playState(alpha float32) Episode {
 		r := c.Points()
 		ep.Score += r
 		path = append(path, step{b, float32(r)})
-		if c.Overflow() {
+		if c.Overflow() { // 65536: on on the wide board (wide.go)
 			ep.Overflow = true
+			path, b = w.stateOn(path, game.SpawnWide(wideAfter(b, c.Dir), w.Rand), &ep)
 			break
 		}
 		b = game.Spawn(c.After, w.Rand)
 	}
-	ep.end(b)
+	if !ep.Overflow {
+		ep.end(b)
+	}
 	w.path = path
 	if alpha > 0 {
-		// The state where the game ended is worth 0 (after an overflow the
-		// game ends on a board that cannot be stored, worth 0 too).
-		var next float32
-		if !ep.Overflow {
-			x := net.Index(b, w.cand[:])
-			next = net.Add(x, -alpha*net.Sum(x))
-		}
+		// The state where the game ended is worth 0.
+		x := net.Index(b, w.cand[:])
+		next := net.Add(x, -alpha*net.Sum(x))
 		ep.Diverged = !finite(w.learnState(path, next, alpha))
 	}
 	return ep

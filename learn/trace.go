@@ -7,9 +7,9 @@ import (
 
 // Moves are the candidates of one move of any game: for each direction its
 // after-state and reward, which directions are legal, which of them end the
-// game at once (their after-state is worth nothing, only the reward:
-// 2048's 32768+32768 merge), and the stage of the network that values the
-// after-states.
+// game at once (their after-state is worth nothing, only the reward; no
+// 2048 move does: its game goes on past 32768, see wide.go), and the stage
+// of the network that values the after-states.
 type Moves struct {
 	After  [4]board.Board
 	Reward [4]float32

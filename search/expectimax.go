@@ -34,13 +34,9 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 		if after[d] == b {
 			continue
 		}
-		var v float32
-		flow := game.Overflow(reward[d])
-		if !flow { // a 65536 merge ends the game: nothing below
-			v = s.chance(after[d], depth-1)
-		}
+		v := s.chance(after[d], depth-1)
 		r := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, Overflow: flow}
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, Overflow: game.Overflow(reward[d])}
 	}
 	return mv
 }
@@ -150,7 +146,7 @@ func (l *leaves) leaf(b board.Board, nb *int) int16 {
 
 type leafMove struct {
 	reward float32
-	leaf   int16 // index in boards, -1 when nothing lies below (65536)
+	leaf   int16 // index in boards
 }
 
 // lastChance is chance for the last chance layer above the leaves (depth
@@ -183,11 +179,7 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 					if after[d] == b {
 						continue
 					}
-					m := leafMove{float32(game.Reward(reward[d])), -1}
-					if !game.Overflow(reward[d]) {
-						m.leaf = l.leaf(after[d], &nb)
-					}
-					l.moves[nm] = m
+					l.moves[nm] = leafMove{float32(game.Reward(reward[d])), l.leaf(after[d], &nb)}
 					nm++
 				}
 			}
@@ -209,11 +201,7 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 		}
 		best := float32(math.Inf(-1))
 		for _, m := range l.moves[from:l.end[c]] {
-			v := m.reward
-			if m.leaf >= 0 {
-				v += l.values[m.leaf]
-			}
-			best = max(best, v)
+			best = max(best, m.reward+l.values[m.leaf])
 		}
 		if math.IsInf(float64(best), -1) {
 			return 0
@@ -237,11 +225,7 @@ func (s *Searcher) node(b board.Board, depth int) float32 {
 		if after[d] == b {
 			continue
 		}
-		v := float32(game.Reward(reward[d]))
-		if !game.Overflow(reward[d]) {
-			v += s.chance(after[d], depth-1)
-		}
-		best = max(best, v)
+		best = max(best, float32(game.Reward(reward[d]))+s.chance(after[d], depth-1))
 	}
 	if math.IsInf(float64(best), -1) {
 		return 0

@@ -6,13 +6,15 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// Greedy returns the move maximising reward + V(after-state).
+// Greedy returns the move maximising reward + V(after-state). A move
+// that merges two 32768s is worth 65536 plus V of its after-state, which
+// holds 32768 in the merged cell: the game goes on (see Shifter).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
 	after, reward := game.Moves(b)
 	var legal [4]board.Board
 	n := 0
 	for d := range 4 {
-		if after[d] != b && !game.Overflow(reward[d]) {
+		if after[d] != b {
 			legal[n] = after[d]
 			n++
 		}
@@ -25,11 +27,8 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 		if after[d] == b {
 			continue
 		}
-		v := float32(game.Reward(reward[d]))
-		if !game.Overflow(reward[d]) { // a 65536 merge ends the game
-			v += value[k]
-			k++
-		}
+		v := float32(game.Reward(reward[d])) + value[k]
+		k++
 		if v > bestV {
 			best, bestV = d, v
 		}

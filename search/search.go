@@ -11,6 +11,10 @@
 // Values are rewards plus V of an after-state, in float32 as the course
 // code computes them; ties go to the first direction in up, right, down,
 // left order.
+//
+// 2048 games past 32768 are decided by a Shifter (downgrade.go): on the
+// view of the wide board (board.Wide.View) with any 4-bit policy, and
+// with TDL2048+'s tile-downgrading when asked (Downgrade).
 package search
 
 import (
@@ -89,8 +93,9 @@ type MoveValue struct {
 	Reward uint32  // the move's reward
 	Value  float32 // the value below the after-state (chance node)
 	Total  float32 // reward + Value
-	// Overflow: a 2048 slide merged two 32768s, which ends the game
-	// (nothing lies below, Value is 0).
+	// Overflow: a 2048 slide merged two 32768s. The search values it as
+	// any move, its after-state holding 32768 in the merged cell; the game
+	// goes on on a wide board (Shifter).
 	Overflow bool
 }
 
@@ -112,8 +117,9 @@ func (c Choice) Legal() bool { return c.Dir >= 0 }
 // Points is the move's reward in points.
 func (c Choice) Points() int { return game.Reward(c.Reward) }
 
-// Overflow reports a 2048 move that merged two 32768s, which ends the game
-// (nothing lies below it).
+// Overflow reports a 2048 move that merged two 32768s: After holds 32768
+// in the merged cell, and a game loop goes on from the real after-state
+// on a wide board (Shifter.Step, game.MovesWide).
 func (c Choice) Overflow() bool { return game.Overflow(c.Reward) }
 
 // NoMove is the choice on a board where no move is legal.

@@ -175,25 +175,27 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 	}
 }
 
-// A move that would merge 32768+32768 ends the game: it is worth its
-// reward and nothing below, at every depth.
-func TestOverflowMoveIsTerminal(t *testing.T) {
+// A move that merges 32768+32768 is valued as any other: 65536 plus the
+// value below its after-state, which holds 32768 in the merged cell (the
+// game goes on); the choice made of it says it overflowed, so that a game
+// loop goes on on the wide board.
+func TestOverflowMoveGoesOn(t *testing.T) {
 	net := tinyNet(9)
-	for i := range net.Weights() {
-		net.Weights()[i] = 1000 // every after-state looks valuable
-	}
 	b := board.FromCells([16]int{15, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0})
+	after, _, _ := game.Move(b, game.Left)
+	if after.At(0) != 15 || after.At(1) != 1 {
+		t.Fatalf("after-state %s", after.Hex())
+	}
 	for depth := 1; depth <= 2; depth++ {
 		mv := NewSearcher(net, Options{Depth: depth}, nil).Values(b, depth)
-		if !mv[game.Left].Legal || mv[game.Left].Total != 65536 || mv[game.Left].Value != 0 || !mv[game.Left].Overflow {
-			t.Fatalf("depth %d: left %+v", depth, mv[game.Left])
+		want := 65536 + bruteChance(net, after, depth-1, AfterState)
+		if m := mv[game.Left]; !m.Legal || !m.Overflow || m.Reward != 65536 || math.Abs(float64(m.Total)-want) > 1e-2 {
+			t.Fatalf("depth %d: left %+v, want total %v", depth, m, want)
 		}
 	}
-	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536 || !c.Overflow() || c.Points() != 65536) {
+	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536+net.Estimate(after) || !c.Overflow() || c.Points() != 65536) {
 		t.Fatalf("greedy values the overflow at %+v", c)
 	}
-	// The choice made of the values says so too: learn and eval end the
-	// game on it.
 	_, reward := game.Moves(b)
 	for _, c := range []Choice{Greedy(net, b), NewSearcher(net, Options{Depth: 2}, nil).Best(b)} {
 		if !c.Legal() || c.Overflow() != game.Overflow(reward[c.Dir]) || c.Points() != game.Reward(reward[c.Dir]) {

@@ -242,36 +242,3 @@ func TestAgreesWithOldFaces(t *testing.T) {
 		t.Logf("%s: %d games, %d moves alike", g, seeds, moves)
 	}
 }
-
-// TestOverflowAgrees: the 2048 slide that merges two 32768s ends the game
-// on its after-state, in the old faces as in a session, and nothing moves
-// after it.
-func TestOverflowAgrees(t *testing.T) {
-	b := board.Board(0).Set(0, 15).Set(1, 15).Set(4, 1).Set(9, 3)
-	s, err := Resume(Game2048, 5, 100, Position{Board: b, Score: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	web, legal, after, reward := oldWebMove(oldState{b: b, score: 1000}, game.Left, 5, 100)
-	tui := &oldTui{seed: 5, oldState: oldState{b: b, n: 100, score: 1000, spawn: -1}}
-	tui.apply(game.Left)
-	res := s.Apply(game.Left)
-	if !legal || !res.Legal || !res.Over || !res.Overflow || !s.Overflow() || res.After != after || res.Board != after ||
-		res.Reward != reward || reward != 65536 || res.Cell != -1 || res.Tile != 0 {
-		t.Fatalf("overflow: %+v; web legal %v after %s reward %d", res, legal, after.Hex(), reward)
-	}
-	for _, o := range []oldState{web, tui.oldState} {
-		if s.Board() != o.b || s.Score() != o.score || s.Over() != o.over || s.Overflow() != o.overflow || o.score != 1000+65536 {
-			t.Fatalf("session %s score %d over %v; old %+v", s.Board().Hex(), s.Score(), s.Over(), o)
-		}
-	}
-	if s.Moves() != [4]bool{} || s.Len() != 101 {
-		t.Errorf("after the overflow: moves %v, len %d", s.Moves(), s.Len())
-	}
-	for d := range 4 {
-		tui.apply(d)
-		if r := s.Apply(d); r.Legal || r.Board != after || !r.Over || !r.Overflow || tui.b != after || tui.n != 101 {
-			t.Fatalf("a move after the overflow: %+v, tui %+v", r, tui.oldState)
-		}
-	}
-}

@@ -26,31 +26,31 @@ func (twenty48) check(p *Position) error {
 	return nil
 }
 
-// apply slides, then spawns a 2 or a 4 on an empty cell, unless the slide
-// merged two 32768s: that ends the game on the after-state.
-func (twenty48) apply(p *Position, d int, rng func() *rand.PCG, res *Result) bool {
-	after, reward := game.Moves(p.Board)
-	if after[d] == p.Board {
-		return false
+// apply slides, then spawns a 2 or a 4 on an empty cell, on the board
+// with its extra plane (game.MovesWide, game.SpawnWide: on a board with
+// no tile past 32768 they are game.Moves and game.Spawn, draw for draw).
+func (twenty48) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
+	w := board.Wide{Low: p.Board, Ext: p.Ext}
+	after, reward := game.MovesWide(w)
+	if after[d] == w {
+		return
 	}
-	res.Legal, res.After, res.Reward = true, after[d], game.Reward(reward[d])
+	res.Legal, res.After, res.AfterExt, res.Reward = true, after[d].Low, after[d].Ext, reward[d]
+	res.Overflow = w.Ext == 0 && after[d].Ext != 0
 	p.Score += res.Reward
-	if game.Overflow(reward[d]) {
-		p.Board = after[d]
-		return true
-	}
-	p.Board = game.Spawn(after[d], rng())
+	n := game.SpawnWide(after[d], rng())
+	p.Board, p.Ext = n.Low, n.Ext
 	// The spawn filled one empty cell: the only nibble that differs.
-	res.Cell = bits.TrailingZeros64(uint64(p.Board^after[d])) / 4
-	res.Tile = p.Board.At(res.Cell)
-	return false
+	res.Cell = bits.TrailingZeros64(uint64(n.Low^after[d].Low)) / 4
+	res.Tile = n.At(res.Cell)
 }
 
-func (twenty48) moves(b board.Board) [4]bool {
-	after, _ := game.Moves(b)
-	return [4]bool{after[0] != b, after[1] != b, after[2] != b, after[3] != b}
+func (twenty48) moves(p Position) [4]bool {
+	w := board.Wide{Low: p.Board, Ext: p.Ext}
+	after, _ := game.MovesWide(w)
+	return [4]bool{after[0] != w, after[1] != w, after[2] != w, after[3] != w}
 }
 
-func (twenty48) over(b board.Board) bool { return game.Over(b) }
+func (twenty48) over(p Position) bool { return game.OverWide(board.Wide{Low: p.Board, Ext: p.Ext}) }
 
 func (twenty48) code() board.Code { return board.Pow2 }

@@ -71,6 +71,10 @@ func mix(seed, stream uint64) uint64 {
 // move number: the board, and in Threes! the next tile and the bag.
 type Position struct {
 	Board board.Board
+	// Ext is 2048's extra bit plane (zero in Threes!): bit i is set when
+	// cell i holds 65536 or more, Board holding the low four bits of its
+	// exponent (board.Wide). A 2048 game goes on past 32768 on it.
+	Ext uint16
 	// Threes! only (zero in 2048): the next tile (1, 2 or 3) and the
 	// tiles not yet drawn, which never include Next unless the bag is
 	// full (it was just refilled).
@@ -87,30 +91,50 @@ func (p Position) ThreesGame() threes.Game {
 	return threes.Game{Board: p.Board, Next: p.Next, Bag: p.Bag, Last: threes.Anywhere, Actions: threes.OpeningTiles}
 }
 
+// View is the board a network reads for the position: Board, but in a
+// 2048 game past 32768 the board with its large tiles lowered into the
+// gaps below them (board.Wide.View). Its legal moves are the game's.
+func (p Position) View() board.Board {
+	v, _ := board.Wide{Low: p.Board, Ext: p.Ext}.View(0)
+	return v
+}
+
 // A Result is what a move did.
 type Result struct {
 	Dir   int
 	Legal bool // false: the slide changes nothing, and nothing changed
 	// After is the board right after the slide, before the new tile;
-	// Reward the slide's reward: in 2048 its merges (65536 for the merge
-	// that overflows), in Threes! the change in the board's value (the
+	// Reward the slide's reward: in 2048 its merges (65536 and up
+	// counted at their values), in Threes! the change in the board's value (the
 	// placed tile's value then counts in Score, not in Reward).
 	After  board.Board
 	Reward int
 	// Cell is the cell (0..15) of the new tile, -1 for none (an illegal
-	// slide, or the 2048 slide that overflows); Tile its index on the
+	// slide); Tile its index on the
 	// board and Value its face value (2 or 4; in Threes! 1, 2 or 3).
 	Cell, Tile, Value int
 	// Board is the board after the move, new tile included.
 	Board board.Board
 	// Next is the next tile after the move (Threes! only).
 	Next int
-	// Over: the game has ended. Overflow: it ended because a 2048 slide
-	// merged two 32768s, which the board cannot hold; Board is then the
-	// after-state, holding 32768 in the merged cell.
+	// AfterExt and Ext are the extra planes of After and Board (2048
+	// only, see Position.Ext).
+	AfterExt, Ext uint16
+	// Over: the game has ended. Overflow: this 2048 slide made the game's
+	// first tile past 32768 (65536 or more): from it on the board uses its
+	// extra plane, and the network reads the board's view (board.Wide.View).
 	Over, Overflow bool
 	// Score is the game's score after the move.
 	Score int
+}
+
+// AfterHex is After in the hex form of Session.Hex: with its extra plane
+// when it holds a tile past 32768.
+func (r Result) AfterHex() string {
+	if r.AfterExt == 0 {
+		return r.After.Hex()
+	}
+	return board.Wide{Low: r.After, Ext: r.AfterExt}.Hex()
 }
 
 // A Session is one game being played. Its methods are not safe for
@@ -121,7 +145,6 @@ type Session struct {
 	n     int // moves made in the game
 	pos   Position
 	over  bool
-	flow  bool  // ended by a 2048 overflow
 	hist  []int // the directions of this session's moves
 }
 
@@ -131,11 +154,11 @@ type rules interface {
 	start(rng *rand.PCG) Position
 	check(p *Position) error // checks a position to resume, completing its Score
 	// apply slides p in direction d and, when legal, adds the new tile
-	// drawn from rng; it fills res (Legal, After, Reward, Cell, Tile) and
-	// reports an overflow.
-	apply(p *Position, d int, rng func() *rand.PCG, res *Result) (overflow bool)
-	moves(b board.Board) [4]bool
-	over(b board.Board) bool
+	// drawn from rng; it fills res (Legal, After, AfterExt, Reward, Cell,
+	// Tile, Overflow).
+	apply(p *Position, d int, rng func() *rand.PCG, res *Result)
+	moves(p Position) [4]bool
+	over(p Position) bool
 	code() board.Code
 }
 
@@ -166,7 +189,7 @@ func New(game string, seed uint64) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{rules: r, seed: seed, pos: r.start(Stream(seed, 0))}
-	s.over = r.over(s.pos.Board)
+	s.over = r.over(s.pos)
 	return s, nil
 }
 
@@ -177,8 +200,7 @@ func New(game string, seed uint64) (*Session, error) {
 // this form is an error: a 2048 one with a next tile or a bag, a
 // Threes! one whose board holds a cell no tile has, whose next tile is
 // not 1, 2 or 3, or whose bag is empty or (not full) holds the next tile.
-// A resumed game ends when no slide is legal; the overflow that ended a
-// 2048 game before it was resumed is the caller's to remember.
+// A resumed game ends when no slide is legal.
 func Resume(game string, seed uint64, n int, p Position) (*Session, error) {
 	r, err := rulesOf(game)
 	if err != nil {
@@ -190,7 +212,7 @@ func Resume(game string, seed uint64, n int, p Position) (*Session, error) {
 	if err := r.check(&p); err != nil {
 		return nil, fmt.Errorf("session: %v", err)
 	}
-	return &Session{rules: r, seed: seed, n: n, pos: p, over: r.over(p.Board)}, nil
+	return &Session{rules: r, seed: seed, n: n, pos: p, over: r.over(p)}, nil
 }
 
 // Replay plays the moves dirs of the game with seed seed from its start.
@@ -233,19 +255,18 @@ func (s *Session) Apply(d int) Result {
 	res := Result{Dir: d, After: s.pos.Board, Cell: -1}
 	if !s.over {
 		k := s.n + 1
-		flow := s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
+		s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
 		if res.Legal {
 			s.n = k
 			s.hist = append(s.hist, d)
-			s.flow = flow
-			s.over = flow || s.rules.over(s.pos.Board)
+			s.over = s.rules.over(s.pos)
 		}
 	}
 	if res.Tile > 0 {
 		res.Value = s.rules.code().Value(res.Tile)
 	}
-	res.Board, res.Next, res.Score = s.pos.Board, s.pos.Next, s.pos.Score
-	res.Over, res.Overflow = s.over, s.flow
+	res.Board, res.Ext, res.Next, res.Score = s.pos.Board, s.pos.Ext, s.pos.Next, s.pos.Score
+	res.Over = s.over
 	return res
 }
 
@@ -280,13 +301,8 @@ func (s *Session) Bag() threes.Bag { return s.pos.Bag }
 // the board's value.
 func (s *Session) Score() int { return s.pos.Score }
 
-// Over reports whether the game has ended: no slide is legal, or a 2048
-// slide overflowed.
+// Over reports whether the game has ended: no slide is legal.
 func (s *Session) Over() bool { return s.over }
-
-// Overflow reports whether the game ended on a 2048 slide that merged two
-// 32768s.
-func (s *Session) Overflow() bool { return s.flow }
 
 // Moves reports which directions are legal moves now: none once the game
 // is over.
@@ -294,7 +310,7 @@ func (s *Session) Moves() [4]bool {
 	if s.over {
 		return [4]bool{}
 	}
-	return s.rules.moves(s.pos.Board)
+	return s.rules.moves(s.pos)
 }
 
 // Code is the game's tile code: tile indices to face values.
@@ -306,7 +322,33 @@ func (s *Session) Tiles() [16]int {
 	var t [16]int
 	c := s.rules.code()
 	for i := range t {
-		t[i] = max(c.Value(s.pos.Board.At(i)), 0)
+		t[i] = max(c.Value(s.Cell(i)), 0)
 	}
 	return t
+}
+
+// Cell is the tile index of cell i, the code's (Code): in 2048 past 15
+// for 65536 and up, which Board alone does not hold.
+func (s *Session) Cell(i int) int { return s.wide().At(i) }
+
+// MaxTile is the index of the largest tile on the board (past 15 in 2048
+// for 65536 and up).
+func (s *Session) MaxTile() int { return s.wide().MaxTile() }
+
+// wide is the board with its extra plane (zero in Threes!).
+func (s *Session) wide() board.Wide { return board.Wide{Low: s.pos.Board, Ext: s.pos.Ext} }
+
+// View is the board a network reads and a search searches for the
+// position: Board itself, but in a 2048 game past 32768 the board with
+// its large tiles lowered into the gaps below them (board.Wide.View).
+// Its legal moves are the game's.
+func (s *Session) View() board.Board { return s.pos.View() }
+
+// Hex is the board in the hex form ParseBoard reads: Board's, or with
+// the extra plane when some tile is past 32768 (board.Wide.Hex).
+func (s *Session) Hex() string {
+	if s.pos.Ext == 0 {
+		return s.pos.Board.Hex()
+	}
+	return s.wide().Hex()
 }

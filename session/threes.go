@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -25,6 +26,8 @@ func (threesRules) check(p *Position) error {
 		}
 	}
 	switch {
+	case p.Ext != 0:
+		return errors.New("a Threes! board has no extra plane")
 	case p.Next < 1 || p.Next > 3:
 		return fmt.Errorf("next tile %d: want 1, 2 or 3", p.Next)
 	case p.Bag == 0 || p.Bag&^threes.FullBag != 0:
@@ -42,10 +45,10 @@ func (threesRules) check(p *Position) error {
 
 // apply slides, then places the next tile on a free cell of the edge
 // opposite the slide and draws the following next tile from the bag.
-func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) bool {
+func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
 	after, reward, legal := threes.Move(p.Board, d)
 	if !legal {
-		return false
+		return
 	}
 	res.Legal, res.After, res.Reward = true, after, reward
 	g := p.ThreesGame()
@@ -53,14 +56,14 @@ func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) 
 	res.Cell, res.Tile, _ = g.PlaceRandom(rng())
 	p.Board, p.Next, p.Bag = g.Board, g.Next, g.Bag
 	p.Score = threes.BoardScore(p.Board) // the old score, the slide's reward and the placed tile's value
-	return false
 }
 
-func (threesRules) moves(b board.Board) [4]bool {
+func (threesRules) moves(p Position) [4]bool {
+	b := p.Board
 	after, _ := threes.Moves(b)
 	return [4]bool{after[0] != b, after[1] != b, after[2] != b, after[3] != b}
 }
 
-func (threesRules) over(b board.Board) bool { return threes.Over(b) }
+func (threesRules) over(p Position) bool { return threes.Over(p.Board) }
 
 func (threesRules) code() board.Code { return threes.Code }

@@ -32,8 +32,9 @@ import (
 	"strconv"
 )
 
-// Tiles is the number of tile indices tracked: 0..16 (65536).
-const Tiles = 17
+// Tiles is the number of tile indices tracked: 0..31 (2048 boards hold
+// tiles up to 2^31, see board.Wide).
+const Tiles = 32
 
 // Block accumulates games.
 type Block struct {

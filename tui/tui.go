@@ -435,9 +435,6 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 	m.spawn = r.Cell
 	if r.Over {
 		m.finish()
-		if r.Overflow {
-			return nil // no move follows the 65536 the board cannot hold
-		}
 	}
 	return m.askHint()
 }
@@ -459,15 +456,8 @@ func (m *Model) finish() {
 	}
 }
 
-// top is the index of the game's largest tile: on the board, or one above
-// the board's 32768 when a 2048 slide merged two of them into the 65536
-// the board cannot hold.
-func (m *Model) top() int {
-	if m.g.Overflow() {
-		return m.g.Board().MaxTile() + 1
-	}
-	return m.g.Board().MaxTile()
-}
+// top is the index of the game's largest tile.
+func (m *Model) top() int { return m.g.MaxTile() }
 
 var keyDirs = map[string]int{
 	"up": game.Up, "right": game.Right, "down": game.Down, "left": game.Left,
@@ -662,7 +652,7 @@ func (m *Model) viewBoard(s shape) []string {
 		var cells []string
 		for c := range 4 {
 			i := 4*r + c
-			idx := m.g.Board().At(i)
+			idx := m.g.Cell(i)
 			text := "·"
 			if idx > 0 {
 				text = fmt.Sprint(m.value(idx))
@@ -1028,16 +1018,10 @@ func (m *Model) viewStatus(w int) string {
 	if !m.g.Over() {
 		return m.status
 	}
-	top := m.value(m.g.Board().MaxTile())
+	top := m.value(m.top())
 	says := []string{
 		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), top),
 		fmt.Sprintf("GAME OVER: score %d", m.g.Score()),
-	}
-	if m.g.Overflow() {
-		says = []string{
-			fmt.Sprintf("GAME OVER: 32768+32768 makes 65536, which the board cannot hold. Score %d.", m.g.Score()),
-			fmt.Sprintf("GAME OVER: 65536 does not fit. Score %d", m.g.Score()),
-		}
 	}
 	for _, s := range says {
 		if r := overStyle.Render(s); lipgloss.Width(r) <= w {

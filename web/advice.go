@@ -92,7 +92,7 @@ func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, searc
 func (s *Server) Values(p session.Position, depth int) Hint {
 	start := time.Now()
 	mv, got, c := s.advise(p, depth)
-	h := Hint{Board: p.Board.Hex(), Moves: mv, Depth: got, Requested: depth}
+	h := Hint{Board: p.View().Hex(), Moves: mv, Depth: got, Requested: depth}
 	if c.Legal() {
 		h.Best = &h.Moves[c.Dir].Dir
 	}
@@ -126,7 +126,7 @@ type Agent struct {
 // plies or as deep as the time budget allows.
 func (s *Server) Choose(p session.Position, depth int) Agent {
 	start := time.Now()
-	a := Agent{Board: p.Board.Hex()}
+	a := Agent{Board: p.View().Hex()}
 	var c search.Choice
 	_, a.Depth, c = s.advise(p, depth)
 	if c.Legal() {

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/session"
@@ -49,7 +48,7 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 	if len(boardArg) > 200 {
 		return p, badRequest("board is too long")
 	}
-	b, err := board.ParseWith(boardArg, s.game.Code)
+	p, err := s.game.ParseState(boardArg)
 	if err != nil {
 		return p, badRequest("%v", err)
 	}
@@ -57,12 +56,12 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 		if next != nil || bag != nil {
 			return p, badRequest("next and bag are fields of games with a next tile; this server plays %s", s.game.Title)
 		}
-		return session.Position{Board: b}, nil
+		return p, nil
 	}
 	if next == nil {
 		return p, badRequest("next is missing: want the next tile, 1, 2 or 3")
 	}
-	if p, err = s.game.Position(b, *next); err != nil {
+	if p, err = s.game.Position(p.Board, *next); err != nil {
 		return p, badRequest("next %d: %v", *next, err)
 	}
 	switch {
@@ -135,7 +134,7 @@ type State struct {
 
 // stateOf is the state of a session's game as the page holds it.
 func stateOf(ss *session.Session) State {
-	st := State{Game: ss.Game(), Board: ss.Board().Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
+	st := State{Game: ss.Game(), Board: ss.Hex(), Seed: ss.Seed(), Over: ss.Over(), Tiles: ss.Tiles()}
 	if next := ss.Next(); next != 0 { // a game with a next tile, a bag and a score on the board: Threes!
 		score := ss.Score()
 		st.Next, st.Bag, st.Score = next, ss.Bag().Tiles(), &score
@@ -194,7 +193,7 @@ type MoveResult struct {
 	Reward int    `json:"reward"`
 	// Spawn is the cell (0..15) that received the new tile, -1 for none.
 	Spawn int `json:"spawn"`
-	// Overflow: the slide merged two 32768s, which ends the game.
+	// Overflow: the slide made the game's first tile past 32768.
 	Overflow bool `json:"overflow,omitempty"`
 	// Placed is the tile put on Spawn in Threes! (the next tile of the request).
 	Placed int `json:"placed,omitempty"`
@@ -243,7 +242,7 @@ func moveResult(ss *session.Session, d int) MoveResult {
 	r := ss.Apply(d)
 	res := MoveResult{Dir: session.DirNames[d], Legal: r.Legal, Reward: r.Reward, Spawn: r.Cell, Overflow: r.Overflow, State: stateOf(ss)}
 	if r.Legal {
-		res.After = r.After.Hex()
+		res.After = r.AfterHex()
 		if r.Next != 0 { // Threes! says which tile it placed
 			res.Placed = r.Value
 		}

@@ -67,6 +67,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
+		if sf.downgrade != 0 && !g.Downgrades {
+			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		}
 		if *statsFile != "" {
 			if !g.StatsFile {
 				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
@@ -98,7 +101,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Games: *nGames, Seed: sd, Threads: *threads, Tick: prog.tick}
+		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Downgrade: sf.downgradeOpt(), Games: *nGames, Seed: sd, Threads: *threads, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
@@ -125,7 +128,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		n := ev.Block.Games
 		if *asJSON {
 			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
-			r.Depth, r.MoveTime = cfg.Search.Depth, sf.moveTime.Seconds()
+			r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, sf.moveTime.Seconds(), cfg.Downgrade.Tile
 			if cfg.Table != nil {
 				r.Cache = cfg.Table.Bytes()
 			}
@@ -176,8 +179,10 @@ type evalJSON struct {
 	Depth    int     `json:"depth"`
 	MoveTime float64 `json:"move_time_s"`
 	Cache    int64   `json:"cache_bytes"`
-	Threads  int     `json:"threads"`
-	Seed     uint64  `json:"seed"`
+	// Downgrade is the tile-downgrading threshold, 0 for none.
+	Downgrade int    `json:"downgrade,omitempty"`
+	Threads   int    `json:"threads"`
+	Seed      uint64 `json:"seed"`
 
 	Requested   int                `json:"games_requested"`
 	Games       int                `json:"games"`

@@ -90,7 +90,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
 	return func(args []string) error {
 		if len(args) != 1 {
-			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty), or 0x and the 64-bit hex packing")
+			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty; 2048 tiles up to 2^31), or 0x and the 64-bit hex packing")
 		}
 		// Like eval, play and serve, hint uses weights.td2048 unless told
 		// otherwise; without weights it still shows the rules' side.
@@ -110,9 +110,12 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		b, err := board.ParseWith(args[0], g.Code)
+		b, note, err := g.Parse(args[0])
 		if err != nil {
 			return usagef("%v", err)
+		}
+		if note != "" && !*asJSON {
+			fmt.Fprintln(e.stdout, note)
 		}
 		p, err := g.Position(b, *nextTile)
 		if err != nil {

@@ -75,7 +75,7 @@ func TestHintJSONGolden(t *testing.T) {
 }
 
 func TestHintBadBoards(t *testing.T) {
-	for _, bad := range []string{"2,2", "0xzz", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "65536,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0x12345678123456789"} {
+	for _, bad := range []string{"2,2", "0xzz", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "4294967296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0x12345678123456789"} {
 		code, out, errs := runCmd(t, "hint", bad)
 		if code != 2 {
 			t.Errorf("hint %s: exit %d, want 2", bad, code)

@@ -16,7 +16,10 @@ type searchFlags struct {
 	depth    int
 	cache    byteSize
 	moveTime time.Duration
-	fs       *flag.FlagSet
+	// Tile-downgrading (search.Downgrade): the threshold tile, 0 for none,
+	// and the stint.
+	downgrade, stint int
+	fs               *flag.FlagSet
 }
 
 // autoCache is the table a search gets when --cache is not given: none at
@@ -37,6 +40,8 @@ func (f *searchFlags) define(fs *flag.FlagSet) {
 	f.fs = fs
 	fs.Var(&f.cache, "cache", "transposition table size, shared by all threads (like 256M or 1G; 0 turns it off; default: none at 2 plies, where it costs more than it saves, 64M deeper)")
 	fs.DurationVar(&f.moveTime, "move-time", 0, "time budget per move (like 100ms): deepen from depth 1 until it runs out; --depth then caps the depth")
+	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on (TDL2048+'s -h T, bare -h is 32768): once a move makes it, decide on the board with its large tiles lowered into the gaps below them, one gap more at each such move; 0 is off")
+	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: after this many downgrades the trigger tile becomes 65536 (TDL2048+'s STINT; 0 unlimited)")
 }
 
 func (f *searchFlags) check() error {
@@ -45,6 +50,12 @@ func (f *searchFlags) check() error {
 	}
 	if f.moveTime < 0 {
 		return usagef("--move-time must not be negative")
+	}
+	if err := f.downgradeOpt().Check(); err != nil {
+		return usagef("--downgrade/--stint: %v", err)
+	}
+	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
+		return usagef("--stint needs --downgrade")
 	}
 	if f.fs == nil || !f.fs.Changed("cache") {
 		f.cache = autoCache(f.depth, f.moveTime)
@@ -63,6 +74,9 @@ func (f *searchFlags) describe(move string) string {
 		if !f.depthGiven() {
 			d = fmt.Sprintf("iterative deepening, %v per %s", f.moveTime, move)
 		}
+	}
+	if f.downgrade > 0 {
+		d += fmt.Sprintf(", tile-downgrading from %d (stint %d)", f.downgrade, f.stint)
 	}
 	if f.depth > 1 || f.moveTime > 0 {
 		if f.cache > 0 {
@@ -84,6 +98,14 @@ func (f *searchFlags) options(kind learn.Kind) search.Options {
 	}
 	o.Kind = kind
 	return o
+}
+
+// downgradeOpt is the tile-downgrading asked for (off when not).
+func (f *searchFlags) downgradeOpt() search.Downgrade {
+	if f.downgrade == 0 {
+		return search.Downgrade{}
+	}
+	return search.Downgrade{Tile: f.downgrade, Stint: f.stint}
 }
 
 // byteSize is a memory size flag: 256M, 1G, 64K or plain bytes.

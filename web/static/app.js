@@ -41,7 +41,6 @@ const page = {
   n: 0, // moves made
   score: 0,
   spawn: -1,
-  overflow: false,
   agentMoves: 0, // moves of this game the agent made
   personMoves: 0, // and the person
   recorded: false,
@@ -108,7 +107,6 @@ function render() {
     c.dataset.value = v;
     maxTile = Math.max(maxTile, v);
   });
-  if (page.overflow) maxTile = 65536;
   const b = $("board");
   b.dataset.board = st.board;
   b.dataset.over = st.over ? "1" : "0";
@@ -127,13 +125,11 @@ function render() {
     delete next.dataset.value;
   }
   $("over").hidden = !st.over;
-  $("over-text").textContent = page.overflow
-    ? "32768 + 32768: the board cannot hold 65536. Game over!"
-    : `Game over: ${page.score}`;
+  $("over-text").textContent = `Game over: ${page.score}`;
 }
 
 function maxTileOf(st) {
-  return page.overflow ? 65536 : Math.max(...st.tiles);
+  return Math.max(...st.tiles);
 }
 
 // ---- games and moves ----
@@ -178,7 +174,7 @@ async function newGame() {
   page.queue = [];
   const res = await api("/api/new", { game: page.game });
   const st = stateOf(res);
-  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, overflow: false, agentMoves: 0, personMoves: 0, recorded: false });
+  Object.assign(page, { st, n: 0, score: st.score || 0, spawn: -1, agentMoves: 0, personMoves: 0, recorded: false });
   render();
   refreshHint();
 }
@@ -194,7 +190,6 @@ async function move(dir, byAgent) {
   // tile's included); 2048's is the sum of the rewards.
   page.score = res.score !== undefined ? res.score : page.score + res.reward;
   page.spawn = res.spawn;
-  page.overflow = !!res.overflow;
   if (byAgent) page.agentMoves++;
   else page.personMoves++;
   page.st = stateOf(res);

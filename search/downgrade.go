@@ -1,0 +1,145 @@
+package search
+
+import (
+	"fmt"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+)
+
+// Downgrade configures tile-downgrading, TDL2048+'s `-h T STINT`
+// evaluation (docs/methods.md §7): once the game makes a tile of Tile or
+// more, moves are decided on the board with its large tiles lowered into
+// the gaps below them (board.Wide.Downgrade), by one more gap each time a
+// decision fails TDL2048+'s test, while the real board is played and its
+// real rewards scored. The zero value is off.
+type Downgrade struct {
+	// Tile is the threshold T, a tile value: a power of two from 4 to
+	// 65536 (TDL2048+'s bare -h means 32768); 0 turns downgrading off.
+	Tile int
+	// Stint is TDL2048+'s STINT: while at most Stint downgrades are under
+	// way the threshold stays Tile, after that it is 65536; 0 means
+	// unlimited. TDL2048+'s default is 1.
+	Stint int
+}
+
+// On reports whether downgrading is on.
+func (d Downgrade) On() bool { return d.Tile > 0 }
+
+// Check reports a threshold that is no power of two from 4 to 65536, or a
+// negative stint.
+func (d Downgrade) Check() error {
+	if d.Tile != 0 && (d.Tile < 4 || d.Tile > 65536 || d.Tile&(d.Tile-1) != 0) {
+		return fmt.Errorf("downgrade threshold %d: want a tile from 4 to 65536 (a power of two), or 0 for none", d.Tile)
+	}
+	if d.Stint < 0 {
+		return fmt.Errorf("downgrade stint %d: want 0 (unlimited) or more", d.Stint)
+	}
+	return nil
+}
+
+// String is the setting as TDL2048+'s flags write it.
+func (d Downgrade) String() string {
+	if !d.On() {
+		return "off"
+	}
+	return fmt.Sprintf("-h %d %d", d.Tile, d.Stint)
+}
+
+// A Shifter decides the moves of one 2048 game on boards a network reads:
+// the real board is a board.Wide, which holds tiles past 32768, and every
+// decision is a policy's choice on the view of it (board.Wide.View): the
+// real board downgraded by the Shifter's count n, or by more when its
+// tiles need it to fit in four bits. Without downgrading n stays 0, so a
+// game with no tile past 32768 is decided on its own board and the view
+// of a larger tile is the smallest downgrade that fits: that is how
+// td2048 reads 65536 and up everywhere (learning, greedy play, search).
+//
+// A Shifter holds one game's state; Reset it for the next game.
+type Shifter struct {
+	opt Downgrade
+	n   int    // downgrades under way
+	t   uint32 // the trigger's threshold
+}
+
+// NewShifter returns a Shifter for a new game.
+func NewShifter(opt Downgrade) *Shifter {
+	s := &Shifter{opt: opt}
+	s.Reset()
+	return s
+}
+
+// Reset starts a new game.
+func (s *Shifter) Reset() { s.n, s.t = 0, uint32(s.opt.Tile) }
+
+// N is the number of downgrades under way (TDL2048+'s n, 0 before the
+// trigger).
+func (s *Shifter) N() int { return s.n }
+
+// A Step is one move of a Shifter's game.
+type Step struct {
+	// Choice is the policy's choice on View: its direction, the view's
+	// after-state and reward, and its value. Choice.Dir is -1 when no
+	// move is legal: the game is over.
+	Choice Choice
+	View   board.Board
+	// After is the real after-state and Reward the real reward of the
+	// move, which is legal on the real board when it is on the view.
+	After  board.Wide
+	Reward int
+}
+
+// Step decides the move on the real board w with policy, and plays it on
+// w (without the new tile): the Shifter's game loop is
+//
+//	for st := s.Step(w, policy); st.Choice.Legal(); st = s.Step(w, policy) {
+//		score += st.Reward
+//		w = game.SpawnWide(st.After, rng)
+//	}
+//
+// With downgrading on, a decision that fails TDL2048+'s test (validate,
+// 2048.cpp) is still played, and the following decisions are made with
+// one more downgrade (the trigger is the first such failure).
+func (s *Shifter) Step(w board.Wide, policy func(board.Board) Choice) Step {
+	x, ok := w.View(s.n)
+	if !ok { // sixteen distinct tiles: no legal move
+		return Step{Choice: NoMove, View: x, After: w}
+	}
+	c := policy(x)
+	st := Step{Choice: c, View: x, After: w}
+	if !c.Legal() {
+		return st
+	}
+	if w.Ext == 0 && x == w.Low && !c.Overflow() {
+		// The 4-bit game, on its own board: the choice is the real move.
+		st.After, st.Reward = board.Wide{Low: c.After}, c.Points()
+	} else {
+		a, r := game.MovesWide(w)
+		st.After, st.Reward = a[c.Dir], r[c.Dir]
+	}
+	if s.opt.On() && !validate(c, s.t) {
+		s.n++
+		if s.opt.Stint > 0 && s.n > s.opt.Stint {
+			s.t = 65536
+		}
+	}
+	return st
+}
+
+// validate is TDL2048+'s test of a chosen move against threshold t: the
+// move is legal, and its reward is below the lowest set bit of t, or its
+// after-state holds no tile of t or more (for t >= 65536, which no 4-bit
+// board holds: the same slide would change the after-state no more).
+func validate(c Choice, t uint32) bool {
+	if !c.Legal() {
+		return false
+	}
+	if uint32(c.Points()) < t&-t {
+		return true
+	}
+	if t < 65536 {
+		return (board.Wide{Low: c.After}).Scale() < t
+	}
+	a, _ := game.Moves(c.After)
+	return a[c.Dir] == c.After
+}

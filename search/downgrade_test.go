@@ -1,0 +1,136 @@
+package search
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+)
+
+// The values a Shifter decides with are the values of the downgraded
+// board, at every depth: a downgraded decision is the policy's own on
+// w.Downgrade(n) (or more, to fit four bits), and the move it plays on
+// the real board is the same direction with the real reward.
+func TestDowngradedValuesAreTheDowngradedBoards(t *testing.T) {
+	net := tinyNet(21)
+	// 65536 32768 16384 4096 | 2 ...: the view by 1 lowers the top three.
+	w := board.WideFromCells([16]int{16, 15, 14, 12, 1, 0, 0, 0, 3, 0, 0, 1, 0, 0, 2, 0})
+	for n := range 3 {
+		for depth := 1; depth <= 2; depth++ {
+			var got board.Board
+			s := &Shifter{opt: Downgrade{Tile: 32768, Stint: 0}, n: n, t: 32768}
+			searcher := NewSearcher(net, Options{Depth: depth}, nil)
+			policy := func(b board.Board) Choice { got = b; return searcher.Best(b) }
+			st := s.Step(w, policy)
+			x := w.Downgrade(max(n, 1)).Low
+			if got != x || st.View != x {
+				t.Fatalf("n %d: decided on %s, want %s", n, got.Hex(), x.Hex())
+			}
+			mv := NewSearcher(net, Options{Depth: depth}, nil).Values(x, depth)
+			want := BestOf(&mv)
+			if st.Choice != want {
+				t.Fatalf("n %d depth %d: %+v, want %+v", n, depth, st.Choice, want)
+			}
+			a, r := game.MovesWide(w)
+			if st.After != a[want.Dir] || st.Reward != r[want.Dir] {
+				t.Fatalf("n %d: real move %s %d, want %s %d", n, st.After.Hex(), st.Reward, a[want.Dir].Hex(), r[want.Dir])
+			}
+		}
+	}
+}
+
+// validate on hand-made choices (TDL2048+'s move::validate).
+func TestValidate(t *testing.T) {
+	mk := func(cells [16]int, d int) Choice {
+		b := board.FromCells(cells)
+		a, r := game.Moves(b)
+		return Choice{Dir: d, After: a[d], Reward: r[d]}
+	}
+	for _, c := range []struct {
+		c    Choice
+		t    uint32
+		want bool
+	}{
+		{NoMove, 32768, false},
+		// Makes 32768: reward 32768 not below 32768, after holds 32768.
+		{mk([16]int{14, 14, 1}, game.Left), 32768, false},
+		// Makes 16384 only: fine.
+		{mk([16]int{13, 13, 1}, game.Left), 32768, true},
+		// No merge, but a 32768 stands on the board: reward 0 is below.
+		{mk([16]int{0, 15, 1}, game.Left), 32768, true},
+		// Threshold 16384, reward 32768, the after-state holds 32768.
+		{mk([16]int{14, 14, 1}, game.Left), 16384, false},
+		// t = 65536: reward 65536 fails the reward test; then the move
+		// passes when the same slide would no longer change its
+		// after-state, and fails when it would (row 2 2 after 2 2 4).
+		{mk([16]int{15, 15, 1}, game.Left), 65536, true},
+		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game.Left), 65536, false},
+	} {
+		if got := validate(c.c, c.t); got != c.want {
+			t.Errorf("%+v t %d: %v, want %v", c.c, c.t, got, c.want)
+		}
+	}
+}
+
+// The trigger: TDL2048+'s loop counts one downgrade from the first move
+// that fails the test (which is still played), a second from the next
+// failure, and with stint 1 the threshold then becomes 65536.
+func TestShifterTrigger(t *testing.T) {
+	s := NewShifter(Downgrade{Tile: 32768, Stint: 1})
+	left := func(b board.Board) Choice {
+		a, r := game.Moves(b)
+		return Choice{Dir: game.Left, After: a[game.Left], Reward: r[game.Left]}
+	}
+	// 16384+16384 -> 32768: fails, n = 1.
+	w := board.WideFromCells([16]int{14, 14, 0, 0, 1})
+	st := s.Step(w, left)
+	if st.Reward != 32768 || st.After.At(0) != 15 || s.N() != 1 || s.t != 32768 {
+		t.Fatalf("first trigger: %+v n %d", st, s.N())
+	}
+	// Now decisions see 32768 as 16384 (one gap: 4 .. 16384).
+	w = board.WideFromCells([16]int{15, 0, 0, 0, 1, 1})
+	st = s.Step(w, left)
+	if st.View != board.FromCells([16]int{14, 0, 0, 0, 1, 1}) || st.Reward != 4 || s.N() != 1 {
+		t.Fatalf("downgraded step: %s %+v n %d", st.View.Hex(), st, s.N())
+	}
+	// The view makes 16384+16384 (really 32768+32768): fails, n = 2 > stint.
+	w = board.WideFromCells([16]int{15, 15, 0, 0, 1})
+	st = s.Step(w, left)
+	if st.Reward != 65536 || st.After.At(0) != 16 || s.N() != 2 || s.t != 65536 {
+		t.Fatalf("second trigger: %+v %s n %d t %d", st, st.After.Hex(), s.N(), s.t)
+	}
+	s.Reset()
+	if s.N() != 0 || s.t != 32768 {
+		t.Fatal("Reset")
+	}
+}
+
+// Without downgrading, a game on the 4-bit board is decided on its own
+// board and played as the choice says: Step is the plain game loop.
+func TestShifterOffIsPlainPlay(t *testing.T) {
+	net := tinyNet(5)
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := NewShifter(Downgrade{})
+	for range 200 {
+		b := randomBoard(rng, 8)
+		st := s.Step(board.Wide{Low: b}, func(b board.Board) Choice { return Greedy(net, b) })
+		c := Greedy(net, b)
+		if st.Choice != c || st.View != b || (c.Legal() && (st.After != board.Wide{Low: c.After} || st.Reward != c.Points())) || s.N() != 0 {
+			t.Fatalf("%s: %+v, want %+v", b.Hex(), st, c)
+		}
+	}
+}
+
+func TestDowngradeCheck(t *testing.T) {
+	for _, d := range []Downgrade{{}, {Tile: 4}, {Tile: 32768, Stint: 1}, {Tile: 65536}} {
+		if err := d.Check(); err != nil {
+			t.Errorf("%+v: %v", d, err)
+		}
+	}
+	for _, d := range []Downgrade{{Tile: 2}, {Tile: 3000}, {Tile: 131072}, {Tile: -1}, {Tile: 32768, Stint: -1}} {
+		if err := d.Check(); err == nil {
+			t.Errorf("%+v accepted", d)
+		}
+	}
+}
