@@ -65,6 +65,9 @@ type Worker struct {
 	// stateSearch chooses moves for state networks: reward plus the
 	// expectation of V over the random tile, expectimax's chance node.
 	stateSearch *search.Searcher
+	// promote, when not nil, promotes the weights of a stage first
+	// entered (stage.go).
+	promote *promotion
 }
 
 // NewWorker returns a worker for net.
@@ -97,6 +100,7 @@ func (w *Worker) playAfter(alpha float32) Episode {
 	var ep Episode
 	var final float32 // target of the last after-state
 	var m Moves
+	staged, k := w.Net.Staged(), 0 // multi-stage networks: the game's stage
 	for {
 		after, reward := game.Moves(b)
 		m.Legal, m.Final = 0, 0
@@ -123,6 +127,9 @@ func (w *Worker) playAfter(alpha float32) Episode {
 			break
 		}
 		tr.Push(&m, d)
+		if staged {
+			k = w.rise(&m, d, k)
+		}
 		b = game.Spawn(after[d], w.Rand)
 	}
 	ep.end(b)

@@ -62,6 +62,9 @@ type Config struct {
 	// NewPlayer makes the player of one worker goroutine from its
 	// generator; nil means a 2048 Worker of Kind.
 	NewPlayer func(rng *rand.PCG) Player
+	// Promote turns on weight promotion for a multi-stage network: a stage
+	// first entered in the run starts from the stage below's weights.
+	Promote bool
 }
 
 // RunState is what continues a run exactly: saved in checkpoints.
@@ -77,6 +80,9 @@ type RunState struct {
 	Schedule *Schedule   `json:"schedule"`
 	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
 	Moves    int64       `json:"moves"`     // moves played so far
+	// Promoted lists, with weight promotion, which stages the run has
+	// entered (and so promoted).
+	Promoted []bool `json:"promoted,omitempty"`
 }
 
 // A Snapshot is the progress of a run.
@@ -122,6 +128,9 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if threads > 1 {
 		net.Share()
 	}
+	if err := checkStages(net, cfg); err != nil {
+		return RunState{}, Result{}, err
+	}
 	every := max(cfg.Every, 1)
 	sched := cfg.Schedule
 	if sched == nil {
@@ -137,6 +146,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 		st.Done, st.Partial, st.Elapsed, st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
 	}
+	var promoted []bool
+	if cfg.Resume != nil {
+		promoted = cfg.Resume.Promoted
+	}
+	promo := newPromotion(net, cfg.Promote, promoted)
 	rands := make([]*rand.PCG, threads)
 	for k := range rands {
 		rands[k] = NewRand(cfg.Seed, uint64(k))
@@ -184,6 +198,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 		s.Elapsed = (prior + time.Since(start)).Seconds()
 		s.Moves = st.Moves + moves
+		s.Promoted = promo.state()
 		s.Rands = make([][]byte, len(rands))
 		for k, r := range rands {
 			s.Rands[k], _ = r.MarshalBinary()
@@ -274,6 +289,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 				if w.trace != nil {
 					w.trace.Mode = cfg.Mode
 				}
+				w.promote = promo
 				p = w
 			}
 			for {

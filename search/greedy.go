@@ -6,7 +6,8 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// Greedy returns the move maximising reward + V(after-state).
+// Greedy returns the move maximising reward + V(after-state), the
+// after-states valued by the stage of b (ntuple.Network.StageOf).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
 	after, reward := game.Moves(b)
 	var legal [4]board.Board
@@ -18,7 +19,7 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 		}
 	}
 	var value [4]float32
-	net.EstimateMany(legal[:n], value[:n])
+	net.EstimateManyStage(net.StageOf(b), legal[:n], value[:n])
 	best, bestV := -1, NoMove.Value
 	k := 0
 	for d := range 4 {

@@ -95,6 +95,9 @@ func describe(spec ntuple.Spec) string {
 	if !spec.Iso {
 		iso = "no isomorphisms"
 	}
+	if th := spec.StageThresholds(); th != nil {
+		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
+	}
 	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
 }
 

@@ -36,13 +36,13 @@ type trainFlags struct {
 	episodes, every, threads, ckEvery                                                int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
-	force, coherence                                                                 bool
+	force, coherence, promote                                                        bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	var f trainFlags
 	fs.StringVar(&f.game, "game", "", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
-	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
+	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms; @T0,T1,... for 2048 stages, one table set per threshold on the board's scale, the sum of its distinct tiles, as TDL2048+'s -@, so 4x6@0,16384 or 4x6patt@2 switches tables at the first 16384; +hint for Threes! tables per hint; Threes! default 4x6+hint)")
 	fs.IntVar(&f.episodes, "episodes", 100000, "episodes to train (with --resume: the run's new total)")
 	fs.Float64Var(&f.alpha, "alpha", 0.1, "learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))")
 	fs.StringVar(&f.schedule, "alpha-schedule", "", "learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)")
@@ -56,6 +56,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.BoolVar(&f.coherence, "coherence", false, "temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC")
 	fs.Float64Var(&f.init, "init", 0, "optimistic initialisation: a new network values every board at this (like 320000; TDL2048+'s 4x6patt=320000/norm)")
 	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule) or online (as the next move is chosen, TDL2048+'s default), optionally with ,nstep=N (n-step TD) or ,lambda=L (TD(lambda), backward); see docs/methods.md")
+	fs.BoolVar(&f.promote, "promote", false, "weight promotion for a multi-stage network: a stage first entered starts from the weights of the stage below")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
@@ -138,6 +139,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		spec = &s
 	}
+	if spec != nil {
+		if err := learn.CheckStages(*spec, kind, f.promote); err != nil {
+			return usagef("%v", err)
+		}
+	}
 
 	// The run being resumed: its state, read from the header alone so that
 	// every check below comes before the weights are read.
@@ -164,7 +170,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}{
 			{"seed", f.seed.v == st.Seed}, {"every", f.every == st.Every}, {"learner", f.learner == st.Learner},
 			{"threads", f.threads == len(st.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
-			{"update", false},
+			{"update", false}, {"promote", f.promote == (st.Promoted != nil)},
 		} {
 			if flagGiven(fs, c.flag) && !c.same {
 				return usagef("--%s: a resumed run keeps its settings (start a new run with --load to change them)", c.flag)
@@ -172,6 +178,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		f.seed = seedFlag{set: true, v: st.Seed}
 		f.every, f.threads = st.Every, len(st.Rands)
+		f.promote = st.Promoted != nil
 		if kind, err = learn.ParseKind(st.Learner); err != nil {
 			return err
 		}
@@ -288,6 +295,10 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			net.Free()
 			return err
 		}
+		if err := learn.CheckStages(net.Spec(), kind, f.promote); err != nil {
+			net.Free()
+			return usagef("%v", err)
+		}
 		if !flagGiven(fs, "learner") {
 			if kind, err = learn.ParseKind(h.Learner); err != nil {
 				net.Free()
@@ -371,6 +382,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.init != 0 {
 		fmt.Fprintf(out, "init = every board valued at %g (optimistic)\n", f.init)
 	}
+	if f.promote {
+		fmt.Fprintf(out, "promotion = a stage first entered starts from the stage below's weights\n")
+	}
 	if logPath != "" {
 		fmt.Fprintf(out, "log = %s\n", logPath)
 	}
@@ -418,7 +432,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Every: f.every,
-		Schedule: sched, CheckpointEvery: f.ckEvery,
+		Schedule: sched, CheckpointEvery: f.ckEvery, Promote: f.promote,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
 			return save(rs)
