@@ -1,6 +1,8 @@
 package ntuple
 
 import (
+	"fmt"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -90,4 +92,25 @@ func copyShared(dst, src []float32, shared bool) {
 		v := atomic.LoadUint32((*uint32)(unsafe.Pointer(&src[i])))
 		atomic.StoreUint32((*uint32)(unsafe.Pointer(&dst[i])), v)
 	}
+}
+
+// SetThresholds gives a multi-stage network other stage thresholds, one
+// per stage (as ParseThresholds reads them): for weights read from a file
+// that does not record them. Not while the network is in use.
+func (n *Network) SetThresholds(th []int) error {
+	if n.spec.Hint || n.spec.StageCount() != len(th) {
+		return fmt.Errorf("network %s has %d stages, %d thresholds given", n.spec, n.spec.StageCount(), len(th))
+	}
+	if _, err := ParseThresholds(FormatThresholds(th)); err != nil {
+		return err
+	}
+	n.spec.Thresholds = slices.Clone(th)
+	if slices.Equal(th, DefaultThresholds) {
+		n.spec.Thresholds = nil
+	}
+	n.th = n.th[:0]
+	for _, t := range th {
+		n.th = append(n.th, uint32(t))
+	}
+	return nil
 }

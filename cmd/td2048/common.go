@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -70,6 +71,14 @@ func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Hea
 	if err := netfile.Expect(path, h, game, "", spec); err != nil {
 		net.Free()
 		return nil, h, err
+	}
+	// A network the game cannot play (a staged one read from a .w without
+	// its thresholds, say) is refused by every face alike.
+	if g, err := games.Lookup(game); err == nil {
+		if err := g.CheckSpec(net.Spec()); err != nil {
+			net.Free()
+			return nil, h, fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	return net, h, nil
 }
