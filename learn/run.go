@@ -65,6 +65,10 @@ type Config struct {
 	// Promote turns on weight promotion for a multi-stage network: a stage
 	// first entered in the run starts from the stage below's weights.
 	Promote bool
+	// CoherenceFrom, when positive, is the episode from which the network
+	// learns by temporal coherence (OTD then TC in one run): all workers
+	// pause there while its accumulators are made (phase.go).
+	CoherenceFrom int
 }
 
 // RunState is what continues a run exactly: saved in checkpoints.
@@ -83,6 +87,8 @@ type RunState struct {
 	// Promoted lists, with weight promotion, which stages the run has
 	// entered (and so promoted).
 	Promoted []bool `json:"promoted,omitempty"`
+	// CoherenceFrom is Config.CoherenceFrom.
+	CoherenceFrom int `json:"coherence_from,omitempty"`
 }
 
 // A Snapshot is the progress of a run.
@@ -136,7 +142,8 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if sched == nil {
 		sched = Constant(0.1)
 	}
-	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched}
+	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched,
+		CoherenceFrom: cfg.CoherenceFrom}
 	if cfg.Mode != (Mode{}) {
 		st.Update = cfg.Mode.String()
 	}
@@ -160,6 +167,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			}
 		}
 	}
+	startCoherence(net, cfg, st.Done)
 	net.Prefault()
 	start := time.Now()
 	prior := time.Duration(st.Elapsed * float64(time.Second))
@@ -186,6 +194,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
 			boundary = min(cfg.Episodes, (done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
 		}
+		boundary = coherenceBoundary(net, cfg, done, boundary)
 	}
 	nextBoundary()
 	// state describes the run; mu held, all workers idle.
@@ -262,8 +271,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		if inflight == 0 && next == boundary && boundary < cfg.Episodes && failed == nil {
 			// All workers wait at the boundary: the network and the
 			// generators are consistent, save them.
-			if err := cfg.Checkpoint(state()); err != nil {
-				failed = err
+			startCoherence(net, cfg, done)
+			if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && done%cfg.CheckpointEvery == 0 {
+				if err := cfg.Checkpoint(state()); err != nil {
+					failed = err
+				}
 			}
 			nextBoundary()
 			wake.Broadcast()
