@@ -68,6 +68,10 @@ type Worker struct {
 	// promote, when not nil, promotes the weights of a stage first
 	// entered (stage.go).
 	promote *promotion
+	// Shaping cuts after-state episodes into sub-episodes (shaping.go).
+	Shaping Shaping
+	// sub, in tests, sees each shaped sub-episode's trace once learnt.
+	sub func(*Trace)
 }
 
 // NewWorker returns a worker for net.
@@ -88,6 +92,9 @@ func (w *Worker) Play(alpha float32) Episode {
 	if w.Kind == State {
 		return w.playState(alpha)
 	}
+	if w.Shaping != (Shaping{}) {
+		return w.playShaped(alpha)
+	}
 	return w.playAfter(alpha)
 }
 
@@ -102,24 +109,13 @@ func (w *Worker) playAfter(alpha float32) Episode {
 	var m Moves
 	staged, k := w.Net.Staged(), 0 // multi-stage networks: the game's stage
 	for {
-		after, reward := game.Moves(b)
-		m.Legal, m.Final = 0, 0
-		for d := range 4 {
-			m.After[d] = after[d]
-			m.Reward[d] = float32(game.Reward(reward[d]))
-			if after[d] != b {
-				m.Legal |= 1 << d
-				if game.Overflow(reward[d]) { // 65536 cannot be stored: the game ends
-					m.Final |= 1 << d
-				}
-			}
-		}
+		fillMoves(&m, b)
 		d := tr.Choose(&m)
 		if d < 0 {
 			break
 		}
 		ep.Moves++
-		ep.Score += game.Reward(reward[d])
+		ep.Score += int(m.Reward[d])
 		if m.Final>>d&1 != 0 {
 			// The merge's reward is the last after-state's target.
 			ep.Overflow = true
@@ -130,13 +126,30 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		if staged {
 			k = w.rise(&m, d, k)
 		}
-		b = game.Spawn(after[d], w.Rand)
+		b = game.Spawn(m.After[d], w.Rand)
 	}
 	ep.end(b)
 	if alpha > 0 {
 		ep.Diverged = !tr.Learn(alpha, final)
 	}
 	return ep
+}
+
+// fillMoves sets m to the candidates of 2048 board b (its Stage is
+// left as it is).
+func fillMoves(m *Moves, b board.Board) {
+	after, reward := game.Moves(b)
+	m.Legal, m.Final = 0, 0
+	for d := range 4 {
+		m.After[d] = after[d]
+		m.Reward[d] = float32(game.Reward(reward[d]))
+		if after[d] != b {
+			m.Legal |= 1 << d
+			if game.Overflow(reward[d]) { // 65536 cannot be stored: the game ends
+				m.Final |= 1 << d
+			}
+		}
+	}
 }
 
 func (w *Worker) playState(alpha float32) Episode {

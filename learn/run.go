@@ -65,6 +65,9 @@ type Config struct {
 	// Promote turns on weight promotion for a multi-stage network: a stage
 	// first entered in the run starts from the stage below's weights.
 	Promote bool
+	// Shaping cuts 2048 after-state episodes into sub-episodes: restart
+	// or carousel shaping (shaping.go).
+	Shaping Shaping
 	// CoherenceFrom, when positive, is the episode from which the network
 	// learns by temporal coherence (OTD then TC in one run): all workers
 	// pause there while its accumulators are made (phase.go).
@@ -87,6 +90,8 @@ type RunState struct {
 	// Promoted lists, with weight promotion, which stages the run has
 	// entered (and so promoted).
 	Promoted []bool `json:"promoted,omitempty"`
+	// Shaping is Config.Shaping (ParseShaping), "" for none.
+	Shaping string `json:"shaping,omitempty"`
 	// CoherenceFrom is Config.CoherenceFrom.
 	CoherenceFrom int `json:"coherence_from,omitempty"`
 }
@@ -134,7 +139,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if threads > 1 {
 		net.Share()
 	}
-	if err := checkStages(net, cfg); err != nil {
+	if err := checkConfig(net, cfg); err != nil {
 		return RunState{}, Result{}, err
 	}
 	every := max(cfg.Every, 1)
@@ -143,7 +148,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		sched = Constant(0.1)
 	}
 	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched,
-		CoherenceFrom: cfg.CoherenceFrom}
+		CoherenceFrom: cfg.CoherenceFrom, Shaping: cfg.Shaping.String()}
 	if cfg.Mode != (Mode{}) {
 		st.Update = cfg.Mode.String()
 	}
@@ -301,7 +306,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 				if w.trace != nil {
 					w.trace.Mode = cfg.Mode
 				}
-				w.promote = promo
+				w.promote, w.Shaping = promo, cfg.Shaping
 				p = w
 			}
 			for {

@@ -32,10 +32,17 @@ func CheckStages(spec ntuple.Spec, kind Kind, promote bool) error {
 	return nil
 }
 
-// checkStages is CheckStages for a run of Train.
-func checkStages(net *ntuple.Network, cfg Config) error {
+// checkConfig refuses a run of Train whose stages or shaping cannot be
+// learnt.
+func checkConfig(net *ntuple.Network, cfg Config) error {
 	if cfg.NewPlayer != nil { // another game's player: stages are its own
+		if cfg.Shaping != (Shaping{}) {
+			return errors.New("restart and carousel shaping are for 2048")
+		}
 		return nil
+	}
+	if err := CheckShaping(cfg.Shaping, net.Spec(), cfg.Kind); err != nil {
+		return err
 	}
 	return CheckStages(net.Spec(), cfg.Kind, cfg.Promote)
 }
