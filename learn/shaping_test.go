@@ -179,7 +179,7 @@ func TestShapedTraining(t *testing.T) {
 		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{}},
 	} {
 		sh, _ := ParseShaping(c.shaping)
-		cfg := Config{Episodes: 1200, Seed: 2, Threads: 1, Every: 400, Shaping: sh, Mode: c.mode, Promote: c.spec != "0123,4567"}
+		cfg := Config{Episodes: 900, Seed: 2, Threads: 1, Every: 300, Shaping: sh, Mode: c.mode, Promote: c.spec != "0123,4567"}
 		var avgs []float64
 		cfg.Block = func(_ int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) }
 		full := ntuple.MustNew(c.spec)
@@ -190,13 +190,13 @@ func TestShapedTraining(t *testing.T) {
 		if avgs[2] < 1.3*avgs[0] || avgs[2] < 2000 {
 			t.Errorf("%s %v: block averages %.0f: not learning", c.shaping, c.mode, avgs)
 		}
-		cfg.Block, cfg.Episodes = nil, 300
+		cfg.Block, cfg.Episodes = nil, 150
 		whole := ntuple.MustNew(c.spec)
 		Train(context.Background(), whole, cfg)
 		part := ntuple.MustNew(c.spec)
 		ctx, cancel := context.WithCancel(context.Background())
 		p := cfg
-		p.CheckpointEvery, p.Checkpoint = 111, func(RunState) error { cancel(); return nil }
+		p.CheckpointEvery, p.Checkpoint = 67, func(RunState) error { cancel(); return nil }
 		st, _, _ := Train(ctx, part, p)
 		js, _ := json.Marshal(st)
 		var back RunState

@@ -74,7 +74,7 @@ func TestStagedTraining(t *testing.T) {
 // TestStagedIndexedLearnsAsDirect: a staged 4x6 network learns the same
 // from boards (assembly) as from stored indices, bit for bit.
 func TestStagedIndexedLearnsAsDirect(t *testing.T) {
-	a, b := ntuple.MustNew("4x6@0,128"), ntuple.MustNew("4x6@0,128")
+	a, b := ntuple.MustNew("4x6@0,64"), ntuple.MustNew("4x6@0,64")
 	defer a.Free()
 	defer b.Free()
 	if !a.Direct() {
@@ -84,7 +84,7 @@ func TestStagedIndexedLearnsAsDirect(t *testing.T) {
 		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
 		wa.trace.Mode, wb.trace.Mode = mode, mode
 		wb.trace.UseIndices()
-		for i := range 200 {
+		for i := range 60 {
 			if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
 				t.Fatalf("%v episode %d: direct %+v, indexed %+v", mode, i, ea, eb)
 			}
