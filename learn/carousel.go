@@ -28,11 +28,9 @@ const dummy = board.Board(1<<64 - 1)
 func (w *Worker) playCarousel(alpha float32) Episode {
 	tr, sh := w.trace, w.Shaping
 	th := w.Net.Spec().StageThresholds()
-	staged := w.Net.Staged()
 	o := game.Spawn(0, w.Rand)
 	k := 0
 	var first Episode
-	var m Moves
 	for sub := 0; ; sub++ {
 		want := o.Scale()
 		if sub > 0 {
@@ -45,7 +43,9 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 			k++
 			w.promote.enter(w.Net, k)
 		}
-		o = scaleTo(o, want|1)
+		if o = scaleTo(o, want|1); o.EmptyMask() == 0 {
+			return first // cannot happen: the edit leaves an empty cell
+		}
 		tr.Reset(alpha)
 		if tr.Mode.Online {
 			start := o
@@ -54,35 +54,9 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 			}
 			tr.pushStart(start, k)
 		}
-		m.Stage = k
-		b := game.Spawn(o, w.Rand)
-		var ep Episode
-		for {
-			fillMoves(&m, b)
-			d := tr.Choose(&m)
-			if d < 0 || m.Final>>d&1 != 0 {
-				break
-			}
-			ep.Moves++
-			ep.Score += int(m.Reward[d])
-			tr.Push(&m, d)
-			if staged {
-				k = w.rise(&m, d, k)
-			}
-			if m.Reward[d] >= float32(sh.Block) {
-				o = m.After[d]
-			}
-			b = game.Spawn(m.After[d], w.Rand)
-		}
-		ep.end(b)
-		if alpha > 0 {
-			ep.Diverged = !tr.Learn(alpha, 0)
-		}
+		ep := w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.Block))
 		if sub == 0 {
 			first = ep
-		}
-		if w.sub != nil {
-			w.sub(tr)
 		}
 		if ep.Diverged {
 			first.Diverged = true

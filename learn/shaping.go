@@ -157,7 +157,6 @@ func (w *Worker) playRestart(alpha float32) Episode {
 	tr := w.trace
 	var first Episode
 	start := game.Spawn(0, w.Rand)
-	var m Moves
 	for sub := 0; ; sub++ {
 		tr.Reset(alpha)
 		skip := 0 // steps before the first move's after-state
@@ -165,28 +164,10 @@ func (w *Worker) playRestart(alpha float32) Episode {
 			tr.pushStart(start, 0)
 			skip = 1
 		}
-		b := game.Spawn(start, w.Rand)
-		var ep Episode
-		for {
-			fillMoves(&m, b)
-			d := tr.Choose(&m)
-			if d < 0 || m.Final>>d&1 != 0 {
-				break
-			}
-			ep.Moves++
-			ep.Score += int(m.Reward[d])
-			tr.Push(&m, d)
-			b = game.Spawn(m.After[d], w.Rand)
-		}
-		ep.end(b)
-		if alpha > 0 {
-			ep.Diverged = !tr.Learn(alpha, 0)
-		}
+		k := 0
+		ep := w.subEpisode(game.Spawn(start, w.Rand), alpha, &k, nil, 0)
 		if sub == 0 {
 			first = ep
-		}
-		if w.sub != nil {
-			w.sub(tr)
 		}
 		if ep.Diverged {
 			first.Diverged = true
@@ -197,4 +178,42 @@ func (w *Worker) playRestart(alpha float32) Episode {
 		}
 		start = tr.steps[skip+int(float32(ep.Moves-1)*float32(w.Shaping.At))].after
 	}
+}
+
+// subEpisode plays a sub-episode from board b by the Trace's rules, in
+// stage *k, which it raises as the game goes; until no move is legal or
+// the best move merges two 32768s, which ends it before the move. With o
+// not nil, every chosen after-state whose reward reaches block becomes *o.
+// The last after-state's target is 0; the sub-episode is learnt then.
+func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board, block float32) Episode {
+	tr := w.trace
+	staged := w.Net.Staged()
+	var m Moves
+	m.Stage = *k
+	var ep Episode
+	for {
+		fillMoves(&m, b)
+		d := tr.Choose(&m)
+		if d < 0 || m.Final>>d&1 != 0 {
+			break
+		}
+		ep.Moves++
+		ep.Score += int(m.Reward[d])
+		tr.Push(&m, d)
+		if staged {
+			*k = w.rise(&m, d, *k)
+		}
+		if o != nil && m.Reward[d] >= block {
+			*o = m.After[d]
+		}
+		b = game.Spawn(m.After[d], w.Rand)
+	}
+	ep.end(b)
+	if alpha > 0 {
+		ep.Diverged = !tr.Learn(alpha, 0)
+	}
+	if w.sub != nil {
+		w.sub(tr)
+	}
+	return ep
 }
