@@ -109,6 +109,9 @@ func New(spec Spec) (*Network, error) {
 	if uint64(spec.Weights()) > 1<<31 {
 		return nil, fmt.Errorf("network %s has %d weights, more than 2^31", spec, spec.Weights())
 	}
+	if th := spec.StageThresholds(); th != nil && len(th) != spec.StageCount() {
+		return nil, fmt.Errorf("network %s: %d stages but %d thresholds", spec, spec.StageCount(), len(th))
+	}
 	n := &Network{spec: spec}
 	off := uint32(0)
 	for _, p := range spec.Patterns {
