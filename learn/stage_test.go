@@ -183,3 +183,19 @@ func TestStagedResumeIsExact(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTrainCPUStaged4x6 is BenchmarkTrainCPU4x6 on two-stage 4x6
+// networks: 0,16384, which short runs never leave (the cost of the stage
+// rule alone), and 0,256, which most games cross (both table sets live).
+func BenchmarkTrainCPUStaged4x6(b *testing.B) {
+	for _, spec := range []string{"4x6@0,16384", "4x6@0,256"} {
+		b.Run(spec, func(b *testing.B) {
+			net := ntuple.MustNew(spec)
+			defer net.Free()
+			b.ResetTimer()
+			c0 := cpuTime()
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000})
+			b.ReportMetric(float64(r.Moves)/(cpuTime()-c0).Seconds(), "moves/cpu-s")
+		})
+	}
+}
