@@ -10,7 +10,7 @@ import (
 
 // stagedNet is a two-stage network (stage 1 from the first 16384) whose
 // stages disagree: stage 0 likes a 2 in cell 0, stage 1 hates it.
-func stagedNet(t *testing.T) *ntuple.Network {
+func stagedNet() *ntuple.Network {
 	net := ntuple.MustNew("0/noiso@2")
 	net.StageTable(0, 0)[1] = 100
 	net.StageTable(1, 0)[1] = -100
@@ -20,7 +20,7 @@ func stagedNet(t *testing.T) *ntuple.Network {
 // TestStagedGreedy: the after-states of a move are valued by the stage of
 // the board they come from, the one below 16384 and the one above it.
 func TestStagedGreedy(t *testing.T) {
-	net := stagedNet(t)
+	net := stagedNet()
 	for _, c := range []struct {
 		b     board.Board
 		value float32 // best reward + V
@@ -62,10 +62,10 @@ func TestStagedTableKeys(t *testing.T) {
 		w[i] = float32(i*7919%1000) - 500
 	}
 	a, b := board.Board(0x10000000000000dd), board.Board(0x10000000000000e0)
-	if ga, _, _ := game.Move(a, 3); true {
-		if gb, _, _ := game.Move(b, 3); ga != gb || net.StageOf(a) != 0 || net.StageOf(b) != 1 {
-			t.Fatalf("boards do not meet: %x %x", uint64(ga), uint64(gb))
-		}
+	ga, _, _ := game.Move(a, 3)
+	gb, _, _ := game.Move(b, 3)
+	if ga != gb || net.StageOf(a) != 0 || net.StageOf(b) != 1 {
+		t.Fatalf("boards do not meet: %x %x", uint64(ga), uint64(gb))
 	}
 	for _, order := range [][]board.Board{{a, b}, {b, a}} {
 		s := NewSearcher(net, Options{Depth: 3}, NewTable(1<<20))
