@@ -562,6 +562,12 @@ func fuzzSeeds(f *testing.F) {
 		f.Add(b.Bytes())
 	}
 	f.Add(le(uint8(0), uint32(1), uint8(4), uint32(0), uint16(0), uint16(0), uint16(2), uint64(16), make([]uint16, 16), uint16(2), uint64(1), uint16(0), uint16(0)))
+	// Staged: three stages of patterns 0 and 5.
+	staged := ntuple.MustNew("0,5@0,8192,16384")
+	for i := range staged.Weights() {
+		staged.Weights()[i] = float32(i) / 4
+	}
+	f.Add(encode(f, TDLW, staged))
 }
 
 // fuzzRead checks that a reader never panics, and that whatever it accepts
