@@ -45,6 +45,10 @@ func (n *Network) StageOf(b board.Board) int {
 	return n.stageOf(b)
 }
 
+// stageOf is StageOf's multi-stage path, kept out of line so that the
+// single-stage callers stay small.
+//
+//go:noinline
 func (n *Network) stageOf(b board.Board) int {
 	s := b.Scale()
 	k := 0
