@@ -166,3 +166,22 @@ func TestParseErrorShort(t *testing.T) {
 		}
 	}
 }
+
+// TestScale checks docs/methods.md section 1's vectors: every tile and an
+// empty cell is 0xffff; a board of 32768, 2s and empty cells is 0x8003.
+func TestScale(t *testing.T) {
+	for _, c := range []struct {
+		b    Board
+		want uint32
+	}{
+		{0x0123456789abcdef, 0xffff},
+		{0x000000000000f111, 0x8003},
+		{0, 1},
+		{0x1111111111111111, 2},
+		{0xe00000000000000d, 0x6001},
+	} {
+		if got := c.b.Scale(); got != c.want {
+			t.Errorf("scale of %016x = %#x, want %#x", uint64(c.b), got, c.want)
+		}
+	}
+}

@@ -28,8 +28,8 @@ func init() {
 			switch {
 			case s.Hint:
 				return fmt.Errorf("network %s: +hint networks are for Threes!, not 2048", s)
-			case s.StageCount() > 1:
-				return fmt.Errorf("network %s: multi-stage 2048 networks are not supported yet", s)
+			case s.StageCount() > 1 && s.StageThresholds() == nil:
+				return fmt.Errorf("network %s: name the stage thresholds, one per stage, like %s@0,16384,32768 (only @2 has a default, 0,16384)", s, ntuple.Spec{Patterns: s.Patterns, Iso: s.Iso})
 			}
 			return nil
 		},

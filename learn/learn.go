@@ -70,6 +70,13 @@ type Worker struct {
 	// stateSearch chooses moves for state networks: reward plus the
 	// expectation of V over the random tile, expectimax's chance node.
 	stateSearch *search.Searcher
+	// promote, when not nil, promotes the weights of a stage first
+	// entered (stage.go).
+	promote *promotion
+	// Shaping cuts after-state episodes into sub-episodes (shaping.go).
+	Shaping Shaping
+	// sub, in tests, sees each shaped sub-episode's trace once learnt.
+	sub func(*Trace)
 	// from, in tests, is the first board of every episode instead of a
 	// new start.
 	from board.Board
@@ -101,6 +108,9 @@ func (w *Worker) Play(alpha float32) Episode {
 	if w.Kind == State {
 		return w.playState(alpha)
 	}
+	if w.Shaping != (Shaping{}) {
+		return w.playShaped(alpha)
+	}
 	return w.playAfter(alpha)
 }
 
@@ -112,29 +122,25 @@ func (w *Worker) playAfter(alpha float32) Episode {
 	b := w.start()
 	var ep Episode
 	var m Moves
+	staged, k := w.Net.Staged(), 0 // multi-stage networks: the game's stage
 	for {
-		after, reward := game.Moves(b)
-		m.Legal, m.Final = 0, 0
-		for d := range 4 {
-			m.After[d] = after[d]
-			m.Reward[d] = float32(game.Reward(reward[d]))
-			if after[d] != b {
-				m.Legal |= 1 << d
-			}
-		}
+		over := fillMoves(&m, b, false)
 		d := tr.Choose(&m)
 		if d < 0 {
 			break
 		}
 		ep.Moves++
-		ep.Score += game.Reward(reward[d])
+		ep.Score += int(m.Reward[d])
 		tr.Push(&m, d)
-		if game.Overflow(reward[d]) { // 65536: on on the wide board (wide.go)
+		if staged {
+			k = w.rise(&m, d, k)
+		}
+		if over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
 			ep.Overflow = true
-			w.afterOn(tr, game.SpawnWide(wideAfter(b, d), w.Rand), &ep)
+			w.afterOn(tr, game.SpawnWide(wideAfter(b, d), w.Rand), &ep, k)
 			break
 		}
-		b = game.Spawn(after[d], w.Rand)
+		b = game.Spawn(m.After[d], w.Rand)
 	}
 	if !ep.Overflow {
 		ep.end(b)
@@ -143,6 +149,30 @@ func (w *Worker) playAfter(alpha float32) Episode {
 		ep.Diverged = !tr.Learn(alpha, 0)
 	}
 	return ep
+}
+
+// fillMoves sets m to the candidates of 2048 board b (its Stage is left
+// as it is) and returns the directions that merge two 32768s (65536).
+// With final, those end the (sub-)episode (their after-states are Final:
+// worth their reward alone), as TDL2048+'s stage, block and restart modes
+// have it; else the game goes on past them (wide.go).
+func fillMoves(m *Moves, b board.Board, final bool) (over uint8) {
+	after, reward := game.Moves(b)
+	m.Legal, m.Final = 0, 0
+	for d := range 4 {
+		m.After[d] = after[d]
+		m.Reward[d] = float32(game.Reward(reward[d]))
+		if after[d] != b {
+			m.Legal |= 1 << d
+			if game.Overflow(reward[d]) {
+				over |= 1 << d
+			}
+		}
+	}
+	if final {
+		m.Final = over
+	}
+	return over
 }
 
 func (w *Worker) playState(alpha float32) Episode {

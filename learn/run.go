@@ -62,6 +62,16 @@ type Config struct {
 	// NewPlayer makes the player of one worker goroutine from its
 	// generator; nil means a 2048 Worker of Kind.
 	NewPlayer func(rng *rand.PCG) Player
+	// Promote turns on weight promotion for a multi-stage network: a stage
+	// first entered in the run starts from the stage below's weights.
+	Promote bool
+	// Shaping cuts 2048 after-state episodes into sub-episodes: restart
+	// or carousel shaping (shaping.go).
+	Shaping Shaping
+	// CoherenceFrom, when positive, is the episode from which the network
+	// learns by temporal coherence (OTD then TC in one run): all workers
+	// pause there while its accumulators are made (phase.go).
+	CoherenceFrom int
 }
 
 // RunState is what continues a run exactly: saved in checkpoints.
@@ -77,6 +87,13 @@ type RunState struct {
 	Schedule *Schedule   `json:"schedule"`
 	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
 	Moves    int64       `json:"moves"`     // moves played so far
+	// Promoted lists, with weight promotion, which stages the run has
+	// entered (and so promoted).
+	Promoted []bool `json:"promoted,omitempty"`
+	// Shaping is Config.Shaping (ParseShaping), "" for none.
+	Shaping string `json:"shaping,omitempty"`
+	// CoherenceFrom is Config.CoherenceFrom.
+	CoherenceFrom int `json:"coherence_from,omitempty"`
 }
 
 // A Snapshot is the progress of a run.
@@ -122,12 +139,16 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if threads > 1 {
 		net.Share()
 	}
+	if err := checkConfig(net, cfg); err != nil {
+		return RunState{}, Result{}, err
+	}
 	every := max(cfg.Every, 1)
 	sched := cfg.Schedule
 	if sched == nil {
 		sched = Constant(0.1)
 	}
-	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched}
+	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched,
+		CoherenceFrom: cfg.CoherenceFrom, Shaping: cfg.Shaping.String()}
 	if cfg.Mode != (Mode{}) {
 		st.Update = cfg.Mode.String()
 	}
@@ -137,6 +158,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 		st.Done, st.Partial, st.Elapsed, st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
 	}
+	var promoted []bool
+	if cfg.Resume != nil {
+		promoted = cfg.Resume.Promoted
+	}
+	promo := newPromotion(net, cfg.Promote, promoted)
 	rands := make([]*rand.PCG, threads)
 	for k := range rands {
 		rands[k] = NewRand(cfg.Seed, uint64(k))
@@ -146,6 +172,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			}
 		}
 	}
+	startCoherence(net, cfg, st.Done)
 	net.Prefault()
 	start := time.Now()
 	prior := time.Duration(st.Elapsed * float64(time.Second))
@@ -172,6 +199,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
 			boundary = min(cfg.Episodes, (done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
 		}
+		boundary = coherenceBoundary(net, cfg, done, boundary)
 	}
 	nextBoundary()
 	// state describes the run; mu held, all workers idle.
@@ -184,6 +212,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 		s.Elapsed = (prior + time.Since(start)).Seconds()
 		s.Moves = st.Moves + moves
+		s.Promoted = promo.state()
 		s.Rands = make([][]byte, len(rands))
 		for k, r := range rands {
 			s.Rands[k], _ = r.MarshalBinary()
@@ -247,8 +276,11 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		if inflight == 0 && next == boundary && boundary < cfg.Episodes && failed == nil {
 			// All workers wait at the boundary: the network and the
 			// generators are consistent, save them.
-			if err := cfg.Checkpoint(state()); err != nil {
-				failed = err
+			startCoherence(net, cfg, done)
+			if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && done%cfg.CheckpointEvery == 0 {
+				if err := cfg.Checkpoint(state()); err != nil {
+					failed = err
+				}
 			}
 			nextBoundary()
 			wake.Broadcast()
@@ -274,6 +306,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 				if w.trace != nil {
 					w.trace.Mode = cfg.Mode
 				}
+				w.promote, w.Shaping = promo, cfg.Shaping
 				p = w
 			}
 			for {

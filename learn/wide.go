@@ -49,23 +49,18 @@ func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *
 }
 
 // afterOn is playAfter's slow path: the after-state learner's episode
-// goes on from real board w, choosing and learning on its views.
-func (w *Worker) afterOn(tr *Trace, real board.Wide, ep *Episode) {
+// goes on from real board w, choosing and learning on its views, in stage
+// k of a multi-stage network (the last one reached: past 32768 the scale
+// only grows).
+func (w *Worker) afterOn(tr *Trace, real board.Wide, ep *Episode, k int) {
 	var m Moves
+	m.Stage = k
 	for {
 		x, ok := real.View(0)
 		if !ok {
 			break
 		}
-		after, reward := game.Moves(x)
-		m.Legal, m.Final = 0, 0
-		for d := range 4 {
-			m.After[d] = after[d]
-			m.Reward[d] = float32(game.Reward(reward[d]))
-			if after[d] != x {
-				m.Legal |= 1 << d
-			}
-		}
+		fillMoves(&m, x, false)
 		d := tr.Choose(&m)
 		if d < 0 {
 			break

@@ -29,8 +29,10 @@ package netfile
 // 2048, with one exception: the eight straight lines 0123 4567 89ab cdef
 // 048c 159d 26ae 37bf are td2048's 8x4 and TDL2048+'s 8x4patt network, which
 // both read without isomorphisms, and are read so. Writers refuse what the
-// formats cannot say: other networks without isomorphisms, staged or
-// Threes! networks.
+// formats cannot say: other networks without isomorphisms, Threes!
+// networks, and staged networks in 2048.bin. A .w file holds the stages of
+// a multi-stage network (TDL2048+'s NET@K) as tables whose sign carries a
+// stage tag (staged.go), but not their thresholds.
 //
 // The formats have no checksum. Readers check every count and length
 // against the size of the file before anything is allocated, and refuse a
@@ -158,8 +160,15 @@ const maxDemoName = 64
 // images of the board, or td2048's 8x4 lines read on the board alone.
 func CheckRef(spec ntuple.Spec) error {
 	if spec.Hint || spec.StageCount() > 1 {
-		return fmt.Errorf("network %s has %d stages; the reference formats hold single-stage networks", spec, spec.StageCount())
+		return fmt.Errorf("network %s has %d stages; the course demo's 2048.bin holds single-stage networks (TDL2048+'s .w holds stages)", spec, spec.StageCount())
 	}
+	return checkIso(spec)
+}
+
+// checkIso reports why the patterns of a network cannot be written in the
+// reference formats, which cannot say whether they are read on the eight
+// images.
+func checkIso(spec ntuple.Spec) error {
 	if isLines(spec.Patterns) != !spec.Iso {
 		if spec.Iso {
 			return fmt.Errorf("network %s reads the 8 lines on all 8 images of the board; the reference formats cannot record that and are read as the 8x4 network without isomorphisms", spec)
@@ -281,13 +290,16 @@ type table struct {
 	at    int64 // offset of the first element
 	elem  int   // element size: 2, 4 or 8 bytes
 	tc    int64 // offset of TDL2048+'s coherence field (float32 E then A), 0 for none
+	// stage is the table's stage (.w stage tags), pat its pattern's
+	// number in the network (build sets it).
+	stage, pat int
 }
 
-// readTables fills net's tables (stage 0, in order) from the file.
+// readTables fills net's tables from the file.
 func readTables(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 	var buf []byte
-	for p, t := range tabs {
-		dst := net.Table(p)
+	for _, t := range tabs {
+		dst := net.StageTable(t.stage, t.pat)
 		if t.elem == 4 && hostLittle {
 			if _, err := r.ReadAt(asBytes(dst), t.at); err != nil {
 				return err
@@ -328,11 +340,11 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	if len(tabs) > ntuple.MaxPatterns {
 		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
 	}
-	var ps [][]int
-	for _, t := range tabs {
-		ps = append(ps, t.cells)
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return nil, err
 	}
-	net, err := ntuple.New(refSpec(ps))
+	net, err := ntuple.New(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -355,9 +367,9 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 	net.EnableCoherence()
 	ea := net.Accumulators()
-	off := 0
-	for p, t := range tabs {
-		n := len(net.Table(p))
+	for _, t := range tabs {
+		n := len(net.Table(t.pat))
+		off := t.stage*net.Spec().StageWeights() + tableOffset(net, t.pat)
 		buf := make([]byte, 8*n)
 		if _, err := r.ReadAt(buf, t.tc); err != nil {
 			return err
@@ -366,7 +378,6 @@ func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 			ea[2*(off+i)] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
 			ea[2*(off+i)+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
 		}
-		off += n
 	}
 	return nil
 }
@@ -513,9 +524,9 @@ func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 			return nil, damaged(TDLW, "table %d %q has %d-byte elements, want 2, 4 or 8", n, name, elem)
 		}
 		t := table{at: s.pos, elem: int(elem)}
-		t.cells, err = parseCells(name)
+		t.cells, t.stage, err = wCells(name, length)
 		if err != nil {
-			return nil, fmt.Errorf("TDL2048+ .w table %d: %v (td2048 reads single-stage n-tuple networks)", n, err)
+			return nil, fmt.Errorf("TDL2048+ .w table %d: %v (td2048 reads n-tuple networks, staged as NET@K names them)", n, err)
 		}
 		if want := uint64(1) << (4 * len(t.cells)); length != want {
 			return nil, fmt.Errorf("TDL2048+ .w table %d %q has %d weights, a %d-tuple has %d", n, name, length, len(t.cells), want)
@@ -573,7 +584,7 @@ func WriteW(w io.Writer, net *ntuple.Network) error { return writeW(w, net, fals
 
 func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 	spec := net.Spec()
-	if err := CheckRef(spec); err != nil {
+	if err := CheckFormat(TDLW, spec); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -582,21 +593,21 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 	}
 	var b [8]byte
 	bw.WriteByte(0)
-	binary.LittleEndian.PutUint32(b[:], uint32(len(spec.Patterns)))
+	stages := spec.StageCount()
+	binary.LittleEndian.PutUint32(b[:], uint32(stages*len(spec.Patterns)))
 	bw.Write(b[:4])
-	for p, cells := range spec.Patterns {
+	for t := range stages * len(spec.Patterns) {
+		k, p := t/len(spec.Patterns), t%len(spec.Patterns)
+		cells := spec.Patterns[p]
 		bw.WriteByte(4)
-		sign := uint32(0)
-		for _, c := range cells {
-			sign = sign<<4 | uint32(c)
-		}
+		sign, width := wSign(cells, k, stages > 1)
 		binary.LittleEndian.PutUint32(b[:], sign)
-		binary.LittleEndian.PutUint16(b[4:], uint16(len(cells)))
+		binary.LittleEndian.PutUint16(b[4:], width)
 		binary.LittleEndian.PutUint16(b[6:], 0)
 		bw.Write(b[:8])
 		binary.LittleEndian.PutUint16(b[:], 4)
 		bw.Write(b[:2])
-		tab := net.Table(p)
+		tab := net.StageTable(k, p)
 		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
 		bw.Write(b[:8])
 		if err := writeFloats(bw, tab); err != nil {
@@ -604,7 +615,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		}
 		if ea := net.Accumulators(); ea != nil {
 			// TDL2048+'s coherence field: all E, then all A.
-			off := tableOffset(net, p)
+			off := k*spec.StageWeights() + tableOffset(net, p)
 			binary.LittleEndian.PutUint16(b[:], 4)
 			bw.Write(b[:2])
 			binary.LittleEndian.PutUint64(b[:], uint64(2*len(tab)))
@@ -654,10 +665,8 @@ func WriteFormat(w io.Writer, k Format, name string, net *ntuple.Network, h Head
 
 // SaveFormat writes net to path in format k, atomically.
 func SaveFormat(path string, k Format, net *ntuple.Network, h Header) error {
-	if k != Native {
-		if err := CheckRef(net.Spec()); err != nil {
-			return fmt.Errorf("save %s: %w", path, err)
-		}
+	if err := CheckFormat(k, net.Spec()); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
 	}
 	return WriteAtomic(path, func(w io.Writer) error { return WriteFormat(w, k, path, net, h) })
 }
@@ -721,6 +730,9 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 		iso = "without isomorphisms (the 8x4 lines)"
 	}
 	h.Comment = fmt.Sprintf("read from %s: patterns taken to be read %s; after-state values of 2048", k.Describe(), iso)
+	if spec.StageCount() > 1 {
+		h.Comment += fmt.Sprintf("; %d stages, whose thresholds the file does not record", spec.StageCount())
+	}
 	return net, h, k, nil
 }
 

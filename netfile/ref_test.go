@@ -438,7 +438,9 @@ func TestRefDamaged(t *testing.T) {
 		{"w huge length", TDLW, patch(w, 16, huge...), "has 9223372036854775807 weights"},
 		{"w wrong length", TDLW, patch(w, 16, 0, 0, 2), "has 131072 weights"},
 		{"w repeated cell", TDLW, patch(w, 6, 0x11), "twice"},
-		{"w multi-stage sign", TDLW, patch(w, 6, 0x23, 0x01, 0, 0x10, 8, 0), "pattern \"10000123\""},
+		{"w stage 1 without stage 0", TDLW, patch(w, 6, 0x23, 0x01, 0, 0x10, 8, 0), "share one list of patterns"},
+		{"w stage 17", TDLW, patch(w, 6, 0x23, 0x01, 0, 0x11, 8, 0), "at most 16 stages"},
+		{"w stage tag on a 7-tuple", TDLW, patch(w, 6, 0x23, 0x01, 0, 0x10, 9, 0), "pattern"},
 		{"w string sign", TDLW, patch(w, 6, 'm', '@', '0', '1', '2', '3', ' ', ' '), "pattern \"m@0123\""},
 		{"w no end mark", TDLW, patch(w, 24+4*65536, 1), "extra field"},
 	}
@@ -453,10 +455,13 @@ func TestCheckRef(t *testing.T) {
 		"0123,4567/noiso": "without isomorphisms",
 		"0123,4567,89ab,cdef,048c,159d,26ae,37bf/iso": "8 images",
 		"0123,4567@2": "stages",
-		"0123+hint":   "stages",
+		"0123+hint":   "stage",
 	} {
 		net := ntuple.MustNew(spec)
 		for _, k := range []Format{DemoBin, TDLW} {
+			if k == TDLW && spec == "0123,4567@2" {
+				continue // .w holds stages (TestStagedW)
+			}
 			var b bytes.Buffer
 			err := WriteFormat(&b, k, "x", net, Header{})
 			if err == nil || !strings.Contains(err.Error(), want) {
@@ -557,6 +562,12 @@ func fuzzSeeds(f *testing.F) {
 		f.Add(b.Bytes())
 	}
 	f.Add(le(uint8(0), uint32(1), uint8(4), uint32(0), uint16(0), uint16(0), uint16(2), uint64(16), make([]uint16, 16), uint16(2), uint64(1), uint16(0), uint16(0)))
+	// Staged: three stages of patterns 0 and 5.
+	staged := ntuple.MustNew("0,5@0,8192,16384")
+	for i := range staged.Weights() {
+		staged.Weights()[i] = float32(i) / 4
+	}
+	f.Add(encode(f, TDLW, staged))
 }
 
 // fuzzRead checks that a reader never panics, and that whatever it accepts

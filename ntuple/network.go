@@ -96,6 +96,9 @@ type Network struct {
 	// TC accumulators (coherence.go), nil without temporal coherence.
 	ea     []float32
 	freeEA func()
+	// th are the stage thresholds of a multi-stage network (stage.go),
+	// nil for one stage.
+	th []uint32
 }
 
 // New makes a network of the given spec with all weights zero.
@@ -106,6 +109,9 @@ func New(spec Spec) (*Network, error) {
 	if uint64(spec.Weights()) > 1<<31 {
 		return nil, fmt.Errorf("network %s has %d weights, more than 2^31", spec, spec.Weights())
 	}
+	if th := spec.StageThresholds(); th != nil && len(th) != spec.StageCount() {
+		return nil, fmt.Errorf("network %s: %d stages but %d thresholds", spec, spec.StageCount(), len(th))
+	}
 	n := &Network{spec: spec}
 	off := uint32(0)
 	for _, p := range spec.Patterns {
@@ -113,6 +119,9 @@ func New(spec Spec) (*Network, error) {
 		off += 1 << (4 * uint(len(p)))
 	}
 	n.stage = int(off)
+	for _, t := range spec.StageThresholds() {
+		n.th = append(n.th, uint32(t))
+	}
 	n.w, n.free = allocWeights(spec.Weights())
 	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
 	if four, _ := ParseSpec("4x6"); spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {

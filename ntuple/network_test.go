@@ -283,7 +283,7 @@ func TestParseSpec(t *testing.T) {
 }
 
 func FuzzParseSpec(f *testing.F) {
-	for _, s := range []string{"4x6", "012,345/noiso", "8x4/iso", "0123456", ",,"} {
+	for _, s := range []string{"4x6", "012,345/noiso", "8x4/iso", "0123456", ",,", "4x6@0,16384", "01,23@0,8192,49152", "4x6@2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -18,10 +18,36 @@ type Spec struct {
 	Stages int
 	// Hint marks a Threes! network with one stage per hint value (1, 2, 3).
 	Hint bool
+	// Thresholds, when set, are a multi-stage network's stage thresholds
+	// (one per stage, the first 0, rising), compared with a board's scale
+	// (board.Board.Scale) as TDL2048+'s -@ does; nil for the default
+	// (StageThresholds). ParseSpec leaves the default nil, so that specs
+	// of one network compare and print alike.
+	Thresholds []int
 }
 
 // MaxStages bounds Spec.Stages.
 const MaxStages = 16
+
+// DefaultThresholds are the thresholds of a two-stage network whose
+// spec names none: TDL2048+'s bare -@, stage 1 once a 16384 or a 32768
+// appears.
+var DefaultThresholds = []int{0, 16384}
+
+// StageThresholds returns the stage thresholds of a multi-stage network
+// (Thresholds, or DefaultThresholds for two stages), nil for a single
+// stage, a +hint network or a network of more stages that names none.
+func (s Spec) StageThresholds() []int {
+	switch {
+	case s.Hint || s.StageCount() < 2:
+		return nil
+	case s.Thresholds != nil:
+		return s.Thresholds
+	case s.StageCount() == 2:
+		return DefaultThresholds
+	}
+	return nil
+}
 
 // StageCount is the number of stages, at least 1.
 func (s Spec) StageCount() int { return max(s.Stages, 1) }
@@ -93,18 +119,32 @@ const (
 // ("012345,456789"), optionally followed by "/noiso" (read each pattern on
 // the board as it is) or "/iso" (on all eight images; the default for
 // lists and for every named network but 8x4), then optionally by "@K" (K
-// stages) or "+hint" (Threes!: one stage per hint value).
+// stages), "@T0,T1,..." (one stage per threshold: T0 = 0, rising, each
+// below 65536, compared with a board's scale; "@2" is "@0,16384") or
+// "+hint" (Threes!: one stage per hint value).
 func ParseSpec(s string) (Spec, error) {
 	var spec Spec
 	text := strings.TrimSpace(s)
 	if t, ok := strings.CutSuffix(text, "+hint"); ok {
 		text, spec.Hint, spec.Stages = t, true, 3
 	} else if i := strings.LastIndexByte(text, '@'); i >= 0 {
-		k, err := strconv.Atoi(text[i+1:])
-		if err != nil || k < 1 || k > MaxStages {
-			return Spec{}, fmt.Errorf("network %q: stages %q must be 1 to %d", s, text[i+1:], MaxStages)
+		if strings.Contains(text[i+1:], ",") {
+			th, err := parseThresholds(text[i+1:])
+			if err != nil {
+				return Spec{}, fmt.Errorf("network %q: %v", s, err)
+			}
+			spec.Stages, spec.Thresholds = len(th), th
+			if slices.Equal(th, DefaultThresholds) {
+				spec.Thresholds = nil
+			}
+		} else {
+			k, err := strconv.Atoi(text[i+1:])
+			if err != nil || k < 1 || k > MaxStages {
+				return Spec{}, fmt.Errorf("network %q: stages %q must be 1 to %d, or thresholds like @0,16384", s, text[i+1:], MaxStages)
+			}
+			spec.Stages = k
 		}
-		text, spec.Stages = text[:i], k
+		text = text[:i]
 	}
 	body, opt, hasOpt := strings.Cut(text, "/")
 	body = refName(body)
@@ -183,6 +223,8 @@ func (s Spec) String() string {
 	switch {
 	case s.Hint:
 		stages = "+hint"
+	case s.Stages > 1 && s.Thresholds != nil:
+		stages = "@" + FormatThresholds(s.Thresholds)
 	case s.Stages > 1:
 		stages = "@" + strconv.Itoa(s.Stages)
 	}
@@ -233,5 +275,44 @@ func (s Spec) Weights() int { return s.StageWeights() * s.StageCount() }
 // Equal reports whether two specs describe the same network.
 func (s Spec) Equal(t Spec) bool {
 	return s.Iso == t.Iso && s.StageCount() == t.StageCount() && s.Hint == t.Hint &&
+		slices.Equal(s.StageThresholds(), t.StageThresholds()) &&
 		slices.EqualFunc(s.Patterns, t.Patterns, slices.Equal)
+}
+
+// ParseThresholds reads stage thresholds, "0,16384" or "0,16384,32768,49152":
+// 2 to MaxStages of them, the first 0, rising, each below 65536 (a board's
+// scale is a 16-bit set).
+func ParseThresholds(s string) ([]int, error) { return parseThresholds(s) }
+
+func parseThresholds(s string) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 2 || len(parts) > MaxStages {
+		return nil, fmt.Errorf("stage thresholds %q: want 2 to %d of them, like 0,16384", s, MaxStages)
+	}
+	var th []int
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		switch {
+		case err != nil || v < 0 || v > 0xffff:
+			return nil, fmt.Errorf("stage thresholds %q: %q is not a number from 0 to 65535", s, p)
+		case i == 0 && v != 0:
+			return nil, fmt.Errorf("stage thresholds %q: the first is 0 (stage 0 holds every board)", s)
+		case i > 0 && v <= th[i-1]:
+			return nil, fmt.Errorf("stage thresholds %q: each must exceed the one before", s)
+		}
+		th = append(th, v)
+	}
+	return th, nil
+}
+
+// FormatThresholds writes thresholds as ParseThresholds reads them.
+func FormatThresholds(th []int) string {
+	var b strings.Builder
+	for i, v := range th {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(v))
+	}
+	return b.String()
 }

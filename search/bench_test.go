@@ -14,18 +14,8 @@ var sinkChoice Choice
 // random tiles up to 256, over a 4x6 network whose every weight is set
 // (every table page real memory, as in a trained network).
 func benchExpectimax(b *testing.B, depth int, tt *Table) {
-	net := ntuple.MustNew("4x6")
+	net, boards := benchNet(256)
 	defer net.Free()
-	for i, w := 0, net.Weights(); i < len(w); i++ {
-		w[i] = float32(i*2654435761%1000) / 1e4
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	boards := make([]board.Board, 256)
-	for i := range boards {
-		for range 6 + rng.IntN(6) {
-			boards[i] = boards[i].Set(rng.IntN(16), 1+rng.IntN(8))
-		}
-	}
 	s := NewSearcher(net, Options{Depth: depth}, tt)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -36,3 +26,21 @@ func benchExpectimax(b *testing.B, depth int, tt *Table) {
 func BenchmarkExpectimax2048Depth2(b *testing.B) { benchExpectimax(b, 2, nil) }
 
 func BenchmarkExpectimax2048Depth3(b *testing.B) { benchExpectimax(b, 3, nil) }
+
+// benchNet is a 4x6 network whose every weight is set (every table page
+// real memory, as in a trained network) and n boards of 6 to 11 random
+// tiles up to 256.
+func benchNet(n int) (*ntuple.Network, []board.Board) {
+	net := ntuple.MustNew("4x6")
+	for i, w := 0, net.Weights(); i < len(w); i++ {
+		w[i] = float32(i*2654435761%1000) / 1e4
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	boards := make([]board.Board, n)
+	for i := range boards {
+		for range 6 + rng.IntN(6) {
+			boards[i] = boards[i].Set(rng.IntN(16), 1+rng.IntN(8))
+		}
+	}
+	return net, boards
+}

@@ -15,6 +15,11 @@ type Searcher struct {
 	net    *ntuple.Network
 	canon  bool // values depend only on the symmetry class of a board
 	leaves *leaves
+	// stage is the network stage of the root of the search under way,
+	// which values every leaf below it (docs/methods.md section 1), and
+	// aux its mark in the table keys.
+	stage int
+	aux   uint32
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
@@ -25,9 +30,13 @@ func NewSearcher(net *ntuple.Network, opt Options, tt *Table) *Searcher {
 	return &Searcher{run: run{opt: opt, tt: tt}, net: net, canon: net.Spec().Iso}
 }
 
-// Values returns the value of each move at depth plies (1 or more).
+// Values returns the value of each move at depth plies (1 or more). A
+// multi-stage network values the whole tree by the stage of b
+// (ntuple.Network.StageOf), as TDL2048+ does.
 func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 	s.begin()
+	s.stage = s.net.StageOf(b)
+	s.aux = uint32(s.stage) << 5 // depths take 5 bits
 	var mv [4]MoveValue
 	after, reward := game.Moves(b)
 	for d := range 4 {
@@ -73,7 +82,7 @@ func (s *Searcher) ValuesTimed(b board.Board) ([4]MoveValue, int) {
 // depth 0 is the leaf V(after).
 func (s *Searcher) chance(after board.Board, depth int) float32 {
 	if depth == 0 && s.opt.Kind == AfterState {
-		return s.net.Estimate(after)
+		return s.net.EstimateStage(s.stage, after)
 	}
 	if s.enter() {
 		return 0
@@ -86,7 +95,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		key = after.Canonical()
 	}
 	if s.tt != nil {
-		if v, ok := s.tt.Get(key, uint32(depth)); ok {
+		if v, ok := s.tt.Get(key, uint32(depth)|s.aux); ok {
 			return v
 		}
 	}
@@ -106,7 +115,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		}
 	}
 	if s.tt != nil && !s.aborted {
-		s.tt.Put(key, uint32(depth), v)
+		s.tt.Put(key, uint32(depth)|s.aux, v)
 	}
 	return v
 }
@@ -190,7 +199,7 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 	if nc == 0 {
 		return 0
 	}
-	s.net.EstimateMany(l.boards[:nb], l.values[:nb])
+	s.net.EstimateManyStage(s.stage, l.boards[:nb], l.values[:nb])
 	child := func(c int) float32 {
 		from := 0
 		if c > 0 {

@@ -6,7 +6,8 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// Greedy returns the move maximising reward + V(after-state). A move
+// Greedy returns the move maximising reward + V(after-state), the
+// after-states valued by the stage of b (ntuple.Network.StageOf). A move
 // that merges two 32768s is worth 65536 plus V of its after-state, which
 // holds 32768 in the merged cell: the game goes on (see Shifter).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
@@ -20,7 +21,7 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 		}
 	}
 	var value [4]float32
-	net.EstimateMany(legal[:n], value[:n])
+	net.EstimateManyStage(net.StageOf(b), legal[:n], value[:n])
 	best, bestV := -1, NoMove.Value
 	k := 0
 	for d := range 4 {

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -71,6 +72,14 @@ func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Hea
 		net.Free()
 		return nil, h, err
 	}
+	// A network the game cannot play (a staged one read from a .w without
+	// its thresholds, say) is refused by every face alike.
+	if g, err := games.Lookup(game); err == nil {
+		if err := g.CheckSpec(net.Spec()); err != nil {
+			net.Free()
+			return nil, h, fmt.Errorf("%s: %v", path, err)
+		}
+	}
 	return net, h, nil
 }
 
@@ -94,6 +103,9 @@ func describe(spec ntuple.Spec) string {
 	iso := "8 isomorphisms"
 	if !spec.Iso {
 		iso = "no isomorphisms"
+	}
+	if th := spec.StageThresholds(); th != nil {
+		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
 	}
 	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
+
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/safefile"
 )
 
@@ -19,6 +22,7 @@ func init() {
 
 func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 	to := fs.String("to", "", "format of OUT: td2048, bin (course demo 2048.bin) or w (TDL2048+); default from OUT's extension")
+	stages := fs.String("stages", "", "stage thresholds of a multi-stage network read from a .w file, which does not record them, like 0,16384,32768 (one per stage; two stages default to 0,16384, TDL2048+'s bare -@)")
 	force := fs.Bool("force", false, "replace an existing OUT that holds other weights, or write state-value weights to a reference format (whose programs read after-state values)")
 	return func(args []string) error {
 		if len(args) != 2 {
@@ -61,6 +65,19 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			return fmt.Errorf("cannot read %v", err)
 		}
 		defer net.Free()
+		if *stages != "" {
+			th, err := ntuple.ParseThresholds(*stages)
+			if err != nil {
+				return usagef("--stages: %v", err)
+			}
+			if from == netfile.Native && !slices.Equal(th, net.Spec().StageThresholds()) {
+				return usagef("--stages: %s records its thresholds (%s); --stages is for .w files", in, net.Spec())
+			}
+			if err := net.SetThresholds(th); err != nil {
+				return usagef("--stages: %v", err)
+			}
+			h.Network = net.Spec().String()
+		}
 		if kind != netfile.Native {
 			if h.Game != "2048" {
 				return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
@@ -71,7 +88,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			if net.Coherent() && kind != netfile.TDLW && !*force {
 				return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
 			}
-			if err := netfile.CheckRef(net.Spec()); err != nil {
+			if err := netfile.CheckFormat(kind, net.Spec()); err != nil {
 				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
 			}
 		}
@@ -86,6 +103,12 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 				iso = "without isomorphisms (the 8x4 lines, as TDL2048+'s 8x4patt)"
 			}
 			fmt.Fprintf(e.stdout, "note: %s does not record isomorphisms, game or learner: patterns taken to be read %s; 2048, after-state values\n", from.Describe(), iso)
+		}
+		if th := spec.StageThresholds(); th != nil && (from == netfile.TDLW || kind == netfile.TDLW) {
+			fmt.Fprintf(e.stdout, "note: .w files do not record stage thresholds: these are %s (TDL2048+: -@ %s)\n", ntuple.FormatThresholds(th), ntuple.FormatThresholds(th))
+		}
+		if spec.StageCount() > 1 && spec.StageThresholds() == nil {
+			fmt.Fprintf(e.stdout, "note: %d stages and no thresholds: give them with --stages to play or train this network\n", spec.StageCount())
 		}
 		return nil
 	}

@@ -27,22 +27,26 @@ func init() {
 	register(&command{
 		name:  "train",
 		short: "learn n-tuple network weights by TD(0), printing statistics every block",
+		long:  trainLong(),
 		setup: setupTrain,
 	})
 }
 
 type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
+	recipe, shaping, coherenceFrom                                                   string
+	coherenceAlpha                                                                   float64
 	episodes, every, threads, ckEvery                                                int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
-	force, coherence                                                                 bool
+	force, coherence, promote                                                        bool
 }
 
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	var f trainFlags
+	fs.StringVar(&f.recipe, "recipe", "", "train by a published recipe (see above; list prints each with its flags): td, online, otd, otd-tc, tc, ms, guei2022, jaskowski2018, matsuzaki2017; flags given override it")
 	fs.StringVar(&f.game, "game", "", "2048 or threes (default: the game of the --load or --resume file, else 2048)")
-	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms, @K for K stages, +hint for Threes! tables per hint; Threes! default 4x6+hint)")
+	fs.StringVar(&f.network, "network", "4x6", "network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms; @T0,T1,... for 2048 stages, one table set per threshold on the board's scale, the sum of its distinct tiles, as TDL2048+'s -@, so 4x6@0,16384 or 4x6patt@2 switches tables at the first 16384; +hint for Threes! tables per hint; Threes! default 4x6+hint)")
 	fs.IntVar(&f.episodes, "episodes", 100000, "episodes to train (with --resume: the run's new total)")
 	fs.Float64Var(&f.alpha, "alpha", 0.1, "learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))")
 	fs.StringVar(&f.schedule, "alpha-schedule", "", "learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)")
@@ -54,8 +58,12 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
 	fs.BoolVar(&f.coherence, "coherence", false, "temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC")
+	fs.StringVar(&f.coherenceFrom, "coherence-from", "", "switch to temporal coherence at this episode, or this share of --episodes (like 90%): OTD then TC in one run; the rate becomes --coherence-alpha unless --alpha-schedule is given")
+	fs.Float64Var(&f.coherenceAlpha, "coherence-alpha", 1.0, "the rate from --coherence-from on (TDL2048+'s TC rate 1.0)")
+	fs.StringVar(&f.shaping, "shaping", "", "2048 sub-episodes: restart[,L=10][,at=0.5] (replay the late part of games from a chosen after-state, TDL2048+'s restart) or carousel[,block=2048][,limit=65536] (start from boards of ever larger tiles, TDL2048+'s -b); see docs/methods.md")
 	fs.Float64Var(&f.init, "init", 0, "optimistic initialisation: a new network values every board at this (like 320000; TDL2048+'s 4x6patt=320000/norm)")
 	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule) or online (as the next move is chosen, TDL2048+'s default), optionally with ,nstep=N (n-step TD) or ,lambda=L (TD(lambda), backward); see docs/methods.md")
+	fs.BoolVar(&f.promote, "promote", false, "weight promotion for a multi-stage network: a stage first entered starts from the weights of the stage below")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
@@ -70,6 +78,15 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 }
 
 func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
+	if f.recipe == "list" {
+		writeRecipes(e.stdout)
+		return nil
+	}
+	if f.recipe != "" {
+		if err := applyRecipe(fs, f.recipe); err != nil {
+			return err
+		}
+	}
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
 	}
@@ -111,6 +128,10 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if mode != (learn.Mode{}) && kind != learn.AfterState {
 		return usagef("--update %s is for after-state learning; the state learner learns backward by TD(0)", f.update)
 	}
+	shaping, err := learn.ParseShaping(f.shaping)
+	if err != nil {
+		return usagef("--shaping: %v", err)
+	}
 	// The game: as given, else the file's.
 	if from := f.load + f.resume; from != "" && !flagGiven(fs, "game") {
 		if h, err := netfile.ReadHeader(from); err == nil && h.Game != "" {
@@ -138,6 +159,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		spec = &s
 	}
+	if spec != nil {
+		if err := learn.CheckStages(*spec, kind, f.promote); err != nil {
+			return usagef("%v", err)
+		}
+	}
 
 	// The run being resumed: its state, read from the header alone so that
 	// every check below comes before the weights are read.
@@ -164,7 +190,8 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}{
 			{"seed", f.seed.v == st.Seed}, {"every", f.every == st.Every}, {"learner", f.learner == st.Learner},
 			{"threads", f.threads == len(st.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
-			{"update", false},
+			{"update", false}, {"promote", f.promote == (st.Promoted != nil)}, {"shaping", f.shaping == st.Shaping},
+			{"coherence-from", false}, {"coherence-alpha", false},
 		} {
 			if flagGiven(fs, c.flag) && !c.same {
 				return usagef("--%s: a resumed run keeps its settings (start a new run with --load to change them)", c.flag)
@@ -172,6 +199,10 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		f.seed = seedFlag{set: true, v: st.Seed}
 		f.every, f.threads = st.Every, len(st.Rands)
+		f.promote = st.Promoted != nil
+		if shaping, err = learn.ParseShaping(st.Shaping); err != nil {
+			return fmt.Errorf("%s: damaged run state: %v", f.resume, err)
+		}
 		if kind, err = learn.ParseKind(st.Learner); err != nil {
 			return err
 		}
@@ -193,6 +224,18 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 	}
 	f.threads = threadCount(f.threads)
+	cohFrom, err := f.coherenceStart(st)
+	if err != nil {
+		return err
+	}
+	if cohFrom > 0 && kind != learn.AfterState {
+		return usagef("--coherence-from is for after-state learning")
+	}
+	if spec != nil {
+		if err := learn.CheckShaping(shaping, *spec, kind); err != nil {
+			return usagef("--shaping: %v", err)
+		}
+	}
 
 	// Every file this run writes, checked before any work: the weights
 	// (also the checkpoint), the metrics log and the plot.
@@ -288,6 +331,14 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			net.Free()
 			return err
 		}
+		if err := learn.CheckStages(net.Spec(), kind, f.promote); err != nil {
+			net.Free()
+			return usagef("%v", err)
+		}
+		if err := learn.CheckShaping(shaping, net.Spec(), kind); err != nil {
+			net.Free()
+			return usagef("--shaping: %v", err)
+		}
 		if !flagGiven(fs, "learner") {
 			if kind, err = learn.ParseKind(h.Learner); err != nil {
 				net.Free()
@@ -319,7 +370,18 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		}
 		net.EnableCoherence()
 	}
+	if cohFrom > 0 && !net.Coherent() {
+		if err := checkMemory(3*int64(len(net.Weights()))*4, "network "+net.Spec().String()+" with coherence"); err != nil {
+			return err
+		}
+	}
 	if sched == nil {
+		if cohFrom > 0 && f.schedule == "" {
+			if err := learn.CheckAlpha(f.coherenceAlpha); err != nil {
+				return usagef("--coherence-alpha: %v", err)
+			}
+			f.schedule = fmt.Sprintf("%d:%g", cohFrom, f.coherenceAlpha)
+		}
 		if sched, err = learn.ParseSchedule(f.schedule, f.alpha); err != nil {
 			return usagef("%v", err)
 		}
@@ -371,6 +433,19 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.init != 0 {
 		fmt.Fprintf(out, "init = every board valued at %g (optimistic)\n", f.init)
 	}
+	if f.recipe != "" {
+		r, _ := learn.LookupRecipe(f.recipe)
+		fmt.Fprintf(out, "recipe = %s (%s)\n", r.Name, r.Cite)
+	}
+	if f.promote {
+		fmt.Fprintf(out, "promotion = a stage first entered starts from the stage below's weights\n")
+	}
+	if shaping != (learn.Shaping{}) {
+		fmt.Fprintf(out, "shaping = %s\n", shaping.Describe())
+	}
+	if cohFrom > 0 {
+		fmt.Fprintf(out, "coherence = temporal coherence from episode %d\n", cohFrom)
+	}
 	if logPath != "" {
 		fmt.Fprintf(out, "log = %s\n", logPath)
 	}
@@ -418,7 +493,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Every: f.every,
-		Schedule: sched, CheckpointEvery: f.ckEvery,
+		Schedule: sched, CheckpointEvery: f.ckEvery, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
 			return save(rs)
@@ -477,4 +552,36 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		return fmt.Errorf("interrupted after %d episodes; the run is saved: continue it with td2048 train --resume %s", rs.Done, f.save)
 	}
 	return nil
+}
+
+// coherenceStart is the episode --coherence-from names (0 for none): a
+// number, or a share of --episodes like 90%; a resumed run's own.
+func (f *trainFlags) coherenceStart(st runfile.State) (int, error) {
+	if f.resume != "" {
+		return st.CoherenceFrom, nil
+	}
+	if f.coherenceFrom == "" {
+		return 0, nil
+	}
+	if f.coherence {
+		return 0, usagef("--coherence learns by TC from the start, --coherence-from from an episode on: give one")
+	}
+	var n int
+	if p, ok := strings.CutSuffix(f.coherenceFrom, "%"); ok {
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || !(v > 0 && v < 100) {
+			return 0, usagef("--coherence-from %s: want an episode or a share like 90%%", f.coherenceFrom)
+		}
+		n = int(math.Round(v / 100 * float64(f.episodes)))
+	} else {
+		v, err := strconv.Atoi(f.coherenceFrom)
+		if err != nil || v <= 0 {
+			return 0, usagef("--coherence-from %s: want an episode or a share like 90%%", f.coherenceFrom)
+		}
+		n = v
+	}
+	if n <= 0 || n >= f.episodes {
+		return 0, usagef("--coherence-from %s: episode %d is not within the run's %d episodes", f.coherenceFrom, n, f.episodes)
+	}
+	return n, nil
 }

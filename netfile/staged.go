@@ -1,0 +1,125 @@
+package netfile
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/td2048/td2048/ntuple"
+)
+
+// Stages in TDL2048+'s .w (docs/methods.md sections 1 and 10). NET@K makes
+// K copies of each table, stage i's sign OR-ed with a tag: the 8 hex digits
+// of i written in reverse (stage 1 of pattern 012345 is 10012345, stage 0
+// is 00012345), the name 8 digits wide. Tables follow in creation order,
+// stage 0's patterns first, then stage 1's. td2048 writes staged networks
+// so and reads files so made, when every stage holds stage 0's patterns in
+// the same order; a file does not record the thresholds, which default to
+// 0,16384 for two stages (TDL2048+'s bare -@) and are given otherwise
+// (ntuple.Network.SetThresholds).
+
+// CheckFormat reports why a network cannot be written in format k, or nil:
+// td2048's own format holds any; TDL2048+'s .w single- and multi-stage
+// 2048 networks (CheckRef for the patterns), 2048.bin single-stage ones
+// (CheckRef).
+func CheckFormat(k Format, spec ntuple.Spec) error {
+	switch k {
+	case Native:
+		return nil
+	case TDLW:
+		if spec.Hint {
+			return fmt.Errorf("network %s has a stage per Threes! hint; TDL2048+'s .w holds 2048 networks", spec)
+		}
+		return checkIso(spec)
+	}
+	return CheckRef(spec)
+}
+
+// wSign is the .w sign and name width of pattern cells in stage k of a
+// staged network (tagged, 8 digits), or of a single-stage one.
+func wSign(cells []int, k int, staged bool) (sign uint32, width uint16) {
+	for _, c := range cells {
+		sign = sign<<4 | uint32(c)
+	}
+	if !staged {
+		return sign, uint16(len(cells))
+	}
+	// The 8 digits of k reversed: k < 16 is one digit, the top one.
+	return sign | reverseDigits(uint32(k)), 8
+}
+
+// reverseDigits reverses the 8 hex digits of x.
+func reverseDigits(x uint32) uint32 {
+	var r uint32
+	for range 8 {
+		r = r<<4 | x&0xf
+		x >>= 4
+	}
+	return r
+}
+
+// wCells reads a .w table name: the pattern's cells and the stage. A name
+// wider than the pattern (whose size the table length gives) is a staged
+// one, its leading digits the stage tag.
+func wCells(name string, length uint64) ([]int, int, error) {
+	n := 0
+	for length > 1 && n < 9 {
+		length >>= 4
+		n++
+	}
+	if len(name) != 8 || n >= 8 || n == 0 {
+		cells, err := parseCells(name)
+		return cells, 0, err
+	}
+	tag, err := strconv.ParseUint(name[:8-n]+"00000000"[:n], 16, 32)
+	if err != nil {
+		return nil, 0, fmt.Errorf("table %q: stage tag %q is not hex", name, name[:8-n])
+	}
+	k := reverseDigits(uint32(tag))
+	if k >= ntuple.MaxStages {
+		return nil, 0, fmt.Errorf("table %q: stage %d, td2048 networks have at most %d stages", name, k, ntuple.MaxStages)
+	}
+	cells, err := parseCells(name[8-n:])
+	return cells, int(k), err
+}
+
+// stagedSpec is the network of the tables of a reference file: their
+// patterns, in stage 0's order, and as many stages as the tags say. Every
+// stage must hold stage 0's patterns, in the same order; it sets each
+// table's pattern number.
+func stagedSpec(tabs []table) (ntuple.Spec, error) {
+	stages := 0
+	for _, t := range tabs {
+		stages = max(stages, t.stage+1)
+	}
+	per := make([][][]int, stages)
+	for i := range tabs {
+		t := &tabs[i]
+		t.pat = len(per[t.stage])
+		per[t.stage] = append(per[t.stage], t.cells)
+	}
+	for k := 1; k < stages; k++ {
+		if !slices.EqualFunc(per[k], per[0], slices.Equal) {
+			return ntuple.Spec{}, fmt.Errorf("stage %d holds tables %s, stage 0 %s: td2048 stages share one list of patterns", k, patternList(per[k]), patternList(per[0]))
+		}
+	}
+	spec := refSpec(per[0])
+	if stages > 1 {
+		spec.Stages = stages
+	}
+	return spec, nil
+}
+
+func patternList(ps [][]int) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	s := ""
+	for i, p := range ps {
+		if i > 0 {
+			s += " "
+		}
+		s += ntuple.PatternString(p)
+	}
+	return s
+}
