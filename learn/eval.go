@@ -64,7 +64,10 @@ func playGame(policy Policy, rng game.Rand, stop *atomic.Bool, moves *atomic.Int
 
 // EvalConfig is an evaluation run.
 type EvalConfig struct {
-	Games   int
+	Games int
+	// First is the index of the first game: the games are First ..
+	// First+Games-1 (a shard of a larger evaluation; see evalresult).
+	First   int
 	Seed    uint64
 	Threads int // 0 means all cores
 	// NewPolicy makes the policy of one worker goroutine. Its searches
@@ -81,8 +84,8 @@ type EvalConfig struct {
 	TickEvery time.Duration
 }
 
-// Evaluate plays cfg.Games games without learning. Game i draws its
-// randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
+// Evaluate plays cfg.Games games without learning. Game i (counted from
+// cfg.First) draws its randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
 // depend on the number of threads.
 //
 // Cancelling ctx abandons the games under way at their next move: the
@@ -114,7 +117,7 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	PlayGames(ctx, cfg.Games, cfg.Threads, func() func(i int) game {
 		policy := cfg.NewPolicy()
 		return func(i int) game {
-			ep, ok := playGame(policy, NewRand(cfg.Seed, uint64(i)), &stop, &moves)
+			ep, ok := playGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), &stop, &moves)
 			return game{ep, ok}
 		}
 	}, func(_ int, g game) error {

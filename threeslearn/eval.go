@@ -108,7 +108,10 @@ func playGame(policy Policy, rng threes.Rand, rec *threes.Record, stop *atomic.B
 
 // EvalConfig is an evaluation run.
 type EvalConfig struct {
-	Games   int
+	Games int
+	// First is the index of the first game: the games are First ..
+	// First+Games-1 (a shard of a larger evaluation; see evalresult).
+	First   int
 	Seed    uint64
 	Threads int // 0 means all cores
 	// NewPolicy makes the policy of one worker goroutine; its searches
@@ -137,7 +140,8 @@ func (ev *Evaluation) Speed() stats.Speed {
 	return stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime}
 }
 
-// Evaluate plays cfg.Games games without learning. Game i draws its
+// Evaluate plays cfg.Games games without learning. Game i (counted from
+// cfg.First) draws its
 // randomness from learn.NewRand(cfg.Seed, i) alone, so the games do not
 // depend on the number of threads. It stops at the first error writing
 // the statistics file.
@@ -174,10 +178,10 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 		var rec threes.Record
 		return func(i int) game {
 			if cfg.Stats == nil {
-				gs, ok := playGame(policy, learn.NewRand(cfg.Seed, uint64(i)), nil, &stop, &slides)
+				gs, ok := playGame(policy, learn.NewRand(cfg.Seed, uint64(cfg.First+i)), nil, &stop, &slides)
 				return game{gs: gs, finished: ok}
 			}
-			gs, ok := playGame(policy, learn.NewRand(cfg.Seed, uint64(i)), &rec, &stop, &slides)
+			gs, ok := playGame(policy, learn.NewRand(cfg.Seed, uint64(cfg.First+i)), &rec, &stop, &slides)
 			if !ok {
 				return game{}
 			}

@@ -45,6 +45,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
 	force := fs.Bool("force", false, "replace an existing --stats file")
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
+	var part shardFlags
+	part.define(fs)
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -67,8 +69,12 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
+		if err := part.resolve(*games, *load); err != nil {
+			return err
+		}
+		defer part.release()
 		if g.Name == "threes" {
-			return threesEval(threesEvalArgs{Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
+			return threesEval(threesEvalArgs{Part: &part, Load: *load, Games: *games, Seed: seed.value(), Threads: *threads,
 				Depth: sf.depth, MoveTime: sf.moveTime, DepthGiven: sf.depthGiven(), Cache: int64(sf.cache),
 				Stats: *statsFile, Force: *force, JSON: *asJSON}, e)
 		}
@@ -91,9 +97,10 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if !*asJSON {
 			fmt.Fprintf(out, "td2048 eval\nnetwork = %s\nloaded = %s (%d episodes, %s-value)\nsearch = %s\ntotal = %d\nseed = %d\n",
 				describe(net.Spec()), *load, h.Episodes, kind, sf.describe(), *games, sd)
+			part.header(out)
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "moves")
-		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: *games, Seed: sd, Threads: *threads,
+		block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: part.games, First: part.first, Seed: sd, Threads: *threads,
 			NewPolicy: evalPolicies(&sf, net, kind, ctx.Done()), Tick: prog.tick})
 		prog.clear()
 		interrupted := ctx.Err() != nil
@@ -119,7 +126,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if interrupted {
 			return fmt.Errorf("interrupted after %d games", block.Games)
 		}
-		return nil
+		opt := sf.options(kind)
+		return part.save(shardResult("2048", *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
+			opt.Depth, opt.MoveTime, int64(sf.cache), sf.describe(), *threads), &block, res.Elapsed, "")
 	}
 }
 

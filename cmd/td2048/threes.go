@@ -60,6 +60,7 @@ type threesEvalArgs struct {
 	Stats      string
 	Force      bool // replace an existing Stats file
 	JSON       bool
+	Part       *shardFlags // the shard to play (all games when not sharded) and its result file
 }
 
 func threesEval(a threesEvalArgs, e *env) error {
@@ -108,6 +109,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	if !a.JSON {
 		fmt.Fprintf(out, "td2048 eval (Threes!)\nnetwork = %s\nloaded = %s (%d episodes)\nsearch = %s\ntotal = %d\nseed = %d\n",
 			describe(net.Spec()), a.Load, h.Episodes, searchText, a.Games, a.Seed)
+		a.Part.header(out)
 	}
 	opt.Stop = ctx.Done()
 	newPolicy := func() threeslearn.Policy { return threeslearn.GreedyPolicy(net) }
@@ -116,7 +118,7 @@ func threesEval(a threesEvalArgs, e *env) error {
 	}
 	g := games.MustLookup("threes")
 	prog := newEvalProgress(e, "eval", g.Goal, g.Value(g.Goal), "slides")
-	cfg := threeslearn.EvalConfig{Games: a.Games, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy, Tick: prog.tick}
+	cfg := threeslearn.EvalConfig{Games: a.Part.games, First: a.Part.first, Seed: a.Seed, Threads: a.Threads, NewPolicy: newPolicy, Tick: prog.tick}
 	var ev threeslearn.Evaluation
 	if a.Stats != "" {
 		err = netfile.WriteAtomic(a.Stats, func(w io.Writer) error {
@@ -163,7 +165,8 @@ func threesEval(a threesEvalArgs, e *env) error {
 	if interrupted {
 		return fmt.Errorf("interrupted after %d games", n)
 	}
-	return nil
+	return a.Part.saveThrees(shardResult("threes", a.Load, h, net.Spec().String(), describe(net.Spec()), "after", a.Seed,
+		opt.Depth, a.MoveTime, a.Cache, searchText, a.Threads), &ev, a.Stats)
 }
 
 // writeSummary prints the course's summary of s: what eval prints after
