@@ -122,7 +122,10 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 		if f.Eval.Depth != 0 {
 			ev.Depth = f.Eval.Depth
 		}
-		ev.Seed, ev.Threads = f.Eval.Seed, f.Eval.Threads
+		if md.IsDefined("eval", "seed") {
+			ev.Seed = f.Eval.Seed
+		}
+		ev.Threads = f.Eval.Threads
 	}
 	if ev.Games < 1 || ev.Games > 1e9 || ev.Depth < 1 || ev.Depth > 12 || ev.Threads < 0 {
 		return nil, errors.New("plan: [eval] wants games 1 and up, depth 1 to 12, threads 0 and up")

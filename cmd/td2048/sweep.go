@@ -194,16 +194,25 @@ type taskRow struct {
 
 func sweepReport(arg, figure string, e *env) error {
 	dir := arg
+	var planned []sweep.Task // the plan's tasks, when a plan is given: those not started are listed too
 	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
 		p, err := sweep.Load(arg)
 		if err != nil {
 			return err
 		}
-		dir = p.Dir(arg)
+		dir, planned = p.Dir(arg), p.Tasks
 	}
 	taskDirs, err := filepath.Glob(filepath.Join(dir, "task-*"))
 	if err != nil {
 		return err
+	}
+	labels := map[string]string{}
+	if planned != nil {
+		taskDirs = nil
+		for _, t := range planned {
+			taskDirs = append(taskDirs, filepath.Join(dir, t.Name))
+			labels[t.Name] = t.Label
+		}
 	}
 	if len(taskDirs) == 0 {
 		return fmt.Errorf("%s holds no task folders (task-K): run td2048 sweep run PLAN --task K first", dir)
@@ -211,9 +220,9 @@ func sweepReport(arg, figure string, e *env) error {
 	var rows []taskRow
 	var series []plot.Series
 	for _, td := range taskDirs {
-		var tf taskFile
+		tf := taskFile{Label: labels[filepath.Base(td)]}
 		data, err := os.ReadFile(filepath.Join(td, "task.json"))
-		if err != nil || json.Unmarshal(data, &tf) != nil {
+		if (err != nil || json.Unmarshal(data, &tf) != nil) && planned == nil {
 			continue
 		}
 		r := taskRow{name: filepath.Base(td), label: tf.Label, state: "not started", blockAvg: "-", evalAvg: "-", goal: "-"}
