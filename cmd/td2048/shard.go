@@ -16,6 +16,7 @@ import (
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/threeslearn"
 )
@@ -98,7 +99,7 @@ func (s *shardFlags) resolve(total int, load string) error {
 // result (one is replaced: it is reproduced by the same command).
 func (s *shardFlags) claim() error {
 	force := false
-	if head, err := os.ReadFile(s.out); err == nil && strings.Contains(string(head[:min(len(head), 256)]), `"format": "`+evalresult.Format+`"`) {
+	if head, err := safefile.Sniff(s.out, 256); err == nil && strings.Contains(string(head), `"format": "`+evalresult.Format+`"`) {
 		force = true
 	}
 	release, err := claimOutput(s.out, "out", "result", force)

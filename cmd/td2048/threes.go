@@ -64,6 +64,9 @@ type threesEvalArgs struct {
 }
 
 func threesEval(a threesEvalArgs, e *env) error {
+	if a.Part == nil {
+		a.Part = &shardFlags{games: a.Games, total: a.Games}
+	}
 	if a.Games <= 0 || a.Threads < 0 {
 		return usagef("--games must be positive and --threads at least 0")
 	}
