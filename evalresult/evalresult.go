@@ -149,30 +149,30 @@ type Result struct {
 	Checksum string `json:"checksum"` // SHA-256 of the encoding with this empty
 
 	// What was evaluated: a merge refuses shards that differ in any.
-	Game          string  `json:"game"`    // "2048" or "threes"
-	Network       string  `json:"network"` // ntuple.Spec.String()
-	NetworkText   string  `json:"network_text"`
-	WeightsSHA256 string  `json:"weights_sha256"`
-	Weights       string  `json:"weights"` // the path the shard loaded (not compared)
-	Trained       int64   `json:"trained_episodes"`
-	Learner       string  `json:"learner"`
-	Seed          uint64  `json:"seed"`
-	Depth         int     `json:"depth"`
-	MoveTime      float64 `json:"move_time_s"`
-	Cache         int64   `json:"cache_bytes"`
-	Search        string  `json:"search"` // as eval prints it
-	GamesTotal    int     `json:"games_total"`
-	ShardK        int     `json:"shard"`
-	ShardN        int     `json:"shards"`
-	First         int     `json:"first_game"`
-	Count         int     `json:"games"`
-	Sum           int64   `json:"score_sum"`
-	MaxScore      int     `json:"max_score"`
-	Moves         int64   `json:"moves"`
-	End           []int   `json:"end"`        // games whose largest tile index was exactly i
-	ElapsedMS     int64   `json:"elapsed_ms"` // summed over shards in a merge
-	WallMS        int64   `json:"wall_ms"`    // the longest shard's
-	Threads       int     `json:"threads"`
+	Game        string  `json:"game"`    // "2048" or "threes"
+	Network     string  `json:"network"` // ntuple.Spec.String()
+	NetworkText string  `json:"network_text"`
+	WeightsSum  string  `json:"weights_checksum"` // netfile.FileSum
+	Weights     string  `json:"weights"`          // the path the shard loaded (not compared)
+	Trained     int64   `json:"trained_episodes"`
+	Learner     string  `json:"learner"`
+	Seed        uint64  `json:"seed"`
+	Depth       int     `json:"depth"`
+	MoveTime    float64 `json:"move_time_s"`
+	Cache       int64   `json:"cache_bytes"`
+	Search      string  `json:"search"` // as eval prints it
+	GamesTotal  int     `json:"games_total"`
+	ShardK      int     `json:"shard"`
+	ShardN      int     `json:"shards"`
+	First       int     `json:"first_game"`
+	Count       int     `json:"games"`
+	Sum         int64   `json:"score_sum"`
+	MaxScore    int     `json:"max_score"`
+	Moves       int64   `json:"moves"`
+	End         []int   `json:"end"`        // games whose largest tile index was exactly i
+	ElapsedMS   int64   `json:"elapsed_ms"` // summed over shards in a merge
+	WallMS      int64   `json:"wall_ms"`    // the longest shard's
+	Threads     int     `json:"threads"`
 
 	// Threes!: the rest of the course summary, and the statistics file.
 	Placements  int64  `json:"placements,omitempty"`
@@ -337,8 +337,8 @@ func sameAs(a, b *Result) string {
 		return fmt.Sprintf("game %s, not %s", a.Game, b.Game)
 	case a.Network != b.Network:
 		return fmt.Sprintf("network %s, not %s", a.Network, b.Network)
-	case a.WeightsSHA256 != b.WeightsSHA256:
-		return fmt.Sprintf("other weights (%s, SHA-256 %.12s, not %s, %.12s)", a.Weights, a.WeightsSHA256, b.Weights, b.WeightsSHA256)
+	case a.WeightsSum != b.WeightsSum:
+		return fmt.Sprintf("other weights (%s, %s, not %s, %s)", a.Weights, a.WeightsSum, b.Weights, b.WeightsSum)
 	case a.Learner != b.Learner:
 		return fmt.Sprintf("learner %s, not %s", a.Learner, b.Learner)
 	case a.Seed != b.Seed:

@@ -116,7 +116,7 @@ func parts(total, n int, seed uint64) ([]Part, stats.Block) {
 		for i := first; i < first+count; i++ {
 			b.Add(game(i))
 		}
-		r := Result{Game: "2048", Network: "4x6", WeightsSHA256: "ab", Seed: seed, Depth: 2, Search: "2-ply", GamesTotal: total,
+		r := Result{Game: "2048", Network: "4x6", WeightsSum: "ab", Seed: seed, Depth: 2, Search: "2-ply", GamesTotal: total,
 			ShardK: k, ShardN: n, First: first, ElapsedMS: 10, WallMS: int64(k)}
 		r.SetBlock(&b)
 		ps = append(ps, Part{Path: filepath.Join("d", s.String()), Result: r})
@@ -159,7 +159,7 @@ func TestMergeRefuses(t *testing.T) {
 		{ps[:3], "3 of 4 shards given; missing 3/4 (games 15..19)"},
 		{append(append([]Part{}, ps...), ps[1]), "shard 1/4 given twice: d/1/4 and d/1/4"},
 		{other(func(r *Result) { r.Seed = 2 }), "d/2/4 is not a shard of the evaluation of d/0/4: seed 2, not 1"},
-		{other(func(r *Result) { r.WeightsSHA256 = "cd" }), "other weights"},
+		{other(func(r *Result) { r.WeightsSum = "cd" }), "other weights"},
 		{other(func(r *Result) { r.Depth = 3 }), "search"},
 		{other(func(r *Result) { r.GamesTotal = 21 }), "21 games, not 20"},
 		{other(func(r *Result) { r.Game = "threes" }), "game threes"},

@@ -32,7 +32,7 @@ type shardFlags struct {
 	first   int // the shard's games: first .. first+games-1
 	games   int
 	total   int
-	weights string // SHA-256 of the weights file
+	weights string // the weights file's checksum (netfile.FileSum)
 	release func()
 	started time.Time
 }
@@ -86,7 +86,7 @@ func (s *shardFlags) resolve(total int, load string) error {
 	if err := s.claim(); err != nil {
 		return err
 	}
-	sum, err := evalresult.HashFile(load)
+	sum, err := netfile.FileSum(load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		s.release()
 		return fmt.Errorf("cannot read %s: %v", load, unwrapPathErr(err))
@@ -125,7 +125,7 @@ func (s *shardFlags) save(r evalresult.Result, b *stats.Block, elapsed time.Dura
 		return nil
 	}
 	defer s.release()
-	r.WeightsSHA256 = s.weights
+	r.WeightsSum = s.weights
 	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
 	r.SetBlock(b)
 	r.ElapsedMS = elapsed.Milliseconds()
