@@ -9,7 +9,7 @@
 //	episodes = 100000
 //	seed = 1
 //
-//	[grid]                   # every combination of these, in this order (the last varies fastest)
+//	[grid]                   # every combination of these, the keys in the order of Keys (seed last, fastest)
 //	alpha = [0.1, 0.05]
 //	seed = [1, 2]
 //

@@ -101,6 +101,7 @@ JobAcctGatherType=jobacct_gather/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
+SchedulerParameters=sched_min_interval=100000,batch_sched_delay=0
 MpiDefault=none
 SwitchType=switch/none
 ReturnToService=2
