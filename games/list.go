@@ -75,7 +75,7 @@ func init() {
 			if !greedy(cfg.Search) {
 				newPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: cfg.Games, Seed: cfg.Seed, Threads: cfg.Threads,
+			block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				NewPolicy: newPolicy, Downgrade: cfg.Downgrade, Tick: cfg.Tick})
 			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
 		},
@@ -127,7 +127,7 @@ func init() {
 			if !greedy(cfg.Search) {
 				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, Seed: cfg.Seed, Threads: cfg.Threads,
+			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick})
 			speed := ev.Speed()
 			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err

@@ -67,7 +67,10 @@ type EvalConfig struct {
 	// TDL2048+'s -h), in a game whose descriptor says Downgrades.
 	Downgrade search.Downgrade
 	Games     int
-	Seed      uint64 // game i draws its tiles from (Seed, i) alone
+	// First is the index of the first game: the games are First ..
+	// First+Games-1 (a shard of a larger evaluation; package evalresult).
+	First int
+	Seed  uint64 // game i draws its tiles from (Seed, i) alone
 	// Threads are the worker goroutines (0: all cores); the statistics do
 	// not depend on them.
 	Threads int

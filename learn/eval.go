@@ -85,7 +85,10 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 
 // EvalConfig is an evaluation run.
 type EvalConfig struct {
-	Games   int
+	Games int
+	// First is the index of the first game: the games are First ..
+	// First+Games-1 (a shard of a larger evaluation; see evalresult).
+	First   int
 	Seed    uint64
 	Threads int // 0 means all cores
 	// NewPolicy makes the policy of one worker goroutine. Its searches
@@ -105,8 +108,8 @@ type EvalConfig struct {
 	TickEvery time.Duration
 }
 
-// Evaluate plays cfg.Games games without learning. Game i draws its
-// randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
+// Evaluate plays cfg.Games games without learning. Game i (counted from
+// cfg.First) draws its randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
 // depend on the number of threads.
 //
 // Cancelling ctx abandons the games under way at their next move: the
@@ -121,7 +124,9 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 			if cfg.Downgrade.On() {
 				sh = search.NewShifter(cfg.Downgrade)
 			}
-			return func(i int) (Episode, bool) { return playGame(policy, sh, NewRand(cfg.Seed, uint64(i)), stop, moves) }
+			return func(i int) (Episode, bool) {
+				return playGame(policy, sh, NewRand(cfg.Seed, uint64(cfg.First+i)), stop, moves)
+			}
 		},
 		func(ep Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)

@@ -106,7 +106,10 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 
 // ThreesEvalConfig is an evaluation run.
 type ThreesEvalConfig struct {
-	Games   int
+	Games int
+	// First is the index of the first game: the games are First ..
+	// First+Games-1 (a shard of a larger evaluation; see evalresult).
+	First   int
 	Seed    uint64
 	Threads int // 0 means all cores
 	// NewPolicy makes the policy of one worker goroutine; its searches
@@ -156,10 +159,10 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 			var rec threes.Record
 			return func(i int) (game, bool) {
 				if cfg.Stats == nil {
-					gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), nil, stop, slides)
+					gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), nil, stop, slides)
 					return game{gs: gs}, ok
 				}
-				gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(i)), &rec, stop, slides)
+				gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), &rec, stop, slides)
 				if !ok {
 					return game{}, false
 				}

@@ -17,6 +17,7 @@ package netfile
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -304,4 +305,37 @@ func ReadHeader(path string) (Header, error) {
 		return Header{}, fmt.Errorf("%s: damaged weight file: header: %v", path, err)
 	}
 	return h, nil
+}
+
+// FileSum is a checksum of the content of the weight file at path, to
+// tell weights apart: for a td2048 file its CRC-32C trailer and length
+// ("crc32c:1a2b3c4d/268436000"; the trailer is checked whenever the file
+// is loaded, and reading it costs nothing), for other formats the SHA-256
+// of the whole file ("sha256:...").
+func FileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	head := make([]byte, len(magic))
+	if n, _ := io.ReadFull(f, head); n == len(magic) && string(head) == magic && fi.Size() >= int64(len(magic))+8 {
+		var crc [4]byte
+		if _, err := f.ReadAt(crc[:], fi.Size()-4); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("crc32c:%08x/%d", binary.LittleEndian.Uint32(crc[:]), fi.Size()), nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("sha256:%x", h.Sum(nil)), nil
 }

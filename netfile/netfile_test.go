@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -273,5 +274,30 @@ func TestCoherenceToW(t *testing.T) {
 		if asBits(m.Accumulators()[i]) != asBits(x) {
 			t.Fatalf("accumulator %d: %v, want %v", i, m.Accumulators()[i], x)
 		}
+	}
+}
+
+func TestFileSum(t *testing.T) {
+	dir := t.TempDir()
+	net := ntuple.MustNew("0123")
+	a, b := filepath.Join(dir, "a.td2048"), filepath.Join(dir, "b.td2048")
+	if err := Save(a, net, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	net.Weights()[5] = 1
+	if err := Save(b, net, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err1 := FileSum(a)
+	sb, err2 := FileSum(b)
+	data, _ := os.ReadFile(a)
+	crc := crc32.Checksum(data[:len(data)-4], castagnoli)
+	if err1 != nil || err2 != nil || sa != fmt.Sprintf("crc32c:%08x/%d", crc, len(data)) || sa == sb {
+		t.Errorf("FileSum: %q %q (%v %v), want crc32c:%08x/%d, different", sa, sb, err1, err2, crc, len(data))
+	}
+	other := filepath.Join(dir, "x.bin")
+	os.WriteFile(other, []byte("abc"), 0o644)
+	if s, err := FileSum(other); err != nil || s != "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
+		t.Errorf("FileSum of other data: %q %v", s, err)
 	}
 }

@@ -45,6 +45,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
 	force := fs.Bool("force", false, "replace an existing --stats file")
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
+	var part shardFlags
+	part.define(fs)
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -70,6 +72,10 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if sf.downgrade != 0 && !g.Downgrades {
 			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
 		}
+		if err := part.resolve(*nGames, *load); err != nil {
+			return err
+		}
+		defer part.release()
 		if *statsFile != "" {
 			if !g.StatsFile {
 				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
@@ -99,9 +105,11 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\ntotal = %d\nseed = %d\n",
 				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
+			part.header(out)
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Downgrade: sf.downgradeOpt(), Games: *nGames, Seed: sd, Threads: *threads, Tick: prog.tick}
+		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Downgrade: sf.downgradeOpt(),
+			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
@@ -156,7 +164,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if interrupted {
 			return fmt.Errorf("interrupted after %d games", n)
 		}
-		return nil
+		return part.save(shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
+			cfg.Search.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads), &ev, *statsFile)
 	}
 }
 

@@ -11,6 +11,8 @@
 //	td2048 bench    speed on a fixed workload, and a signature of its results
 //	td2048 convert  weights to and from the course demo's and TDL2048+'s formats
 //	td2048 judge    replay a Threes! statistics file and check every action
+//	td2048 merge    merge the shards of an evaluation (eval --shard K/N --out) exactly
+//	td2048 sweep    train and evaluate a plan's configurations, a job array task each
 //	td2048 version  the module version and commit of this build
 //
 // Run "td2048 help COMMAND" for a command's flags and examples, and
@@ -122,7 +124,9 @@ var examples = map[string]string{
 	"eval": `  td2048 eval                                    # 1000 greedy games with weights.td2048
   td2048 eval --games 1000 --depth 2             # one more layer of expectimax
   td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
-  td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file`,
+  td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file
+  td2048 eval --games 1000 --depth 6 --shard 3/16 --out part-3.json   # shard 3 of 16, for td2048 merge
+  td2048 eval --shard auto --out part-$SLURM_ARRAY_TASK_ID.json        # in a Slurm array (or Indexed Job)`,
 	"hint": `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
   td2048 hint 0x1000000000002211 --depth 3 --json
   td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,

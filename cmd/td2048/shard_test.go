@@ -1,0 +1,183 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/td2048/td2048/netfile"
+)
+
+// statsPart is the part of eval's (or merge's) output that must agree
+// between one run and a merge: every line but the first (the command's
+// name) and the last (the time); Threes! speeds, which depend on the
+// clock, are replaced.
+func statsPart(t *testing.T, out string) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("short output:\n%s", out)
+	}
+	var keep []string
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "shard = ") || strings.Contains(l, " games in ") || strings.HasPrefix(l, "statistics file = ") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return normalizeOps(strings.Join(keep, "\n"))
+}
+
+// evalShards runs eval in n shards (in-process), merges them given in a
+// shuffled order, and returns the merge's output.
+func evalShards(t *testing.T, dir string, n int, args ...string) string {
+	t.Helper()
+	var parts []string
+	for k := range n {
+		p := filepath.Join(dir, fmt.Sprintf("part-%d-of-%d.json", k, n))
+		a := append(append([]string{"eval"}, args...), "--shard", fmt.Sprintf("%d/%d", k, n), "--out", p)
+		if code, _, errb := runCmd(t, a...); code != 0 {
+			t.Fatalf("%v: %s", a, errb)
+		}
+		parts = append(parts, p)
+	}
+	rand.New(rand.NewPCG(uint64(n), 1)).Shuffle(n, func(i, j int) { parts[i], parts[j] = parts[j], parts[i] })
+	code, out, errb := runCmd(t, append([]string{"merge"}, parts...)...)
+	if code != 0 {
+		t.Fatalf("merge: %s", errb)
+	}
+	return out
+}
+
+func TestShardedEvalMergesExactly(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	for _, search := range [][]string{{"--depth", "1"}, {"--depth", "2"}} {
+		args := append([]string{"--load", w, "--games", "40", "--seed", "11", "--threads", "2"}, search...)
+		code, whole, errb := runCmd(t, append([]string{"eval"}, args...)...)
+		if code != 0 {
+			t.Fatal(errb)
+		}
+		want := statsPart(t, whole)
+		for _, n := range []int{1, 3, 7, 40} {
+			got := statsPart(t, evalShards(t, dir, n, args...))
+			if got != want {
+				t.Errorf("%v in %d shards, merged:\n%s\nwant (one run):\n%s", search, n, got, want)
+			}
+		}
+	}
+}
+
+func TestMergeRefusesNamingFiles(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	part := func(name string, args ...string) string {
+		p := filepath.Join(dir, name)
+		a := append([]string{"eval", "--load", w, "--games", "10", "--seed", "1", "--out", p}, args...)
+		if code, _, errb := runCmd(t, a...); code != 0 {
+			t.Fatalf("%v: %s", a, errb)
+		}
+		return p
+	}
+	a, b, c := part("a.json", "--shard", "0/3"), part("b.json", "--shard", "1/3"), part("c.json", "--shard", "2/3")
+	seed := part("seed.json", "--shard", "2/3", "--seed", "2")
+	depth := part("depth.json", "--shard", "2/3", "--depth", "2")
+	games := part("games.json", "--shard", "2/3", "--games", "11")
+	other := filepath.Join(dir, "other.td2048")
+	net, h, err := netfile.Load(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Weights()[0] += 1 // the same network, other weights
+	if err := netfile.Save(other, net, h); err != nil {
+		t.Fatal(err)
+	}
+	ow := part("ow.json", "--shard", "2/3", "--load", other)
+	for _, tc := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{a, b}, "2 of 3 shards given; missing 2/3 (games 6..9)"},
+		{[]string{a, b, b, c}, "shard 1/3 given twice: " + b + " and " + b},
+		{[]string{a, b, seed}, seed + " is not a shard of the evaluation of " + a + ": seed 2, not 1"},
+		{[]string{a, b, depth}, depth + " is not a shard of the evaluation of " + a + `: search "2-ply expectimax`},
+		{[]string{a, b, games}, "an evaluation of 11 games, not 10"},
+		{[]string{a, b, ow}, ow + " is not a shard of the evaluation of " + a + ": other weights (" + other},
+	} {
+		oneLine(t, append([]string{"merge"}, tc.files...), 1, tc.want)
+	}
+	oneLine(t, []string{"merge", filepath.Join(dir, "nothing.json")}, 1, "no such file")
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"format":"td2048-eval-result"}`), 0o644)
+	oneLine(t, []string{"merge", filepath.Join(dir, "bad.json")}, 1, "bad.json: ")
+	oneLine(t, []string{"eval", "--load", w, "--shard", "1/3"}, 2, "--shard needs --out")
+	oneLine(t, []string{"eval", "--load", w, "--shard", "3/3", "--out", filepath.Join(dir, "x.json")}, 2, "0 <= K < N")
+	oneLine(t, []string{"eval", "--load", w, "--shard", "auto", "--out", filepath.Join(dir, "x.json")}, 2, "neither SLURM_ARRAY_TASK_ID")
+	// --out never replaces what is not an evaluation result.
+	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("precious"), 0o644)
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", filepath.Join(dir, "keep.txt")}, 1, "not overwriting")
+}
+
+func TestShardAutoFromEnvironment(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	args := []string{"--load", w, "--games", "30", "--seed", "4"}
+	_, whole, _ := runCmd(t, append([]string{"eval"}, args...)...)
+	var parts []string
+	for k := range 3 {
+		p := filepath.Join(dir, fmt.Sprintf("p%d.json", k))
+		t.Setenv("JOB_COMPLETION_INDEX", fmt.Sprint(k))
+		if code, _, errb := runCmd(t, append([]string{"eval", "--shard", "auto", "--shards", "3", "--out", p}, args...)...); code != 0 {
+			t.Fatal(errb)
+		}
+		parts = append(parts, p)
+	}
+	_, merged, errb := runCmd(t, append([]string{"merge"}, parts...)...)
+	if statsPart(t, merged) != statsPart(t, whole) {
+		t.Errorf("merged:\n%s\nwant:\n%s\n%s", merged, whole, errb)
+	}
+}
+
+func TestThreesShardsMergeForTheJudge(t *testing.T) {
+	w := trainedThreesWeights(t)
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.txt")
+	args := []string{"--load", w, "--games", "12", "--seed", "8"}
+	code, out, errb := runCmd(t, append([]string{"eval", "--stats", whole}, args...)...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	var parts []string
+	for k := range 3 {
+		p := filepath.Join(dir, fmt.Sprintf("p%d.json", k))
+		st := filepath.Join(dir, fmt.Sprintf("p%d.txt", k))
+		if code, _, errb := runCmd(t, append([]string{"eval", "--shard", fmt.Sprintf("%d/3", k), "--out", p, "--stats", st}, args...)...); code != 0 {
+			t.Fatal(errb)
+		}
+		parts = append(parts, p)
+	}
+	merged := filepath.Join(dir, "merged.txt")
+	code, mout, errb := runCmd(t, "merge", parts[2], parts[0], parts[1], "--stats", merged, "--out", filepath.Join(dir, "m.json"))
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	if statsPart(t, mout) != statsPart(t, out) {
+		t.Errorf("merged:\n%s\nwant:\n%s", mout, out)
+	}
+	// The same games, action for action; only the recorded times differ.
+	times := regexp.MustCompile(`\(\d+\)|@\d+`)
+	a, _ := os.ReadFile(merged)
+	b, _ := os.ReadFile(whole)
+	if times.ReplaceAllString(string(a), "") != times.ReplaceAllString(string(b), "") {
+		t.Errorf("merged statistics file differs from one run's beyond its times")
+	}
+	if code, jout, errb := runCmd(t, "judge", merged); code != 0 || !strings.Contains(jout, "Passed") {
+		t.Errorf("judge of the merged file: %d %s %s", code, jout, errb)
+	}
+	// A statistics file changed after its shard was written is refused.
+	os.WriteFile(filepath.Join(dir, "p1.txt"), []byte("x\n"), 0o644)
+	oneLine(t, []string{"merge", parts[0], parts[1], parts[2], "--stats", filepath.Join(dir, "m2.txt")}, 1, "checksum differs")
+}

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/evalresult"
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/plot"
+	"github.com/td2048/td2048/runfile"
+	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/stats"
+	"github.com/td2048/td2048/sweep"
+)
+
+func init() {
+	register(&command{
+		name:  "sweep",
+		args:  "list|run|report PLAN.toml|DIR",
+		short: "train and evaluate a grid or list of configurations, one task of a job array each",
+		long: `Train and evaluate the configurations of a plan file (TOML: a grid or a
+list of training settings, then an evaluation), one task at a time, so
+that a Slurm job array or a Kubernetes Indexed Job runs them all:
+
+  td2048 sweep list PLAN.toml          the tasks, one a line, and their count
+  td2048 sweep run PLAN.toml --task K  train task K, then evaluate it
+  td2048 sweep report DIR|PLAN.toml    one table of all tasks, all curves on one figure
+
+Task K works in OUT/task-K (OUT: the plan's out, or its name, beside the
+plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
+(the metrics log), curve.png, train.txt (train's output), eval.json (the
+evaluation's result, td2048 merge's format) and task.json (its settings).
+--task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+
+A task is safe to run again: a finished one (its eval.json written) says
+so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
+a requeue, a Pod's deletion), or killed, resumes from its last checkpoint.
+A task whose folder holds another configuration is refused.
+
+The plan's keys are in the README (section "Clusters") and in the package
+documentation of sweep: [train] game, network, episodes, alpha,
+alpha_schedule, update, learner, init, coherence, seed, every,
+checkpoint_every, threads; [grid] lists of those; [[task]] entries; and
+[eval] games, depth, seed, threads.`,
+		example: `  td2048 sweep list rates.toml                  # 6 tasks: sbatch --array=0-5
+  td2048 sweep run rates.toml --task 3
+  td2048 sweep run rates.toml --task auto        # in a Slurm array or Indexed Job
+  td2048 sweep report rates                      # the table, and rates/curves.png`,
+		setup: setupSweep,
+	})
+}
+
+func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
+	task := fs.String("task", "", "run: the task to run, from 0, or auto (SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX)")
+	figure := fs.String("plot", "", "report: draw all tasks' learning curves here (default DIR/curves.png; none for no figure)")
+	return func(args []string) error {
+		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
+			return usagef("want list PLAN.toml, run PLAN.toml --task K, or report DIR|PLAN.toml")
+		}
+		if args[0] != "run" && *task != "" {
+			return usagef("--task goes with sweep run")
+		}
+		if args[0] != "report" && *figure != "" {
+			return usagef("--plot goes with sweep report")
+		}
+		switch args[0] {
+		case "list":
+			p, err := sweep.Load(args[1])
+			if err != nil {
+				return err
+			}
+			for _, t := range p.Tasks {
+				fmt.Fprintf(e.stdout, "%d\t%s\t%s\n", t.Index, filepath.Join(p.Dir(args[1]), t.Name), t.Label)
+			}
+			fmt.Fprintf(e.stdout, "%d tasks (Slurm: sbatch --array=0-%d; Kubernetes: completions: %d)\n", len(p.Tasks), len(p.Tasks)-1, len(p.Tasks))
+			return nil
+		case "run":
+			return sweepRun(args[1], *task, e)
+		}
+		return sweepReport(args[1], *figure, e)
+	}
+}
+
+// taskFile is task.json: what a task folder holds.
+type taskFile struct {
+	Task  int      `json:"task"`
+	Label string   `json:"label"`
+	Train []string `json:"train"`
+	Eval  []string `json:"eval"`
+}
+
+func sweepRun(planPath, taskArg string, e *env) error {
+	p, err := sweep.Load(planPath)
+	if err != nil {
+		return err
+	}
+	var k int
+	switch {
+	case taskArg == "":
+		return usagef("sweep run needs --task K (0 to %d) or --task auto", len(p.Tasks)-1)
+	case taskArg == "auto":
+		s, err := evalresult.AutoShard(os.Getenv, len(p.Tasks))
+		if err != nil {
+			return usagef("--task auto: %v", strings.Replace(err.Error(), "shard auto: ", "", 1))
+		}
+		k = s.K
+	default:
+		if _, err := fmt.Sscan(taskArg, &k); err != nil || fmt.Sprint(k) != taskArg || k < 0 || k >= len(p.Tasks) {
+			return usagef("--task %q: want a task from 0 to %d (the plan has %d), or auto", taskArg, len(p.Tasks)-1, len(p.Tasks))
+		}
+	}
+	t := p.Tasks[k]
+	dir := filepath.Join(p.Dir(planPath), t.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tf := taskFile{Task: k, Label: t.Label, Train: t.TrainArgs(dir, false), Eval: t.EvalArgs(dir)}
+	tfPath := filepath.Join(dir, "task.json")
+	if data, err := os.ReadFile(tfPath); err == nil {
+		var old taskFile
+		if json.Unmarshal(data, &old) != nil || !slices.Equal(old.Train, tf.Train) || !slices.Equal(old.Eval, tf.Eval) {
+			return fmt.Errorf("%s holds another configuration than task %d of %s (%s): the plan changed? give it another out", dir, k, planPath, t.Label)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	} else if err := safefile.WriteAtomic(tfPath, func(w io.Writer) error {
+		en := json.NewEncoder(w)
+		en.SetIndent("", "  ")
+		return en.Encode(tf)
+	}); err != nil {
+		return err
+	}
+	evalPath := filepath.Join(dir, "eval.json")
+	if r, err := evalresult.Read(evalPath); err == nil {
+		fmt.Fprintf(e.stdout, "task %d (%s) is done: %s, eval avg %s over %d games; nothing to do\n", k, t.Label, evalPath, stats.Num(float64(r.Sum)/float64(max(r.Count, 1))), r.Count)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "task %d of %d (%s) in %s\n", k, len(p.Tasks), t.Label, dir)
+	logf, err := os.OpenFile(filepath.Join(dir, "train.txt"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
+	weights := filepath.Join(dir, "weights.td2048")
+	args := tf.Train
+	if h, err := netfile.ReadHeader(weights); err == nil {
+		if _, ok, _ := runfile.ReadState(h); ok {
+			args = t.TrainArgs(dir, true)
+			fmt.Fprintf(sub.stdout, "resuming from %s (%d episodes done)\n", weights, h.Episodes)
+		}
+	}
+	if !slices.Contains(args, "--resume") {
+		// A new run in the task's own folder: what a killed first attempt
+		// left there (a log, a plot) is replaced.
+		args = append(slices.Clone(args), "--force")
+	}
+	if err := runCommand(args, sub); err != nil {
+		return fmt.Errorf("task %d: %v", k, err)
+	}
+	if err := runCommand(tf.Eval, sub); err != nil {
+		return fmt.Errorf("task %d: %v", k, err)
+	}
+	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
+	return nil
+}
+
+// runCommand runs a td2048 command in this process.
+func runCommand(args []string, e *env) error {
+	r := root(e)
+	r.SetArgs(args)
+	_, err := r.ExecuteC()
+	return err
+}
+
+// taskRow is a line of sweep report.
+type taskRow struct {
+	name, label, state string
+	done               int64
+	blockAvg           string
+	evalAvg, goal      string
+	log                string
+}
+
+func sweepReport(arg, figure string, e *env) error {
+	dir := arg
+	var planned []sweep.Task // the plan's tasks, when a plan is given: those not started are listed too
+	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+		p, err := sweep.Load(arg)
+		if err != nil {
+			return err
+		}
+		dir, planned = p.Dir(arg), p.Tasks
+	}
+	taskDirs, err := filepath.Glob(filepath.Join(dir, "task-*"))
+	if err != nil {
+		return err
+	}
+	labels := map[string]string{}
+	if planned != nil {
+		taskDirs = nil
+		for _, t := range planned {
+			taskDirs = append(taskDirs, filepath.Join(dir, t.Name))
+			labels[t.Name] = t.Label
+		}
+	}
+	if len(taskDirs) == 0 {
+		return fmt.Errorf("%s holds no task folders (task-K): run td2048 sweep run PLAN --task K first", dir)
+	}
+	var rows []taskRow
+	var series []plot.Series
+	for _, td := range taskDirs {
+		tf := taskFile{Label: labels[filepath.Base(td)]}
+		data, err := os.ReadFile(filepath.Join(td, "task.json"))
+		if (err != nil || json.Unmarshal(data, &tf) != nil) && planned == nil {
+			continue
+		}
+		r := taskRow{name: filepath.Base(td), label: tf.Label, state: "not started", blockAvg: "-", evalAvg: "-", goal: "-"}
+		r.log = filepath.Join(td, "weights.jsonl")
+		if recs, err := runfile.ReadRecords(r.log); err == nil && len(recs) > 0 {
+			last := recs[len(recs)-1]
+			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
+			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})
+		}
+		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
+			b := res.Block()
+			r.state, r.evalAvg = "done", stats.Num(b.Avg())
+			if g, err := games.Lookup(res.Game); err == nil {
+				r.goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
+			}
+		}
+		rows = append(rows, r)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "task\tconfig\tstate\tepisodes\tlast block avg\teval avg\teval goal rate")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.name, r.label, r.state, r.done, r.blockAvg, r.evalAvg, r.goal)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	done := 0
+	for _, r := range rows {
+		if r.state == "done" {
+			done++
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(rows))
+	if figure == "none" || len(series) == 0 {
+		return nil
+	}
+	if figure == "" {
+		figure = filepath.Join(dir, "curves.png")
+	}
+	if _, err := plot.Format(figure); err != nil {
+		return usagef("--plot: %v", err)
+	}
+	if err := plot.SaveWith(figure, plot.Options{Title: "Learning curves: " + filepath.Base(dir)}, series...); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "curves = %s\n", figure)
+	return nil
+}

@@ -1,0 +1,439 @@
+// Package evalresult is the result file of one shard of an evaluation
+// (td2048 eval --shard K/N --out part.json), and the merge of a full set
+// of shards into the result of the whole evaluation.
+//
+// A shard K of N of an evaluation of G games plays the contiguous games
+// K*G/N .. (K+1)*G/N-1; game i draws its tiles from (seed, i) alone, so
+// the shards together play exactly the games of one unsharded run, and
+// their merge holds exactly its counts: the per-tile counts, the score
+// sum, the best score and the moves are integers, added in any order
+// (no float is summed), so the statistics block printed from a merge is
+// byte for byte the one the unsharded run prints.
+//
+// The file is one JSON object, written atomically, whose "checksum" is the
+// SHA-256 of the object's canonical encoding with the checksum empty.
+package evalresult
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/stats"
+)
+
+// Format names the file format in Result.Format.
+const Format = "td2048-eval-result"
+
+// Version is the format version this package reads and writes.
+const Version = 1
+
+// MaxShards bounds N in a shard K/N.
+const MaxShards = 1 << 20
+
+// A Shard is part K (from 0) of N of an evaluation.
+type Shard struct{ K, N int }
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// Games returns the games of the shard in an evaluation of total games:
+// first .. first+count-1.
+func (s Shard) Games(total int) (first, count int) {
+	lo := int(int64(s.K) * int64(total) / int64(s.N))
+	hi := int(int64(s.K+1) * int64(total) / int64(s.N))
+	return lo, hi - lo
+}
+
+// ParseShard reads "K/N" with 0 <= K < N <= MaxShards.
+func ParseShard(v string) (Shard, error) {
+	ks, ns, ok := strings.Cut(v, "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("shard %q: want K/N (part K, from 0, of N), or auto", v)
+	}
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil || strings.HasPrefix(ks, "+") || strings.HasPrefix(ns, "+") {
+		return Shard{}, fmt.Errorf("shard %q: K and N must be integers (K/N: part K, from 0, of N)", v)
+	}
+	if n < 1 || n > MaxShards || k < 0 || k >= n {
+		return Shard{}, fmt.Errorf("shard %q: want 0 <= K < N <= %d", v, MaxShards)
+	}
+	return Shard{k, n}, nil
+}
+
+// Environment variables that AutoShard reads.
+const (
+	SlurmID    = "SLURM_ARRAY_TASK_ID"
+	SlurmCount = "SLURM_ARRAY_TASK_COUNT"
+	SlurmMin   = "SLURM_ARRAY_TASK_MIN"
+	K8sIndex   = "JOB_COMPLETION_INDEX"
+	CountVar   = "TD2048_SHARDS"
+)
+
+// AutoShard is the shard of this task of a job array, from the engine's
+// environment (getenv is os.Getenv but for tests): Slurm's
+// SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN, so --array=1-4 works
+// too) of SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX of
+// count, or when count is 0, of TD2048_SHARDS (an Indexed Job does not
+// tell its completions). A count given (not 0) overrides Slurm's too.
+func AutoShard(getenv func(string) string, count int) (Shard, error) {
+	num := func(name string) (int, bool, error) {
+		v := getenv(name)
+		if v == "" {
+			return 0, false, nil
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return 0, true, fmt.Errorf("%s=%q is not a count", name, v)
+		}
+		return n, true, nil
+	}
+	var idx, n int
+	id, slurm, err := num(SlurmID)
+	if err != nil {
+		return Shard{}, err
+	}
+	if slurm {
+		lo, _, err := num(SlurmMin)
+		if err != nil {
+			return Shard{}, err
+		}
+		c, ok, err := num(SlurmCount)
+		if err != nil {
+			return Shard{}, err
+		}
+		if !ok && count == 0 {
+			return Shard{}, fmt.Errorf("%s is set but not %s: give the shard count", SlurmID, SlurmCount)
+		}
+		idx, n = id-lo, c
+	} else {
+		i, ok, err := num(K8sIndex)
+		if err != nil {
+			return Shard{}, err
+		}
+		if !ok {
+			return Shard{}, fmt.Errorf("shard auto: neither %s (Slurm job array) nor %s (Kubernetes Indexed Job) is set", SlurmID, K8sIndex)
+		}
+		c, ok, err := num(CountVar)
+		if err != nil {
+			return Shard{}, err
+		}
+		if !ok && count == 0 {
+			return Shard{}, fmt.Errorf("%s is set: give the shard count (the Job's completions) with %s or a flag", K8sIndex, CountVar)
+		}
+		idx, n = i, c
+	}
+	if count > 0 {
+		n = count
+	}
+	if n < 1 || n > MaxShards || idx < 0 || idx >= n {
+		return Shard{}, fmt.Errorf("shard auto: task %d of %d is not a shard (want 0 <= task < count <= %d)", idx, n, MaxShards)
+	}
+	return Shard{idx, n}, nil
+}
+
+// Result is one shard's evaluation, or the merge of all of them (Shard N
+// 1 then, First 0 and Count GamesTotal).
+type Result struct {
+	Format   string `json:"format"`
+	Version  int    `json:"version"`
+	Checksum string `json:"checksum"` // SHA-256 of the encoding with this empty
+
+	// What was evaluated: a merge refuses shards that differ in any.
+	Game        string  `json:"game"`    // "2048" or "threes"
+	Network     string  `json:"network"` // ntuple.Spec.String()
+	NetworkText string  `json:"network_text"`
+	WeightsSum  string  `json:"weights_checksum"` // netfile.FileSum
+	Weights     string  `json:"weights"`          // the path the shard loaded (not compared)
+	Trained     int64   `json:"trained_episodes"`
+	Learner     string  `json:"learner"`
+	Seed        uint64  `json:"seed"`
+	Depth       int     `json:"depth"`
+	MoveTime    float64 `json:"move_time_s"`
+	Cache       int64   `json:"cache_bytes"`
+	Search      string  `json:"search"` // as eval prints it
+	GamesTotal  int     `json:"games_total"`
+	ShardK      int     `json:"shard"`
+	ShardN      int     `json:"shards"`
+	First       int     `json:"first_game"`
+	Count       int     `json:"games"`
+	Sum         int64   `json:"score_sum"`
+	MaxScore    int     `json:"max_score"`
+	Moves       int64   `json:"moves"`
+	End         []int   `json:"end"`        // games whose largest tile index was exactly i
+	ElapsedMS   int64   `json:"elapsed_ms"` // summed over shards in a merge
+	WallMS      int64   `json:"wall_ms"`    // the longest shard's
+	Threads     int     `json:"threads"`
+
+	// Threes!: the rest of the course summary, and the statistics file.
+	Placements  int64  `json:"placements,omitempty"`
+	TimeMS      int64  `json:"time_ms,omitempty"`
+	SlideMS     int64  `json:"slide_ms,omitempty"`
+	PlaceMS     int64  `json:"place_ms,omitempty"`
+	Stats       string `json:"stats,omitempty"` // relative to the result file's folder
+	StatsSHA256 string `json:"stats_sha256,omitempty"`
+}
+
+// Shard is the result's shard.
+func (r *Result) Shard() Shard { return Shard{r.ShardK, r.ShardN} }
+
+// Block is the result's statistics.
+func (r *Result) Block() stats.Block {
+	b := stats.Block{Games: r.Count, Sum: r.Sum, MaxScore: r.MaxScore, Moves: r.Moves}
+	copy(b.End[:], r.End)
+	return b
+}
+
+// SetBlock sets the result's statistics from b.
+func (r *Result) SetBlock(b *stats.Block) {
+	r.Count, r.Sum, r.MaxScore, r.Moves = b.Games, b.Sum, b.MaxScore, b.Moves
+	n := len(b.End)
+	for n > 0 && b.End[n-1] == 0 {
+		n--
+	}
+	r.End = append([]int{}, b.End[:n]...)
+}
+
+// Speed is the Threes! course summary's speed of the result.
+func (r *Result) Speed() stats.Speed {
+	return stats.Speed{Slides: r.Moves, Placements: r.Placements, Time: r.TimeMS, SlideTime: r.SlideMS, PlaceTime: r.PlaceMS}
+}
+
+// sum is the checksum of r's encoding with an empty checksum.
+func (r Result) sum() (string, []byte, error) {
+	r.Checksum = ""
+	js, err := json.Marshal(r)
+	if err != nil {
+		return "", nil, err
+	}
+	h := sha256.Sum256(js)
+	return hex.EncodeToString(h[:]), js, nil
+}
+
+// Encode writes r, checksummed, as indented JSON and a newline.
+func Encode(w io.Writer, r Result) error {
+	r.Format, r.Version = Format, Version
+	sum, _, err := r.sum()
+	if err != nil {
+		return err
+	}
+	r.Checksum = sum
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(js, '\n'))
+	return err
+}
+
+// Write saves r at path atomically.
+func Write(path string, r Result) error {
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return Encode(w, r) })
+}
+
+// maxFile bounds a result file's size.
+const maxFile = 1 << 20
+
+// Decode reads one result, checking its format, checksum and counts.
+func Decode(rd io.Reader) (Result, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, maxFile+1))
+	if err != nil {
+		return Result{}, err
+	}
+	if len(data) > maxFile {
+		return Result{}, errors.New("not an evaluation result: larger than 1 MiB")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var r Result
+	if err := dec.Decode(&r); err != nil {
+		return Result{}, fmt.Errorf("not an evaluation result: %v", err)
+	}
+	if dec.More() {
+		return Result{}, errors.New("not an evaluation result: data after the object")
+	}
+	if r.Format != Format {
+		return Result{}, fmt.Errorf("not an evaluation result: format %q", r.Format)
+	}
+	if r.Version != Version {
+		return Result{}, fmt.Errorf("evaluation result version %d: this td2048 reads version %d", r.Version, Version)
+	}
+	sum, _, err := r.sum()
+	if err != nil {
+		return Result{}, err
+	}
+	if sum != r.Checksum {
+		return Result{}, errors.New("damaged evaluation result: checksum does not match")
+	}
+	if err := r.check(); err != nil {
+		return Result{}, fmt.Errorf("damaged evaluation result: %v", err)
+	}
+	return r, nil
+}
+
+// check tests the result's counts for consistency.
+func (r *Result) check() error {
+	if r.Game != "2048" && r.Game != "threes" {
+		return fmt.Errorf("game %q", r.Game)
+	}
+	if r.GamesTotal < 1 || r.ShardN < 1 || r.ShardN > MaxShards || r.ShardK < 0 || r.ShardK >= r.ShardN {
+		return fmt.Errorf("shard %d/%d of %d games", r.ShardK, r.ShardN, r.GamesTotal)
+	}
+	if first, count := r.Shard().Games(r.GamesTotal); first != r.First || count != r.Count {
+		return fmt.Errorf("shard %s of %d games is games %d..%d, not %d..%d", r.Shard(), r.GamesTotal, first, first+count-1, r.First, r.First+r.Count-1)
+	}
+	if len(r.End) > stats.Tiles {
+		return fmt.Errorf("%d tile counts", len(r.End))
+	}
+	n := 0
+	for _, c := range r.End {
+		if c < 0 {
+			return errors.New("negative tile count")
+		}
+		n += c
+	}
+	if n != r.Count {
+		return fmt.Errorf("tile counts add up to %d games, not %d", n, r.Count)
+	}
+	if r.Sum < 0 || r.MaxScore < 0 || r.Moves < 0 || r.ElapsedMS < 0 || int64(r.MaxScore) > r.Sum {
+		return errors.New("negative or inconsistent score, moves or time")
+	}
+	return nil
+}
+
+// Read reads the result file at path.
+func Read(path string) (Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Result{}, err
+	}
+	defer f.Close()
+	r, err := Decode(f)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return r, nil
+}
+
+// A Part is a shard's result and the file it came from.
+type Part struct {
+	Path string
+	Result
+}
+
+// sameAs names the first setting in which a differs from b.
+func sameAs(a, b *Result) string {
+	switch {
+	case a.Game != b.Game:
+		return fmt.Sprintf("game %s, not %s", a.Game, b.Game)
+	case a.Network != b.Network:
+		return fmt.Sprintf("network %s, not %s", a.Network, b.Network)
+	case a.WeightsSum != b.WeightsSum:
+		return fmt.Sprintf("other weights (%s, %s, not %s, %s)", a.Weights, a.WeightsSum, b.Weights, b.WeightsSum)
+	case a.Learner != b.Learner:
+		return fmt.Sprintf("learner %s, not %s", a.Learner, b.Learner)
+	case a.Seed != b.Seed:
+		return fmt.Sprintf("seed %d, not %d", a.Seed, b.Seed)
+	case a.Depth != b.Depth || a.MoveTime != b.MoveTime || a.Search != b.Search:
+		return fmt.Sprintf("search %q, not %q", a.Search, b.Search)
+	case a.GamesTotal != b.GamesTotal:
+		return fmt.Sprintf("an evaluation of %d games, not %d", a.GamesTotal, b.GamesTotal)
+	case a.ShardN != b.ShardN:
+		return fmt.Sprintf("one of %d shards, not %d", a.ShardN, b.ShardN)
+	case (a.Stats == "") != (b.Stats == ""):
+		return "a statistics file where the other has none, or the reverse"
+	}
+	return ""
+}
+
+// Merge merges the results of all the shards of one evaluation, given in
+// any order, into the result of the whole (shard 0/1). It refuses a set
+// with a shard missing or given twice, or shards of different
+// evaluations, naming the files. The merged Stats is empty: the caller
+// concatenates the shards' statistics files (Threes!) in the order of
+// Ordered.
+func Merge(parts []Part) (Result, error) {
+	if len(parts) == 0 {
+		return Result{}, errors.New("no shards to merge")
+	}
+	ps := Ordered(parts)
+	first := &ps[0]
+	seen := make(map[int]string, len(ps))
+	for i := range ps {
+		p := &ps[i]
+		if d := sameAs(&p.Result, &first.Result); d != "" {
+			return Result{}, fmt.Errorf("%s is not a shard of the evaluation of %s: %s", p.Path, first.Path, d)
+		}
+		if prev, dup := seen[p.ShardK]; dup {
+			return Result{}, fmt.Errorf("shard %s given twice: %s and %s", p.Shard(), prev, p.Path)
+		}
+		seen[p.ShardK] = p.Path
+	}
+	if len(seen) != first.ShardN {
+		var missing []string
+		for k := 0; k < first.ShardN && len(missing) < 10; k++ {
+			if _, ok := seen[k]; !ok {
+				fst, n := Shard{k, first.ShardN}.Games(first.GamesTotal)
+				missing = append(missing, fmt.Sprintf("%d/%d (games %d..%d)", k, first.ShardN, fst, fst+n-1))
+			}
+		}
+		more := ""
+		if n := first.ShardN - len(seen); n > len(missing) {
+			more = fmt.Sprintf(" and %d more", n-len(missing))
+		}
+		return Result{}, fmt.Errorf("%d of %d shards given; missing %s%s", len(seen), first.ShardN, strings.Join(missing, ", "), more)
+	}
+	m := first.Result
+	m.Checksum, m.ShardK, m.ShardN, m.First, m.Count = "", 0, 1, 0, m.GamesTotal
+	m.Stats, m.StatsSHA256 = "", ""
+	var b stats.Block
+	m.ElapsedMS, m.WallMS, m.Placements, m.TimeMS, m.SlideMS, m.PlaceMS = 0, 0, 0, 0, 0, 0
+	for i := range ps {
+		p := &ps[i].Result
+		pb := p.Block()
+		b.Merge(&pb)
+		m.ElapsedMS += p.ElapsedMS
+		m.WallMS = max(m.WallMS, p.WallMS)
+		m.Placements += p.Placements
+		m.TimeMS += p.TimeMS
+		m.SlideMS += p.SlideMS
+		m.PlaceMS += p.PlaceMS
+	}
+	m.SetBlock(&b)
+	if err := m.check(); err != nil {
+		return Result{}, err
+	}
+	return m, nil
+}
+
+// Ordered returns the parts sorted by their first game.
+func Ordered(parts []Part) []Part {
+	ps := append([]Part{}, parts...)
+	sort.SliceStable(ps, func(i, j int) bool {
+		return ps[i].First < ps[j].First || ps[i].First == ps[j].First && ps[i].ShardK < ps[j].ShardK
+	})
+	return ps
+}
+
+// HashFile is the SHA-256 of the file at path, in hex.
+func HashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,259 @@
+package evalresult
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/td2048/td2048/stats"
+)
+
+func TestShardGames(t *testing.T) {
+	// 10 games in 3 shards: 0..2, 3..5, 6..9.
+	want := [][2]int{{0, 3}, {3, 3}, {6, 4}}
+	for k, w := range want {
+		if f, n := (Shard{k, 3}).Games(10); f != w[0] || n != w[1] {
+			t.Errorf("shard %d/3 of 10: games %d+%d, want %d+%d", k, f, n, w[0], w[1])
+		}
+	}
+	// Every game exactly once, in order, for many N and totals.
+	for total := 1; total < 40; total++ {
+		for n := 1; n < 50; n++ {
+			next := 0
+			for k := range n {
+				f, c := Shard{k, n}.Games(total)
+				if f != next || c < 0 {
+					t.Fatalf("%d games, shard %d/%d: first %d, want %d", total, k, n, f, next)
+				}
+				next += c
+			}
+			if next != total {
+				t.Fatalf("%d games in %d shards cover %d", total, n, next)
+			}
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Shard
+		err  string
+	}{
+		{"0/1", Shard{0, 1}, ""},
+		{"3/4", Shard{3, 4}, ""},
+		{"4/4", Shard{}, "0 <= K < N"},
+		{"-1/4", Shard{}, "0 <= K < N"},
+		{"1/0", Shard{}, "0 <= K < N"},
+		{"1", Shard{}, "want K/N"},
+		{"a/b", Shard{}, "integers"},
+		{"+1/2", Shard{}, "integers"},
+		{"1/2/3", Shard{}, "integers"},
+	} {
+		s, err := ParseShard(c.in)
+		if c.err == "" && (err != nil || s != c.want) {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, s, err, c.want)
+		}
+		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("ParseShard(%q) error %v; want one containing %q", c.in, err, c.err)
+		}
+	}
+}
+
+func TestAutoShard(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	for _, c := range []struct {
+		env   func(string) string
+		count int
+		want  Shard
+		err   string
+	}{
+		{env(SlurmID, "2", SlurmCount, "4"), 0, Shard{2, 4}, ""},
+		{env(SlurmID, "3", SlurmCount, "4", SlurmMin, "1"), 0, Shard{2, 4}, ""}, // --array=1-4
+		{env(SlurmID, "2"), 8, Shard{2, 8}, ""},
+		{env(SlurmID, "2"), 0, Shard{}, "give the shard count"},
+		{env(SlurmID, "4", SlurmCount, "4"), 0, Shard{}, "is not a shard"},
+		{env(K8sIndex, "1", CountVar, "3"), 0, Shard{1, 3}, ""},
+		{env(K8sIndex, "1"), 2, Shard{1, 2}, ""},
+		{env(K8sIndex, "1"), 0, Shard{}, CountVar},
+		{env(K8sIndex, "x", CountVar, "3"), 0, Shard{}, "not a count"},
+		{env(), 0, Shard{}, "neither"},
+	} {
+		s, err := AutoShard(c.env, c.count)
+		if c.err == "" && (err != nil || s != c.want) {
+			t.Errorf("AutoShard = %v, %v; want %v", s, err, c.want)
+		}
+		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("AutoShard error %v; want one containing %q", err, c.err)
+		}
+	}
+}
+
+// parts plays a made-up evaluation of total games in n shards: game i
+// scores from (seed, i) alone.
+func parts(total, n int, seed uint64) ([]Part, stats.Block) {
+	var whole stats.Block
+	game := func(i int) (int, int, int) {
+		r := rand.New(rand.NewPCG(seed, uint64(i)))
+		return r.IntN(100000), 3 + r.IntN(12), r.IntN(5000)
+	}
+	for i := range total {
+		whole.Add(game(i))
+	}
+	var ps []Part
+	for k := range n {
+		s := Shard{k, n}
+		first, count := s.Games(total)
+		var b stats.Block
+		for i := first; i < first+count; i++ {
+			b.Add(game(i))
+		}
+		r := Result{Game: "2048", Network: "4x6", WeightsSum: "ab", Seed: seed, Depth: 2, Search: "2-ply", GamesTotal: total,
+			ShardK: k, ShardN: n, First: first, ElapsedMS: 10, WallMS: int64(k)}
+		r.SetBlock(&b)
+		ps = append(ps, Part{Path: filepath.Join("d", s.String()), Result: r})
+	}
+	return ps, whole
+}
+
+func TestMergeIsTheWhole(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 40} {
+		ps, whole := parts(37, n, 9)
+		rand.New(rand.NewPCG(1, uint64(n))).Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+		m, err := Merge(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b bytes.Buffer
+		mb := m.Block()
+		mb.Write(&a, mb.Games, stats.Pow2)
+		whole.Write(&b, whole.Games, stats.Pow2)
+		if a.String() != b.String() || mb != whole {
+			t.Errorf("%d shards: merged block\n%s\nwant\n%s", n, a.String(), b.String())
+		}
+		if m.ShardN != 1 || m.Count != 37 || m.ElapsedMS != int64(10*n) || m.WallMS != int64(n-1) {
+			t.Errorf("%d shards: merged %+v", n, m)
+		}
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	ps, _ := parts(20, 4, 1)
+	other := func(f func(r *Result)) []Part {
+		qs := append([]Part{}, ps...)
+		f(&qs[2].Result)
+		return qs
+	}
+	for _, c := range []struct {
+		parts []Part
+		err   string
+	}{
+		{ps[:3], "3 of 4 shards given; missing 3/4 (games 15..19)"},
+		{append(append([]Part{}, ps...), ps[1]), "shard 1/4 given twice: d/1/4 and d/1/4"},
+		{other(func(r *Result) { r.Seed = 2 }), "d/2/4 is not a shard of the evaluation of d/0/4: seed 2, not 1"},
+		{other(func(r *Result) { r.WeightsSum = "cd" }), "other weights"},
+		{other(func(r *Result) { r.Depth = 3 }), "search"},
+		{other(func(r *Result) { r.GamesTotal = 21 }), "21 games, not 20"},
+		{other(func(r *Result) { r.Game = "threes" }), "game threes"},
+		{nil, "no shards"},
+	} {
+		_, err := Merge(c.parts)
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("Merge error %v; want one containing %q", err, c.err)
+		}
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	ps, _ := parts(20, 4, 1)
+	var buf bytes.Buffer
+	if err := Encode(&buf, ps[1].Result); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Decode(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ps[1].Result
+	want.Format, want.Version, want.Checksum = Format, Version, r.Checksum
+	if r.Block() != want.Block() || r.First != want.First || r.Seed != want.Seed || r.Checksum == "" {
+		t.Errorf("decoded %+v, want %+v", r, want)
+	}
+	// One digit changed: the checksum catches it.
+	bad := bytes.Replace(buf.Bytes(), []byte(`"seed": 1`), []byte(`"seed": 2`), 1)
+	if _, err := Decode(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("changed seed: %v", err)
+	}
+	for _, in := range []string{"", "{}", `{"format":"x"}`, "[1]", buf.String() + "{}"} {
+		if _, err := Decode(strings.NewReader(in)); err == nil {
+			t.Errorf("Decode(%.40q) accepted", in)
+		}
+	}
+}
+
+func TestWriteRead(t *testing.T) {
+	ps, _ := parts(5, 1, 3)
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := Write(path, ps[0].Result); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(path)
+	if err != nil || r.Block() != ps[0].Block() {
+		t.Fatalf("Read = %+v, %v", r, err)
+	}
+}
+
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/1", "3/4", "9/8", "-1/2", "a/b", "1048575/1048576", "", "/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			return
+		}
+		if sh.K < 0 || sh.K >= sh.N || sh.N > MaxShards {
+			t.Fatalf("ParseShard(%q) = %v", s, sh)
+		}
+		if back, err := ParseShard(sh.String()); err != nil || back != sh {
+			t.Fatalf("round trip of %v: %v, %v", sh, back, err)
+		}
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	ps, _ := parts(20, 4, 1)
+	var buf bytes.Buffer
+	Encode(&buf, ps[3].Result)
+	f.Add(buf.Bytes())
+	f.Add([]byte("{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		// What Decode accepts is consistent and round-trips.
+		if err := r.check(); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := Encode(&out, r); err != nil {
+			t.Fatal(err)
+		}
+		r2, err := Decode(&out)
+		if err != nil || r2.Checksum != r.Checksum {
+			t.Fatalf("round trip: %v", err)
+		}
+		if _, err := Merge([]Part{{"a", r}}); err != nil && r.ShardN == 1 {
+			t.Fatalf("a whole evaluation does not merge alone: %v", err)
+		}
+	})
+}
