@@ -57,7 +57,7 @@ field() { echo "$recipes" | awk -F'|' -v m="$1" -v f="$2" '$1 == m {print $f}'; 
 
 # done_td FILE / done_tdl FILE: the run's output is complete.
 done_td() { [ -f "$1.out" ] && grep -q "^$episodes episodes in " "$1.out"; }
-done_tdl() { [ -f "$1.out" ] && grep -q "^$((episodes / 1000))/$((episodes / 1000)) " "$1.out"; }
+done_tdl() { [ -f "$1.out" ] && grep -Eq "^0*$((episodes / 1000))/0*$((episodes / 1000)) " "$1.out"; }
 
 run() { # PROGRAM METHOD SEED
 	local prog=$1 m=$2 s=$3 tdm=$2
@@ -95,17 +95,23 @@ for j in "${todo[@]}"; do
 done
 wait
 
-# The last $last blocks of one run: "AVG RATE2048 MOVES_PER_S WALL_S".
+# One run: "AVG RATE2048 MOVES TRAIN_S CPU_S WALL_S": the mean block average
+# and 2048-rate (%) of the last $last blocks, the moves of the whole run and
+# the seconds its blocks took (the program's own clock, so MOVES/TRAIN_S is
+# the moves/s it reports), and the process's CPU (user+sys) and wall time.
 summ_td() {
 	awk -v n="$last" '
 		/^\{/ { a = $0; sub(/.*"avg":/, "", a); sub(/,.*/, "", a)
 			r = $0; sub(/.*"reach":\{/, "", r); sub(/\}.*/, "", r)
 			w = 0; if (r ~ /"2048":/) { sub(/.*"2048":/, "", r); sub(/[,}].*/, "", r); w = r * 100 }
+			m = $0; sub(/.*"moves_per_sec":/, "", m); sub(/,.*/, "", m)
+			e = $0; sub(/.*"elapsed_s":/, "", e); sub(/,.*/, "", e)
+			mv += m * (e - pe); pe = e
 			A[++k] = a; W[k] = w }
-		END { for (i = k - n + 1; i <= k; i++) { sa += A[i]; sw += W[i] }
-			printf "%.1f %.2f", sa / n, sw / n }' "$1.jsonl"
-	awk '/ episodes in / { m = $5; sub(/M$/, "", m); printf " %.0f", m * 1e6 }' "$1.out"
-	awk '{ printf " %.0f\n", $1 }' "$1.time"
+		END { if (n > k) n = k
+			for (i = k - n + 1; i <= k; i++) { sa += A[i]; sw += W[i] }
+			printf "%.1f %.2f %.0f %.3f", sa / n, sw / n, mv, pe }' "$1.jsonl"
+	awk '{ printf " %.2f %.2f\n", $2 + $3, $1 }' "$1.time"
 }
 summ_tdl() {
 	awk -v n="$last" '
@@ -113,14 +119,16 @@ summ_tdl() {
 			mv += op * ms / 1000; t += ms }
 		/^local:/ { a = $2; sub(/avg=/, "", a); w = $5; sub(/win=/, "", w); sub(/%/, "", w)
 			A[++k] = a; W[k] = w }
-		END { for (i = k - n + 1; i <= k; i++) { sa += A[i]; sw += W[i] }
-			printf "%.1f %.2f %.0f", sa / n, sw / n, mv * 1000 / t }' "$1.out"
-	awk '{ printf " %.0f\n", $1 }' "$1.time"
+		END { if (n > k) n = k
+			for (i = k - n + 1; i <= k; i++) { sa += A[i]; sw += W[i] }
+			printf "%.1f %.2f %.0f %.3f", sa / n, sw / n, mv, t / 1000 }' "$1.out"
+	awk '{ printf " %.2f %.2f\n", $2 + $3, $1 }' "$1.time"
 }
 
 echo
 echo "Fidelity: 4x6, $episodes episodes, 1 thread, seeds $seeds; mean of the last $last blocks (avg score, 2048-rate)"
-printf '%-13s %-22s %-22s %-8s %-14s %-14s %s\n' method td2048 TDL2048+ verdict "td2048 2048%" "TDL 2048%" "moves/s td2048/TDL (wall s)"
+printf '%-13s %-17s %-17s %-7s %-7s %-7s %-28s %-28s %s\n' method td2048 TDL2048+ verdict "2048%" "2048%" \
+	"M moves/s td2048/TDL (ratio)" "moves/CPU-s td2048/TDL" "wall s td2048/TDL"
 for m in $methods; do
 	tdm=$m
 	[ "$m" = tc-forward ] && tdm=tc
@@ -137,19 +145,24 @@ for m in $methods; do
 	tdfiles=() tdlfiles=()
 	for s in $seeds; do tdfiles+=("$out/$tdm-td2048-s$s.jsonl"); tdlfiles+=("$out/$m-tdl-s$s.out"); done
 	"$td" plot "${tdfiles[@]}" "${tdlfiles[@]}" --label "${labels%,}" \
-		--title "Fidelity: $m, 4x6, td2048 vs TDL2048+ (seeds $seeds)" -o "$out/$m.png" >/dev/null
+		--title "Fidelity: $m, 4x6, td2048 vs TDL2048+ (seeds ${seeds// /, })" -o "$out/$m.png" >/dev/null
 	printf '%s\n' "${a[@]}" >"$out/$m.td.sum"
 	printf '%s\n' "${b[@]}" >"$out/$m.tdl.sum"
 	paste -d' ' "$out/$m.td.sum" "$out/$m.tdl.sum" | awk -v m="$m" '
 		function sd(s, q, n) { return n > 1 ? sqrt((q - s * s / n) / (n - 1)) : 0 }
-		{ n++; a += $1; aq += $1 * $1; b += $5; bq += $5 * $5; ra += $2; rb += $6
-		  ma += $3; mb += $7; wa += $4; wb += $8 }
+		{ n++; a += $1; aq += $1 * $1; b += $7; bq += $7 * $7; ra += $2; rb += $8
+		  ma += $3; ta += $4; ca += $5; wa += $6; mb += $9; tb += $10; cb += $11; wb += $12 }
 		END { sa = sd(a, aq, n); sb = sd(b, bq, n); d = a / n - b / n; se = sqrt(sa * sa / n + sb * sb / n)
 			v = (d < 0 ? -d : d) <= 2 * se ? "agree" : "DIFFER"
-			printf "%-13s %-22s %-22s %-8s %-14s %-14s %.2f (%.2fM/%.2fM; %.0fs/%.0fs)\n", m,
+			printf "%-13s %-17s %-17s %-7s %-7s %-7s %-28s %-28s %s\n", m,
 				sprintf("%.0f ± %.0f", a / n, sa), sprintf("%.0f ± %.0f", b / n, sb), v,
 				sprintf("%.1f%%", ra / n), sprintf("%.1f%%", rb / n),
-				ma / mb, ma / n / 1e6, mb / n / 1e6, wa / n, wb / n }'
+				sprintf("%.2f / %.2f (%.2f)", ma / ta / 1e6, mb / tb / 1e6, (ma / ta) / (mb / tb)),
+				sprintf("%.2fM / %.2fM (%.2f)", ma / ca / 1e6, mb / cb / 1e6, (ma / ca) / (mb / cb)),
+				sprintf("%.0f / %.0f", wa / n, wb / n) }'
 done
-echo "(± is the sample standard deviation over the seeds; moves/s and wall times are means per run, on a shared, contended machine)"
+echo "(td2048 and TDL2048+ columns: mean ± sample standard deviation over the seeds of each run's last-$last-block mean;"
+echo " verdict: agree when the means differ by at most 2 standard errors of the difference; 2048%: the same blocks' 2048-rate;"
+echo " moves/s: each program's own count over its blocks' time, moves/CPU-s: over its process's user+sys time, both over"
+echo " all seeds; wall s: mean per run. The machine is shared and contended: speeds are indicative only.)"
 echo "figures: $out/<method>.png"
