@@ -196,18 +196,26 @@ func (t *Trace) online() {
 }
 
 // onlineEnd learns the last after-states of an online episode: each the
-// plain sum of the rewards after it.
+// plain sum of the rewards after it, the earliest first, as TDL2048+ does
+// (with n > 1 they may share weights and each reads a fresh value, so the
+// order shows in the weights).
 func (t *Trace) onlineEnd(final float32) bool {
 	T := len(t.steps)
 	n := max(t.Mode.Steps, 1)
-	g := final
-	for i := T - 1; i >= max(T-n, 0); i-- {
+	lo := max(T-n, 0)
+	g := final // R_{lo+1} + ... + R_T; rewards are integers, so the sums are exact
+	for i := lo + 1; i < T; i++ {
+		g += t.steps[i].reward
+	}
+	for i := lo; i < T; i++ {
 		if n == 1 {
 			t.learnStep(i, g, t.steps[i].value)
 		} else {
 			t.learnStep(i, g, t.value(i))
 		}
-		g += t.steps[i].reward
+		if i+1 < T {
+			g -= t.steps[i+1].reward
+		}
 	}
 	return finite(g) && (T == 0 || finite(t.value(T-1)))
 }

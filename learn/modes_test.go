@@ -18,16 +18,19 @@ func TestModeTargets(t *testing.T) {
 	w := net.Weights()
 	w[1], w[2], w[3], w[4] = 100, 90, 80, 70
 	rewards := []float32{4, 8, 0, 16}
+	up, down := [4]int{0, 1, 2, 3}, [4]int{3, 2, 1, 0}
 	for _, c := range []struct {
-		mode string
-		want [4]float32
+		mode  string
+		want  [4]float32
+		order [4]int // the steps in the order they learn (online: TDL2048+'s, the end's included)
 	}{
-		{"backward", [4]float32{98, 80, 86, 0}},
-		{"online", [4]float32{98, 80, 86, 0}},
-		{"backward,nstep=2", [4]float32{88, 86, 16, 0}},
-		{"online,nstep=2", [4]float32{88, 86, 16, 0}},
-		{"backward,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}},
-		{"backward,lambda=0", [4]float32{98, 80, 86, 0}},
+		{"backward", [4]float32{98, 80, 86, 0}, down},
+		{"online", [4]float32{98, 80, 86, 0}, up},
+		{"backward,nstep=2", [4]float32{88, 86, 16, 0}, down},
+		{"online,nstep=2", [4]float32{88, 86, 16, 0}, up},
+		{"online,nstep=3", [4]float32{94, 16, 16, 0}, up},
+		{"backward,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}, down},
+		{"backward,lambda=0", [4]float32{98, 80, 86, 0}, down},
 	} {
 		m, err := ParseMode(c.mode)
 		if err != nil {
@@ -36,8 +39,15 @@ func TestModeTargets(t *testing.T) {
 		tr := NewTrace(net)
 		tr.Mode = m
 		var got [4]float32
+		var order [4]int
 		seen := 0
-		tr.observe = func(i int, target float32) { got[i] = target; seen++ }
+		tr.observe = func(i int, target float32) {
+			got[i] = target
+			if seen < 4 {
+				order[seen] = i
+			}
+			seen++
+		}
 		tr.Reset(1e-30)
 		for k := range 4 {
 			var mv Moves
@@ -50,8 +60,8 @@ func TestModeTargets(t *testing.T) {
 			tr.Push(&mv, 0)
 		}
 		tr.Learn(1e-30, 0)
-		if got != c.want || seen != 4 {
-			t.Errorf("%s: targets %v (%d updates), want %v", c.mode, got, seen, c.want)
+		if got != c.want || seen != 4 || order != c.order {
+			t.Errorf("%s: targets %v (%d updates, steps in order %v), want %v in order %v", c.mode, got, seen, order, c.want, c.order)
 		}
 		if m.String() != c.mode && c.mode != "backward,lambda=0" {
 			t.Errorf("%s reads back as %s", c.mode, m)

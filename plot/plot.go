@@ -14,6 +14,7 @@
 package plot
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -45,7 +46,14 @@ import (
 type Series struct {
 	Label   string
 	Records []stats.Record
+	// Tiles, when not nil, are the only tiles whose reach shares the
+	// records know (TDL2048+ prints the winning tile's alone); a tile
+	// missing from a record's Reach is otherwise a share of 0.
+	Tiles []int
 }
+
+// knows reports whether the series' records know the reach share of tile.
+func (s *Series) knows(tile int) bool { return s.Tiles == nil || slices.Contains(s.Tiles, tile) }
 
 // Size of the figure.
 var (
@@ -100,24 +108,45 @@ func Games(series []Series) []string {
 }
 
 // ReadLog reads the metrics log at path as a series labelled label (the
-// file's base name without extension when label is empty).
+// file's base name without extension when label is empty). The file is
+// either td2048's metrics log (JSON lines) or the output of a TDL2048+
+// training run (ReadTDL), told apart by its first character.
 func ReadLog(path, label string) (Series, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return Series{}, err
 	}
 	defer f.Close()
-	recs, err := stats.ReadLog(f)
+	br := bufio.NewReaderSize(f, tdlSniff)
+	head, _ := br.Peek(tdlSniff)
+	var s Series
+	if IsTDL(head) {
+		s.Records, err = ReadTDL(br)
+		s.Tiles = []int{}
+		for _, r := range s.Records {
+			for k := range r.Reach {
+				if t, err := strconv.Atoi(k); err == nil && !slices.Contains(s.Tiles, t) {
+					s.Tiles = append(s.Tiles, t)
+				}
+			}
+		}
+		if err == nil && len(s.Records) == 0 {
+			return Series{}, fmt.Errorf("%s: no statistics blocks: neither a td2048 metrics log (JSON lines) nor TDL2048+ training output (III/NNN Tms Rops, local: avg=...)", path)
+		}
+	} else {
+		s.Records, err = stats.ReadLog(br)
+	}
 	if err != nil {
 		return Series{}, fmt.Errorf("%s: %v", path, err)
 	}
-	if len(recs) == 0 {
+	if len(s.Records) == 0 {
 		return Series{}, fmt.Errorf("%s: no statistics blocks", path)
 	}
 	if label == "" {
 		label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	return Series{Label: label, Records: recs}, nil
+	s.Label = label
+	return s, nil
 }
 
 // Save draws the figure of series to path, PNG, SVG or PDF by its
@@ -227,6 +256,11 @@ func reachTiles(series []Series) []int {
 	floor := tileFloor(series)
 	tiles := []int{floor}
 	for _, s := range series {
+		for _, t := range s.Tiles {
+			if !slices.Contains(tiles, t) {
+				tiles = append(tiles, t)
+			}
+		}
 		for _, r := range s.Records {
 			for k, v := range r.Reach {
 				t, err := strconv.Atoi(k)
@@ -303,6 +337,9 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 			score.Legend.Add(s.Label, legendLine(col, nil))
 		}
 		for j, t := range tiles {
+			if !s.knows(t) {
+				continue // unknown, not 0
+			}
 			var pts plotter.XYs
 			for _, r := range s.Records {
 				if v := r.ReachOf(t); finite(v) {

@@ -203,3 +203,20 @@ func TestPlotBadInput(t *testing.T) {
 		t.Error("a figure was written from bad input")
 	}
 }
+
+// A TDL2048+ training output (plot/testdata, a real one) beside a td2048
+// log: one figure, its blocks counted, both in the legend.
+func TestPlotTDL(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "td.jsonl")
+	writeLog(t, log, 5, 1)
+	svg := filepath.Join(dir, "cmp.svg")
+	code, stdout, errs := runCmd(t, "plot", log, "../../plot/testdata/tdl-train.txt", "--label", "td2048,TDL2048+", "-o", svg)
+	if code != 0 || !strings.Contains(stdout, "2 logs, 8 blocks") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	c := svgTextCount(t, svg)
+	if c["td2048"] != 1 || c["TDL2048+"] != 1 || c["2048"] != 1 {
+		t.Errorf("legend: %v", c)
+	}
+}

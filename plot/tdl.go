@@ -1,0 +1,217 @@
+package plot
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/td2048/td2048/stats"
+)
+
+// TDL2048+ (the research framework, github.com/moporgic/TDL2048) prints a
+// training run as blocks of three lines, one block per UNIT episodes:
+//
+//	001/030 410ms 1230448.78ops
+//	local:  avg=7497 max=24572 tile=2048 win=0.20%
+//	total:  avg=7497 max=24572 tile=2048 win=0.20%
+//
+// the block's index out of the recipe's count, its time and moves/s; the
+// block's mean score (rounded down), best score, largest tile and the share
+// of games that reached the winning tile (2048 unless `-w` or `LOOP:WIN`
+// says otherwise); then the same since the recipe began. Each recipe
+// starts with a line naming it, like `optimize: 30 mode=backward` or
+// `evaluate: 1x100 info`, whose first word is LOOP[xUNIT][:WIN] and whose
+// words unit=N and win=N override those.
+
+// tdlSniff is how much of a file IsTDL looks at.
+const tdlSniff = 4096
+
+// IsTDL reports whether head, the start of a file, is TDL2048+'s output
+// rather than a metrics log (JSON lines): its first non-blank character
+// does not open a JSON object.
+func IsTDL(head []byte) bool {
+	s := strings.TrimLeft(string(head), " \t\r\n")
+	return s != "" && s[0] != '{'
+}
+
+// ReadTDL reads TDL2048+'s output of a training run as statistics
+// blocks: the blocks of its training recipes (`-t`), one after another on
+// one episode axis; evaluation recipes (`-e`) are skipped. A record knows
+// only what TDL2048+ prints: the block's mean score, best score, moves/s,
+// and the reach share of the winning tile alone. A block
+// cut off at the end of the file (a run still going) is ignored; anything
+// else that starts like a block and is not one is an error naming its
+// line. Outputs of several threads (`-p`, whose block lines end in
+// ` [THREAD]`) are refused: each thread counts its own blocks.
+func ReadTDL(r io.Reader) ([]stats.Record, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	var (
+		recs    []stats.Record
+		unit    = int64(1000)
+		win     = 2048
+		train   = true  // the current recipe trains (or no recipe line was seen)
+		base    int64   // episodes of the training recipes before this one
+		last    int64   // episodes at the last block of this recipe
+		elapsed float64 // seconds of training blocks so far
+		alpha   float64
+		pending *stats.Record // a block line waiting for its local: line
+		pendAt  int
+		n       int
+	)
+	for sc.Scan() {
+		n++
+		line := strings.TrimRight(sc.Text(), " \r")
+		if pending != nil {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			if err := tdlLocal(line, pending, win); err != nil {
+				return recs, fmt.Errorf("line %d: %v (after the block line %d)", n, err, pendAt)
+			}
+			recs = append(recs, *pending)
+			pending = nil
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "alpha = "):
+			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil {
+				alpha = a
+			}
+		case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
+			var err error
+			unit, win, err = tdlRecipe(line)
+			if err != nil {
+				return recs, fmt.Errorf("line %d: %v", n, err)
+			}
+			base += last
+			last = 0
+			train = strings.HasPrefix(line, "optimize:")
+		case isTDLIndex(line):
+			i, _, ms, ops, err := tdlIndex(line)
+			if err != nil {
+				return recs, fmt.Errorf("line %d: %v", n, err)
+			}
+			if !train {
+				continue
+			}
+			if want := last/unit + 1; i != want {
+				return recs, fmt.Errorf("line %d: block %d where block %d was due", n, i, want)
+			}
+			last = i * unit
+			elapsed += float64(ms) / 1000
+			pending = &stats.Record{Episodes: base + last, Games: int(unit), MovesPerSec: ops,
+				Elapsed: elapsed, Alpha: alpha}
+			pendAt = n
+		}
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return recs, fmt.Errorf("line %d is longer than 1 MiB: not TDL2048+ output", n+1)
+	}
+	return recs, sc.Err()
+}
+
+// tdlRecipe reads a recipe line's unit and winning tile.
+func tdlRecipe(line string) (unit int64, win int, err error) {
+	unit, win = 1000, 2048
+	words := strings.Fields(line)[1:]
+	for k, w := range words {
+		key, val, kv := strings.Cut(w, "=")
+		switch {
+		case k == 0 && !kv:
+			// LOOP[xUNIT][:WIN]
+			spec, w, hasWin := strings.Cut(w, ":")
+			if hasWin {
+				if win, err = strconv.Atoi(w); err != nil {
+					return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, w)
+				}
+			}
+			if _, u, ok := strings.Cut(spec, "x"); ok {
+				if unit, err = strconv.ParseInt(u, 10, 64); err != nil {
+					return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, u)
+				}
+			}
+		case key == "unit":
+			if unit, err = strconv.ParseInt(val, 10, 64); err != nil {
+				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, val)
+			}
+		case key == "win":
+			if win, err = strconv.Atoi(val); err != nil {
+				return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, val)
+			}
+		}
+	}
+	if unit < 1 || unit > 1e9 {
+		return 0, 0, fmt.Errorf("recipe %q: unit %d: want 1 to 10^9 episodes", line, unit)
+	}
+	if win < 2 || win > 1<<20 || win&(win-1) != 0 {
+		return 0, 0, fmt.Errorf("recipe %q: winning tile %d: want a power of two", line, win)
+	}
+	return unit, win, nil
+}
+
+// isTDLIndex reports whether line starts like a block line: III/NNN.
+func isTDLIndex(line string) bool {
+	first, _, _ := strings.Cut(line, " ")
+	a, b, ok := strings.Cut(first, "/")
+	digits := func(s string) bool {
+		return s != "" && strings.Trim(s, "0123456789") == ""
+	}
+	return ok && digits(a) && digits(b)
+}
+
+// tdlIndex reads a block line `III/NNN Tms Rops`.
+func tdlIndex(line string) (i, of, ms int64, ops float64, err error) {
+	f := strings.Fields(line)
+	if len(f) == 4 && strings.HasPrefix(f[3], "[") {
+		return 0, 0, 0, 0, fmt.Errorf("block line %q is one thread's (TDL2048+ -p): plot a run of one thread", line)
+	}
+	bad := fmt.Errorf("not a TDL2048+ block line (III/NNN Tms Rops): %q", line)
+	if len(f) != 3 || !strings.HasSuffix(f[1], "ms") || !strings.HasSuffix(f[2], "ops") {
+		return 0, 0, 0, 0, bad
+	}
+	a, b, _ := strings.Cut(f[0], "/")
+	i, err1 := strconv.ParseInt(a, 10, 64)
+	of, err2 := strconv.ParseInt(b, 10, 64)
+	ms, err3 := strconv.ParseInt(strings.TrimSuffix(f[1], "ms"), 10, 64)
+	ops, err4 := strconv.ParseFloat(strings.TrimSuffix(f[2], "ops"), 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || i < 1 || i > of || ms < 0 || !(ops >= 0) || !finite(ops) {
+		return 0, 0, 0, 0, bad
+	}
+	return i, of, ms, ops, nil
+}
+
+// tdlLocal fills r from a `local:` line.
+func tdlLocal(line string, r *stats.Record, win int) error {
+	f := strings.Fields(line)
+	bad := fmt.Errorf("want local:  avg=A max=M tile=T win=W%%, got %q", line)
+	if len(f) != 5 || f[0] != "local:" {
+		return bad
+	}
+	val := func(w, key string) string {
+		if !strings.HasPrefix(w, key+"=") {
+			return "\x00"
+		}
+		return strings.TrimPrefix(w, key+"=")
+	}
+	avg, err1 := strconv.ParseUint(val(f[1], "avg"), 10, 64)
+	best, err2 := strconv.ParseUint(val(f[2], "max"), 10, 32)
+	_, err3 := strconv.ParseUint(val(f[3], "tile"), 10, 32) // the largest tile; its share is not printed
+	w := val(f[4], "win")
+	if !strings.HasSuffix(w, "%") {
+		return bad
+	}
+	rate, err4 := strconv.ParseFloat(strings.TrimSuffix(w, "%"), 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || !(rate >= 0 && rate <= 100) {
+		return bad
+	}
+	if avg > best {
+		return fmt.Errorf("mean score %d above the best %d in %q", avg, best, line)
+	}
+	r.Avg, r.Max = float64(avg), int(best)
+	r.Reach = map[string]float64{strconv.Itoa(win): rate / 100}
+	return nil
+}
