@@ -58,6 +58,7 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 		if sub == 0 {
 			first = ep
 		}
+		first.Work += ep.Moves
 		if ep.Diverged {
 			first.Diverged = true
 			return first

@@ -39,6 +39,11 @@ type Episode struct {
 	MaxTile  int // exponent: 11 is 2048, 16 is 65536
 	Moves    int
 	Overflow bool // went past 32768 (a 32768+32768 merge), on a wide board
+	// Work is every move played for the episode when that is more than
+	// Moves: a shaped episode (restart, carousel) counts its first
+	// sub-episode as the game, as TDL2048+ does, but plays them all, and
+	// its speed counts them all.
+	Work int
 	// Diverged is set when learning drove a value to NaN or infinity (a
 	// learning rate far too large): Train stops the run.
 	Diverged bool

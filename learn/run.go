@@ -242,7 +242,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			wake.Broadcast()
 		}
 		done++
-		moves += int64(ep.Moves)
+		moves += int64(max(ep.Moves, ep.Work))
 		k := i / every
 		b := blocks[k]
 		if b == nil {

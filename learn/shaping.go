@@ -169,6 +169,7 @@ func (w *Worker) playRestart(alpha float32) Episode {
 		if sub == 0 {
 			first = ep
 		}
+		first.Work += ep.Moves
 		if ep.Diverged {
 			first.Diverged = true
 			return first
