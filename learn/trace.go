@@ -147,6 +147,9 @@ func (t *Trace) Push(m *Moves, d int) {
 		t.idx = append(t.idx, t.cand[t.at[d]:t.at[d]+t.lookups]...)
 	}
 	if t.Mode.Online && t.alpha > 0 {
+		// TC: the step just pushed is updated at the next push; fetch its
+		// accumulators meanwhile (its weights were read to choose it).
+		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
 		t.online()
 	}
 }

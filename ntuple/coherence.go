@@ -2,6 +2,8 @@ package ntuple
 
 import (
 	"math"
+
+	"github.com/td2048/td2048/board"
 	"sync/atomic"
 	"unsafe"
 )
@@ -36,6 +38,22 @@ func (n *Network) Coherent() bool { return n.ea != nil }
 // Accumulators returns the TC accumulators, E and A of weight i at 2i and
 // 2i+1 (nil without TC), for files.
 func (n *Network) Accumulators() []float32 { return n.ea }
+
+// PrefetchAccumulators starts fetching the TC accumulators that an update
+// of board b in stage k will touch (nothing without TC), so that their
+// cache misses overlap other work: the learners call it a step before the
+// update, as they prefetch the weights.
+func (n *Network) PrefetchAccumulators(k int, b board.Board) {
+	if n.ea == nil {
+		return
+	}
+	var x [MaxPatterns * 8]uint32
+	idx := n.IndexStage(k, b, x[:])
+	for j := range idx {
+		idx[j] *= 2 // E of weight i is at 2i, A beside it
+	}
+	prefetch(unsafe.Pointer(&n.ea[0]), idx)
+}
 
 // addTC is Add by the TC rule: d is the plain step of each weight.
 func (n *Network) addTC(x []uint32, d float32) float32 {

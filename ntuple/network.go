@@ -237,6 +237,7 @@ func (n *Network) PrefetchBoardStage(k int, b board.Board) {
 	if n.Direct() {
 		pf4x6(&n.w[k*n.stage], uint64(b))
 	}
+	n.PrefetchAccumulators(k, b)
 }
 
 // Estimate returns V(b) by stage 0: the sum over patterns (in spec order)
