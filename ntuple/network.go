@@ -99,6 +99,12 @@ type Network struct {
 	// th are the stage thresholds of a multi-stage network (stage.go),
 	// nil for one stage.
 	th []uint32
+	// A network of ascending patterns (each pattern's cells in increasing
+	// order) with isomorphisms is read with PEXT where the processor has
+	// it (pext_amd64.s): each pattern's cell mask, and stage k's pattern
+	// offsets at offs[k*len(masks):]. nil otherwise.
+	masks []uint64
+	offs  []uint32
 }
 
 // New makes a network of the given spec with all weights zero.
@@ -127,7 +133,40 @@ func New(spec Spec) (*Network, error) {
 	if four, _ := ParseSpec("4x6"); spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {
 		n.kind = kind4x6
 	}
+	n.masks, n.offs = pextTables(spec, n.pats, n.stage)
 	return n, nil
+}
+
+// pextTables returns the masks and offsets of PEXT reading (Network.masks)
+// for spec, nil when it cannot be read so: no PEXT, no isomorphisms, the
+// 4x6 network (which has its own assembly), or a pattern whose cells are
+// not ascending.
+func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
+	if !havePEXT || !spec.Iso || len(pats) == 0 {
+		return nil, nil
+	}
+	if four, _ := ParseSpec("4x6"); slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {
+		return nil, nil
+	}
+	masks := make([]uint64, len(spec.Patterns))
+	for p, cells := range spec.Patterns {
+		if !slices.IsSorted(cells) {
+			return nil, nil
+		}
+		for i, c := range cells {
+			if i > 0 && c == cells[i-1] {
+				return nil, nil
+			}
+			masks[p] |= 0xf << (4 * uint(c))
+		}
+	}
+	var offs []uint32
+	for k := range spec.StageCount() {
+		for p := range pats {
+			offs = append(offs, uint32(k*stage)+pats[p].off)
+		}
+	}
+	return masks, offs
 }
 
 // MustNew is New for specs known to be good; it panics on error.
@@ -256,7 +295,7 @@ func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	// All indices first, then all loads: the loads miss the cache, and a
 	// tight loop of them keeps many misses in flight at once.
 	var x [MaxPatterns * 8]uint32
-	return n.Sum(n.IndexStage(k, b, x[:]))
+	return n.sumOwn(n.IndexStage(k, b, x[:]))
 }
 
 // Index computes the weight indices of b (in stage 0) into dst, which must
@@ -269,6 +308,11 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	base := uint32(k * n.stage)
 	if n.kind == kind4x6 {
 		return index4x6(b, dst, base)
+	}
+	if np := len(n.masks); np > 0 {
+		dst = dst[:np*8]
+		indexPEXT(nil, uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[0])
+		return dst
 	}
 	var buf [8]board.Board
 	im := n.images(b, &buf)
@@ -287,6 +331,29 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 // Sum returns the value at the indices x (as Index gives them); it equals
 // Estimate of the board they were computed from, bit for bit.
 func (n *Network) Sum(x []uint32) float32 {
+	w, per := n.w, n.spec.Images()
+	if haveSum8 && per == 8 && len(x) == 8*len(n.pats) && len(w) > 0 {
+		top := uint32(0)
+		for _, i := range x {
+			top = max(top, i)
+		}
+		if int(top) < len(w) {
+			return sum8(&w[0], &x[0], len(n.pats))
+		}
+	}
+	return n.sum(x)
+}
+
+// sumOwn is Sum on indices the network computed itself (so in range).
+func (n *Network) sumOwn(x []uint32) float32 {
+	if haveSum8 && n.spec.Iso && len(x) == 8*len(n.pats) {
+		return sum8(&n.w[0], &x[0], len(n.pats))
+	}
+	return n.sum(x)
+}
+
+// sum is Sum in Go.
+func (n *Network) sum(x []uint32) float32 {
 	w, per := n.w, n.spec.Images()
 	var v float32
 	if n.shared {

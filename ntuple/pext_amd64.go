@@ -1,0 +1,29 @@
+package ntuple
+
+import "golang.org/x/sys/cpu"
+
+// indexPEXT writes the indices of b's eight images (board.Images order)
+// in each of npat patterns to dst, pattern-major as IndexStage writes
+// them: pattern p's index of an image is PEXT(image, masks[p]) +
+// offs[p], which is the pattern's index when its cells are ascending (cell
+// c is bits 4c..4c+3, and the index's nibble j is the pattern's j-th
+// cell). npat must be at least 1.
+//
+//go:noescape
+func indexPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+
+// indexPrefetchPEXT is indexPEXT that also prefetches each index's weight
+// at w.
+//
+//go:noescape
+func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+
+var havePEXT = cpu.X86.HasBMI2
+
+// sum8 is Network.Sum, bit for bit, for npat patterns of 8 images whose
+// indices x holds, every one in range of w (not checked).
+//
+//go:noescape
+func sum8(w *float32, x *uint32, npat int) float32
+
+const haveSum8 = true

@@ -1,0 +1,164 @@
+#include "textflag.h"
+
+// Any network of ascending patterns read with PEXT (see pext_amd64.go).
+// Register use: SI the board, then its transpose; R8 an image, then a
+// pattern's cell mask; R9, R10 the nibble and byte masks of MIRROR and
+// FLIP; AX, BX scratch; DI the weights; R13 the masks, R12 the pattern
+// offsets, CX the patterns left, DX a pattern's offset, R14 the indices.
+
+#define NIBSWAP(r) \
+	MOVQ r, AX; \
+	SHRQ $4, AX; \
+	ANDQ R9, AX; \
+	ANDQ R9, r; \
+	SHLQ $4, r; \
+	ORQ AX, r
+
+#define BYTESWAP16(r) \
+	MOVQ r, AX; \
+	SHRQ $8, AX; \
+	ANDQ R10, AX; \
+	ANDQ R10, r; \
+	SHLQ $8, r; \
+	ORQ AX, r
+
+#define MIRROR(r) BYTESWAP16(r); NIBSWAP(r)
+#define FLIP(r) BSWAPQ r; BYTESWAP16(r)
+#define HALFTURN(r) BSWAPQ r; NIBSWAP(r)
+
+#define TRANSPOSE(r) \
+	MOVQ r, AX; \
+	SHRQ $12, AX; \
+	XORQ r, AX; \
+	MOVQ $0x0000f0f00000f0f0, BX; \
+	ANDQ BX, AX; \
+	XORQ AX, r; \
+	SHLQ $12, AX; \
+	XORQ AX, r; \
+	MOVQ r, AX; \
+	SHRQ $24, AX; \
+	XORQ r, AX; \
+	MOVQ $0x00000000ff00ff00, BX; \
+	ANDQ BX, AX; \
+	XORQ AX, r; \
+	SHLQ $24, AX; \
+	XORQ AX, r
+
+// IMAGES: the eight images of the board in SI, in board.Images order, to
+// the frame's 8 words.
+#define IMAGES \
+	MOVQ $0x0f0f0f0f0f0f0f0f, R9; \
+	MOVQ $0x00ff00ff00ff00ff, R10; \
+	MOVQ SI, 0(SP); \
+	MOVQ SI, R8; MIRROR(R8); MOVQ R8, 8(SP); \
+	MOVQ SI, R8; FLIP(R8); MOVQ R8, 16(SP); \
+	MOVQ SI, R8; HALFTURN(R8); MOVQ R8, 24(SP); \
+	TRANSPOSE(SI); \
+	MOVQ SI, 32(SP); \
+	MOVQ SI, R8; MIRROR(R8); MOVQ R8, 40(SP); \
+	MOVQ SI, R8; FLIP(R8); MOVQ R8, 48(SP); \
+	MOVQ SI, R8; HALFTURN(R8); MOVQ R8, 56(SP)
+
+// ONE(i): the index of image i in the pattern whose mask is R8, stored as
+// the pattern's i-th.
+#define ONE(i) \
+	MOVQ (i*8)(SP), BX; \
+	PEXTQ R8, BX, AX; \
+	ADDL DX, AX; \
+	MOVL AX, (i*4)(R14)
+
+// ONEPF(i): ONE, and its weight prefetched.
+#define ONEPF(i) \
+	ONE(i); \
+	PREFETCHT0 (DI)(AX*4)
+
+#define SETUP \
+	MOVQ b+8(FP), SI; \
+	IMAGES; \
+	MOVQ w+0(FP), DI; \
+	MOVQ masks+16(FP), R13; \
+	MOVQ offs+24(FP), R12; \
+	MOVQ npat+32(FP), CX; \
+	MOVQ dst+40(FP), R14
+
+// func indexPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPEXT(SB), NOSPLIT, $64-48
+	SETUP
+loop:
+	MOVQ (R13), R8
+	MOVL (R12), DX
+	ONE(0); ONE(1); ONE(2); ONE(3); ONE(4); ONE(5); ONE(6); ONE(7)
+	ADDQ $8, R13
+	ADDQ $4, R12
+	ADDQ $32, R14
+	DECQ CX
+	JNZ loop
+	RET
+
+// func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetchPEXT(SB), NOSPLIT, $64-48
+	SETUP
+loop:
+	MOVQ (R13), R8
+	MOVL (R12), DX
+	ONEPF(0); ONEPF(1); ONEPF(2); ONEPF(3); ONEPF(4); ONEPF(5); ONEPF(6); ONEPF(7)
+	ADDQ $8, R13
+	ADDQ $4, R12
+	ADDQ $32, R14
+	DECQ CX
+	JNZ loop
+	RET
+
+// func sum8(w *float32, x *uint32, npat int) float32
+// The value at the indices x of npat patterns of 8 images each, pattern
+// by pattern as Network.Sum adds them (each pattern's 8 weights in order,
+// then the patterns in order), four patterns' chains side by side.
+TEXT ·sum8(SB), NOSPLIT, $0-28
+	MOVQ w+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ npat+16(FP), CX
+	XORPS X7, X7
+quad:
+	CMPQ CX, $4
+	JLT single
+	XORPS X0, X0
+	XORPS X1, X1
+	XORPS X2, X2
+	XORPS X3, X3
+	MOVQ $8, R9
+img:
+	MOVL 0(SI), AX
+	MOVL 32(SI), BX
+	MOVL 64(SI), DX
+	MOVL 96(SI), R8
+	ADDSS (DI)(AX*4), X0
+	ADDSS (DI)(BX*4), X1
+	ADDSS (DI)(DX*4), X2
+	ADDSS (DI)(R8*4), X3
+	ADDQ $4, SI
+	DECQ R9
+	JNZ img
+	ADDSS X0, X7
+	ADDSS X1, X7
+	ADDSS X2, X7
+	ADDSS X3, X7
+	ADDQ $96, SI
+	SUBQ $4, CX
+	JMP quad
+single:
+	TESTQ CX, CX
+	JEQ done
+	XORPS X0, X0
+	MOVQ $8, R9
+one:
+	MOVL 0(SI), AX
+	ADDSS (DI)(AX*4), X0
+	ADDQ $4, SI
+	DECQ R9
+	JNZ one
+	ADDSS X0, X7
+	DECQ CX
+	JMP single
+done:
+	MOVSS X7, ret+24(FP)
+	RET
