@@ -85,6 +85,10 @@ type Worker struct {
 	// from, in tests, is the first board of every episode instead of a
 	// new start.
 	from board.Board
+	// cur is the after-state episode under way; staged, whether the
+	// network has stages.
+	cur    afterGame
+	staged bool
 }
 
 // start is an episode's first board.
@@ -97,7 +101,7 @@ func (w *Worker) start() board.Board {
 
 // NewWorker returns a worker for net.
 func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
-	w := &Worker{Net: net, Kind: kind, Rand: rng}
+	w := &Worker{Net: net, Kind: kind, Rand: rng, staged: net.Staged()}
 	if kind == State {
 		w.path = make([]step, 0, 1<<13)
 		w.stateSearch = search.NewSearcher(net, search.Options{Depth: 1, Kind: search.State}, nil)
@@ -120,40 +124,74 @@ func (w *Worker) Play(alpha float32) Episode {
 }
 
 // playAfter plays an episode choosing argmax r + V(s') and learns from it
-// by backward TD(0) (Trace).
+// by the Trace's mode: begin, then fetch and advance until the game ends,
+// then finish. An interleaving worker steps several Workers so, fetching
+// every game's move before advancing any (lanes.go).
 func (w *Worker) playAfter(alpha float32) Episode {
-	tr := w.trace
-	tr.Reset(alpha)
-	b := w.start()
-	var ep Episode
-	var m Moves
-	staged, k := w.Net.Staged(), 0 // multi-stage networks: the game's stage
+	w.begin(alpha)
 	for {
-		over := fillMoves(&m, b, false)
-		d := tr.Choose(&m)
-		if d < 0 {
-			break
+		w.fetch()
+		if !w.advance() {
+			return w.finish()
 		}
-		ep.Moves++
-		ep.Score += int(m.Reward[d])
-		tr.Push(&m, d)
-		if staged {
-			k = w.rise(&m, d, k)
-		}
-		if over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
-			ep.Overflow = true
-			w.afterOn(tr, game.SpawnWide(wideAfter(b, d), w.Rand), &ep, k)
-			break
-		}
-		b = game.Spawn(m.After[d], w.Rand)
 	}
-	if !ep.Overflow {
-		ep.end(b)
+}
+
+// afterGame is an after-state episode under way, played by playAfter's steps.
+type afterGame struct {
+	b     board.Board
+	m     Moves
+	ep    Episode
+	over  uint8 // the directions of m that merge two 32768s
+	alpha float32
+	done  bool // no legal move, or gone on past 32768 (afterOn)
+}
+
+// begin starts an episode learnt with rate alpha.
+func (w *Worker) begin(alpha float32) {
+	w.trace.Reset(alpha)
+	w.cur = afterGame{b: w.start(), alpha: alpha}
+}
+
+// fetch computes the candidates of the episode's board and asks for their
+// weights.
+func (w *Worker) fetch() {
+	p := &w.cur
+	p.over = fillMoves(&p.m, p.b, false)
+	w.trace.fetch(&p.m)
+}
+
+// advance makes the move fetch prepared: the best candidate, learnt as the
+// Trace's mode says, and a new tile. It reports whether the game goes on.
+func (w *Worker) advance() bool {
+	p, tr := &w.cur, w.trace
+	d := tr.pick(&p.m)
+	if d < 0 {
+		p.ep.end(p.b)
+		return false
 	}
-	if alpha > 0 {
-		ep.Diverged = !tr.Learn(alpha, 0)
+	p.ep.Moves++
+	p.ep.Score += int(p.m.Reward[d])
+	tr.Push(&p.m, d)
+	if w.staged {
+		p.m.Stage = w.rise(&p.m, d, p.m.Stage)
 	}
-	return ep
+	if p.over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
+		p.ep.Overflow = true
+		w.afterOn(tr, game.SpawnWide(wideAfter(p.b, d), w.Rand), &p.ep, p.m.Stage)
+		return false
+	}
+	p.b = game.Spawn(p.m.After[d], w.Rand)
+	return true
+}
+
+// finish learns what is left to learn of the ended episode and returns it.
+func (w *Worker) finish() Episode {
+	p := &w.cur
+	if p.alpha > 0 {
+		p.ep.Diverged = !w.trace.Learn(p.alpha, 0)
+	}
+	return p.ep
 }
 
 // fillMoves sets m to the candidates of 2048 board b (its Stage is left

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -333,5 +334,23 @@ func TestDivergenceStopsTheRun(t *testing.T) {
 	}
 	if _, err := ParseSchedule("0:0.1,10:2", 0.1); err == nil {
 		t.Error("schedule with alpha 2 accepted")
+	}
+}
+
+// BenchmarkTrainInterleave trains from zero on one thread, online (TDL2048+'s
+// default) and backward (the course's), at each interleave.
+func BenchmarkTrainInterleave(b *testing.B) {
+	for _, spec := range []string{"4x6", "8x6"} {
+		for _, mode := range []Mode{{Online: true}, {}} {
+			for _, k := range []int{1, 2, 4} {
+				b.Run(fmt.Sprintf("%s/%v/interleave=%d", spec, mode, k), func(b *testing.B) {
+					net := ntuple.MustNew(spec)
+					defer net.Free()
+					b.ResetTimer()
+					_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Interleave: k, Every: 1000, Mode: mode})
+					b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
+				})
+			}
+		}
 	}
 }

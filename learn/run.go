@@ -41,7 +41,11 @@ type Config struct {
 	Mode    Mode
 	Seed    uint64
 	Threads int // worker goroutines sharing the network; 0 means all cores
-	Every   int // games per statistics block
+	// Interleave is how many episodes each worker plays in turn (lanes.go),
+	// each with its own generator; 0 means DefaultInterleave. Learners
+	// that cannot interleave (state learners, shaping, Threes!) play one.
+	Interleave int
+	Every      int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
 	// updates its plateau state as blocks finish.
 	Schedule *Schedule
@@ -76,17 +80,19 @@ type Config struct {
 
 // RunState is what continues a run exactly: saved in checkpoints.
 type RunState struct {
-	Done     int         `json:"done"` // episodes finished
-	Total    int         `json:"total"`
-	Seed     uint64      `json:"seed"`
-	Every    int         `json:"every"`
-	Learner  string      `json:"learner"`
-	Update   string      `json:"update,omitempty"` // Mode, "" for backward TD(0)
-	Rands    [][]byte    `json:"rands"`            // each worker's generator
-	Partial  stats.Block `json:"partial"`          // the unfinished block
-	Schedule *Schedule   `json:"schedule"`
-	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
-	Moves    int64       `json:"moves"`     // moves played so far
+	Done    int      `json:"done"` // episodes finished
+	Total   int      `json:"total"`
+	Seed    uint64   `json:"seed"`
+	Every   int      `json:"every"`
+	Learner string   `json:"learner"`
+	Update  string   `json:"update,omitempty"` // Mode, "" for backward TD(0)
+	Rands   [][]byte `json:"rands"`            // each worker's generator (each lane's: worker k's lane j is k*Interleave+j)
+	// Interleave is Config.Interleave, 0 for 1.
+	Interleave int         `json:"interleave,omitempty"`
+	Partial    stats.Block `json:"partial"` // the unfinished block
+	Schedule   *Schedule   `json:"schedule"`
+	Elapsed    float64     `json:"elapsed_s"` // seconds of training so far
+	Moves      int64       `json:"moves"`     // moves played so far
 	// Promoted lists, with weight promotion, which stages the run has
 	// entered (and so promoted).
 	Promoted []bool `json:"promoted,omitempty"`
@@ -117,6 +123,25 @@ type DivergedError struct {
 
 func (e *DivergedError) Error() string {
 	return fmt.Sprintf("training diverged at episode %d: a value became NaN or infinite (learning rate %g is too large)", e.Episode+1, e.Alpha)
+}
+
+// DefaultInterleave is Config.Interleave's default: the number of episodes
+// a worker plays in turn that trained fastest on this project's machines.
+const DefaultInterleave = 1
+
+// MaxInterleave bounds Config.Interleave: past it, the games' weights no
+// longer fit the cache between a game's two moves.
+const MaxInterleave = 64
+
+// play plays one episode at a time on p until take has none to give.
+func play(p Player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32)) {
+	for {
+		i, alpha, ok := take(true)
+		if !ok {
+			return
+		}
+		finish(i, p.Play(alpha), alpha)
+	}
 }
 
 // Result sums up a run.
@@ -163,7 +188,23 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		promoted = cfg.Resume.Promoted
 	}
 	promo := newPromotion(net, cfg.Promote, promoted)
-	rands := make([]*rand.PCG, threads)
+	lanes := cfg.Interleave
+	if lanes > MaxInterleave {
+		return st, Result{}, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
+	}
+	if lanes <= 0 {
+		lanes = DefaultInterleave
+	}
+	if cfg.NewPlayer != nil || cfg.Kind != AfterState || cfg.Shaping != (Shaping{}) {
+		lanes = 1
+	}
+	if lanes > 1 {
+		st.Interleave = lanes
+	}
+	if r := cfg.Resume; r != nil && max(r.Interleave, 1) != lanes {
+		return st, Result{}, fmt.Errorf("resume: the run interleaves %d episodes per worker, not %d", max(r.Interleave, 1), lanes)
+	}
+	rands := make([]*rand.PCG, threads*lanes)
 	for k := range rands {
 		rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil && k < len(cfg.Resume.Rands) {
@@ -219,13 +260,15 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 		return s
 	}
-	take := func() (int, float32, bool) {
+	// take hands out the next episode; at a boundary it waits, or with
+	// wait false, returns none.
+	take := func(wait bool) (int, float32, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		for next >= boundary && next < cfg.Episodes && failed == nil && ctx.Err() == nil {
+		for wait && next >= boundary && next < cfg.Episodes && failed == nil && ctx.Err() == nil {
 			wake.Wait()
 		}
-		if next >= cfg.Episodes || failed != nil || ctx.Err() != nil {
+		if next >= boundary || next >= cfg.Episodes || failed != nil || ctx.Err() != nil {
 			return 0, 0, false
 		}
 		i := next
@@ -298,24 +341,25 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var p Player
 			if cfg.NewPlayer != nil {
-				p = cfg.NewPlayer(rands[k])
-			} else {
-				w := NewWorker(net, cfg.Kind, rands[k])
+				play(cfg.NewPlayer(rands[k]), take, finish)
+				return
+			}
+			ws := make([]stepper, lanes)
+			var w *Worker
+			for j := range lanes {
+				w = NewWorker(net, cfg.Kind, rands[k*lanes+j])
 				if w.trace != nil {
 					w.trace.Mode = cfg.Mode
 				}
 				w.promote, w.Shaping = promo, cfg.Shaping
-				p = w
+				ws[j] = w
 			}
-			for {
-				i, alpha, ok := take()
-				if !ok {
-					return
-				}
-				finish(i, p.Play(alpha), alpha)
+			if lanes == 1 {
+				play(w, take, finish)
+				return
 			}
+			interleave(ws, take, finish)
 		}()
 	}
 	wg.Wait()

@@ -42,8 +42,9 @@ type Trace struct {
 	lookups int
 	// The candidates' indices of the last Choose, one after another, and
 	// where each direction's start (indexed networks).
-	cand [4 * ntuple.MaxPatterns * 8]uint32
-	at   [4]int
+	cand    [4 * ntuple.MaxPatterns * 8]uint32
+	at      [4]int
+	fetched int // candidates fetched
 	// observe, in tests, sees each update's target.
 	observe func(i int, target float32)
 }
@@ -85,41 +86,47 @@ func (t *Trace) Len() int { return len(t.steps) }
 // right, down, left; -1 when none is legal. All candidates' weights are
 // fetched before any is summed, so that their cache misses overlap.
 func (t *Trace) Choose(m *Moves) int {
-	net := t.Net
-	var value [4]float32
-	valued := m.Legal &^ m.Final
-	if t.direct {
-		var bs [4]board.Board
-		n := 0
-		for d := range 4 {
-			if valued>>d&1 != 0 {
-				bs[n] = m.After[d]
-				n++
-			}
+	t.fetch(m)
+	return t.pick(m)
+}
+
+// fetch is Choose's first half: it computes the indices of m's valued
+// candidates and starts loading their weights. An interleaving worker
+// fetches the move of each of its games before it picks any (lanes.go).
+func (t *Trace) fetch(m *Moves) {
+	var bs [4]board.Board
+	n := 0
+	for d := range 4 {
+		if (m.Legal&^m.Final)>>d&1 != 0 {
+			t.at[d] = n * t.lookups
+			bs[n] = m.After[d]
+			n++
 		}
-		var out [4]float32
-		net.EstimateManyStage(m.Stage, bs[:n], out[:n])
-		n = 0
-		for d := range 4 {
-			if valued>>d&1 != 0 {
-				value[d] = out[n]
-				n++
-			}
-		}
+	}
+	t.fetched = n
+	if t.direct || !t.Net.Direct() {
+		t.Net.Fetch(m.Stage, bs[:n], t.cand[:n*t.lookups])
+		return
+	}
+	for i := range n { // UseIndices on a Direct network: Index's indices
+		t.Net.IndexStage(m.Stage, bs[i], t.cand[i*t.lookups:])
+	}
+}
+
+// pick is Choose's second half, on the weights fetch asked for.
+func (t *Trace) pick(m *Moves) int {
+	var out, value [4]float32
+	if t.direct || !t.Net.Direct() {
+		t.Net.SumFetched(m.Stage, t.cand[:t.fetched*t.lookups], out[:t.fetched])
 	} else {
-		n := 0
-		for d := range 4 {
-			if valued>>d&1 != 0 {
-				t.at[d] = n * t.lookups
-				net.IndexStage(m.Stage, m.After[d], t.cand[t.at[d]:])
-				n++
-			}
+		for i := range t.fetched {
+			out[i] = t.Net.Sum(t.cand[i*t.lookups : (i+1)*t.lookups])
 		}
-		net.Prefetch(t.cand[:n*t.lookups])
-		for d := range 4 {
-			if valued>>d&1 != 0 {
-				value[d] = net.Sum(t.cand[t.at[d] : t.at[d]+t.lookups])
-			}
+	}
+	valued := m.Legal &^ m.Final
+	for d := range 4 {
+		if valued>>d&1 != 0 {
+			value[d] = out[t.at[d]/t.lookups]
 		}
 	}
 	t.vals = value

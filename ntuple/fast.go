@@ -136,3 +136,53 @@ func sum4x6(w []float32, x *[32]uint32) float32 {
 	}
 	return s0 + s1 + s2 + s3
 }
+
+// Fetch writes the indices of each board of bs in stage k to dst,
+// Lookups() per board, and starts loading their weights without waiting
+// for them: the first half of EstimateManyStage. SumFetched is the second;
+// in between, a caller does other work (another game's move) while the
+// weights arrive. dst must hold len(bs)*Lookups() indices, in an order of
+// the network's choosing: only SumFetched reads them, except that a
+// network that is not Direct writes Index's indices, board after board.
+func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
+	if len(bs) == 0 {
+		return
+	}
+	per := n.Lookups()
+	_ = dst[len(bs)*per-1]
+	if n.Direct() {
+		index4x6asm(&n.w[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0])
+		return
+	}
+	big := len(n.w) > 4<<20 // smaller networks stay in the cache (EstimateManyStage)
+	if np := len(n.masks); np > 0 && big {
+		for i, b := range bs {
+			indexPrefetchPEXT(&n.w[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
+		}
+		return
+	}
+	for i, b := range bs {
+		n.IndexStage(k, b, dst[i*per:])
+	}
+	if big {
+		n.Prefetch(dst[:len(bs)*per])
+	}
+}
+
+// SumFetched sets out[i], for i < len(out), to the value in stage k of the
+// i-th board whose indices Fetch wrote to x: EstimateManyStage's values,
+// bit for bit.
+func (n *Network) SumFetched(k int, x []uint32, out []float32) {
+	if len(out) == 0 {
+		return
+	}
+	per := n.Lookups()
+	_ = x[len(out)*per-1]
+	if n.Direct() {
+		sumIndex4x6asm(&n.w[k*n.stage], &x[0], len(out), &out[0])
+		return
+	}
+	for i := range out {
+		out[i] = n.sumOwn(x[i*per : (i+1)*per])
+	}
+}

@@ -36,7 +36,7 @@ type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
 	recipe, shaping, coherenceFrom                                                   string
 	coherenceAlpha                                                                   float64
-	episodes, every, threads, ckEvery                                                int
+	episodes, every, threads, ckEvery, interleave                                    int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
 	force, coherence, promote                                                        bool
@@ -55,6 +55,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.save, "save", "weights.td2048", "write the weights (and the run's state, for --resume) to this file")
 	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
+	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work (0: %d, the fastest measured; 1 repeats a run exactly for a seed with --threads 1, as does any value with checkpoints at the same episodes); after-state learning without shaping", learn.DefaultInterleave))
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
 	fs.BoolVar(&f.coherence, "coherence", false, "temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC")
@@ -89,6 +90,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
+	}
+	if f.interleave < 0 || f.interleave > learn.MaxInterleave {
+		return usagef("--interleave %d: want 0 (the default) to %d episodes per thread", f.interleave, learn.MaxInterleave)
 	}
 	if f.coherence && !flagGiven(fs, "alpha") {
 		f.alpha = 1 // TDL2048+'s TC rate: the first step of a weight moves V by the whole error
@@ -189,7 +193,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			same bool
 		}{
 			{"seed", f.seed.v == st.Seed}, {"every", f.every == st.Every}, {"learner", f.learner == st.Learner},
-			{"threads", f.threads == len(st.Rands)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
+			{"threads", f.threads*max(st.Interleave, 1) == len(st.Rands)}, {"interleave", max(f.interleave, 1) == max(st.Interleave, 1)}, {"alpha", false}, {"alpha-schedule", false}, {"plateau", false},
 			{"update", false}, {"promote", f.promote == (st.Promoted != nil)}, {"shaping", f.shaping == st.Shaping},
 			{"coherence-from", false}, {"coherence-alpha", false},
 		} {
@@ -198,7 +202,8 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			}
 		}
 		f.seed = seedFlag{set: true, v: st.Seed}
-		f.every, f.threads = st.Every, len(st.Rands)
+		f.interleave = max(st.Interleave, 1)
+		f.every, f.threads = st.Every, len(st.Rands)/f.interleave
 		f.promote = st.Promoted != nil
 		if shaping, err = learn.ParseShaping(st.Shaping); err != nil {
 			return fmt.Errorf("%s: damaged run state: %v", f.resume, err)
@@ -430,6 +435,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		kindText = "state TD(0), backward episode updates"
 	}
 	fmt.Fprintf(out, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", kindText, sched, f.episodes, f.threads, sd)
+	if f.interleave > 1 && kind == learn.AfterState && shaping == (learn.Shaping{}) {
+		fmt.Fprintf(out, "interleave = %d episodes per thread\n", f.interleave)
+	}
 	if f.init != 0 {
 		fmt.Fprintf(out, "init = every board valued at %g (optimistic)\n", f.init)
 	}
@@ -492,7 +500,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	prog := newProgress(e, g.Goal, g.Value(g.Goal))
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
-		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Every: f.every,
+		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Interleave: f.interleave, Every: f.every,
 		Schedule: sched, CheckpointEvery: f.ckEvery, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
