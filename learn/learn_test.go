@@ -354,3 +354,20 @@ func BenchmarkTrainInterleave(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTrainNetworks trains each network from zero, online TD(0), one
+// thread, and reports moves/s and board-lookups/s (moves/s times the
+// weights one board reads): how far each network is from 4x6 per lookup.
+func BenchmarkTrainNetworks(b *testing.B) {
+	for _, spec := range []string{"4x6", "4x6@0,16384", "5x6", "6x6", "7x6", "8x6", "8x6@0,16384", "4x5"} {
+		b.Run(spec, func(b *testing.B) {
+			net := ntuple.MustNew(spec)
+			defer net.Free()
+			b.ResetTimer()
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{Online: true}})
+			mps := float64(r.Moves) / r.Elapsed.Seconds()
+			b.ReportMetric(mps, "moves/s")
+			b.ReportMetric(mps*float64(net.Lookups())/1e6, "Mlookups/s")
+		})
+	}
+}

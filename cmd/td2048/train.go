@@ -36,6 +36,7 @@ type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
 	recipe, shaping, coherenceFrom                                                   string
 	coherenceAlpha                                                                   float64
+	duration                                                                         time.Duration
 	episodes, every, threads, ckEvery, interleave                                    int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
@@ -56,6 +57,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
 	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work (0: %d, the fastest measured; 1 repeats a run exactly for a seed with --threads 1, as does any value with checkpoints at the same episodes); after-state learning without shaping", learn.DefaultInterleave))
+	fs.DurationVar(&f.duration, "duration", 0, "stop after this much training (like 60m), save, and exit 0: equal-compute comparisons; --resume continues the run (0: no limit)")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
 	fs.BoolVar(&f.coherence, "coherence", false, "temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC")
@@ -90,6 +92,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
+	}
+	if f.duration < 0 {
+		return usagef("--duration %v: want a time to train, like 60m", f.duration)
 	}
 	if f.interleave < 0 || f.interleave > learn.MaxInterleave {
 		return usagef("--interleave %d: want 0 (the default) to %d episodes per thread", f.interleave, learn.MaxInterleave)
@@ -531,8 +536,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rs, res, err := g.Train(ctx, net, cfg)
-	interrupted := ctx.Err() != nil
+	run, timeUp := ctx, context.CancelFunc(func() {})
+	if f.duration > 0 {
+		run, timeUp = context.WithTimeout(ctx, f.duration)
+	}
+	defer timeUp()
+	rs, res, err := g.Train(run, net, cfg)
+	interrupted, limited := ctx.Err() != nil, run.Err() != nil && ctx.Err() == nil
 	stop()
 	prog.clear()
 	var div *learn.DivergedError
@@ -558,6 +568,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if interrupted {
 		return fmt.Errorf("interrupted after %d episodes; the run is saved: continue it with td2048 train --resume %s", rs.Done, f.save)
+	}
+	if limited && rs.Done < rs.Total {
+		fmt.Fprintf(out, "stopped at --duration %v after %d episodes; continue the run with td2048 train --resume %s\n", f.duration, rs.Done, f.save)
 	}
 	return nil
 }

@@ -271,3 +271,33 @@ func TestUpdateModesResumeExactly(t *testing.T) {
 		t.Fatalf("state learner with --update: %d %s", code, errs)
 	}
 }
+
+// TestDurationStopsAndResumes: --duration ends a run at its time with exit
+// status 0 and the run saved, resumable; an interleaved run resumes with
+// its lanes (and refuses another count).
+func TestDurationStopsAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	start := time.Now()
+	code, out, errs := runCmd(t, "train", "--network", "8x4", "--episodes", "100000000", "--duration", "300ms", "--threads", "1",
+		"--interleave", "2", "--save", w, "--log", "none")
+	if code != 0 || !strings.Contains(out, "stopped at --duration 300ms after ") || time.Since(start) > 20*time.Second {
+		t.Fatalf("exit %d after %v:\n%s\n%s", code, time.Since(start), out, errs)
+	}
+	st := runState(t, w)
+	if st.Done <= 0 || st.Done >= st.Total || st.Interleave != 2 || len(st.Rands) != 2 {
+		t.Fatalf("saved state: %d of %d episodes, interleave %d, %d generators", st.Done, st.Total, st.Interleave, len(st.Rands))
+	}
+	if code, _, errs := runCmd(t, "train", "--resume", w, "--interleave", "3"); code != 2 || !strings.Contains(errs, "keeps its settings") {
+		t.Fatalf("resumed with other lanes: %d %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "train", "--resume", w, "--episodes", strconv.Itoa(st.Done+100)); code != 0 {
+		t.Fatalf("resume: %s", errs)
+	}
+	if st2 := runState(t, w); st2.Done != st.Done+100 {
+		t.Fatalf("resumed to %d, want %d", st2.Done, st.Done+100)
+	}
+	if code, _, errs := runCmd(t, "train", "--duration", "-1s", "--save", filepath.Join(dir, "x.td2048")); code != 2 || !strings.Contains(errs, "--duration") {
+		t.Fatalf("negative duration: %d %s", code, errs)
+	}
+}
