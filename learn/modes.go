@@ -188,12 +188,21 @@ func (t *Trace) online() {
 	for k := i + 1; k <= T-1; k++ {
 		g += t.steps[k].reward
 	}
-	if n == 1 {
+	if n == 1 && !t.fresh() {
 		t.learnStep(i, g, t.steps[i].value) // fast: the value of the choice
 	} else {
 		t.learnStep(i, g, t.value(i))
 	}
 }
+
+// fresh reports whether online TD(0) must value s'_t again before its
+// update instead of using its value at the choice (TDL2048+'s forward
+// mode rather than its fast one): a coherent network shared by several
+// trainers. Between the choice and the update another trainer may have
+// stepped s'_t's weights, and at TC's rate of up to 1 an error computed
+// from the stale value is applied on top of that step in full: runs of two
+// threads then fell to random play within a thousand episodes.
+func (t *Trace) fresh() bool { return t.Net.Shared() && t.Net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the
 // plain sum of the rewards after it, the earliest first, as TDL2048+ does
@@ -208,7 +217,7 @@ func (t *Trace) onlineEnd(final float32) bool {
 		g += t.steps[i].reward
 	}
 	for i := lo; i < T; i++ {
-		if n == 1 {
+		if n == 1 && !t.fresh() {
 			t.learnStep(i, g, t.steps[i].value)
 		} else {
 			t.learnStep(i, g, t.value(i))

@@ -72,6 +72,10 @@ type Config struct {
 	// Shaping cuts 2048 after-state episodes into sub-episodes: restart
 	// or carousel shaping (shaping.go).
 	Shaping Shaping
+	// Unpacked keeps a coherent network's weights and accumulators apart
+	// while it trains, instead of packing them (ntuple.Network.Pack): the
+	// same values, bit for bit, slower; for tests.
+	Unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
 	// learns by temporal coherence (OTD then TC in one run): all workers
 	// pause there while its accumulators are made (phase.go).
@@ -363,6 +367,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}()
 	}
 	wg.Wait()
+	net.Unpack()
 	mu.Lock()
 	defer mu.Unlock()
 	return state(), Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start)}, failed

@@ -37,14 +37,17 @@ func (n *Network) Coherent() bool { return n.ea != nil }
 
 // Accumulators returns the TC accumulators, E and A of weight i at 2i and
 // 2i+1 (nil without TC), for files.
-func (n *Network) Accumulators() []float32 { return n.ea }
+func (n *Network) Accumulators() []float32 {
+	n.refresh()
+	return n.ea
+}
 
 // PrefetchAccumulators starts fetching the TC accumulators that an update
 // of board b in stage k will touch (nothing without TC), so that their
 // cache misses overlap other work: the learners call it a step before the
 // update, as they prefetch the weights.
 func (n *Network) PrefetchAccumulators(k int, b board.Board) {
-	if n.ea == nil {
+	if n.ea == nil || n.p != nil { // packed: in the weight's line
 		return
 	}
 	var x [MaxPatterns * 8]uint32
@@ -77,7 +80,7 @@ func (n *Network) addTC(x []uint32, d float32) float32 {
 		for _, i := range x[k : k+per] {
 			e, a := &ea[2*i], &ea[2*i+1]
 			ev, av := ld(e), ld(a)
-			nw := ld(&w[i]) + d*(abs32(ev)/av)
+			nw := ld(&w[i]) + d*tcRate(ev, av)
 			st(&w[i], nw)
 			st(e, ev+d)
 			st(a, av+abs32(d))
@@ -89,3 +92,13 @@ func (n *Network) addTC(x []uint32, d float32) float32 {
 }
 
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
+
+// tcRate is a weight's TC rate |E|/A, at most 1. One trainer always has
+// |E| <= A (each step adds |u| to A and u to E), so the bound changes
+// nothing, bit for bit. Trainers sharing the network without locks can
+// lose one of two updates that race, and E's and A's separately: E from
+// one and A from the other can make |E| exceed A many times over while A
+// is still near its start (2^-126), and a step that many times the error
+// wrecks the weight. TDL2048+ has no bound; with two threads td2048 saw
+// such runs end near 2,000 points where one thread reaches 24,000.
+func tcRate(e, a float32) float32 { return min(abs32(e)/a, 1) }

@@ -60,6 +60,12 @@ func index4x6(b board.Board, dst []uint32, base uint32) []uint32 {
 // them, so that their cache misses overlap other work.
 // Any index is safe: a prefetch is a hint that never faults.
 func (n *Network) Prefetch(x []uint32) {
+	if n.p != nil {
+		if len(x) > 0 {
+			prefetch3(unsafe.Pointer(&n.p[0]), x)
+		}
+		return
+	}
 	if len(x) > 0 && len(n.w) > 0 {
 		prefetch(unsafe.Pointer(&n.w[0]), x)
 	}
@@ -155,7 +161,7 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 		return
 	}
 	big := len(n.w) > 4<<20 // smaller networks stay in the cache (EstimateManyStage)
-	if np := len(n.masks); np > 0 && big {
+	if np := len(n.masks); np > 0 && big && n.p == nil {
 		for i, b := range bs {
 			indexPrefetchPEXT(&n.w[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
 		}

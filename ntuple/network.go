@@ -105,6 +105,10 @@ type Network struct {
 	// offsets at offs[k*len(masks):]. nil otherwise.
 	masks []uint64
 	offs  []uint32
+	// p is the packed weights and accumulators of a coherent network in
+	// training (packed.go), nil otherwise.
+	p     []float32
+	freeP func()
 }
 
 // New makes a network of the given spec with all weights zero.
@@ -138,14 +142,11 @@ func New(spec Spec) (*Network, error) {
 }
 
 // pextTables returns the masks and offsets of PEXT reading (Network.masks)
-// for spec, nil when it cannot be read so: no PEXT, no isomorphisms, the
-// 4x6 network (which has its own assembly), or a pattern whose cells are
-// not ascending.
+// for spec, nil when it cannot be read so: no PEXT, no isomorphisms, or a
+// pattern whose cells are not ascending. The 4x6 network has its own
+// assembly, and reads with PEXT only when packed (packed.go).
 func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
 	if !havePEXT || !spec.Iso || len(pats) == 0 {
-		return nil, nil
-	}
-	if four, _ := ParseSpec("4x6"); slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {
 		return nil, nil
 	}
 	masks := make([]uint64, len(spec.Patterns))
@@ -188,7 +189,10 @@ func (n *Network) Spec() Spec { return n.spec }
 // Weights returns all weight tables as one slice: stage after stage, in
 // each the patterns in spec order, each 16^len(pattern) long. Writing to it
 // while the network is in use by other goroutines is a data race.
-func (n *Network) Weights() []float32 { return n.w }
+func (n *Network) Weights() []float32 {
+	n.refresh()
+	return n.w
+}
 
 // Table returns pattern p's weight table (of stage 0).
 func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
@@ -196,7 +200,7 @@ func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
 // StageTable returns pattern p's weight table of stage k.
 func (n *Network) StageTable(k, p int) []float32 {
 	off := k*n.stage + int(n.pats[p].off)
-	return n.w[off : off+1<<(4*uint(len(n.spec.Patterns[p])))]
+	return n.Weights()[off : off+1<<(4*uint(len(n.spec.Patterns[p])))]
 }
 
 // Lookups is the number of weights one evaluation reads:
@@ -208,6 +212,9 @@ func (n *Network) Lookups() int { return len(n.pats) * n.spec.Images() }
 // they start.
 func (n *Network) Share() { n.shared = true }
 
+// Shared reports whether Share was called.
+func (n *Network) Shared() bool { return n.shared }
+
 // Prefault brings all of the weight memory in now, as training otherwise
 // does page by page as it first writes each one: zeroing huge pages fault
 // by fault cost about 7% of a 10,000-episode 4x6 run, more than one pass
@@ -215,6 +222,9 @@ func (n *Network) Share() { n.shared = true }
 func (n *Network) Prefault() {
 	if n.free != nil {
 		prefault(n.w)
+	}
+	if n.freeP != nil {
+		prefault(n.p)
 	}
 }
 
@@ -231,6 +241,9 @@ func (n *Network) Optimistic(v float64) {
 	for i := range n.ea {
 		n.ea[i] = tcStart
 	}
+	for i := 0; i+2 < len(n.p); i += 3 {
+		n.p[i], n.p[i+1], n.p[i+2] = w, tcStart, tcStart
+	}
 }
 
 // Free releases the weight memory now instead of when the network is
@@ -244,7 +257,11 @@ func (n *Network) Free() {
 		n.freeEA()
 		n.freeEA = nil
 	}
-	n.w, n.ea = nil, nil
+	if n.freeP != nil {
+		n.freeP()
+		n.freeP = nil
+	}
+	n.w, n.ea, n.p = nil, nil, nil
 }
 
 func load(w []float32, i uint32) float32 {
@@ -264,7 +281,7 @@ func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
 // Direct reports whether Estimate and Update on a board are as fast as Sum
 // and Add on its stored indices (the 4x6 network in assembly): a learner
 // then need not keep the indices of the boards it will update.
-func (n *Network) Direct() bool { return n.kind == kind4x6 && have4x6asm }
+func (n *Network) Direct() bool { return n.kind == kind4x6 && have4x6asm && n.p == nil }
 
 // PrefetchBoard starts loading the weights of b (in stage 0) into the
 // cache, as Prefetch does for indices, when the network is Direct; it
@@ -275,6 +292,10 @@ func (n *Network) PrefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
 func (n *Network) PrefetchBoardStage(k int, b board.Board) {
 	if n.Direct() {
 		pf4x6(&n.w[k*n.stage], uint64(b))
+	}
+	if n.p != nil {
+		var x [MaxPatterns * 8]uint32
+		n.Prefetch(n.IndexStage(k, b, x[:]))
 	}
 	n.PrefetchAccumulators(k, b)
 }
@@ -289,7 +310,7 @@ func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	if n.Direct() {
 		return est4x6(&n.w[k*n.stage], uint64(b))
 	}
-	if n.kind == kind4x6 && !n.shared {
+	if n.kind == kind4x6 && !n.shared && n.p == nil {
 		return estimate4x6((*tab4x6)(n.w[k*n.stage:]), b)
 	}
 	// All indices first, then all loads: the loads miss the cache, and a
@@ -306,7 +327,7 @@ func (n *Network) Index(b board.Board, dst []uint32) []uint32 { return n.IndexSt
 // IndexStage computes the weight indices of b in stage k into dst.
 func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	base := uint32(k * n.stage)
-	if n.kind == kind4x6 {
+	if n.kind == kind4x6 && (n.p == nil || n.masks == nil) {
 		return index4x6(b, dst, base)
 	}
 	if np := len(n.masks); np > 0 {
@@ -332,6 +353,14 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 // Estimate of the board they were computed from, bit for bit.
 func (n *Network) Sum(x []uint32) float32 {
 	w, per := n.w, n.spec.Images()
+	if n.p != nil {
+		for _, i := range x {
+			if int(i) >= len(w) {
+				panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(w)))
+			}
+		}
+		return n.sumPacked(x)
+	}
 	if haveSum8 && per == 8 && len(x) == 8*len(n.pats) && len(w) > 0 {
 		top := uint32(0)
 		for _, i := range x {
@@ -346,6 +375,9 @@ func (n *Network) Sum(x []uint32) float32 {
 
 // sumOwn is Sum on indices the network computed itself (so in range).
 func (n *Network) sumOwn(x []uint32) float32 {
+	if n.p != nil {
+		return n.sumPacked(x)
+	}
 	if haveSum8 && n.spec.Iso && len(x) == 8*len(n.pats) {
 		return sum8(&n.w[0], &x[0], len(n.pats))
 	}
@@ -386,6 +418,14 @@ func (n *Network) sum(x []uint32) float32 {
 // read twice counts once with one step and once with two).
 func (n *Network) Add(x []uint32, u float32) float32 {
 	d := u * n.split
+	if n.p != nil {
+		for _, i := range x {
+			if int(i) >= len(n.w) {
+				panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(n.w)))
+			}
+		}
+		return n.addPacked(x, d)
+	}
 	if n.ea != nil {
 		return n.addTC(x, d)
 	}

@@ -508,13 +508,16 @@ func TestPEXTMatchesGo(t *testing.T) {
 		t.Skip("no PEXT on this processor")
 	}
 	rng := rand.New(rand.NewPCG(9, 9))
-	for _, spec := range []string{"5x6", "6x6", "7x6", "8x6@0,16384", "4x5", "2x4", "0123,4567,89ab,cdef", "0,15,0124"} {
+	for _, spec := range []string{"4x6", "5x6", "6x6", "7x6", "8x6@0,16384", "4x5", "2x4", "0123,4567,89ab,cdef", "0,15,0124"} {
 		n := MustNew(spec)
 		if n.masks == nil {
 			t.Fatalf("%s: not read with PEXT", spec)
 		}
 		g := *n
 		g.masks, g.offs = nil, nil
+		if n.kind == kind4x6 {
+			n.p = make([]float32, 1) // 4x6 reads with PEXT when packed (no weight is read here; prefetches never fault)
+		}
 		per := n.Lookups()
 		for range 3000 {
 			b := board.Board(rng.Uint64())
@@ -534,7 +537,7 @@ func TestPEXTMatchesGo(t *testing.T) {
 		}
 		n.Free()
 	}
-	for _, spec := range []string{"4x6", "012345,456789,012456,45689a", "0213", "0123/noiso", "8x4"} {
+	for _, spec := range []string{"0213", "0123/noiso", "8x4"} {
 		if n := MustNew(spec); n.masks != nil {
 			t.Errorf("%s read with PEXT", spec)
 		}

@@ -15,3 +15,5 @@ func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat i
 const haveSum8 = false
 
 func sum8(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
+
+func sum8p(p *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }

@@ -11,3 +11,8 @@ import "unsafe"
 //
 //go:noescape
 func prefetch(base unsafe.Pointer, idx []uint32)
+
+// prefetch3 is prefetch for a packed array: base+12*i.
+//
+//go:noescape
+func prefetch3(base unsafe.Pointer, idx []uint32)

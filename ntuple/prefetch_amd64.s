@@ -16,3 +16,21 @@ loop:
 	JNZ loop
 done:
 	RET
+
+// func prefetch3(base unsafe.Pointer, idx []uint32)
+// Issues PREFETCHT0 for base + 12*i for each i in idx (a packed array).
+TEXT ·prefetch3(SB), NOSPLIT, $0-32
+	MOVQ base+0(FP), AX
+	MOVQ idx_base+8(FP), BX
+	MOVQ idx_len+16(FP), CX
+	TESTQ CX, CX
+	JEQ done3
+loop3:
+	MOVL (BX), DX
+	LEAQ (DX)(DX*2), DX
+	PREFETCHT0 (AX)(DX*4)
+	ADDQ $4, BX
+	DECQ CX
+	JNZ loop3
+done3:
+	RET

@@ -11,3 +11,10 @@ package ntuple
 func addRelaxed(w *float32, x []uint32, per int, d float32) float32
 
 const haveRelaxed = true
+
+// addPackedRelaxed is addRelaxed for a packed TC network (packed.go): the
+// weight and its accumulators read, stepped by the TC rule and written
+// back with plain aligned moves.
+//
+//go:noescape
+func addPackedRelaxed(p *float32, x []uint32, per int, d float32) float32

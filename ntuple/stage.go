@@ -81,6 +81,10 @@ func (n *Network) CopyStage(to, from int) {
 	if to == from {
 		return
 	}
+	if n.p != nil {
+		copyShared(n.p[3*to*n.stage:3*(to+1)*n.stage], n.p[3*from*n.stage:3*(from+1)*n.stage], n.shared)
+		return
+	}
 	copyShared(n.w[to*n.stage:(to+1)*n.stage], n.w[from*n.stage:(from+1)*n.stage], n.shared)
 	if n.ea != nil {
 		copyShared(n.ea[2*to*n.stage:2*(to+1)*n.stage], n.ea[2*from*n.stage:2*(from+1)*n.stage], n.shared)

@@ -1,0 +1,110 @@
+package learn
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/stats"
+)
+
+// TestPackedTCIsExact: a coherent network trained packed (weights and
+// accumulators in one array, the default) ends with the weights and
+// accumulators of the same run kept apart, bit for bit: online and
+// backward TC, n-step, OTD then TC in one run, and stages with promotion
+// and carousel shaping.
+func TestPackedTCIsExact(t *testing.T) {
+	cases := []struct {
+		name, spec string
+		cfg        Config
+		tcFirst    bool
+	}{
+		{"online", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}}, true},
+		{"backward", "0123,4567,0145,1256", Config{}, true},
+		{"backward restart", "0123,4567,0145", Config{Shaping: Shaping{Restart: true, L: 10, At: 0.5}}, true},
+		{"online 3-step", "0123,4567,0145", Config{Mode: Mode{Online: true, Steps: 3}}, true},
+		{"otd then tc", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}, CoherenceFrom: 150}, false},
+		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true, Shaping: Shaping{Carousel: true, Block: 2048, Limit: 65536}}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run := func(unpacked bool) *ntuple.Network {
+				net := ntuple.MustNew(c.spec)
+				net.Optimistic(1000)
+				if c.tcFirst {
+					net.EnableCoherence()
+				}
+				cfg := c.cfg
+				cfg.Episodes, cfg.Seed, cfg.Threads, cfg.Every, cfg.Unpacked = 300, 3, 1, 100, unpacked
+				cfg.Schedule = Constant(0.5)
+				if _, _, err := Train(context.Background(), net, cfg); err != nil {
+					t.Fatal(err)
+				}
+				if net.Packed() {
+					t.Fatal("still packed after training")
+				}
+				return net
+			}
+			a, b := run(false), run(true)
+			for name, pair := range map[string][2][]float32{"weight": {a.Weights(), b.Weights()}, "accumulator": {a.Accumulators(), b.Accumulators()}} {
+				x, y := pair[0], pair[1]
+				if len(x) != len(y) || len(x) == 0 {
+					t.Fatalf("%d and %d %ss", len(x), len(y), name)
+				}
+				for i := range x {
+					if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+						t.Fatalf("%s %d: %v packed, %v apart", name, i, x[i], y[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTrainTC4x6 is TC from zero on 4x6, online, one thread, packed
+// and apart.
+func BenchmarkTrainTC4x6(b *testing.B) {
+	for _, unpacked := range []bool{false, true} {
+		name := "packed"
+		if unpacked {
+			name = "apart"
+		}
+		b.Run(name, func(b *testing.B) {
+			net := ntuple.MustNew("4x6")
+			defer net.Free()
+			net.EnableCoherence()
+			b.ResetTimer()
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{Online: true},
+				Schedule: Constant(1), Unpacked: unpacked})
+			b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
+		})
+	}
+}
+
+// TestSharedTCLearns: temporal coherence on two threads learns as on one,
+// within loose bounds (it once fell to random play: Trace.fresh).
+func TestSharedTCLearns(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs two processors")
+	}
+	last := func(threads int) float64 {
+		net := ntuple.MustNew("4x6")
+		defer net.Free()
+		net.EnableCoherence()
+		var avg float64
+		_, _, err := Train(context.Background(), net, Config{Episodes: 2000, Seed: 2, Threads: threads, Every: 500, Mode: Mode{Online: true},
+			Schedule: Constant(1), Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { avg = b.Avg() }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return avg
+	}
+	one, two := last(1), last(2)
+	if one < 10000 || two < 0.7*one {
+		t.Fatalf("last block average: %.0f on two threads, %.0f on one", two, one)
+	}
+	t.Logf("last block average: %.0f on two threads, %.0f on one", two, one)
+}

@@ -1,0 +1,123 @@
+package ntuple
+
+import (
+	"math"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Packed temporal coherence. A TC update of a weight reads and writes the
+// weight and its two accumulators E and A. Kept apart (w, then ea), they
+// are two cache lines per weight, and an update that finds the weight in
+// the cache (it was read to choose the move) still misses on E and A. A
+// network in training may pack them together instead (Pack): weight i,
+// E and A at p[3i], p[3i+1], p[3i+2], so one line holds all three, as the
+// research framework TDL2048+ keeps them. While packed, p is the truth:
+// every read and update goes to it, and the dense slices (Weights,
+// Accumulators, Table) are refreshed from it when asked for.
+//
+// A packed network is not Direct: it is read through indices (PEXT where
+// the processor has it), each index scaled by 3.
+
+// Pack moves a coherent network's weights and accumulators into one array
+// (see above); it does nothing without TC or when packed already. Call it
+// before the goroutines that use the network start.
+func (n *Network) Pack() {
+	if n.ea == nil || n.p != nil {
+		return
+	}
+	n.p, n.freeP = allocWeights(3 * len(n.w))
+	for i, w := range n.w {
+		n.p[3*i], n.p[3*i+1], n.p[3*i+2] = w, n.ea[2*i], n.ea[2*i+1]
+	}
+}
+
+// Packed reports whether the network is packed.
+func (n *Network) Packed() bool { return n.p != nil }
+
+// Unpack ends packing: the dense slices get the packed values, and the
+// packed array is released.
+func (n *Network) Unpack() {
+	if n.p == nil {
+		return
+	}
+	n.refresh()
+	if n.freeP != nil {
+		n.freeP()
+	}
+	n.p, n.freeP = nil, nil
+}
+
+// refresh copies the packed array into the dense slices.
+func (n *Network) refresh() {
+	if n.p == nil {
+		return
+	}
+	p := n.p
+	for i := range n.w {
+		n.w[i], n.ea[2*i], n.ea[2*i+1] = p[3*i], p[3*i+1], p[3*i+2]
+	}
+}
+
+// sumPacked is sum on the packed array.
+func (n *Network) sumPacked(x []uint32) float32 {
+	p, per := n.p, n.spec.Images()
+	if haveSum8 && per == 8 && len(x) == 8*len(n.pats) {
+		return sum8p(&p[0], &x[0], len(n.pats))
+	}
+	var v float32
+	for k := 0; k+per <= len(x); k += per {
+		var s float32
+		for _, i := range x[k : k+per] {
+			s += math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(&p[3*i]))))
+		}
+		v += s
+	}
+	return v
+}
+
+// addPacked is addTC on the packed array, bit for bit: plain loads and
+// stores, or atomic ones on a shared network.
+func (n *Network) addPacked(x []uint32, d float32) float32 {
+	if n.shared {
+		return n.addPackedShared(x, d)
+	}
+	p, per := n.p, n.spec.Images()
+	var v float32
+	for k := 0; k+per <= len(x); k += per {
+		var s float32
+		for _, i := range x[k : k+per] {
+			q := (*[3]float32)(p[3*i : 3*i+3])
+			ev, av := q[1], q[2]
+			nw := q[0] + d*tcRate(ev, av)
+			q[0], q[1], q[2] = nw, ev+d, av+abs32(d)
+			s += nw
+		}
+		v += s
+	}
+	return v
+}
+
+func (n *Network) addPackedShared(x []uint32, d float32) float32 {
+	p, per := n.p, n.spec.Images()
+	if haveRelaxed {
+		return addPackedRelaxed(&p[0], x[:len(x)/per*per], per, d)
+	}
+	ld := func(q *float32) float32 { return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(q)))) }
+	st := func(q *float32, v float32) { atomic.StoreUint32((*uint32)(unsafe.Pointer(q)), math.Float32bits(v)) }
+	var v float32
+	for k := 0; k+per <= len(x); k += per {
+		var s float32
+		for _, i := range x[k : k+per] {
+			q := p[3*i : 3*i+3 : 3*i+3]
+			ev, av := ld(&q[1]), ld(&q[2])
+			nw := ld(&q[0]) + d*tcRate(ev, av)
+			st(&q[0], nw)
+			st(&q[1], ev+d)
+			st(&q[2], av+abs32(d))
+			s += nw
+		}
+		v += s
+	}
+	return v
+}
