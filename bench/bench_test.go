@@ -48,7 +48,7 @@ func TestShortSignature(t *testing.T) {
 // phase and reports no speed for it.
 func TestTickAndCancel(t *testing.T) {
 	var phases []string
-	c := Config{Episodes: 300, Games: 30, DeepGames: 3, Threads: 1, TableBytes: 1 << 20, TickEvery: time.Nanosecond,
+	c := Config{Episodes: 300, Games: 300, DeepGames: 3, Threads: 1, TableBytes: 1 << 20, TickEvery: time.Nanosecond,
 		Tick: func(phase string, s learn.Snapshot) {
 			if len(phases) == 0 || phases[len(phases)-1] != phase {
 				phases = append(phases, phase)

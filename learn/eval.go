@@ -191,8 +191,9 @@ var errAbandoned = errors.New("game abandoned")
 
 // StartTicks calls tick with snap() every every (250ms when 0), from a
 // goroutine of its own, until the function it returns is called, which
-// waits for a tick under way: evaluations report their progress with it.
-// A nil tick starts nothing.
+// waits for a tick under way, and ticks once itself if none came (a phase
+// faster than its first tick still reports): evaluations report their
+// progress with it. A nil tick starts nothing.
 func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) (stop func()) {
 	if tick == nil {
 		return func() {}
@@ -201,6 +202,7 @@ func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) 
 		every = 250 * time.Millisecond
 	}
 	quit, done := make(chan struct{}), make(chan struct{})
+	ticked := false
 	go func() {
 		defer close(done)
 		t := time.NewTicker(every)
@@ -209,6 +211,7 @@ func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) 
 			select {
 			case <-t.C:
 				tick(snap())
+				ticked = true
 			case <-quit:
 				return
 			}
@@ -217,6 +220,9 @@ func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) 
 	return func() {
 		close(quit)
 		<-done
+		if !ticked {
+			tick(snap())
+		}
 	}
 }
 
