@@ -6,43 +6,7 @@
 // FLIP; AX, BX scratch; DI the weights; R13 the masks, R12 the pattern
 // offsets, CX the patterns left, DX a pattern's offset, R14 the indices.
 
-#define NIBSWAP(r) \
-	MOVQ r, AX; \
-	SHRQ $4, AX; \
-	ANDQ R9, AX; \
-	ANDQ R9, r; \
-	SHLQ $4, r; \
-	ORQ AX, r
-
-#define BYTESWAP16(r) \
-	MOVQ r, AX; \
-	SHRQ $8, AX; \
-	ANDQ R10, AX; \
-	ANDQ R10, r; \
-	SHLQ $8, r; \
-	ORQ AX, r
-
-#define MIRROR(r) BYTESWAP16(r); NIBSWAP(r)
-#define FLIP(r) BSWAPQ r; BYTESWAP16(r)
-#define HALFTURN(r) BSWAPQ r; NIBSWAP(r)
-
-#define TRANSPOSE(r) \
-	MOVQ r, AX; \
-	SHRQ $12, AX; \
-	XORQ r, AX; \
-	MOVQ $0x0000f0f00000f0f0, BX; \
-	ANDQ BX, AX; \
-	XORQ AX, r; \
-	SHLQ $12, AX; \
-	XORQ AX, r; \
-	MOVQ r, AX; \
-	SHRQ $24, AX; \
-	XORQ r, AX; \
-	MOVQ $0x00000000ff00ff00, BX; \
-	ANDQ BX, AX; \
-	XORQ AX, r; \
-	SHLQ $24, AX; \
-	XORQ AX, r
+#include "symmetry_amd64.h"
 
 // IMAGES: the eight images of the board in SI, in board.Images order, to
 // the frame's 8 words.
