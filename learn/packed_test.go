@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -31,6 +32,9 @@ func TestPackedTCIsExact(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// Each run also keeps what its checkpoints read mid-run (packed
+			// or not then): the weights and accumulators saved.
+			var saved [2][][]float32
 			run := func(unpacked bool) *ntuple.Network {
 				net := ntuple.MustNew(c.spec)
 				net.Optimistic(1000)
@@ -40,6 +44,14 @@ func TestPackedTCIsExact(t *testing.T) {
 				cfg := c.cfg
 				cfg.Episodes, cfg.Seed, cfg.Threads, cfg.Every, cfg.Unpacked = 300, 3, 1, 100, unpacked
 				cfg.Schedule = Constant(0.5)
+				k := 0
+				if unpacked {
+					k = 1
+				}
+				cfg.CheckpointEvery, cfg.Checkpoint = 120, func(RunState) error {
+					saved[k] = append(saved[k], slices.Clone(net.Weights()), slices.Clone(net.Accumulators()))
+					return nil
+				}
 				if _, _, err := Train(context.Background(), net, cfg); err != nil {
 					t.Fatal(err)
 				}
@@ -49,6 +61,11 @@ func TestPackedTCIsExact(t *testing.T) {
 				return net
 			}
 			a, b := run(false), run(true)
+			if len(saved[0]) != 4 || !slices.EqualFunc(saved[0], saved[1], func(x, y []float32) bool {
+				return slices.EqualFunc(x, y, func(p, q float32) bool { return math.Float32bits(p) == math.Float32bits(q) })
+			}) {
+				t.Fatalf("checkpoints differ (%d and %d arrays saved)", len(saved[0]), len(saved[1]))
+			}
 			for name, pair := range map[string][2][]float32{"weight": {a.Weights(), b.Weights()}, "accumulator": {a.Accumulators(), b.Accumulators()}} {
 				x, y := pair[0], pair[1]
 				if len(x) != len(y) || len(x) == 0 {

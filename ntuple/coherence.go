@@ -38,7 +38,7 @@ func (n *Network) Coherent() bool { return n.ea != nil }
 // Accumulators returns the TC accumulators, E and A of weight i at 2i and
 // 2i+1 (nil without TC), for files.
 func (n *Network) Accumulators() []float32 {
-	n.refresh()
+	n.refreshEA()
 	return n.ea
 }
 

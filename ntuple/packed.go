@@ -42,20 +42,28 @@ func (n *Network) Unpack() {
 		return
 	}
 	n.refresh()
+	n.refreshEA()
 	if n.freeP != nil {
 		n.freeP()
 	}
 	n.p, n.freeP = nil, nil
 }
 
-// refresh copies the packed array into the dense slices.
+// refresh copies the packed weights into w, refreshEA the packed
+// accumulators into ea; neither does anything unpacked.
 func (n *Network) refresh() {
-	if n.p == nil {
-		return
+	if p := n.p; p != nil {
+		for i := range n.w {
+			n.w[i] = p[3*i]
+		}
 	}
-	p := n.p
-	for i := range n.w {
-		n.w[i], n.ea[2*i], n.ea[2*i+1] = p[3*i], p[3*i+1], p[3*i+2]
+}
+
+func (n *Network) refreshEA() {
+	if p := n.p; p != nil {
+		for i := range n.w {
+			n.ea[2*i], n.ea[2*i+1] = p[3*i+1], p[3*i+2]
+		}
 	}
 }
 

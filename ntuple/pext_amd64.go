@@ -31,4 +31,4 @@ const haveSum8 = true
 // sum8p is sum8 on a packed array (weight i at p[3i]).
 //
 //go:noescape
-func sum8p(p *float32, x *uint32, npat int) float32
+func sum8p(w *float32, x *uint32, npat int) float32

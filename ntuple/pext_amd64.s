@@ -73,113 +73,77 @@ loop:
 	JNZ loop
 	RET
 
+// NOSCALE(r) leaves index r as it is (a plain array); SCALE3(r) makes it
+// 3r (a packed TC array: weight i at 3i, packed.go).
+#define NOSCALE(r)
+#define SCALE3(r) LEAQ (r)(r*2), r
+
+// SUM8(SC): to X7, the value of weights DI at the CX x 8 indices at SI
+// (CX patterns), each index scaled by SC,
+// pattern by pattern as Network.Sum adds them (each pattern's 8 weights
+// in order, then the patterns in order), four patterns' chains side by
+// side.
+#define SUM8(SC) \
+	XORPS X7, X7; \
+quad: \
+	CMPQ CX, $4; \
+	JLT single; \
+	XORPS X0, X0; \
+	XORPS X1, X1; \
+	XORPS X2, X2; \
+	XORPS X3, X3; \
+	MOVQ $8, R9; \
+img: \
+	MOVL 0(SI), AX; \
+	MOVL 32(SI), BX; \
+	MOVL 64(SI), DX; \
+	MOVL 96(SI), R8; \
+	SC(AX); SC(BX); SC(DX); SC(R8); \
+	ADDSS (DI)(AX*4), X0; \
+	ADDSS (DI)(BX*4), X1; \
+	ADDSS (DI)(DX*4), X2; \
+	ADDSS (DI)(R8*4), X3; \
+	ADDQ $4, SI; \
+	DECQ R9; \
+	JNZ img; \
+	ADDSS X0, X7; \
+	ADDSS X1, X7; \
+	ADDSS X2, X7; \
+	ADDSS X3, X7; \
+	ADDQ $96, SI; \
+	SUBQ $4, CX; \
+	JMP quad; \
+single: \
+	TESTQ CX, CX; \
+	JEQ done; \
+	XORPS X0, X0; \
+	MOVQ $8, R9; \
+one: \
+	MOVL 0(SI), AX; \
+	SC(AX); \
+	ADDSS (DI)(AX*4), X0; \
+	ADDQ $4, SI; \
+	DECQ R9; \
+	JNZ one; \
+	ADDSS X0, X7; \
+	DECQ CX; \
+	JMP single; \
+done:
+
 // func sum8(w *float32, x *uint32, npat int) float32
-// The value at the indices x of npat patterns of 8 images each, pattern
-// by pattern as Network.Sum adds them (each pattern's 8 weights in order,
-// then the patterns in order), four patterns' chains side by side.
 TEXT ·sum8(SB), NOSPLIT, $0-28
 	MOVQ w+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ npat+16(FP), CX
-	XORPS X7, X7
-quad:
-	CMPQ CX, $4
-	JLT single
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
-	MOVQ $8, R9
-img:
-	MOVL 0(SI), AX
-	MOVL 32(SI), BX
-	MOVL 64(SI), DX
-	MOVL 96(SI), R8
-	ADDSS (DI)(AX*4), X0
-	ADDSS (DI)(BX*4), X1
-	ADDSS (DI)(DX*4), X2
-	ADDSS (DI)(R8*4), X3
-	ADDQ $4, SI
-	DECQ R9
-	JNZ img
-	ADDSS X0, X7
-	ADDSS X1, X7
-	ADDSS X2, X7
-	ADDSS X3, X7
-	ADDQ $96, SI
-	SUBQ $4, CX
-	JMP quad
-single:
-	TESTQ CX, CX
-	JEQ done
-	XORPS X0, X0
-	MOVQ $8, R9
-one:
-	MOVL 0(SI), AX
-	ADDSS (DI)(AX*4), X0
-	ADDQ $4, SI
-	DECQ R9
-	JNZ one
-	ADDSS X0, X7
-	DECQ CX
-	JMP single
-done:
+	SUM8(NOSCALE)
 	MOVSS X7, ret+24(FP)
 	RET
 
-// func sum8p(p *float32, x *uint32, npat int) float32
-// sum8 on a packed array: weight i at p[3i].
+// func sum8p(w *float32, x *uint32, npat int) float32
 TEXT ·sum8p(SB), NOSPLIT, $0-28
-	MOVQ p+0(FP), DI
+	MOVQ w+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ npat+16(FP), CX
-	XORPS X7, X7
-pquad:
-	CMPQ CX, $4
-	JLT psingle
-	XORPS X0, X0
-	XORPS X1, X1
-	XORPS X2, X2
-	XORPS X3, X3
-	MOVQ $8, R9
-pimg:
-	MOVL 0(SI), AX
-	MOVL 32(SI), BX
-	MOVL 64(SI), DX
-	MOVL 96(SI), R8
-	LEAQ (AX)(AX*2), AX
-	LEAQ (BX)(BX*2), BX
-	LEAQ (DX)(DX*2), DX
-	LEAQ (R8)(R8*2), R8
-	ADDSS (DI)(AX*4), X0
-	ADDSS (DI)(BX*4), X1
-	ADDSS (DI)(DX*4), X2
-	ADDSS (DI)(R8*4), X3
-	ADDQ $4, SI
-	DECQ R9
-	JNZ pimg
-	ADDSS X0, X7
-	ADDSS X1, X7
-	ADDSS X2, X7
-	ADDSS X3, X7
-	ADDQ $96, SI
-	SUBQ $4, CX
-	JMP pquad
-psingle:
-	TESTQ CX, CX
-	JEQ pdone
-	XORPS X0, X0
-	MOVQ $8, R9
-pone:
-	MOVL 0(SI), AX
-	LEAQ (AX)(AX*2), AX
-	ADDSS (DI)(AX*4), X0
-	ADDQ $4, SI
-	DECQ R9
-	JNZ pone
-	ADDSS X0, X7
-	DECQ CX
-	JMP psingle
-pdone:
+	SUM8(SCALE3)
 	MOVSS X7, ret+24(FP)
 	RET

@@ -16,4 +16,4 @@ const haveSum8 = false
 
 func sum8(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
 
-func sum8p(p *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
+func sum8p(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
