@@ -45,32 +45,30 @@
 	MOVQ npat+32(FP), CX; \
 	MOVQ dst+40(FP), R14
 
+// PATTERNS(OP): for each of the CX patterns (masks at R13, offsets at
+// R12), OP(i) on each image i, the indices going to R14 pattern by
+// pattern.
+#define PATTERNS(OP) \
+loop: \
+	MOVQ (R13), R8; \
+	MOVL (R12), DX; \
+	OP(0); OP(1); OP(2); OP(3); OP(4); OP(5); OP(6); OP(7); \
+	ADDQ $8, R13; \
+	ADDQ $4, R12; \
+	ADDQ $32, R14; \
+	DECQ CX; \
+	JNZ loop
+
 // func indexPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
 TEXT ·indexPEXT(SB), NOSPLIT, $64-48
 	SETUP
-loop:
-	MOVQ (R13), R8
-	MOVL (R12), DX
-	ONE(0); ONE(1); ONE(2); ONE(3); ONE(4); ONE(5); ONE(6); ONE(7)
-	ADDQ $8, R13
-	ADDQ $4, R12
-	ADDQ $32, R14
-	DECQ CX
-	JNZ loop
+	PATTERNS(ONE)
 	RET
 
 // func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
 TEXT ·indexPrefetchPEXT(SB), NOSPLIT, $64-48
 	SETUP
-loop:
-	MOVQ (R13), R8
-	MOVL (R12), DX
-	ONEPF(0); ONEPF(1); ONEPF(2); ONEPF(3); ONEPF(4); ONEPF(5); ONEPF(6); ONEPF(7)
-	ADDQ $8, R13
-	ADDQ $4, R12
-	ADDQ $32, R14
-	DECQ CX
-	JNZ loop
+	PATTERNS(ONEPF)
 	RET
 
 // NOSCALE(r) leaves index r as it is (a plain array); SCALE3(r) makes it
