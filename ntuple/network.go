@@ -188,7 +188,10 @@ func (n *Network) Spec() Spec { return n.spec }
 
 // Weights returns all weight tables as one slice: stage after stage, in
 // each the patterns in spec order, each 16^len(pattern) long. Writing to it
-// while the network is in use by other goroutines is a data race.
+// while the network is in use by other goroutines is a data race. A packed
+// network (Pack, while a coherent network trains) copies its packed
+// weights into it first, and reads and learns from the packed array, not
+// from this slice: write to it only unpacked.
 func (n *Network) Weights() []float32 {
 	n.refresh()
 	return n.w
