@@ -77,3 +77,15 @@ func TestInterleavedLearnsTheSame(t *testing.T) {
 	}
 	t.Logf("last block average: %.0f interleaved by 4, %.0f one at a time", four, one)
 }
+
+// TestThreesRefusesInterleave: Threes! plays one episode at a time, and
+// says so rather than ignoring the setting.
+func TestThreesRefusesInterleave(t *testing.T) {
+	net := ntuple.MustNew("0123,4567+hint")
+	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 10, Threads: 1, Interleave: 2}); err == nil {
+		t.Fatal("Threes! training took --interleave 2")
+	}
+	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 10, Threads: 1, Interleave: 1}); err != nil {
+		t.Fatal(err)
+	}
+}
