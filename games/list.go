@@ -79,8 +79,9 @@ func init() {
 				NewPolicy: newPolicy, Downgrade: cfg.Downgrade, Tick: cfg.Tick})
 			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
 		},
-		Downgrades: true,
-		WriteEval:  func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
+		Downgrades:  true,
+		Interleaves: true,
+		WriteEval:   func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
 		WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
 			return b.Write(w, done, stats.Pow2)
 		},

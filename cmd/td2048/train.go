@@ -241,6 +241,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if cohFrom > 0 && kind != learn.AfterState {
 		return usagef("--coherence-from is for after-state learning")
 	}
+	if f.interleave > 1 && (!g.Interleaves || kind != learn.AfterState || shaping != (learn.Shaping{})) {
+		return usagef("--interleave %d: %s training with the %s learner%s plays one episode at a time on each thread", f.interleave, g.Name, kind, map[bool]string{true: " and shaping"}[shaping != (learn.Shaping{})])
+	}
 	if spec != nil {
 		if err := learn.CheckShaping(shaping, *spec, kind); err != nil {
 			return usagef("--shaping: %v", err)
@@ -440,7 +443,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		kindText = "state TD(0), backward episode updates"
 	}
 	fmt.Fprintf(out, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", kindText, sched, f.episodes, f.threads, sd)
-	if f.interleave > 1 && kind == learn.AfterState && shaping == (learn.Shaping{}) {
+	if f.interleave > 1 {
 		fmt.Fprintf(out, "interleave = %d episodes per thread\n", f.interleave)
 	}
 	if f.init != 0 {

@@ -300,4 +300,10 @@ func TestDurationStopsAndResumes(t *testing.T) {
 	if code, _, errs := runCmd(t, "train", "--duration", "-1s", "--save", filepath.Join(dir, "x.td2048")); code != 2 || !strings.Contains(errs, "--duration") {
 		t.Fatalf("negative duration: %d %s", code, errs)
 	}
+	for _, args := range [][]string{{"--game", "threes"}, {"--learner", "state"}, {"--shaping", "carousel"}} {
+		args = append([]string{"train", "--interleave", "2", "--episodes", "5", "--save", filepath.Join(dir, "y.td2048")}, args...)
+		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, "one episode at a time") {
+			t.Fatalf("%v: %d %s", args, code, errs)
+		}
+	}
 }
