@@ -1,5 +1,7 @@
 package learn
 
+import "fmt"
+
 // Interleaved episodes (Config.Interleave). Training is bound by memory
 // latency: a move reads a hundred or more weights scattered over hundreds
 // of megabytes, and a game's moves depend on each other, so one game
@@ -18,13 +20,13 @@ type stepper interface {
 	finish() Episode     // learn what is left and return the episode
 }
 
-// steppable reports whether p's episodes can be interleaved: after-state
-// learners without shaping. Others play one episode at a time.
-func steppable(p Player) (stepper, bool) {
-	if w, ok := p.(*Worker); ok && w.Kind == AfterState && w.Shaping == (Shaping{}) {
-		return w, true
+// CheckInterleave refuses k > 1 episodes per thread where they cannot be
+// interleaved: state learners and shaped episodes play one at a time.
+func CheckInterleave(k int, kind Kind, s Shaping) error {
+	if k > 1 && (kind != AfterState || s != (Shaping{})) {
+		return fmt.Errorf("interleave %d: %s learning%s plays one episode at a time on each thread", k, kind, map[bool]string{true: " with shaping"}[s != (Shaping{})])
 	}
-	return nil, false
+	return nil
 }
 
 // interleave plays episodes on the lanes in turn until take has none to

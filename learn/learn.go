@@ -144,7 +144,6 @@ type afterGame struct {
 	ep    Episode
 	over  uint8 // the directions of m that merge two 32768s
 	alpha float32
-	done  bool // no legal move, or gone on past 32768 (afterOn)
 }
 
 // begin starts an episode learnt with rate alpha.

@@ -42,8 +42,9 @@ type Config struct {
 	Seed    uint64
 	Threads int // worker goroutines sharing the network; 0 means all cores
 	// Interleave is how many episodes each worker plays in turn (lanes.go),
-	// each with its own generator; 0 means DefaultInterleave. Learners
-	// that cannot interleave (state learners, shaping, Threes!) play one.
+	// each with its own generator; 0 means DefaultInterleave. More than 1
+	// is refused where it cannot apply (CheckInterleave; players of other
+	// games, Config.NewPlayer).
 	Interleave int
 	Every      int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
@@ -133,8 +134,7 @@ func (e *DivergedError) Error() string {
 // a worker plays in turn that trained fastest on this project's machines.
 const DefaultInterleave = 1
 
-// MaxInterleave bounds Config.Interleave: past it, the games' weights no
-// longer fit the cache between a game's two moves.
+// MaxInterleave bounds Config.Interleave.
 const MaxInterleave = 64
 
 // play plays one episode at a time on p until take has none to give.
@@ -196,11 +196,17 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if lanes > MaxInterleave {
 		return st, Result{}, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
 	}
+	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
+		return st, Result{}, err
+	}
+	if lanes > 1 && cfg.NewPlayer != nil {
+		return st, Result{}, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
+	}
 	if lanes <= 0 {
 		lanes = DefaultInterleave
 	}
-	if cfg.NewPlayer != nil || cfg.Kind != AfterState || cfg.Shaping != (Shaping{}) {
-		lanes = 1
+	if cfg.NewPlayer != nil || CheckInterleave(lanes, cfg.Kind, cfg.Shaping) != nil {
+		lanes = 1 // the default, where interleaving does not apply
 	}
 	if lanes > 1 {
 		st.Interleave = lanes

@@ -88,9 +88,6 @@ func TrainThrees(ctx context.Context, net *ntuple.Network, cfg Config) (RunState
 	if err := CheckThreesSpec(net.Spec()); err != nil {
 		return RunState{}, Result{}, err
 	}
-	if cfg.Interleave > 1 {
-		return RunState{}, Result{}, fmt.Errorf("interleave %d: Threes! training plays one episode at a time on each thread", cfg.Interleave)
-	}
 	cfg.Kind = AfterState
 	cfg.NewPlayer = func(rng *rand.PCG) Player {
 		w := NewThreesWorker(net, rng)

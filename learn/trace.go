@@ -40,8 +40,8 @@ type Trace struct {
 	idx     []uint32 // lookups indices per step (indexed networks)
 	direct  bool
 	lookups int
-	// The candidates' indices of the last Choose, one after another, and
-	// where each direction's start (indexed networks).
+	// The candidates' indices of the last Choose, one after another; at[d]
+	// is direction d's place among the fetched candidates.
 	cand    [4 * ntuple.MaxPatterns * 8]uint32
 	at      [4]int
 	fetched int // candidates fetched
@@ -98,7 +98,7 @@ func (t *Trace) fetch(m *Moves) {
 	n := 0
 	for d := range 4 {
 		if (m.Legal&^m.Final)>>d&1 != 0 {
-			t.at[d] = n * t.lookups
+			t.at[d] = n
 			bs[n] = m.After[d]
 			n++
 		}
@@ -126,7 +126,7 @@ func (t *Trace) pick(m *Moves) int {
 	valued := m.Legal &^ m.Final
 	for d := range 4 {
 		if valued>>d&1 != 0 {
-			value[d] = out[t.at[d]/t.lookups]
+			value[d] = out[t.at[d]]
 		}
 	}
 	t.vals = value
@@ -151,7 +151,7 @@ func (t *Trace) pick(m *Moves) int {
 func (t *Trace) Push(m *Moves, d int) {
 	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage), t.vals[d]})
 	if !t.direct {
-		t.idx = append(t.idx, t.cand[t.at[d]:t.at[d]+t.lookups]...)
+		t.idx = append(t.idx, t.cand[t.at[d]*t.lookups:(t.at[d]+1)*t.lookups]...)
 	}
 	if t.Mode.Online && t.alpha > 0 {
 		// TC: the step just pushed is updated at the next push; fetch its

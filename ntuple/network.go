@@ -355,25 +355,18 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 // Sum returns the value at the indices x (as Index gives them); it equals
 // Estimate of the board they were computed from, bit for bit.
 func (n *Network) Sum(x []uint32) float32 {
-	w, per := n.w, n.spec.Images()
-	if n.p != nil {
-		for _, i := range x {
-			if int(i) >= len(w) {
-				panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(w)))
-			}
-		}
-		return n.sumPacked(x)
-	}
-	if haveSum8 && per == 8 && len(x) == 8*len(n.pats) && len(w) > 0 {
-		top := uint32(0)
-		for _, i := range x {
-			top = max(top, i)
-		}
-		if int(top) < len(w) {
-			return sum8(&w[0], &x[0], len(n.pats))
+	n.mustHold(x)
+	return n.sumOwn(x)
+}
+
+// mustHold panics unless every index of x is a weight's: the paths in
+// assembly, which Sum and Add take on indices from outside, check nothing.
+func (n *Network) mustHold(x []uint32) {
+	for _, i := range x {
+		if int(i) >= len(n.w) {
+			panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(n.w)))
 		}
 	}
-	return n.sum(x)
 }
 
 // sumOwn is Sum on indices the network computed itself (so in range).
@@ -422,11 +415,7 @@ func (n *Network) sum(x []uint32) float32 {
 func (n *Network) Add(x []uint32, u float32) float32 {
 	d := u * n.split
 	if n.p != nil {
-		for _, i := range x {
-			if int(i) >= len(n.w) {
-				panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(n.w)))
-			}
-		}
+		n.mustHold(x)
 		return n.addPacked(x, d)
 	}
 	if n.ea != nil {
@@ -436,11 +425,7 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 	var v float32
 	if n.shared {
 		if haveRelaxed && len(w) > 0 {
-			for _, i := range x {
-				if int(i) >= len(w) {
-					panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(w)))
-				}
-			}
+			n.mustHold(x)
 			return addRelaxed(&w[0], x[:len(x)/per*per], per, d)
 		}
 		for k := 0; k+per <= len(x); k += per {

@@ -241,8 +241,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if cohFrom > 0 && kind != learn.AfterState {
 		return usagef("--coherence-from is for after-state learning")
 	}
-	if f.interleave > 1 && (!g.Interleaves || kind != learn.AfterState || shaping != (learn.Shaping{})) {
-		return usagef("--interleave %d: %s training with the %s learner%s plays one episode at a time on each thread", f.interleave, g.Name, kind, map[bool]string{true: " and shaping"}[shaping != (learn.Shaping{})])
+	if f.interleave > 1 && !g.Interleaves {
+		return usagef("--interleave %d: %s training plays one episode at a time on each thread", f.interleave, g.Name)
+	}
+	if err := learn.CheckInterleave(f.interleave, kind, shaping); err != nil {
+		return usagef("--%v", err)
 	}
 	if spec != nil {
 		if err := learn.CheckShaping(shaping, *spec, kind); err != nil {
