@@ -17,8 +17,15 @@ import (
 //     V' the value just updated.
 //   - Steps n > 1 (n-step TD): G_t = R_{t+1} + ... + R_{t+n} + V(s'_{t+n}),
 //     or the plain sum of the rewards after s'_t when t+n >= T.
-//   - Lambda L > 0 (TD(lambda), the untruncated lambda-return, computed
-//     backward): G_{T-1} = R_T, G_t = R_{t+1} + L G_{t+1} + (1-L) V'(s'_{t+1}).
+//   - Lambda L > 0 alone (TD(lambda), the untruncated lambda-return,
+//     computed backward): G_{T-1} = R_T,
+//     G_t = R_{t+1} + L G_{t+1} + (1-L) V'(s'_{t+1}).
+//   - Lambda L > 0 and Steps n > 1 (the lambda-return truncated at n
+//     steps): z = R_{t+n} + V(s'_{t+n}) when t+n < T, else z = R_T and
+//     the steps run from T-1; then for k down to t+1,
+//     z = R_k + L z + (1-L) V(s'_k), all V read when the target is made,
+//     and G_t = z. Backward makes the targets after the episode from the
+//     last step down; online makes each as soon as s'_{t+n} is chosen.
 //   - Online: each after-state learns as soon as its target is known,
 //     during the episode, as the research framework TDL2048+ does by
 //     default. With TD(0), s'_t learns when s'_{t+1} is chosen, toward
@@ -26,50 +33,84 @@ import (
 //     was valued when s'_t was chosen (TDL2048+'s fast mode); with n > 1,
 //     s'_t learns when s'_{t+n} is chosen, against a fresh V(s'_t). The last
 //     after-states learn when the episode ends.
+//   - Delayed (online truncated lambda, after Jaskowski 2018's delayed
+//     TD(lambda)): the same targets and times as online truncated lambda,
+//     but every V is the one computed when its after-state was chosen, so
+//     an update costs no reading of weights beyond its own step (online
+//     truncated lambda reads n values again for each). It is the sum of
+//     the n TD errors after s'_t, each weighted by L^k, applied n moves
+//     late.
 //
 // The modes follow docs/methods.md section 4 (TDL2048+'s `fast`, `step`,
-// `step-backward` and `lambda`); truncated lambda is not offered.
+// `step-backward`, `lambda`, `lambda-forward` and `lambda-backward`);
+// delayed is td2048's.
 type Mode struct {
-	Online bool
-	Steps  int     // n of n-step TD; 0 or 1 is TD(0)
-	Lambda float32 // TD(lambda) when > 0
+	Online  bool
+	Steps   int     // n of n-step TD, or where lambda is truncated; 0 or 1 is TD(0)
+	Lambda  float32 // TD(lambda) when > 0
+	Delayed bool    // online truncated lambda on the values of the choices
 }
+
+// truncated reports a lambda-return cut at n steps.
+func (m Mode) truncated() bool { return m.Lambda > 0 && (m.Steps > 1 || m.Online) }
+
+// n is the number of steps after s'_t its target reaches: Steps, or
+// DefaultLambdaSteps for online lambda without them.
+func (m Mode) n() int {
+	if m.Lambda > 0 && m.Online && m.Steps <= 1 {
+		return DefaultLambdaSteps
+	}
+	return max(m.Steps, 1)
+}
+
+// DefaultLambdaSteps is where online lambda is truncated when no nstep is
+// given, as TDL2048+ does (its -N defaults to 5 once -l is on).
+const DefaultLambdaSteps = 5
 
 // String names the mode as ParseMode reads it.
 func (m Mode) String() string {
 	var parts []string
-	switch {
-	case m.Lambda > 0:
+	if m.Lambda > 0 {
 		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.Lambda), 'g', -1, 32))
-	case m.Steps > 1:
+	}
+	if m.Steps > 1 {
 		parts = append(parts, "nstep="+strconv.Itoa(m.Steps))
 	}
-	if m.Online {
-		parts = append([]string{"online"}, parts...)
-	} else {
-		parts = append([]string{"backward"}, parts...)
+	head := "backward"
+	switch {
+	case m.Delayed:
+		head = "delayed"
+	case m.Online:
+		head = "online"
 	}
-	return strings.Join(parts, ",")
+	return strings.Join(append([]string{head}, parts...), ",")
 }
 
 // Describe is the mode in words, for a run's header.
 func (m Mode) Describe() string {
 	what := "TD(0)"
 	switch {
+	case m.truncated():
+		what = fmt.Sprintf("TD(lambda %g) truncated at %d steps", m.Lambda, m.n())
 	case m.Lambda > 0:
 		what = fmt.Sprintf("TD(lambda %g)", m.Lambda)
 	case m.Steps > 1:
 		what = fmt.Sprintf("%d-step TD", m.Steps)
 	}
-	if m.Online {
+	switch {
+	case m.Delayed:
+		return what + ", delayed online updates on the values of the choices"
+	case m.Online:
 		return what + ", online updates"
 	}
 	return what + ", backward episode updates"
 }
 
-// ParseMode reads "backward" or "online", optionally followed by
-// ",nstep=N" or ",lambda=L" (backward only): "online,nstep=5",
-// "backward,lambda=0.5".
+// ParseMode reads "backward", "online" or "delayed", optionally followed by
+// ",nstep=N" and ",lambda=L": "online,nstep=5", "backward,lambda=0.5"
+// (untruncated), "backward,lambda=0.5,nstep=5", "online,lambda=0.5" (cut
+// at DefaultLambdaSteps), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
+// lambda cut at one step, is TD(0).
 func ParseMode(s string) (Mode, error) {
 	var m Mode
 	parts := strings.Split(strings.TrimSpace(s), ",")
@@ -77,9 +118,12 @@ func ParseMode(s string) (Mode, error) {
 	case "backward", "":
 	case "online", "forward":
 		m.Online = true
+	case "delayed":
+		m.Online, m.Delayed = true, true
 	default:
-		return m, fmt.Errorf("update mode %q: want backward or online, then optionally ,nstep=N or ,lambda=L", s)
+		return m, fmt.Errorf("update mode %q: want backward, online or delayed, then optionally ,nstep=N and ,lambda=L", s)
 	}
+	var hasSteps, hasLambda bool
 	for _, p := range parts[1:] {
 		k, v, _ := strings.Cut(p, "=")
 		switch k {
@@ -88,22 +132,25 @@ func ParseMode(s string) (Mode, error) {
 			if err != nil || n < 1 || n > 64 {
 				return m, fmt.Errorf("update mode %q: nstep wants 1 to 64", s)
 			}
-			m.Steps = n
+			m.Steps, hasSteps = n, true
 		case "lambda":
 			l, err := strconv.ParseFloat(v, 32)
 			if err != nil || !(l >= 0 && l <= 1) {
 				return m, fmt.Errorf("update mode %q: lambda wants 0 to 1", s)
 			}
-			m.Lambda = float32(l)
+			m.Lambda, hasLambda = float32(l), true
 		default:
 			return m, fmt.Errorf("update mode %q: unknown %q (want nstep=N or lambda=L)", s, p)
 		}
 	}
-	if m.Lambda > 0 && m.Steps > 1 {
-		return m, fmt.Errorf("update mode %q: nstep and lambda together (truncated lambda) are not offered", s)
+	if m.Delayed && !hasLambda {
+		return m, fmt.Errorf("update mode %q: delayed wants lambda=L (and nstep=N, default %d)", s, DefaultLambdaSteps)
 	}
-	if m.Lambda > 0 && m.Online {
-		return m, fmt.Errorf("update mode %q: TD(lambda) is computed backward; drop online", s)
+	if hasLambda && (m.Lambda == 0 || hasSteps && m.Steps == 1) {
+		return Mode{Online: m.Online}, nil // TD(0)
+	}
+	if m.Lambda > 0 && m.Online && !hasSteps {
+		m.Steps = DefaultLambdaSteps
 	}
 	return m, nil
 }
@@ -146,6 +193,22 @@ func (t *Trace) backwardGeneral(final float32) bool {
 		}
 		return t.steps[k].reward
 	}
+	if t.Mode.truncated() { // TDL2048+'s lambda-backward: the last n first
+		n := t.Mode.n()
+		for i := T - 1; i >= 0; i-- {
+			var z float32
+			if i+n < T {
+				z = t.lambdaDown(reward(i+n)+t.value(i+n), i+n-1, i)
+			} else {
+				z = t.lambdaDown(final, T-1, i)
+			}
+			t.learnStep(i, z, t.value(i))
+			if !finite(z) {
+				return false
+			}
+		}
+		return true
+	}
 	if t.Mode.Lambda > 0 || t.Mode.Steps <= 1 { // lambda 0 is TD(0)
 		l := t.Mode.Lambda
 		g := final
@@ -176,23 +239,49 @@ func (t *Trace) backwardGeneral(final float32) bool {
 	return true
 }
 
+// lambdaDown runs the truncated lambda recursion from z for k = hi down
+// to lo+1: z = R_k + L z + (1-L) V(s'_k), V fresh unless Delayed.
+func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
+	l := t.Mode.Lambda
+	for k := hi; k > lo; k-- {
+		var v float32
+		if t.Mode.Delayed {
+			v = t.steps[k].value
+		} else {
+			v = t.value(k)
+		}
+		z = t.steps[k].reward + (l*z + (1-l)*v) // TDL2048+'s grouping
+	}
+	return z
+}
+
+// own is V(s'_i) for its online update: the value of its choice in the
+// modes that keep it (TD(0)'s fast mode, delayed), else read again.
+func (t *Trace) own(i int) float32 {
+	if (t.Mode.Delayed || t.Mode.n() == 1) && !t.fresh() {
+		return t.steps[i].value
+	}
+	return t.value(i)
+}
+
 // online learns the steps whose targets the last Push made known.
 func (t *Trace) online() {
 	T := len(t.steps)
-	n := max(t.Mode.Steps, 1)
+	n := t.Mode.n()
 	i := T - 1 - n // s'_i's target ends with s'_{T-1}, just chosen
 	if i < 0 {
+		return
+	}
+	if t.Mode.truncated() {
+		last := &t.steps[T-1]
+		t.learnStep(i, t.lambdaDown(last.reward+last.value, T-2, i), t.own(i))
 		return
 	}
 	g := t.steps[T-1].value
 	for k := i + 1; k <= T-1; k++ {
 		g += t.steps[k].reward
 	}
-	if n == 1 && !t.fresh() {
-		t.learnStep(i, g, t.steps[i].value) // fast: the value of the choice
-	} else {
-		t.learnStep(i, g, t.value(i))
-	}
+	t.learnStep(i, g, t.own(i)) // TD(0): fast, the value of the choice
 }
 
 // fresh reports whether online TD(0) must value s'_t again before its
@@ -205,22 +294,23 @@ func (t *Trace) online() {
 func (t *Trace) fresh() bool { return t.Net.Shared() && t.Net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the
-// plain sum of the rewards after it, the earliest first, as TDL2048+ does
+// plain sum of the rewards after it (truncated lambda: its recursion from
+// R_T at the last step), the earliest first, as TDL2048+ does
 // (with n > 1 they may share weights and each reads a fresh value, so the
 // order shows in the weights).
 func (t *Trace) onlineEnd(final float32) bool {
 	T := len(t.steps)
-	n := max(t.Mode.Steps, 1)
+	n := t.Mode.n()
 	lo := max(T-n, 0)
 	g := final // R_{lo+1} + ... + R_T; rewards are integers, so the sums are exact
 	for i := lo + 1; i < T; i++ {
 		g += t.steps[i].reward
 	}
 	for i := lo; i < T; i++ {
-		if n == 1 && !t.fresh() {
-			t.learnStep(i, g, t.steps[i].value)
+		if t.Mode.truncated() {
+			t.learnStep(i, t.lambdaDown(final, T-1, i), t.own(i))
 		} else {
-			t.learnStep(i, g, t.value(i))
+			t.learnStep(i, g, t.own(i))
 		}
 		if i+1 < T {
 			g -= t.steps[i+1].reward

@@ -31,6 +31,12 @@ func TestModeTargets(t *testing.T) {
 		{"online,nstep=3", [4]float32{94, 16, 16, 0}, up},
 		{"backward,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}, down},
 		{"backward,lambda=0", [4]float32{98, 80, 86, 0}, down},
+		{"backward,lambda=0.5,nstep=2", [4]float32{93, 83, 51, 0}, down},
+		{"online,lambda=0.5,nstep=2", [4]float32{93, 83, 51, 0}, up},
+		{"delayed,lambda=0.5,nstep=2", [4]float32{93, 83, 51, 0}, up},
+		{"online,lambda=0.5,nstep=3", [4]float32{94.5, 65.5, 51, 0}, up},
+		{"online,lambda=0.5,nstep=5", [4]float32{85.75, 65.5, 51, 0}, up}, // reaches the end: untruncated
+		{"backward,lambda=0.5,nstep=1", [4]float32{98, 80, 86, 0}, down},  // cut at one step: TD(0)
 	} {
 		m, err := ParseMode(c.mode)
 		if err != nil {
@@ -63,16 +69,56 @@ func TestModeTargets(t *testing.T) {
 		if got != c.want || seen != 4 || order != c.order {
 			t.Errorf("%s: targets %v (%d updates, steps in order %v), want %v in order %v", c.mode, got, seen, order, c.want, c.order)
 		}
-		if m.String() != c.mode && c.mode != "backward,lambda=0" {
+		if m.String() != c.mode && c.mode != "backward,lambda=0" && c.mode != "backward,lambda=0.5,nstep=1" {
 			t.Errorf("%s reads back as %s", c.mode, m)
 		}
+	}
+}
+
+// TestDelayedUsesTheChoicesValues: with a real rate and an after-state
+// that comes back (s'_0 and s'_2 are the same board), online truncated
+// lambda reads values again and delayed keeps those of the choices; the
+// final weights are worked out by hand (lambda 0.5, n 2, alpha 0.5,
+// rewards 4, 8, 0, 16, weights 100, 90, 80 for tiles 1, 2, 3).
+func TestDelayedUsesTheChoicesValues(t *testing.T) {
+	// s'_0 (tile 1): z = R_2 + v_2 = 0 + 100, then 8 + 50 + 45 = 103; w1 += 0.5*3.
+	// s'_1 (tile 2): z = R_3 + v_3 = 96, then 0 + 48 + 0.5*V(s'_2), V(s'_2) =
+	//   101.5 fresh (online) or 100 chosen (delayed): 98.75 or 98; w2 -> 94.375 or 94.
+	// s'_2 (tile 1), at the end: 16 + 0.5*80 = 56 against 101.5 (online) or
+	//   100 (delayed): w1 -> 78.75 or 79.5.  s'_3 (tile 3): 0, w3 -> 40.
+	for _, c := range []struct {
+		mode       string
+		w1, w2, w3 float32
+	}{
+		{"online,lambda=0.5,nstep=2", 78.75, 94.375, 40},
+		{"delayed,lambda=0.5,nstep=2", 79.5, 94, 40},
+	} {
+		net := ntuple.MustNew("0/noiso")
+		w := net.Weights()
+		w[1], w[2], w[3] = 100, 90, 80
+		tr := NewTrace(net)
+		tr.Mode, _ = ParseMode(c.mode)
+		tr.Reset(0.5)
+		for k, tile := range []int{1, 2, 1, 3} {
+			var mv Moves
+			mv.After[0] = board.Board(tile)
+			mv.Reward[0] = []float32{4, 8, 0, 16}[k]
+			mv.Legal = 1
+			tr.Choose(&mv)
+			tr.Push(&mv, 0)
+		}
+		tr.Learn(0.5, 0)
+		if w[1] != c.w1 || w[2] != c.w2 || w[3] != c.w3 {
+			t.Errorf("%s: weights %v %v %v, want %v %v %v", c.mode, w[1], w[2], w[3], c.w1, c.w2, c.w3)
+		}
+		net.Free()
 	}
 }
 
 // TestModesLearn: every mode trains a small network to play better, and
 // the zero Mode is backward TD(0) bit for bit.
 func TestModesLearn(t *testing.T) {
-	for _, mode := range []string{"online", "online,nstep=3", "backward,nstep=3", "backward,lambda=0.5"} {
+	for _, mode := range []string{"online", "online,nstep=3", "backward,nstep=3", "backward,lambda=0.5", "backward,lambda=0.5,nstep=3", "online,lambda=0.5,nstep=3", "delayed,lambda=0.5,nstep=3"} {
 		m, _ := ParseMode(mode)
 		net := ntuple.MustNew("0123,4567")
 		wk := NewWorker(net, AfterState, NewRand(1, 1))
@@ -117,7 +163,7 @@ func TestModesLearn(t *testing.T) {
 			t.Fatalf("weight %d: %v fast, %v general", i, a.Weights()[i], b.Weights()[i])
 		}
 	}
-	for _, bad := range []string{"sideways", "online,lambda=0.5", "backward,nstep=2,lambda=0.5", "backward,nstep=0", "backward,lambda=2", "backward,foo=1"} {
+	for _, bad := range []string{"sideways", "delayed", "delayed,nstep=3", "backward,nstep=0", "backward,lambda=2", "backward,foo=1"} {
 		if _, err := ParseMode(bad); err == nil {
 			t.Errorf("ParseMode(%q) accepted", bad)
 		}
@@ -127,7 +173,7 @@ func TestModesLearn(t *testing.T) {
 // FuzzParseMode: any text is read or refused, and what is read reads back
 // the same from its String.
 func FuzzParseMode(f *testing.F) {
-	for _, s := range []string{"backward", "online", "online,nstep=5", "backward,lambda=0.5", "x,nstep=", ",,"} {
+	for _, s := range []string{"backward", "online", "online,nstep=5", "backward,lambda=0.5", "online,lambda=0.5", "delayed,lambda=0.3,nstep=1", "x,nstep=", ",,"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -81,9 +81,9 @@ var Recipes = []Recipe{
 	{
 		Name: "jaskowski2018", About: "5x6 (42-33) in two stages with weight promotion, temporal coherence and carousel shaping",
 		Cite: "Jaskowski, Mastering 2048 with delayed temporal coherence learning, multistage weight promotion, redundant encoding and carousel shaping, IEEE Transactions on Games 2018",
-		Note: "as far as td2048 goes: plain (not delayed) TC, no redundant encoding, TDL2048+'s carousel, stages from 16384; " +
-			"not the paper's 324,710",
-		Network: "5x6@0,16384", Alpha: 1.0, Update: "online", Coherence: true, Promote: true, Shaping: "carousel",
+		Note: "as far as td2048 goes: delayed TC(0.5) cut at 5 steps (td2048's reading of the paper's delayed TC; the stored sources give neither its rule nor its horizon), " +
+			"no redundant encoding, TDL2048+'s carousel, stages from 16384; not the paper's 324,710",
+		Network: "5x6@0,16384", Alpha: 1.0, Update: "delayed,lambda=0.5,nstep=5", Coherence: true, Promote: true, Shaping: "carousel",
 	},
 	{
 		Name: "matsuzaki2017", About: "backward temporal coherence with restarts (./2048 -a 1.0 -tt restart-backward)",
