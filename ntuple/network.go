@@ -423,11 +423,11 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 	}
 	w, per := n.w, n.spec.Images()
 	var v float32
+	if haveRelaxed && len(w) > 0 { // plain aligned stores: one thread or several alike
+		n.mustHold(x)
+		return addRelaxed(&w[0], x[:len(x)/per*per], per, d)
+	}
 	if n.shared {
-		if haveRelaxed && len(w) > 0 {
-			n.mustHold(x)
-			return addRelaxed(&w[0], x[:len(x)/per*per], per, d)
-		}
 		for k := 0; k+per <= len(x); k += per {
 			var s float32
 			for _, i := range x[k : k+per] {

@@ -84,29 +84,10 @@ func (n *Network) sumPacked(x []uint32) float32 {
 	return v
 }
 
-// addPacked is addTC on the packed array, bit for bit: plain loads and
-// stores, or atomic ones on a shared network.
+// addPacked is addTC on the packed array, bit for bit: in assembly where
+// there is one (its plain aligned stores serve one thread and several
+// alike), else with atomic loads and stores.
 func (n *Network) addPacked(x []uint32, d float32) float32 {
-	if n.shared {
-		return n.addPackedShared(x, d)
-	}
-	p, per := n.p, n.spec.Images()
-	var v float32
-	for k := 0; k+per <= len(x); k += per {
-		var s float32
-		for _, i := range x[k : k+per] {
-			q := (*[3]float32)(p[3*i : 3*i+3])
-			ev, av := q[1], q[2]
-			nw := q[0] + d*tcRate(ev, av)
-			q[0], q[1], q[2] = nw, ev+d, av+abs32(d)
-			s += nw
-		}
-		v += s
-	}
-	return v
-}
-
-func (n *Network) addPackedShared(x []uint32, d float32) float32 {
 	p, per := n.p, n.spec.Images()
 	if haveRelaxed {
 		return addPackedRelaxed(&p[0], x[:len(x)/per*per], per, d)
