@@ -48,7 +48,7 @@ type Mode struct {
 	Online  bool
 	Steps   int     // n of n-step TD, or where lambda is truncated; 0 or 1 is TD(0)
 	Lambda  float32 // TD(lambda) when > 0
-	Delayed bool    // online truncated lambda on the values of the choices
+	Delayed bool    // with Online: truncated lambda on the values of the choices
 }
 
 // truncated reports a lambda-return cut at n steps.
@@ -245,7 +245,7 @@ func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
 	l := t.Mode.Lambda
 	for k := hi; k > lo; k-- {
 		var v float32
-		if t.Mode.Delayed {
+		if t.Mode.Delayed && t.Mode.Online {
 			v = t.steps[k].value
 		} else {
 			v = t.value(k)
@@ -258,7 +258,7 @@ func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
 // own is V(s'_i) for its online update: the value of its choice in the
 // modes that keep it (TD(0)'s fast mode, delayed), else read again.
 func (t *Trace) own(i int) float32 {
-	if (t.Mode.Delayed || t.Mode.n() == 1) && !t.fresh() {
+	if (t.Mode.Delayed && t.Mode.Online || t.Mode.n() == 1) && !t.fresh() {
 		return t.steps[i].value
 	}
 	return t.value(i)
