@@ -45,6 +45,7 @@ const page = {
   personMoves: 0, // and the person
   recorded: false,
   playing: false,
+  runs: 0, // autoplay runs started
   busy: false,
   speed: 3,
   hintBusy: false,
@@ -234,12 +235,18 @@ async function agentMove() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// autoplay plays while its run lasts: a pause ends the run, and a play
+// after it starts another, so a loop that slept through a pause and a
+// play does not go on beside the new one (it would start a new game over
+// the one the person began).
 async function autoplay() {
-  while (page.playing) {
+  const run = ++page.runs;
+  const live = () => page.playing && page.runs === run;
+  while (live()) {
     const t0 = performance.now();
     if (!page.st || page.st.over) {
       await sleep(Math.min(1500, Math.max(300, 3 * SPEEDS[page.speed])));
-      if (!page.playing) break;
+      if (!live()) break;
       await exclusive(newGame);
       continue;
     }
