@@ -89,7 +89,6 @@ type Worker struct {
 	// network has stages.
 	cur    afterGame
 	staged bool
-	_      [cacheLinePad]byte // off the lines of another thread's worker (paddedPCG)
 }
 
 // start is an episode's first board.

@@ -54,6 +54,9 @@ type Mode struct {
 // truncated reports a lambda-return cut at n steps.
 func (m Mode) truncated() bool { return m.Lambda > 0 && (m.Steps > 1 || m.Online) }
 
+// delayed reports delayed updates (Delayed counts only with Online).
+func (m Mode) delayed() bool { return m.Delayed && m.Online }
+
 // n is the number of steps after s'_t its target reaches: Steps, or
 // DefaultLambdaSteps for online lambda without them.
 func (m Mode) n() int {
@@ -78,7 +81,7 @@ func (m Mode) String() string {
 	}
 	head := "backward"
 	switch {
-	case m.Delayed:
+	case m.delayed():
 		head = "delayed"
 	case m.Online:
 		head = "online"
@@ -98,7 +101,7 @@ func (m Mode) Describe() string {
 		what = fmt.Sprintf("%d-step TD", m.Steps)
 	}
 	switch {
-	case m.Delayed:
+	case m.delayed():
 		return what + ", delayed online updates on the values of the choices"
 	case m.Online:
 		return what + ", online updates"
@@ -109,7 +112,7 @@ func (m Mode) Describe() string {
 // ParseMode reads "backward", "online" or "delayed", optionally followed by
 // ",nstep=N" and ",lambda=L": "online,nstep=5", "backward,lambda=0.5"
 // (untruncated), "backward,lambda=0.5,nstep=5", "online,lambda=0.5" (cut
-// at DefaultLambdaSteps), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
+// at DefaultLambdaSteps, Mode.n), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
 // lambda cut at one step, is TD(0).
 func ParseMode(s string) (Mode, error) {
 	var m Mode
@@ -123,7 +126,7 @@ func ParseMode(s string) (Mode, error) {
 	default:
 		return m, fmt.Errorf("update mode %q: want backward, online or delayed, then optionally ,nstep=N and ,lambda=L", s)
 	}
-	var hasSteps, hasLambda bool
+	var hasLambda bool
 	for _, p := range parts[1:] {
 		k, v, _ := strings.Cut(p, "=")
 		switch k {
@@ -132,7 +135,7 @@ func ParseMode(s string) (Mode, error) {
 			if err != nil || n < 1 || n > 64 {
 				return m, fmt.Errorf("update mode %q: nstep wants 1 to 64", s)
 			}
-			m.Steps, hasSteps = n, true
+			m.Steps = n
 		case "lambda":
 			l, err := strconv.ParseFloat(v, 32)
 			if err != nil || !(l >= 0 && l <= 1) {
@@ -146,11 +149,8 @@ func ParseMode(s string) (Mode, error) {
 	if m.Delayed && !hasLambda {
 		return m, fmt.Errorf("update mode %q: delayed wants lambda=L (and nstep=N, default %d)", s, DefaultLambdaSteps)
 	}
-	if hasLambda && (m.Lambda == 0 || hasSteps && m.Steps == 1) {
+	if hasLambda && (m.Lambda == 0 || m.Steps == 1) {
 		return Mode{Online: m.Online}, nil // TD(0)
-	}
-	if m.Lambda > 0 && m.Online && !hasSteps {
-		m.Steps = DefaultLambdaSteps
 	}
 	return m, nil
 }
@@ -245,7 +245,7 @@ func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
 	l := t.Mode.Lambda
 	for k := hi; k > lo; k-- {
 		var v float32
-		if t.Mode.Delayed && t.Mode.Online {
+		if t.Mode.delayed() {
 			v = t.steps[k].value
 		} else {
 			v = t.value(k)
@@ -258,7 +258,7 @@ func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
 // own is V(s'_i) for its online update: the value of its choice in the
 // modes that keep it (TD(0)'s fast mode, delayed), else read again.
 func (t *Trace) own(i int) float32 {
-	if (t.Mode.Delayed && t.Mode.Online || t.Mode.n() == 1) && !t.fresh() {
+	if (t.Mode.delayed() || t.Mode.n() == 1) && !t.fresh() {
 		return t.steps[i].value
 	}
 	return t.value(i)
@@ -302,16 +302,18 @@ func (t *Trace) onlineEnd(final float32) bool {
 	T := len(t.steps)
 	n := t.Mode.n()
 	lo := max(T-n, 0)
+	if t.Mode.truncated() {
+		for i := lo; i < T; i++ {
+			t.learnStep(i, t.lambdaDown(final, T-1, i), t.own(i))
+		}
+		return T == 0 || finite(t.value(T-1))
+	}
 	g := final // R_{lo+1} + ... + R_T; rewards are integers, so the sums are exact
 	for i := lo + 1; i < T; i++ {
 		g += t.steps[i].reward
 	}
 	for i := lo; i < T; i++ {
-		if t.Mode.truncated() {
-			t.learnStep(i, t.lambdaDown(final, T-1, i), t.own(i))
-		} else {
-			t.learnStep(i, g, t.own(i))
-		}
+		t.learnStep(i, g, t.own(i))
 		if i+1 < T {
 			g -= t.steps[i+1].reward
 		}

@@ -36,7 +36,9 @@ func TestModeTargets(t *testing.T) {
 		{"delayed,lambda=0.5,nstep=2", [4]float32{93, 83, 51, 0}, up},
 		{"online,lambda=0.5,nstep=3", [4]float32{94.5, 65.5, 51, 0}, up},
 		{"online,lambda=0.5,nstep=5", [4]float32{85.75, 65.5, 51, 0}, up}, // reaches the end: untruncated
-		{"backward,lambda=0.5,nstep=1", [4]float32{98, 80, 86, 0}, down},  // cut at one step: TD(0)
+		{"online,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}, up},         // cut at DefaultLambdaSteps, 5
+		{"delayed,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}, up},
+		{"backward,lambda=0.5,nstep=1", [4]float32{98, 80, 86, 0}, down}, // cut at one step: TD(0)
 	} {
 		m, err := ParseMode(c.mode)
 		if err != nil {

@@ -22,28 +22,10 @@ func Mix(seed, stream uint64) uint64 {
 	return z ^ z>>31
 }
 
-// NewRand returns the generator of stream number stream under seed
-// (rand.NewPCG(Mix(seed, stream), Mix(^seed, stream))), alone on its
-// cache lines.
+// NewRand returns the generator of stream number stream under seed.
 func NewRand(seed, stream uint64) *rand.PCG {
-	p := new(paddedPCG)
-	p.Seed(Mix(seed, stream), Mix(^seed, stream))
-	return &p.PCG
+	return rand.NewPCG(Mix(seed, stream), Mix(^seed, stream))
 }
-
-// paddedPCG keeps a generator off the cache lines of other objects. The
-// generators of a run's threads, allocated one after another, were 16
-// bytes apart: one cache line that every thread wrote at every new tile,
-// so that each write waited for the line to come back from the other core.
-type paddedPCG struct {
-	rand.PCG
-	_ [cacheLinePad - 16]byte
-}
-
-// cacheLinePad is the padding that keeps what one thread writes off the
-// lines another writes: two 64-byte lines, as processors fetch lines in
-// pairs.
-const cacheLinePad = 128
 
 // A Player plays one episode at a time on one goroutine, learning from it
 // with rate alpha (none when alpha is 0). Worker is 2048's; other games

@@ -47,7 +47,6 @@ type Trace struct {
 	fetched int // candidates fetched
 	// observe, in tests, sees each update's target.
 	observe func(i int, target float32)
-	_       [cacheLinePad]byte // off the lines of another thread's trace (paddedPCG)
 }
 
 type traceStep struct {
