@@ -1,7 +1,9 @@
 package learn
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/td2048/td2048/board"
@@ -188,4 +190,87 @@ func FuzzParseMode(f *testing.F) {
 			t.Fatalf("%q -> %v -> %q: %v %v", s, m, m.String(), again, err)
 		}
 	})
+}
+
+// TestSlidingTraceLearnsAsWhole: an online trace keeps only the steps it
+// still learns (Trace.slide), and learns the same as one that keeps the
+// whole episode, bit for bit: every online mode, TC (packed too), stages,
+// indexed and direct networks, both games. Most games are longer than a
+// window, and the sliding trace never holds more than a window beyond its
+// n steps.
+func TestSlidingTraceLearnsAsWhole(t *testing.T) {
+	modes := []string{"online", "online,nstep=3", "online,lambda=0.5", "delayed,lambda=0.5,nstep=4"}
+	for _, spec := range []string{"0123,4567,0145", "0123,4567@0,256", "4x6"} {
+		for _, mode := range modes {
+			for _, tc := range []string{"", "tc", "packed"} {
+				if tc != "" && spec == "4x6" {
+					continue // 768 MB a network: the small ones cover TC
+				}
+				m, err := ParseMode(mode)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s %s %s", spec, mode, tc)
+				nets := [2]*ntuple.Network{ntuple.MustNew(spec), ntuple.MustNew(spec)}
+				alpha := float32(0.05)
+				for _, n := range nets {
+					if tc != "" {
+						n.EnableCoherence()
+						alpha = 0.5
+					}
+					if tc == "packed" {
+						n.Pack()
+					}
+				}
+				ws := [2]*Worker{NewWorker(nets[0], AfterState, NewRand(3, 9)), NewWorker(nets[1], AfterState, NewRand(3, 9))}
+				for _, w := range ws {
+					w.trace.Mode = m
+				}
+				ws[1].trace.keep = true
+				long, most := 0, 0
+				for i := range 30 {
+					ea := ws[0].Play(alpha)
+					if eb := ws[1].Play(alpha); ea != eb {
+						t.Fatalf("%s: episode %d: sliding %+v, whole %+v", name, i, ea, eb)
+					}
+					if ea.Moves > m.n()+window {
+						long++
+					}
+					most = max(most, ws[0].trace.Len())
+				}
+				if long < 20 || most > m.n()+window {
+					t.Fatalf("%s: %d of 30 games longer than a window; the sliding trace held up to %d steps", name, long, most)
+				}
+				if !slices.Equal(nets[0].Weights(), nets[1].Weights()) {
+					t.Fatalf("%s: weights differ", name)
+				}
+				if tc != "" && !slices.Equal(nets[0].Accumulators(), nets[1].Accumulators()) {
+					t.Fatalf("%s: accumulators differ", name)
+				}
+				nets[0].Free()
+				nets[1].Free()
+			}
+		}
+	}
+	// Threes!: the same trace.
+	a, b := ntuple.MustNew("0123,4567,0145"), ntuple.MustNew("0123,4567,0145")
+	defer a.Free()
+	defer b.Free()
+	wa, wb := NewThreesWorker(a, NewRand(5, 1)), NewThreesWorker(b, NewRand(5, 1))
+	wa.trace.Mode, _ = ParseMode("online,lambda=0.5")
+	wb.trace.Mode = wa.trace.Mode
+	wb.trace.keep = true
+	long := 0
+	for i := range 90 {
+		ea, eb := wa.Play(0.05), wb.Play(0.05)
+		if ea != eb {
+			t.Fatalf("threes episode %d: sliding %+v, whole %+v", i, ea, eb)
+		}
+		if ea.Moves > 5+window {
+			long++
+		}
+	}
+	if long < 20 || !slices.Equal(a.Weights(), b.Weights()) {
+		t.Fatalf("threes: %d of 90 games longer than a window; weights equal: %v", long, slices.Equal(a.Weights(), b.Weights()))
+	}
 }

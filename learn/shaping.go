@@ -128,6 +128,7 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 
 // playShaped plays one shaped episode (Shaping).
 func (w *Worker) playShaped(alpha float32) Episode {
+	w.trace.keep = true // restarts and the tests read the sub-episodes' steps
 	if w.Shaping.Carousel {
 		return w.playCarousel(alpha)
 	}

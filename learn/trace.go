@@ -45,6 +45,10 @@ type Trace struct {
 	cand    [4 * ntuple.MaxPatterns * 8]uint32
 	at      [4]int
 	fetched int // candidates fetched
+	// keep makes an online trace keep every step of the episode (shaped
+	// episodes read them back to choose where to restart); else it keeps
+	// only the last ones, still waiting for their targets (slide).
+	keep bool
 	// observe, in tests, sees each update's target.
 	observe func(i int, target float32)
 }
@@ -78,7 +82,8 @@ func (t *Trace) UseIndices() {
 // learning).
 func (t *Trace) Reset(alpha float32) { t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha }
 
-// Len is the number of steps.
+// Len is the number of steps held: the whole episode, but an online trace
+// keeps only its last steps (slide).
 func (t *Trace) Len() int { return len(t.steps) }
 
 // Choose returns the legal direction of m maximising reward + V(after)
@@ -158,6 +163,30 @@ func (t *Trace) Push(m *Moves, d int) {
 		// accumulators meanwhile (its weights were read to choose it).
 		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
 		t.online()
+		if !t.keep && len(t.steps) >= t.Mode.n()+window {
+			t.slide()
+		}
+	}
+}
+
+// window is how many steps an online trace may hold beyond the ones it
+// still learns before it slides: small enough that the trace stays in the
+// cache (a step's indices are 128 bytes for 4x6), large enough that
+// sliding costs nothing measurable.
+const window = 64
+
+// slide drops the steps an online trace has learnt: the last n steps
+// (Mode.n) still wait for their targets, and the updates read no others.
+// Without it a trace grows by a step per move, and in a long game (15,000
+// moves at 32768) its 2 MB of indices push the network's weights out of
+// the processor's caches; TDL2048+'s online modes keep only what they
+// learn as well.
+func (t *Trace) slide() {
+	n := t.Mode.n()
+	k := len(t.steps) - n
+	t.steps = t.steps[:copy(t.steps, t.steps[k:])]
+	if !t.direct {
+		t.idx = t.idx[:copy(t.idx, t.idx[k*t.lookups:])]
 	}
 }
 
