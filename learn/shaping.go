@@ -128,7 +128,6 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 
 // playShaped plays one shaped episode (Shaping).
 func (w *Worker) playShaped(alpha float32) Episode {
-	w.trace.keep = true // restarts and the tests read the sub-episodes' steps
 	if w.Shaping.Carousel {
 		return w.playCarousel(alpha)
 	}
@@ -156,6 +155,7 @@ func (t *Trace) pushStart(b board.Board, k int) {
 // which online modes learn again as their first after-state.
 func (w *Worker) playRestart(alpha float32) Episode {
 	tr := w.trace
+	tr.keep = true // the restart point is read back from the steps
 	var first Episode
 	start := game.Spawn(0, w.Rand)
 	for sub := 0; ; sub++ {

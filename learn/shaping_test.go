@@ -142,6 +142,7 @@ func TestCarouselStarts(t *testing.T) {
 	w := NewWorker(net, AfterState, NewRand(4, 0))
 	w.trace.Mode = Mode{Online: true}
 	w.Shaping, _ = ParseShaping("carousel,block=1024,limit=16384")
+	w.trace.keep = true // each sub-episode's first step, read below
 	var starts []traceStep
 	w.sub = func(tr *Trace) { starts = append(starts, tr.steps[0]) }
 	w.Play(0.001)

@@ -45,8 +45,8 @@ type Trace struct {
 	cand    [4 * ntuple.MaxPatterns * 8]uint32
 	at      [4]int
 	fetched int // candidates fetched
-	// keep makes an online trace keep every step of the episode (shaped
-	// episodes read them back to choose where to restart); else it keeps
+	// keep makes an online trace keep every step of the episode (restart
+	// shaping reads them back to choose where to restart); else it keeps
 	// only the last ones, still waiting for their targets (slide).
 	keep bool
 	// observe, in tests, sees each update's target.
@@ -172,15 +172,16 @@ func (t *Trace) Push(m *Moves, d int) {
 // window is how many steps an online trace may hold beyond the ones it
 // still learns before it slides: small enough that the trace stays in the
 // cache (a step's indices are 128 bytes for 4x6), large enough that
-// sliding costs nothing measurable.
+// sliding is rare.
 const window = 64
 
 // slide drops the steps an online trace has learnt: the last n steps
 // (Mode.n) still wait for their targets, and the updates read no others.
-// Without it a trace grows by a step per move, and in a long game (15,000
-// moves at 32768) its 2 MB of indices push the network's weights out of
-// the processor's caches; TDL2048+'s online modes keep only what they
-// learn as well.
+// Without it a trace grows by a step per move, up to 2 MB of indices in a
+// 15,000-move game, streamed through the cache beside the weights (as
+// TDL2048+'s online modes, it now keeps only what it learns). Measured on
+// trained 4x6 weights: TC on two threads about 6% faster, one thread
+// unchanged.
 func (t *Trace) slide() {
 	n := t.Mode.n()
 	k := len(t.steps) - n
