@@ -180,6 +180,38 @@ func TestCheckpointsPauseAllThreads(t *testing.T) {
 	}
 }
 
+// A checkpoint gap skips the writes, not the pauses: a run whose gap lets
+// no checkpoint through learns what the run that saves at every boundary
+// learns (interleaved lanes drain at boundaries, so this would tell), and
+// a gap shorter than the time between boundaries skips none.
+func TestCheckpointGap(t *testing.T) {
+	run := func(gap time.Duration, slow bool) (*ntuple.Network, int) {
+		net := ntuple.MustNew("0123,4567")
+		saved := 0
+		cfg := Config{Episodes: 300, Seed: 3, Threads: 1, Interleave: 3, Every: 25, CheckpointEvery: 70, CheckpointGap: gap,
+			Checkpoint: func(RunState) error { saved++; return nil }}
+		if slow {
+			cfg.Block = func(int, *stats.Block, time.Duration, float32) { time.Sleep(2 * time.Millisecond) }
+		}
+		if _, _, err := Train(context.Background(), net, cfg); err != nil {
+			t.Fatal(err)
+		}
+		return net, saved
+	}
+	every, n := run(0, false)
+	gapped, m := run(time.Hour, false)
+	_, k := run(time.Millisecond, true)
+	if n != 4 || m != 0 || k != 4 {
+		t.Fatalf("checkpoints: %d with no gap, %d with an hour's, %d with 1ms between 2ms blocks; want 4, 0, 4", n, m, k)
+	}
+	a, b := every.Weights(), gapped.Weights()
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			t.Fatalf("weight %d: %v saving at every boundary, %v with the gap", i, a[i], b[i])
+		}
+	}
+}
+
 func TestSchedule(t *testing.T) {
 	s, err := ParseSchedule("0:0.1,200000:0.05,400000:0.025", 0.3)
 	if err != nil {

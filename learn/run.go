@@ -57,6 +57,11 @@ type Config struct {
 	// stops the run.
 	CheckpointEvery int
 	Checkpoint      func(RunState) error
+	// CheckpointGap, when positive, skips the checkpoints that would come
+	// sooner than this after the last one (or the start of the call): the
+	// workers still pause at every boundary, so what is learnt is the same,
+	// but a short run spends its time learning rather than writing weights.
+	CheckpointGap time.Duration
 	// Block is called with each finished block, in order, one call at a
 	// time: done is the number of episodes finished, alpha the rate of
 	// the block's last episode.
@@ -240,6 +245,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		boundary = cfg.Episodes    // no episode at or past it is handed out until a checkpoint
 		failed   error
 		lastTick = start
+		lastSave = start // of the last checkpoint (CheckpointGap)
 	)
 	if st.Partial.Games > 0 {
 		p := st.Partial
@@ -330,10 +336,12 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			// All workers wait at the boundary: the network and the
 			// generators are consistent, save them.
 			startCoherence(net, cfg, done)
-			if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && done%cfg.CheckpointEvery == 0 {
+			if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && done%cfg.CheckpointEvery == 0 &&
+				(cfg.CheckpointGap <= 0 || time.Since(lastSave) >= cfg.CheckpointGap) {
 				if err := cfg.Checkpoint(state()); err != nil {
 					failed = err
 				}
+				lastSave = time.Now()
 			}
 			nextBoundary()
 			wake.Broadcast()

@@ -48,7 +48,8 @@ type State struct {
 	LogPending []stats.Record `json:"log_pending,omitempty"`
 	// The run's settings that a resume keeps unless told otherwise.
 	CheckpointEvery int    `json:"checkpoint_every,omitempty"`
-	Plot            string `json:"plot,omitempty"` // relative to the checkpoint's folder
+	CheckpointGap   string `json:"checkpoint_gap,omitempty"` // a time.Duration's String
+	Plot            string `json:"plot,omitempty"`           // relative to the checkpoint's folder
 	Threads         int    `json:"threads,omitempty"`
 }
 

@@ -162,11 +162,28 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 	os.Remove("p.png")
 	mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
 	st := runState(t, "weights.td2048")
-	if st.CheckpointEvery != 30 || st.Done != 200 {
-		t.Fatalf("resumed state: every %d, done %d", st.CheckpointEvery, st.Done)
+	// A --checkpoint-every given saves at each of its boundaries (no gap).
+	if st.CheckpointEvery != 30 || st.CheckpointGap != "0s" || st.Done != 200 {
+		t.Fatalf("resumed state: every %d, gap %q, done %d", st.CheckpointEvery, st.CheckpointGap, st.Done)
 	}
 	if _, err := os.Stat("p.png"); err != nil {
 		t.Fatal("the resumed run forgot its plot")
+	}
+	// The default interval saves at most once a minute; a gap given is kept.
+	for _, c := range []struct {
+		flags []string
+		gap   string
+	}{{nil, "1m0s"}, {[]string{"--checkpoint-every", "30", "--checkpoint-gap", "5m"}, "5m0s"}} {
+		os.Remove("weights.td2048")
+		os.Remove("weights.jsonl")
+		mustTrain(t, append([]string{"--episodes", "100", "--network", "2x4", "--threads", "1"}, c.flags...)...)
+		mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
+		if st := runState(t, "weights.td2048"); st.CheckpointGap != c.gap || st.Done != 200 {
+			t.Fatalf("%v, resumed: gap %q, done %d; want %s", c.flags, st.CheckpointGap, st.Done, c.gap)
+		}
+	}
+	if code, _, errs := runCmd(t, "train", "--checkpoint-gap", "-1s", "--save", "x.td2048"); code != 2 || !strings.Contains(errs, "--checkpoint-gap -1s") {
+		t.Fatalf("a negative gap: exit %d: %s", code, errs)
 	}
 }
 

@@ -36,7 +36,7 @@ type trainFlags struct {
 	network, save, load, resume, learner, schedule, plateau, log, plot, game, update string
 	recipe, shaping, coherenceFrom                                                   string
 	coherenceAlpha                                                                   float64
-	duration                                                                         time.Duration
+	duration, ckGap                                                                  time.Duration
 	episodes, every, threads, ckEvery, interleave                                    int
 	alpha, init                                                                      float64
 	seed                                                                             seedFlag
@@ -68,7 +68,8 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.update, "update", "backward", "how after-states learn: backward (after the episode, the course's rule), online (as the next move is chosen, TDL2048+'s default) or delayed (online lambda on the values of the choices, after Jaskowski 2018), optionally with ,nstep=N (n-step TD) and ,lambda=L (TD(lambda): backward untruncated unless nstep is given, online truncated at nstep, default 5, like backward,lambda=0.5,nstep=5 or delayed,lambda=0.5); see docs/methods.md")
 	fs.BoolVar(&f.promote, "promote", false, "weight promotion for a multi-stage network: a stage first entered starts from the weights of the stage below")
 	fs.IntVar(&f.threads, "threads", 0, "worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed")
-	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt)")
+	fs.IntVar(&f.ckEvery, "checkpoint-every", 10000, "save weights and run state every this many episodes (0: only at the end and on interrupt); by default at most once per --checkpoint-gap")
+	fs.DurationVar(&f.ckGap, "checkpoint-gap", time.Minute, "skip the checkpoints that come sooner than this after the last one, so that a short run learns instead of writing weights (0: save at every --checkpoint-every; the default when --checkpoint-every is given)")
 	fs.StringVar(&f.log, "log", "", "metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)")
 	fs.StringVar(&f.plot, "plot", "", "draw the learning curve to this PNG, SVG or PDF at every checkpoint and at the end")
 	fs.BoolVar(&f.force, "force", false, "replace existing files: a --save file with trained weights, another run's --log, a --plot that is not an image")
@@ -92,6 +93,12 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	if f.episodes < 0 || f.every <= 0 || f.threads < 0 || f.ckEvery < 0 {
 		return usagef("--episodes, --every, --threads and --checkpoint-every must not be negative, --every not 0")
+	}
+	if f.ckGap < 0 {
+		return usagef("--checkpoint-gap %v: want a time between checkpoints, like 1m, or 0", f.ckGap)
+	}
+	if flagGiven(fs, "checkpoint-every") && !flagGiven(fs, "checkpoint-gap") {
+		f.ckGap = 0 // the interval asked for, every time
 	}
 	if f.duration < 0 {
 		return usagef("--duration %v: want a time to train, like 60m", f.duration)
@@ -228,6 +235,11 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		// The run goes on as it was started unless a flag says otherwise.
 		if !flagGiven(fs, "checkpoint-every") && st.CheckpointEvery > 0 {
 			f.ckEvery = st.CheckpointEvery
+		}
+		if !flagGiven(fs, "checkpoint-every") && !flagGiven(fs, "checkpoint-gap") && st.CheckpointGap != "" {
+			if f.ckGap, err = time.ParseDuration(st.CheckpointGap); err != nil || f.ckGap < 0 {
+				return fmt.Errorf("%s: damaged run state: checkpoint gap %q", f.resume, st.CheckpointGap)
+			}
 		}
 		if !flagGiven(fs, "plot") && st.Plot != "" {
 			f.plot = runfile.Resolve(f.resume, st.Plot)
@@ -426,7 +438,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	st.Log, st.LogRel, st.LogOffset, st.LogPending = runfile.Rel(f.save, logPath), true, 0, nil
 	st.LogDefault = logPath != "" && samePath(logPath, runfile.DefaultLog(f.save))
-	st.CheckpointEvery, st.Plot = f.ckEvery, runfile.Rel(f.save, f.plot)
+	st.CheckpointEvery, st.CheckpointGap, st.Plot = f.ckEvery, f.ckGap.String(), runfile.Rel(f.save, f.plot)
 
 	out := e.stdout
 	sd := f.seed.value()
@@ -512,7 +524,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Interleave: f.interleave, Every: f.every,
-		Schedule: sched, CheckpointEvery: f.ckEvery, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
+		Schedule: sched, CheckpointEvery: f.ckEvery, CheckpointGap: f.ckGap, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
 			return save(rs)
