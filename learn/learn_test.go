@@ -312,24 +312,44 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 var sink float32
 
 // TestDirectLearnsAsIndexed: on the 4x6 network, learning from boards (the
-// assembly path) plays the same episodes and leaves the same weights, bit
-// for bit, as learning from stored indices.
+// assembly path; online, from the indices of the move's candidates) plays
+// the same episodes and leaves the same weights, bit for bit, as learning
+// from stored indices, in every update mode, staged, and with restart
+// shaping (whose sub-episodes start from an after-state the trace values
+// itself).
 func TestDirectLearnsAsIndexed(t *testing.T) {
-	a, b := ntuple.MustNew("4x6"), ntuple.MustNew("4x6")
-	defer a.Free()
-	defer b.Free()
-	if !a.Direct() {
-		t.Skip("no direct 4x6 path on this processor")
-	}
-	wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
-	wb.trace.UseIndices()
-	for i := range 300 {
-		if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
-			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)
+	for _, c := range []struct {
+		spec  string
+		mode  Mode
+		shape Shaping
+	}{
+		{"4x6", Mode{}, Shaping{}},
+		{"4x6", Mode{Online: true}, Shaping{}},
+		{"4x6", Mode{Online: true, Steps: 3}, Shaping{}},
+		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3}, Shaping{}},
+		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3, Delayed: true}, Shaping{}},
+		{"4x6@0,256", Mode{Online: true}, Shaping{}},
+		{"4x6", Mode{Online: true}, Shaping{Restart: true, L: 30, At: 0.5}},
+	} {
+		a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
+		if !a.Direct() {
+			t.Skip("no direct 4x6 path on this processor")
 		}
-	}
-	if !slices.Equal(a.Weights(), b.Weights()) {
-		t.Fatal("weights differ")
+		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
+		wb.trace.UseIndices()
+		for _, w := range []*Worker{wa, wb} {
+			w.trace.Mode, w.Shaping = c.mode, c.shape
+		}
+		for i := range 300 {
+			if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
+				t.Fatalf("%s %+v %+v, episode %d: direct %+v, indexed %+v", c.spec, c.mode, c.shape, i, ea, eb)
+			}
+		}
+		if !slices.Equal(a.Weights(), b.Weights()) {
+			t.Fatalf("%s %+v %+v: weights differ", c.spec, c.mode, c.shape)
+		}
+		a.Free()
+		b.Free()
 	}
 }
 
