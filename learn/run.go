@@ -309,6 +309,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			blocks[k] = b
 		}
 		b.Add(ep.Score, ep.MaxTile, ep.Moves)
+		b.AddWork(ep.Moves, ep.Work)
 		// Report every block that is complete and whose predecessors are.
 		for {
 			b := blocks[shown]

@@ -226,3 +226,23 @@ func TestShapedTraining(t *testing.T) {
 		t.Error("restart of a state learner accepted")
 	}
 }
+
+// TestShapedBlocksCountEveryMove: with shaping, the blocks a run reports
+// count every sub-episode's moves (stats.Block.Played) as its Result does,
+// so that a block's speed and the run's agree; each game's own moves stay
+// in Moves.
+func TestShapedBlocksCountEveryMove(t *testing.T) {
+	for _, s := range []string{"restart,L=5", "carousel,block=64"} {
+		sh, _ := ParseShaping(s)
+		net := ntuple.MustNew("0123,4567")
+		var played, own int64
+		_, r, err := Train(context.Background(), net, Config{Episodes: 200, Seed: 5, Threads: 1, Every: 50, Shaping: sh,
+			Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { played, own = played+b.Played(), own+b.Moves }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if played != r.Moves || own >= played {
+			t.Errorf("%s: the blocks played %d moves (their games %d), the run %d", s, played, own, r.Moves)
+		}
+	}
+}

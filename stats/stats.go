@@ -43,6 +43,10 @@ type Block struct {
 	MaxScore int
 	Moves    int64
 	End      [Tiles]int // games whose largest tile index was exactly i
+	// Work counts the moves played for the games beyond their own
+	// (AddWork): a shaped training episode also plays the sub-episodes
+	// that restart from its boards. Speeds count them (Played).
+	Work int64 `json:",omitempty"`
 }
 
 // Add records one game: its score, largest tile index and move count.
@@ -60,10 +64,23 @@ func (b *Block) Merge(o *Block) {
 	b.Sum += o.Sum
 	b.MaxScore = max(b.MaxScore, o.MaxScore)
 	b.Moves += o.Moves
+	b.Work += o.Work
 	for i := range b.End {
 		b.End[i] += o.End[i]
 	}
 }
+
+// AddWork records that the last game added took work moves in all, its
+// own moves included (Block.Work); nothing when work is not more.
+func (b *Block) AddWork(moves, work int) {
+	if work > moves {
+		b.Work += int64(work - moves)
+	}
+}
+
+// Played is every move played for the block's games: Moves plus the
+// extra Work.
+func (b *Block) Played() int64 { return b.Moves + b.Work }
 
 // Avg is the mean score.
 func (b *Block) Avg() float64 {

@@ -535,7 +535,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 			g.WriteBlock(out, done, b, dt)
 			rec := stats.NewRecord(st.Base+int64(done), b, g.Value)
 			rec.Alpha, _ = strconv.ParseFloat(strconv.FormatFloat(float64(alpha), 'g', -1, 32), 64)
-			rec.MovesPerSec = float64(b.Moves) / max(dt.Seconds(), 1e-9)
+			rec.MovesPerSec = float64(b.Played()) / max(dt.Seconds(), 1e-9) // as the final line counts
 			rec.Elapsed = elapsed.Seconds()
 			rec.Seed, rec.Network, rec.Game = sd, net.Spec().String(), g.Name
 			if logf != nil {
