@@ -39,24 +39,9 @@ if [ -z "$td" ]; then
 	(cd "$here" && go build -o "$td" ./cmd/td2048)
 fi
 
-# method | td2048 train flags | TDL2048+ flags (the network is added: 4x6patt,
-# with the first word appended when it starts with = or @)
-recipes='
-td0-backward|--update backward|-tt backward
-td0-online|--update online|
-otd|--init 320000 --update online|=320000/norm
-tc|--coherence --update online|-a 1.0 -tt fast
-nstep5|--update online,nstep=5|-N 5
-lambda5|--update online,lambda=0.5,nstep=5|-l 0.5 -N 5
-ms|--network 4x6@0,16384 --alpha 0.05 --update online --shaping carousel|@2 -@ 0,16384
-tc-forward|--coherence --update online|-a 1.0
-'
-# tc-forward compares td2048's online TC (which values s'_t as it was when
-# chosen, TDL2048+'s fast mode) with TDL2048+'s default TC mode, forward
-# (s'_t re-valued just before its update); the td2048 runs are tc's.
-methods=${METHODS:-$(echo "$recipes" | awk -F'|' 'NF {print $1}')}
-
-field() { echo "$recipes" | awk -F'|' -v m="$1" -v f="$2" '$1 == m {print $f}'; }
+# shellcheck source=scripts/recipes.sh
+. "$here/scripts/recipes.sh"
+methods=${METHODS:-$(all_methods)}
 
 # done_td FILE / done_tdl FILE: the run's output is complete.
 done_td() { [ -f "$1.out" ] && grep -q "^$episodes episodes in " "$1.out"; }
@@ -75,12 +60,9 @@ run() { # PROGRAM METHOD SEED
 		rm -f "$base.td2048"
 	else
 		done_tdl "$base" && return 0
-		local flags net=4x6patt
-		flags=$(field "$m" 3)
-		case $flags in [=@]*) net=4x6patt${flags%% *}; flags=${flags#"${flags%% *}"} ;; esac
-		# shellcheck disable=SC2086
-		(cd "$out" && /usr/bin/time -f '%e %U %S' -o "$base.time" nice -n 19 "$tdl" -n "$net" \
-			-t $((episodes / 1000)) -s "$s" $flags >"$base.out" 2>&1)
+		# shellcheck disable=SC2046
+		(cd "$out" && /usr/bin/time -f '%e %U %S' -o "$base.time" nice -n 19 "$tdl" $(tdl_args "$m") \
+			-t $((episodes / 1000)) -s "$s" >"$base.out" 2>&1)
 	fi
 }
 

@@ -4,7 +4,8 @@
 #
 #   scripts/methodspeed.sh TDL2048_BINARY [OUTDIR]
 #
-# For each method (the recipes of scripts/fidelity.sh) and each round, both
+# For each method (the recipes of scripts/recipes.sh, as fidelity.sh's)
+# and each round, both
 # programs train the 4x6 network from zero on one thread for $EPISODES
 # episodes, seed 1, one run at a time, td2048 first in odd rounds and
 # TDL2048+ first in even ones. Per run it records the training time
@@ -17,7 +18,7 @@
 # an otherwise idle machine.
 #
 # Environment: EPISODES (20000), ROUNDS (3), METHODS (all, names as in
-# fidelity.sh), TD2048 (a td2048 binary; default: built from this checkout).
+# recipes.sh), TD2048 (a td2048 binary; default: built from this checkout).
 set -euo pipefail
 
 tdl=${1:?usage: scripts/methodspeed.sh TDL2048_BINARY [OUTDIR]}
@@ -34,22 +35,9 @@ if [ -z "$td" ]; then
 	(cd "$here" && go build -o "$td" ./cmd/td2048)
 fi
 
-# The same recipes as fidelity.sh (method | td2048 flags | TDL2048+ flags,
-# the network added: 4x6patt, with the first word appended when it starts
-# with = or @), tc-forward being TDL2048+'s default TC mode beside
-# td2048's one TC.
-recipes='
-td0-backward|--update backward|-tt backward
-td0-online|--update online|
-otd|--init 320000 --update online|=320000/norm
-tc|--coherence --update online|-a 1.0 -tt fast
-tc-forward|--coherence --update online|-a 1.0
-nstep5|--update online,nstep=5|-N 5
-lambda5|--update online,lambda=0.5,nstep=5|-l 0.5 -N 5
-ms|--network 4x6@0,16384 --alpha 0.05 --update online --shaping carousel|@2 -@ 0,16384
-'
-methods=${METHODS:-$(echo "$recipes" | awk -F'|' 'NF {print $1}')}
-field() { echo "$recipes" | awk -F'|' -v m="$1" -v f="$2" '$1 == m {print $f}'; }
+# shellcheck source=scripts/recipes.sh
+. "$here/scripts/recipes.sh"
+methods=${METHODS:-$(all_methods)}
 
 speed_td() { # METHOD: prints moves/s and training seconds
 	rm -f "$out/w.td2048" "$out/w.jsonl"
@@ -67,11 +55,8 @@ speed_td() { # METHOD: prints moves/s and training seconds
 }
 
 speed_tdl() { # METHOD: prints moves/s and training seconds
-	local flags net=4x6patt
-	flags=$(field "$1" 3)
-	case $flags in [=@]*) net=4x6patt${flags%% *}; flags=${flags#"${flags%% *}"} ;; esac
-	# shellcheck disable=SC2086
-	(cd "$out" && "$tdl" -n "$net" $flags -t "$((episodes / 1000))" -s 1 >"$out/last.out" 2>&1)
+	# shellcheck disable=SC2046
+	(cd "$out" && "$tdl" $(tdl_args "$1") -t "$((episodes / 1000))" -s 1 >"$out/last.out" 2>&1)
 	# block lines: "001/020 123ms 4567890.12ops"
 	awk '$1 ~ /^[0-9]+\/[0-9]+$/ && $2 ~ /ms$/ && $3 ~ /ops$/ {
 		t = $2 + 0; o = $3 + 0; ms += t; mv += o * t } END { if (ms > 0) printf "%.0f %.3f\n", mv / ms, ms / 1000 }' "$out/last.out"

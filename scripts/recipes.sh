@@ -1,0 +1,32 @@
+# recipes.sh: the recipes td2048 and TDL2048+ are compared on, sourced by
+# fidelity.sh and methodspeed.sh.
+#
+# method | td2048 train flags | TDL2048+ flags (the network is added: 4x6patt,
+# with the first word appended when it starts with = or @)
+recipes='
+td0-backward|--update backward|-tt backward
+td0-online|--update online|
+otd|--init 320000 --update online|=320000/norm
+tc|--coherence --update online|-a 1.0 -tt fast
+nstep5|--update online,nstep=5|-N 5
+lambda5|--update online,lambda=0.5,nstep=5|-l 0.5 -N 5
+ms|--network 4x6@0,16384 --alpha 0.05 --update online --shaping carousel|@2 -@ 0,16384
+tc-forward|--coherence --update online|-a 1.0
+'
+# tc-forward compares td2048's online TC (which values s'_t as it was when
+# chosen, TDL2048+'s fast mode) with TDL2048+'s default TC mode, forward
+# (s'_t re-valued just before its update): td2048's flags are tc's.
+
+# all_methods: every method's name, in order.
+all_methods() { echo "$recipes" | awk -F'|' 'NF {print $1}'; }
+
+# field METHOD N: field N of METHOD's recipe (2: td2048's flags, 3: TDL2048+'s).
+field() { echo "$recipes" | awk -F'|' -v m="$1" -v f="$2" '$1 == m {print $f}'; }
+
+# tdl_args METHOD: TDL2048+'s -n network and flags for METHOD.
+tdl_args() {
+	local flags net=4x6patt
+	flags=$(field "$1" 3)
+	case $flags in [=@]*) net=4x6patt${flags%% *}; flags=${flags#"${flags%% *}"} ;; esac
+	echo "-n $net $flags"
+}
