@@ -28,20 +28,10 @@ episodes=${EPISODES:-30000}
 seeds=${SEEDS:-1 2 3}
 jobs=${JOBS:-2}
 last=${LAST:-5}
-[ -x "$tdl" ] || { echo "fidelity.sh: $tdl is not an executable TDL2048+ binary" >&2; exit 2; }
-tdl=$(cd "$(dirname "$tdl")" && pwd)/$(basename "$tdl")
-(( episodes % 1000 == 0 && episodes > 0 )) || { echo "fidelity.sh: EPISODES $episodes: want a multiple of 1000" >&2; exit 2; }
-mkdir -p "$out"
 here=$(cd "$(dirname "$0")/.." && pwd)
-td=${TD2048:-}
-if [ -z "$td" ]; then
-	td=$out/td2048
-	(cd "$here" && go build -o "$td" ./cmd/td2048)
-fi
-
 # shellcheck source=scripts/recipes.sh
 . "$here/scripts/recipes.sh"
-methods=${METHODS:-$(all_methods)}
+prepare fidelity.sh
 
 # done_td FILE / done_tdl FILE: the run's output is complete.
 done_td() { [ -f "$1.out" ] && grep -q "^$episodes episodes in " "$1.out"; }

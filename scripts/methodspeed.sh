@@ -25,19 +25,10 @@ tdl=${1:?usage: scripts/methodspeed.sh TDL2048_BINARY [OUTDIR]}
 out=${2:-/tmp/methodspeed}
 episodes=${EPISODES:-20000}
 rounds=${ROUNDS:-3}
-[ -x "$tdl" ] || { echo "methodspeed.sh: $tdl is not an executable TDL2048+ binary" >&2; exit 2; }
-(( episodes % 1000 == 0 && episodes > 0 )) || { echo "methodspeed.sh: EPISODES $episodes: want a multiple of 1000" >&2; exit 2; }
-mkdir -p "$out"
 here=$(cd "$(dirname "$0")/.." && pwd)
-td=${TD2048:-}
-if [ -z "$td" ]; then
-	td=$out/td2048
-	(cd "$here" && go build -o "$td" ./cmd/td2048)
-fi
-
 # shellcheck source=scripts/recipes.sh
 . "$here/scripts/recipes.sh"
-methods=${METHODS:-$(all_methods)}
+prepare methodspeed.sh
 
 speed_td() { # METHOD: prints moves/s and training seconds
 	rm -f "$out/w.td2048" "$out/w.jsonl"

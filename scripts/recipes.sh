@@ -1,5 +1,6 @@
-# recipes.sh: the recipes td2048 and TDL2048+ are compared on, sourced by
-# fidelity.sh and methodspeed.sh.
+# recipes.sh: the recipes td2048 and TDL2048+ are compared on, and the
+# setup both comparing scripts share; sourced by fidelity.sh and
+# methodspeed.sh.
 #
 # method | td2048 train flags | TDL2048+ flags (the network is added: 4x6patt,
 # with the first word appended when it starts with = or @)
@@ -29,4 +30,20 @@ tdl_args() {
 	flags=$(field "$1" 3)
 	case $flags in [=@]*) net=4x6patt${flags%% *}; flags=${flags#"${flags%% *}"} ;; esac
 	echo "-n $net $flags"
+}
+
+# prepare NAME: checks the comparing script's settings (tdl, episodes),
+# makes tdl an absolute path (the runs change directory), creates out,
+# builds td2048 into it unless TD2048 names one, and sets td and methods.
+prepare() {
+	[ -x "$tdl" ] || { echo "$1: $tdl is not an executable TDL2048+ binary" >&2; exit 2; }
+	tdl=$(cd "$(dirname "$tdl")" && pwd)/$(basename "$tdl")
+	(( episodes % 1000 == 0 && episodes > 0 )) || { echo "$1: EPISODES $episodes: want a multiple of 1000" >&2; exit 2; }
+	mkdir -p "$out"
+	td=${TD2048:-}
+	if [ -z "$td" ]; then
+		td=$out/td2048
+		(cd "$here" && go build -o "$td" ./cmd/td2048)
+	fi
+	methods=${METHODS:-$(all_methods)}
 }
