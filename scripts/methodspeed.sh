@@ -5,10 +5,9 @@
 #   scripts/methodspeed.sh TDL2048_BINARY [OUTDIR]
 #
 # For each method (the recipes of scripts/recipes.sh, as fidelity.sh's)
-# and each round, both
-# programs train the 4x6 network from zero on one thread for $EPISODES
-# episodes, seed 1, one run at a time, td2048 first in odd rounds and
-# TDL2048+ first in even ones. Per run it records the training time
+# and each round, both programs train the 4x6 network from zero on one
+# thread for $EPISODES episodes, seed 1, one run at a time, td2048 first
+# in odd rounds and TDL2048+ first in even ones. Per run it records the training time
 # (td2048's "N episodes in T" line; TDL2048+'s blocks' ms summed) and the
 # speed: td2048's own moves/s, TDL2048+'s blocks' moves (ops x ms) over
 # their ms. It prints one line per run, then per method the medians of
