@@ -172,7 +172,7 @@ func ParseWith(s string, code Code) (Board, error) {
 	}
 	f := strings.Split(s, ",")
 	if len(f) != 16 {
-		return 0, fmt.Errorf("board %q: want 16 comma-separated tiles, got %d", short(s), len(f))
+		return 0, fmt.Errorf("board %q: want 16 comma-separated tiles (got %d) or 0x and the hex packing", short(s), len(f))
 	}
 	var b Board
 	for i, t := range f {

@@ -167,6 +167,21 @@ func TestParseErrorShort(t *testing.T) {
 	}
 }
 
+// TestParseNamesBothForms: a board in neither form (hex digits without
+// their 0x, too few tiles) gets an error that names both forms.
+func TestParseNamesBothForms(t *testing.T) {
+	for _, in := range []string{"0123456789abcdef", "2,2,4"} {
+		_, err := Parse(in)
+		if err == nil || !strings.Contains(err.Error(), "comma-separated") || !strings.Contains(err.Error(), "0x") {
+			t.Errorf("Parse(%q): %v", in, err)
+		}
+		_, err = ParseWide(in)
+		if err == nil || !strings.Contains(err.Error(), "0x") {
+			t.Errorf("ParseWide(%q): %v", in, err)
+		}
+	}
+}
+
 // TestScale checks docs/methods.md section 1's vectors: every tile and an
 // empty cell is 0xffff; a board of 32768, 2s and empty cells is 0x8003.
 func TestScale(t *testing.T) {

@@ -228,7 +228,7 @@ func ParseWide(s string) (Wide, error) {
 	}
 	f := strings.Split(s, ",")
 	if len(f) != 16 {
-		return Wide{}, fmt.Errorf("board %q: want 16 comma-separated tiles, got %d", short(s), len(f))
+		return Wide{}, fmt.Errorf("board %q: want 16 comma-separated tiles (got %d) or 0x and the hex packing", short(s), len(f))
 	}
 	var c [16]int
 	for i, t := range f {
