@@ -312,11 +312,10 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 var sink float32
 
 // TestDirectLearnsAsIndexed: on the 4x6 network, learning from boards (the
-// assembly path; online, from the indices of the move's candidates) plays
-// the same episodes and leaves the same weights, bit for bit, as learning
-// from stored indices, in every update mode, staged, and with restart
-// shaping (whose sub-episodes start from an after-state the trace values
-// itself).
+// assembly path: each step's weights read again from its board) plays the
+// same episodes and leaves the same weights, bit for bit, as learning from
+// stored indices, in every update mode, staged, and with restart shaping
+// (whose sub-episodes start from an after-state the trace values itself).
 func TestDirectLearnsAsIndexed(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
@@ -333,6 +332,8 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 	} {
 		a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
 		if !a.Direct() {
+			a.Free()
+			b.Free()
 			t.Skip("no direct 4x6 path on this processor")
 		}
 		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
