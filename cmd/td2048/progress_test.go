@@ -142,6 +142,17 @@ func TestProgressPlainLines(t *testing.T) {
 	if want := "eval: 100/1000 games, 100.0k moves/s, avg 100, 2048 0.0%, 1s elapsed, 9s left"; lines[0] != want {
 		t.Fatalf("got  %q\nwant %q", lines[0], want)
 	}
+	// Training's block line names its speed the block's, not the run's.
+	buf.Reset()
+	p = &progress{w: &buf, unit: "episodes", moves: "moves"}
+	p.block(2000, 100000, 1500*time.Millisecond, 5.53e6)
+	if want := "2000/100000 episodes, 2s elapsed, 5530000 moves/s in this block\n"; buf.String() != want {
+		t.Fatalf("got  %q\nwant %q", buf.String(), want)
+	}
+	p.live = true
+	if p.block(3000, 100000, 2*time.Second, 1); buf.Len() != len("2000/100000 episodes, 2s elapsed, 5530000 moves/s in this block\n") {
+		t.Fatalf("a block line on a live terminal: %q", buf.String())
+	}
 	// /dev/null is no terminal: plain lines there too.
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
