@@ -12,7 +12,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -114,21 +113,24 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		sig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)))
 	}
 
+	// play runs a phase of games with policy, or greedily with net (its
+	// games interleaved, learn.EvalConfig.Greedy) when policy is nil.
 	play := func(name string, games int, seed uint64, policy func() learn.Policy) {
 		if games <= 0 || ctx.Err() != nil {
 			return
 		}
-		block, r := learn.Evaluate(ctx, learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, NewPolicy: policy,
-			Tick: tick(name), TickEvery: every})
+		ec := learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, NewPolicy: policy, Tick: tick(name), TickEvery: every}
+		if policy == nil {
+			ec.Greedy = net
+		}
+		block, r := learn.Evaluate(ctx, ec)
 		if ctx.Err() != nil {
 			return // an abandoned phase has no speed
 		}
 		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed, Score: block.Sum})
 		add(uint64(block.Sum), uint64(block.Moves), uint64(block.MaxScore))
 	}
-	play(GreedyPhase, cfg.Games, 2, func() learn.Policy {
-		return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-	})
+	play(GreedyPhase, cfg.Games, 2, nil)
 	tt := search.NewTable(cfg.TableBytes)
 	play(DeepPhase, cfg.DeepGames, 3, func() learn.Policy {
 		return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best

@@ -80,8 +80,9 @@ type Game struct {
 	// StatsFile: the game's course keeps a statistics file of whole games
 	// (EvalConfig.Stats).
 	StatsFile bool
-	// Interleaves: its after-state training can play several episodes in
-	// turn on each thread (learn.Config.Interleave).
+	// Interleaves: its after-state training and its greedy evaluations
+	// can play several games in turn on each thread (learn.Config's and
+	// learn.EvalConfig's Interleave).
 	Interleaves bool
 	// WriteEval prints an evaluation's statistics in the course's format.
 	WriteEval func(w io.Writer, ev *Evaluation) error

@@ -69,14 +69,14 @@ func init() {
 			return advisor2048{search.NewSearcher(net, opt, tt)}
 		},
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-			newPolicy := func() learn.Policy {
-				return func(b board.Board) search.Choice { return search.Greedy(cfg.Net, b) }
+			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
+			if greedy(cfg.Search) {
+				ec.Greedy = cfg.Net
+			} else {
+				ec.NewPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			if !greedy(cfg.Search) {
-				newPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
-			}
-			block, res := learn.Evaluate(ctx, learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Downgrade: cfg.Downgrade, Tick: cfg.Tick})
+			block, res := learn.Evaluate(ctx, ec)
 			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
 		},
 		Downgrades:  true,

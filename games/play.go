@@ -74,6 +74,11 @@ type EvalConfig struct {
 	// Threads are the worker goroutines (0: all cores); the statistics do
 	// not depend on them.
 	Threads int
+	// Interleave is the number of greedy games each thread plays in turn
+	// (learn.EvalConfig.Interleave; 0: learn.DefaultEvalInterleave), in a
+	// game whose descriptor says Interleaves; the statistics do not
+	// depend on it.
+	Interleave int
 	// Stats, for a game with a course statistics file (StatsFile), takes
 	// one line per game in game order.
 	Stats io.Writer

@@ -10,6 +10,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
@@ -72,9 +73,8 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 			n = 0
 		}
 		ep.Score += c.Points()
-		if c.Overflow() { // 65536: on on the wide board (wide.go)
-			w := game.SpawnWide(wideAfter(b, c.Dir), rng)
-			ok := playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, &ep, stop, moves)
+		if c.Overflow() {
+			ok := overflowOn(policy, b, c, rng, &ep, stop, moves)
 			return ep, ok
 		}
 		b = game.Spawn(c.After, rng)
@@ -99,6 +99,15 @@ type EvalConfig struct {
 	// Downgrade, when on, plays every game with tile-downgrading
 	// (search.Downgrade, TDL2048+'s -h).
 	Downgrade search.Downgrade
+	// Greedy, when set, plays every game greedily with this network
+	// (search.Greedy) instead of NewPolicy's policy, Interleave games at a
+	// time on each thread (lanes.go): one game's weights load while
+	// another's move is decided. The games and their statistics are the
+	// same for every Interleave. Downgrading plays one game at a time.
+	Greedy *ntuple.Network
+	// Interleave is the number of games of Greedy each thread plays in
+	// turn; 0 means DefaultEvalInterleave.
+	Interleave int
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
 	// games finished, Moves every move played so far, those of the games
@@ -117,17 +126,27 @@ type EvalConfig struct {
 // (so an interrupted evaluation is a prefix of the whole), and
 // Result.Moves counts every move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
-	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
-		func(stop *atomic.Bool, moves *atomic.Int64) func(i int) (Episode, bool) {
-			policy := cfg.NewPolicy()
-			var sh *search.Shifter
-			if cfg.Downgrade.On() {
-				sh = search.NewShifter(cfg.Downgrade)
+	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
+	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
+		newPolicy, sh := cfg.NewPolicy, (*search.Shifter)(nil)
+		if cfg.Greedy != nil {
+			newPolicy = func() Policy { return func(b board.Board) search.Choice { return search.Greedy(cfg.Greedy, b) } }
+		}
+		if cfg.Downgrade.On() {
+			sh = search.NewShifter(cfg.Downgrade)
+		} else if cfg.Greedy != nil {
+			k := cfg.Interleave
+			if k == 0 {
+				k = DefaultEvalInterleave
 			}
-			return func(i int) (Episode, bool) {
-				return playGame(policy, sh, NewRand(cfg.Seed, uint64(cfg.First+i)), stop, moves)
+			if k > 1 {
+				return greedyLanes(cfg.Greedy, k, rng, game.Start, stop, moves)
 			}
-		},
+		}
+		policy := newPolicy()
+		return oneAtATime(func(i int) (Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) })
+	}
+	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
 		func(ep Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)
 			return nil
@@ -135,15 +154,40 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	return total, Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
 }
 
+// A worker plays games on one goroutine: it takes their indices from take
+// until take says there are none left, and hands each game's result to
+// put, stopping when put returns false. It may hold several games at once
+// and finish them out of order.
+type worker[R any] func(take func() (int, bool), put func(i int, r R) bool)
+
+// played is a game of an evaluation as its workers hand it on: finished
+// false when it was given up.
+type played[G any] struct {
+	g        G
+	finished bool
+}
+
+// oneAtATime is the evaluation worker of a player of one game at a time.
+func oneAtATime[G any](play func(i int) (G, bool)) worker[played[G]] {
+	return func(take func() (int, bool), put func(int, played[G]) bool) {
+		for i, ok := take(); ok; i, ok = take() {
+			g, finished := play(i)
+			if !put(i, played[G]{g, finished}) {
+				return
+			}
+		}
+	}
+}
+
 // evaluate is what the evaluations of every game share: games 0..games-1
-// played on threads goroutines by the players newPlayer makes (one per
-// goroutine; a player gives up, false, when stop is set, and adds the
+// played on threads goroutines by the workers newWorker makes (one per
+// goroutine; a worker gives up its games when stop is set, and adds the
 // moves it plays to moves), the finished games handed in order to add
 // with the block of those before them, until the first abandoned game or
 // add's first error, and the progress ticks. It returns the block, the
 // moves played (abandoned games' included) and the wall time.
 func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot), every time.Duration,
-	newPlayer func(stop *atomic.Bool, moves *atomic.Int64) func(i int) (G, bool),
+	newWorker func(stop *atomic.Bool, moves *atomic.Int64) worker[played[G]],
 	add func(g G, b *stats.Block) error) (stats.Block, int64, time.Duration, error) {
 	start := time.Now()
 	var (
@@ -162,17 +206,9 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot
 		d := time.Since(start)
 		return Snapshot{Done: total.Games, Total: games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
 	})()
-	type game struct {
-		g        G
-		finished bool
-	}
-	err := PlayGames(ctx, games, threads, func() func(i int) game {
-		play := newPlayer(&stop, &moves)
-		return func(i int) game {
-			g, ok := play(i)
-			return game{g, ok}
-		}
-	}, func(_ int, g game) error {
+	err := runGames(ctx, games, threads, func() worker[played[G]] {
+		return newWorker(&stop, &moves)
+	}, func(_ int, g played[G]) error {
 		if !g.finished {
 			return errAbandoned
 		}
@@ -232,6 +268,21 @@ func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) 
 // or done returns an error, which it returns; done has then seen a prefix
 // of the games.
 func PlayGames[R any](ctx context.Context, games, threads int, newPlayer func() func(i int) R, done func(i int, r R) error) error {
+	return runGames(ctx, games, threads, func() worker[R] {
+		play := newPlayer()
+		return func(take func() (int, bool), put func(int, R) bool) {
+			for i, ok := take(); ok && put(i, play(i)); i, ok = take() {
+			}
+		}
+	}, done)
+}
+
+// runGames is PlayGames with workers that may hold several games at once:
+// each goroutine runs one worker newWorker makes, which takes game indices
+// from take until it says there are none left (all taken, ctx cancelled)
+// and hands each result to put, in any order, stopping when put returns
+// false (done failed). The results reach done in game order.
+func runGames[R any](ctx context.Context, games, threads int, newWorker func() worker[R], done func(i int, r R) error) error {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
@@ -243,30 +294,32 @@ func PlayGames[R any](ctx context.Context, games, threads int, newPlayer func() 
 		failed  error
 		wg      sync.WaitGroup
 	)
+	take := func() (int, bool) {
+		if ctx.Err() != nil {
+			return 0, false
+		}
+		i := int(next.Add(1) - 1)
+		return i, i < games
+	}
+	put := func(i int, r R) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if failed != nil {
+			return false
+		}
+		pending[i] = r
+		for r, ok := pending[handed]; ok && failed == nil; r, ok = pending[handed] {
+			delete(pending, handed)
+			failed = done(handed, r)
+			handed++
+		}
+		return failed == nil
+	}
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			play := newPlayer()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= games {
-					return
-				}
-				r := play(i)
-				mu.Lock()
-				if failed != nil {
-					mu.Unlock()
-					return
-				}
-				pending[i] = r
-				for r, ok := pending[handed]; ok && failed == nil; r, ok = pending[handed] {
-					delete(pending, handed)
-					failed = done(handed, r)
-					handed++
-				}
-				mu.Unlock()
-			}
+			newWorker()(take, put)
 		}()
 	}
 	wg.Wait()

@@ -21,6 +21,14 @@ func wideAfter(b board.Board, d int) board.Wide {
 	return a[d]
 }
 
+// overflowOn plays game ep on after choice c on board b merged two
+// 32768s into 65536: on the wide board, to its end (playOn, without
+// downgrading).
+func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
+	w := game.SpawnWide(wideAfter(b, c.Dir), rng)
+	return playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, ep, stop, moves)
+}
+
 // playOn plays game ep on from real board w, its new tile placed, to its
 // end, deciding with sh and policy; it gives up (false) when stop is set,
 // and adds every move to moves when moves is not nil.

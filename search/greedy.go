@@ -22,6 +22,13 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 	}
 	var value [4]float32
 	net.EstimateManyStage(net.StageOf(b), legal[:n], value[:n])
+	return pick(b, &after, &reward, &value)
+}
+
+// pick is Greedy's choice among the moves of b, given the values of the
+// legal after-states in direction order: the highest reward + value, the
+// first on ties.
+func pick(b board.Board, after *[4]board.Board, reward *[4]uint32, value *[4]float32) Choice {
 	best, bestV := -1, NoMove.Value
 	k := 0
 	for d := range 4 {
@@ -38,4 +45,54 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 		return NoMove
 	}
 	return Choice{Dir: best, After: after[best], Reward: reward[best], Value: bestV}
+}
+
+// Pending is Greedy split in two around the wait for the weights, so that
+// one goroutine can play several games in turn, each game's weights on
+// their way while another game's move is decided (learn.EvalConfig's
+// Interleave): Fetch computes a board's moves and starts loading their
+// weights, Choose sums them and picks. Choose returns Greedy's choice on
+// the fetched board, bit for bit. A Pending serves one game at a time;
+// the zero value is ready for Fetch.
+type Pending struct {
+	b      board.Board
+	after  [4]board.Board
+	reward [4]uint32
+	legal  [4]board.Board
+	n      int // legal moves
+	stage  int
+	idx    []uint32
+}
+
+// Fetch starts Greedy's move on b with net: the after-states and the
+// loads of their weights (ntuple.Network.Fetch).
+func (p *Pending) Fetch(net *ntuple.Network, b board.Board) {
+	p.b = b
+	p.after, p.reward = game.Moves(b)
+	p.n = 0
+	for d := range 4 {
+		if p.after[d] != b {
+			p.legal[p.n] = p.after[d]
+			p.n++
+		}
+	}
+	if p.n == 0 {
+		return
+	}
+	if need := 4 * net.Lookups(); len(p.idx) < need {
+		p.idx = make([]uint32, need)
+	}
+	p.stage = net.StageOf(b)
+	net.Fetch(p.stage, p.legal[:p.n], p.idx)
+}
+
+// Choose finishes the move Fetch started with the same net: Greedy's
+// choice on the board given to Fetch.
+func (p *Pending) Choose(net *ntuple.Network) Choice {
+	if p.n == 0 {
+		return NoMove
+	}
+	var value [4]float32
+	net.SumFetched(p.stage, p.idx, value[:p.n])
+	return pick(p.b, &p.after, &p.reward, &value)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -39,6 +40,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	var seed seedFlag
 	fs.Var(&seed, "seed", "random seed (printed at start; random when not given); game i draws from (seed, i) alone")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
+	interleave := fs.Int("interleave", 0, fmt.Sprintf("greedy games each thread plays in turn, so that one game's memory waits overlap another's move (0: %d, the fastest measured); the statistics do not depend on it; 2048 at --depth 1 without --downgrade", learn.DefaultEvalInterleave))
 	var sf searchFlags
 	sf.define(fs)
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
@@ -71,6 +73,12 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if sf.downgrade != 0 && !g.Downgrades {
 			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		}
+		if *interleave < 0 || *interleave > learn.MaxInterleave {
+			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
+		}
+		if *interleave > 1 && (!g.Interleaves || sf.depth > 1 || sf.moveTime > 0 || sf.downgrade != 0) {
+			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade) plays several games in turn", *interleave)
 		}
 		if err := part.resolve(*nGames, *load); err != nil {
 			return err
@@ -109,7 +117,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Tick: prog.tick}
+			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))

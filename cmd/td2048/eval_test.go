@@ -83,6 +83,14 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 		return out
 	}
 	run("eval-2048.txt", "eval", "--load", w, "--games", "45", "--seed", "1") // 64.4445%, not 64.4444%
+	// Greedy games played one at a time, or five in turn on each thread:
+	// the same output.
+	for _, k := range []string{"1", "5"} {
+		run("eval-2048.txt", "eval", "--load", w, "--games", "45", "--seed", "1", "--interleave", k, "--threads", "2")
+	}
+	oneLine(t, []string{"eval", "--load", w, "--interleave", "-1"}, 2, "--interleave -1: want 0 (the default) to 64")
+	oneLine(t, []string{"eval", "--load", w, "--interleave", "2", "--depth", "2"}, 2, "only greedy play of 2048")
+	oneLine(t, []string{"eval", "--load", wt, "--interleave", "2"}, 2, "only greedy play of 2048")
 	run("eval-2048-depth2.json", "eval", "--load", w, "--games", "10", "--seed", "1", "--depth", "2", "--cache", "1M", "--json")
 	run("eval-2048.json", "eval", "--load", w, "--games", "50", "--seed", "1", "--json")
 	sf := filepath.Join(dir, "stats.txt")

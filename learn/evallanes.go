@@ -1,0 +1,103 @@
+package learn
+
+import (
+	"sync/atomic"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+)
+
+// DefaultEvalInterleave is EvalConfig.Interleave's default: greedy games
+// each thread plays in turn. Greedy play reads a hundred weights a move
+// from 256 MB and more, and one game's move cannot start before its last
+// one's weights arrive; with two games in turn, one game's weights load
+// while the other's move is decided. On this project's machine (one
+// thread, 4x6, 60 games on trained weights, 5 alternating rounds) two
+// games ran at 1.25-1.33x one, three at 1.13-1.26x, four at 1.07-1.19x:
+// more games only add cache pressure.
+const DefaultEvalInterleave = 2
+
+// A greedyLane is one game of greedyLanes.
+type greedyLane struct {
+	i   int // the game's index, -1 for none
+	b   board.Board
+	rng game.Rand
+	ep  Episode
+	p   search.Pending
+}
+
+// greedyLanes is the worker that plays k games of search.Greedy with net
+// in turn: each game's move is fetched (search.Pending) and then decided
+// after the other games' moves, so that the loads of its weights overlap
+// their work. Game i starts from start(rng(i)) and draws from rng(i)
+// alone, so each game is the one a single-game player plays, move for
+// move; a game that merges two 32768s goes on alone (overflowOn).
+func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
+	stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
+	policy := func(b board.Board) search.Choice { return search.Greedy(net, b) }
+	return func(take func() (int, bool), put func(int, played[Episode]) bool) {
+		n := int64(0) // moves not yet added to moves
+		defer func() { moves.Add(n) }()
+		lanes := make([]greedyLane, k)
+		// begin starts lane l's next game, if there is one.
+		begin := func(l *greedyLane) {
+			i, ok := take()
+			if !ok {
+				l.i = -1
+				return
+			}
+			l.i, l.rng, l.ep = i, rng(i), Episode{}
+			l.b = start(l.rng)
+			l.p.Fetch(net, l.b)
+		}
+		for j := range lanes {
+			begin(&lanes[j])
+		}
+		for live := true; live; {
+			live = false
+			for j := range lanes {
+				l := &lanes[j]
+				if l.i < 0 {
+					continue
+				}
+				live = true
+				if stop.Load() {
+					put(l.i, played[Episode]{l.ep, false})
+					l.i = -1
+					continue
+				}
+				c := l.p.Choose(net)
+				switch {
+				case !c.Legal():
+					l.ep.end(l.b)
+				case c.Overflow():
+					l.ep.Moves++
+					l.ep.Score += c.Points()
+					moves.Add(n + 1)
+					n = 0
+					if !overflowOn(policy, l.b, c, l.rng, &l.ep, stop, moves) {
+						put(l.i, played[Episode]{l.ep, false})
+						l.i = -1
+						continue
+					}
+				default:
+					l.ep.Moves++
+					l.ep.Score += c.Points()
+					if n++; n == 64 {
+						moves.Add(n)
+						n = 0
+					}
+					l.b = game.Spawn(c.After, l.rng)
+					l.p.Fetch(net, l.b)
+					continue
+				}
+				if !put(l.i, played[Episode]{l.ep, true}) {
+					return
+				}
+				begin(l)
+			}
+		}
+	}
+}
