@@ -14,7 +14,7 @@ import (
 // exactly when the rules, the network, learning or search change; when a
 // change is meant to change behaviour, put the new value here and say so
 // in the commit.
-const shortSignature = 0x685235d7
+const shortSignature = 0x580dee41
 
 func TestShortSignature(t *testing.T) {
 	if testing.Short() {

@@ -101,7 +101,7 @@ type EvalConfig struct {
 	Downgrade search.Downgrade
 	// Greedy, when set, plays every game greedily with this network
 	// (search.Greedy) instead of NewPolicy's policy, Interleave games at a
-	// time on each thread (lanes.go): one game's weights load while
+	// time on each thread (evallanes.go): one game's weights load while
 	// another's move is decided. The games and their statistics are the
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network

@@ -30,8 +30,8 @@ func CheckInterleave(k int, kind Kind, s Shaping) error {
 }
 
 // interleave plays episodes on the lanes in turn until take has none to
-// give: each round fetches every live lane's move, then advances each, so
-// that one lane's weights arrive while the others work. A lane whose game
+// give: each lane makes its move and at once fetches its next one, whose
+// weights then arrive while the other lanes make theirs. A lane whose game
 // ends hands it to finish and takes the next episode at once, without
 // waiting. Once take has none (a checkpoint's boundary, or the end), the
 // lanes drain: none takes another until all are idle, and then they take
@@ -57,6 +57,7 @@ func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), fini
 		}
 		slots[j] = slot{i, alpha, true}
 		lanes[j].begin(alpha)
+		lanes[j].fetch()
 		live++
 		return true
 	}
@@ -70,13 +71,12 @@ func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), fini
 			}
 		}
 		for j := range slots {
-			if slots[j].live {
-				lanes[j].fetch()
-			}
-		}
-		for j := range slots {
 			s := &slots[j]
-			if !s.live || lanes[j].advance() {
+			if !s.live {
+				continue
+			}
+			if lanes[j].advance() {
+				lanes[j].fetch()
 				continue
 			}
 			finish(s.i, lanes[j].finish(), s.alpha)

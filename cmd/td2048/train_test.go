@@ -81,7 +81,10 @@ func runState(t *testing.T, path string) runfile.State {
 func TestResumeThroughCommand(t *testing.T) {
 	dir := t.TempDir()
 	whole, part := filepath.Join(dir, "whole.td2048"), filepath.Join(dir, "part.td2048")
-	common := []string{"--network", "8x4", "--seed", "9", "--every", "50", "--alpha-schedule", "0:0.1,300:0.05", "--threads", "1"}
+	// Two episodes in turn (the default): the whole run pauses its lanes
+	// at the checkpoint where the part stops, and so learns the same.
+	common := []string{"--network", "8x4", "--seed", "9", "--every", "50", "--alpha-schedule", "0:0.1,300:0.05", "--threads", "1",
+		"--checkpoint-every", "300"}
 	if code, _, errs := runCmd(t, append([]string{"train", "--episodes", "600", "--save", whole}, common...)...); code != 0 {
 		t.Fatal(errs)
 	}
@@ -236,7 +239,9 @@ func TestUpdateModesResumeExactly(t *testing.T) {
 		{"2048", "0123,4567", "backward,lambda=0.5", "--coherence"}, {"threes", "0123,4567+hint", "backward,nstep=2", "--coherence"},
 	} {
 		whole, part := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i)), filepath.Join(dir, fmt.Sprintf("p%d.td2048", i))
-		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50", c.extra}
+		// One episode at a time: a run stopped anywhere resumes exactly.
+		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50",
+			"--interleave", "1", c.extra}
 		out := mustTrain(t, append(common[1:], "--episodes", "200", "--save", whole)...)
 		if !strings.Contains(out, "learner = after-state ") || runState(t, whole).Update != c.mode {
 			t.Fatalf("%s: header or state does not name the mode:\n%s", c.mode, out)
@@ -304,6 +309,40 @@ func TestDurationStopsAndResumes(t *testing.T) {
 		args = append([]string{"train", "--interleave", "2", "--episodes", "5", "--save", filepath.Join(dir, "y.td2048")}, args...)
 		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, "one episode at a time") {
 			t.Fatalf("%v: %d %s", args, code, errs)
+		}
+	}
+}
+
+// TestDefaultInterleave: train on one thread plays two episodes in turn by
+// default where that applies (2048 after-state learning without shaping),
+// says so and records it in the run; elsewhere (state learning, shaping,
+// Threes!, several threads) one at a time, without complaint.
+func TestDefaultInterleave(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 2},
+		{[]string{"--interleave", "1"}, 1},
+		{[]string{"--interleave", "3"}, 3},
+		{[]string{"--learner", "state"}, 1},
+		{[]string{"--shaping", "restart"}, 1},
+		{[]string{"--game", "threes", "--network", "0123,4567+hint"}, 1},
+		{[]string{"--threads", "2"}, 1},
+		// 64 weights a board (8x4's rows and columns on all images).
+		{[]string{"--network", "0123,4567,89ab,cdef,048c,159d,26ae,37bf"}, 1},
+		{[]string{"--threads", "2", "--interleave", "2"}, 2},
+	} {
+		w := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i))
+		args := append([]string{"--network", "0123,4567", "--episodes", "20", "--every", "10", "--threads", "1", "--save", w}, c.args...)
+		out := mustTrain(t, args...)
+		line := fmt.Sprintf("interleave = %d episodes per thread\n", c.want)
+		if strings.Contains(out, line) != (c.want > 1) || c.want == 1 && strings.Contains(out, "interleave =") {
+			t.Errorf("%v: header\n%s", c.args, out)
+		}
+		if got := max(runState(t, w).Interleave, 1); got != c.want {
+			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
 		}
 	}
 }
