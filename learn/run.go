@@ -42,9 +42,9 @@ type Config struct {
 	Seed    uint64
 	Threads int // worker goroutines sharing the network; 0 means all cores
 	// Interleave is how many episodes each worker plays in turn (lanes.go),
-	// each with its own generator; 0 means 1 (DefaultInterleave is the
-	// command's default). More than 1 is refused where it cannot apply
-	// (CheckInterleave; players of other games, Config.NewPlayer).
+	// each with its own generator; 0 means 1 (FastestInterleave gives the
+	// train command's default). More than 1 is refused where it cannot
+	// apply (CheckInterleave; players of other games, Config.NewPlayer).
 	Interleave int
 	Every      int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train

@@ -13,6 +13,15 @@ import (
 func Greedy(net *ntuple.Network, b board.Board) Choice {
 	after, reward := game.Moves(b)
 	var legal [4]board.Board
+	n := legalAfter(b, &after, &legal)
+	var value [4]float32
+	net.EstimateManyStage(net.StageOf(b), legal[:n], value[:n])
+	return pick(b, &after, &reward, &value)
+}
+
+// legalAfter writes the after-states of b's legal moves (those that change
+// it) to legal in direction order and returns how many there are.
+func legalAfter(b board.Board, after, legal *[4]board.Board) int {
 	n := 0
 	for d := range 4 {
 		if after[d] != b {
@@ -20,9 +29,7 @@ func Greedy(net *ntuple.Network, b board.Board) Choice {
 			n++
 		}
 	}
-	var value [4]float32
-	net.EstimateManyStage(net.StageOf(b), legal[:n], value[:n])
-	return pick(b, &after, &reward, &value)
+	return n
 }
 
 // pick is Greedy's choice among the moves of b, given the values of the
@@ -69,14 +76,7 @@ type Pending struct {
 func (p *Pending) Fetch(net *ntuple.Network, b board.Board) {
 	p.b = b
 	p.after, p.reward = game.Moves(b)
-	p.n = 0
-	for d := range 4 {
-		if p.after[d] != b {
-			p.legal[p.n] = p.after[d]
-			p.n++
-		}
-	}
-	if p.n == 0 {
+	if p.n = legalAfter(b, &p.after, &p.legal); p.n == 0 {
 		return
 	}
 	if need := 4 * net.Lookups(); len(p.idx) < need {
