@@ -287,11 +287,12 @@ func (t *Trace) online() {
 // fresh reports whether online TD(0) must value s'_t again before its
 // update instead of using its value at the choice (TDL2048+'s forward
 // mode rather than its fast one): a coherent network shared by several
-// trainers. Between the choice and the update another trainer may have
-// stepped s'_t's weights, and at TC's rate of up to 1 an error computed
-// from the stale value is applied on top of that step in full: runs of two
-// threads then fell to random play within a thousand episodes.
-func (t *Trace) fresh() bool { return t.Net.Shared() && t.Net.Coherent() }
+// trainers, threads or episodes played in turn. Between the choice and
+// the update another trainer may have stepped s'_t's weights, and at TC's
+// rate of up to 1 an error computed from the stale value is applied on
+// top of that step in full: runs of two threads, or of two episodes in
+// turn on one, then fell to random play within a thousand episodes.
+func (t *Trace) fresh() bool { return (t.Net.Shared() || t.interleaved) && t.Net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the
 // plain sum of the rewards after it (truncated lambda: its recursion from

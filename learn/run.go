@@ -386,7 +386,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 			for j := range lanes {
 				w = NewWorker(net, cfg.Kind, rands[k*lanes+j])
 				if w.trace != nil {
-					w.trace.Mode = cfg.Mode
+					w.trace.Mode, w.trace.interleaved = cfg.Mode, lanes > 1
 				}
 				w.promote, w.Shaping = promo, cfg.Shaping
 				ws[j] = w

@@ -45,6 +45,10 @@ type Trace struct {
 	cand    [4 * ntuple.MaxPatterns * 8]uint32
 	at      [4]int
 	fetched int // candidates fetched
+	// interleaved: the trace is one of several episodes a worker plays in
+	// turn (lanes.go), whose updates come between its choices and its
+	// own, as another thread's do (fresh).
+	interleaved bool
 	// keep makes an online trace keep every step of the episode (restart
 	// shaping reads them back to choose where to restart); else it keeps
 	// only the last ones, still waiting for their targets (slide).
