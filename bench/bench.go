@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
-	"runtime"
 	"time"
 	"unsafe"
 
@@ -179,9 +178,6 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 // fastest is the train command's default interleaving for course training
 // of net on threads threads (0: all cores).
 func fastest(net *ntuple.Network, threads int) int {
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
 	return learn.FastestInterleave(net, threads, learn.AfterState, learn.Shaping{})
 }
 

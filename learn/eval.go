@@ -127,24 +127,25 @@ type EvalConfig struct {
 // Result.Moves counts every move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
+	lanes := cfg.Interleave
+	if lanes == 0 {
+		lanes = DefaultEvalInterleave
+	}
 	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
-		newPolicy, sh := cfg.NewPolicy, (*search.Shifter)(nil)
-		if cfg.Greedy != nil {
-			newPolicy = func() Policy { return func(b board.Board) search.Choice { return search.Greedy(cfg.Greedy, b) } }
+		if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
+			return greedyLanes(cfg.Greedy, lanes, rng, game.Start, stop, moves)
 		}
+		var policy Policy
+		if cfg.Greedy != nil {
+			policy = greedy(cfg.Greedy)
+		} else {
+			policy = cfg.NewPolicy()
+		}
+		var sh *search.Shifter
 		if cfg.Downgrade.On() {
 			sh = search.NewShifter(cfg.Downgrade)
-		} else if cfg.Greedy != nil {
-			k := cfg.Interleave
-			if k == 0 {
-				k = DefaultEvalInterleave
-			}
-			if k > 1 {
-				return greedyLanes(cfg.Greedy, k, rng, game.Start, stop, moves)
-			}
 		}
-		policy := newPolicy()
-		return oneAtATime(func(i int) (Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) })
+		return oneAtATime(asPlayed(func(i int) (Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) }))
 	}
 	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
 		func(ep Episode, b *stats.Block) error {
@@ -167,16 +168,26 @@ type played[G any] struct {
 	finished bool
 }
 
-// oneAtATime is the evaluation worker of a player of one game at a time.
-func oneAtATime[G any](play func(i int) (G, bool)) worker[played[G]] {
-	return func(take func() (int, bool), put func(int, played[G]) bool) {
-		for i, ok := take(); ok; i, ok = take() {
-			g, finished := play(i)
-			if !put(i, played[G]{g, finished}) {
-				return
-			}
+// oneAtATime is the worker of a player of one game at a time.
+func oneAtATime[R any](play func(i int) R) worker[R] {
+	return func(take func() (int, bool), put func(int, R) bool) {
+		for i, ok := take(); ok && put(i, play(i)); i, ok = take() {
 		}
 	}
+}
+
+// asPlayed makes a player of games that reports whether each finished
+// into one of played games.
+func asPlayed[G any](play func(i int) (G, bool)) func(i int) played[G] {
+	return func(i int) played[G] {
+		g, finished := play(i)
+		return played[G]{g, finished}
+	}
+}
+
+// greedy is the policy of search.Greedy with net.
+func greedy(net *ntuple.Network) Policy {
+	return func(b board.Board) search.Choice { return search.Greedy(net, b) }
 }
 
 // evaluate is what the evaluations of every game share: games 0..games-1
@@ -268,13 +279,7 @@ func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) 
 // or done returns an error, which it returns; done has then seen a prefix
 // of the games.
 func PlayGames[R any](ctx context.Context, games, threads int, newPlayer func() func(i int) R, done func(i int, r R) error) error {
-	return runGames(ctx, games, threads, func() worker[R] {
-		play := newPlayer()
-		return func(take func() (int, bool), put func(int, R) bool) {
-			for i, ok := take(); ok && put(i, play(i)); i, ok = take() {
-			}
-		}
-	}, done)
+	return runGames(ctx, games, threads, func() worker[R] { return oneAtATime(newPlayer()) }, done)
 }
 
 // runGames is PlayGames with workers that may hold several games at once:

@@ -14,7 +14,7 @@ import (
 )
 
 func greedyPolicies(net *ntuple.Network) func() Policy {
-	return func() Policy { return func(b board.Board) search.Choice { return search.Greedy(net, b) } }
+	return func() Policy { return greedy(net) }
 }
 
 // Cancelling an evaluation abandons the games under way: what remains is

@@ -37,7 +37,6 @@ type greedyLane struct {
 // move; a game that merges two 32768s goes on alone (overflowOn).
 func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
 	stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
-	policy := func(b board.Board) search.Choice { return search.Greedy(net, b) }
 	return func(take func() (int, bool), put func(int, played[Episode]) bool) {
 		n := int64(0) // moves not yet added to moves
 		defer func() { moves.Add(n) }()
@@ -78,7 +77,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					l.ep.Score += c.Points()
 					moves.Add(n + 1)
 					n = 0
-					if !overflowOn(policy, l.b, c, l.rng, &l.ep, stop, moves) {
+					if !overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves) {
 						put(l.i, played[Episode]{l.ep, false})
 						l.i = -1
 						continue

@@ -142,8 +142,9 @@ func (e *DivergedError) Error() string {
 // exactly only from their checkpoints.
 const DefaultInterleave = 2
 
-// FastestInterleave is the number of episodes each of threads workers
-// should play in turn to train net fastest with kind and shaping (the
+// FastestInterleave is the number of episodes each of threads workers (0:
+// all cores, as Config.Threads) should play in turn to train net fastest
+// with kind and shaping (the
 // train command's default), as measured on this project's machine
 // (2026-11-25): DefaultInterleave on one thread for networks of at most 40
 // weights a board (4x6, 5x6, staged 4x6), 1 elsewhere. 100k episodes of
@@ -155,6 +156,9 @@ const DefaultInterleave = 2
 // threads two in turn were slower backward (54.3 s against 40.4 s, 3
 // rounds) and no clear gain online.
 func FastestInterleave(net *ntuple.Network, threads int, kind Kind, s Shaping) int {
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
 	if threads == 1 && net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
 		return DefaultInterleave
 	}

@@ -157,7 +157,7 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 		func(stop *atomic.Bool, slides *atomic.Int64) worker[played[game]] {
 			policy := cfg.NewPolicy()
 			var rec threes.Record
-			return oneAtATime(func(i int) (game, bool) {
+			return oneAtATime(asPlayed(func(i int) (game, bool) {
 				if cfg.Stats == nil {
 					gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), nil, stop, slides)
 					return game{gs: gs}, ok
@@ -167,7 +167,7 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 					return game{}, false
 				}
 				return game{gs, append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')}, true
-			})
+			}))
 		},
 		func(g game, b *stats.Block) error {
 			b.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
