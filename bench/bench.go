@@ -95,7 +95,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		return func(s learn.Snapshot) { cfg.Tick(phase, s) }
 	}
-	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: fastest(net, cfg.Threads), Every: max(cfg.Episodes, 1),
+	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: fastest(net), Every: max(cfg.Episodes, 1),
 		Tick: tick(TrainPhase), TickEvery: every})
 	if err != nil {
 		return res, err
@@ -166,7 +166,7 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 	defer net.Free()
 	c := Course{Threads: threads, Episodes: episodes}
 	every := min(1000, max(episodes, 1))
-	_, r, err := learn.Train(ctx, net, learn.Config{Episodes: episodes, Seed: 1, Threads: threads, Interleave: fastest(net, threads), Every: every, Tick: tick,
+	_, r, err := learn.Train(ctx, net, learn.Config{Episodes: episodes, Seed: 1, Threads: threads, Interleave: fastest(net), Every: every, Tick: tick,
 		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { c.Last = *b }})
 	c.Moves, c.Elapsed = r.Moves, r.Elapsed
 	if err == nil {
@@ -176,9 +176,9 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 }
 
 // fastest is the train command's default interleaving for course training
-// of net on threads threads (0: all cores).
-func fastest(net *ntuple.Network, threads int) int {
-	return learn.FastestInterleave(net, threads, learn.AfterState, learn.Shaping{})
+// of net, on any number of threads.
+func fastest(net *ntuple.Network) int {
+	return learn.FastestInterleave(net, learn.AfterState, learn.Shaping{})
 }
 
 func mustSpec(s string) ntuple.Spec {

@@ -142,24 +142,24 @@ func (e *DivergedError) Error() string {
 // exactly only from their checkpoints.
 const DefaultInterleave = 2
 
-// FastestInterleave is the number of episodes each of threads workers (0:
-// all cores, as Config.Threads) should play in turn to train net fastest
-// with kind and shaping (the
-// train command's default), as measured on this project's machine
-// (2026-11-25): DefaultInterleave on one thread for networks of at most 40
-// weights a board (4x6, 5x6, staged 4x6), 1 elsewhere. 100k episodes of
-// 4x6 from zero, 5 alternating rounds online, took 60.0 s at 2 against
-// 72.0 s at 1; backward, 3 rounds, 66.7 s against 78.9 s; 5k episodes of
-// 5x6 1.31-1.33 s against 1.30-1.51 s. A move of 8x6 asks for 64 weights a
-// board, enough to fill the processor's outstanding misses alone: two in
-// turn took 2.78-2.94 s against 2.60-2.65 s for 5k episodes. On two
-// threads two in turn were slower backward (54.3 s against 40.4 s, 3
-// rounds) and no clear gain online.
-func FastestInterleave(net *ntuple.Network, threads int, kind Kind, s Shaping) int {
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
-	if threads == 1 && net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
+// FastestInterleave is the number of episodes each worker, on any number
+// of threads, should play in turn to train net fastest with kind and
+// shaping (the train command's default), as measured on this project's
+// machine: DefaultInterleave for networks of at most 40 weights
+// a board (4x6, 5x6, staged 4x6), 1 elsewhere. One thread (2026-11-25):
+// 100k episodes of 4x6 from zero, 5 alternating rounds online, took 60.0 s
+// at 2 against 72.0 s at 1; backward, 3 rounds, 66.7 s against 78.9 s; 5k
+// episodes of 5x6 1.31-1.33 s against 1.30-1.51 s. Two threads
+// (2026-11-26): 30k episodes of 4x6 from zero, 10 alternating rounds each,
+// two in turn were faster in 17 of 20 pairs, by a median 1.07x online and
+// 1.15x backward (the threads' shared weights make this machine's
+// two-thread times bimodal, 6-7 s or 10-14 s, for one at a time as for
+// two in turn and for TDL2048+ alike; the pairs where both ran fast gave
+// 1.05x and 1.10x). A move of 8x6 asks for 64 weights a board, enough to
+// fill the processor's outstanding misses alone: two in turn took
+// 2.78-2.94 s against 2.60-2.65 s for 5k episodes on one thread.
+func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
+	if net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
 		return DefaultInterleave
 	}
 	return 1

@@ -56,7 +56,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.save, "save", "weights.td2048", "write the weights (and the run's state, for --resume) to this file")
 	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
-	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work; after-state learning without shaping (0: the fastest measured: %d on one thread for networks of at most 40 weights a board, like 4x6 and 5x6, else 1). With --threads 1 any value repeats a run from its seed; a run stopped and resumed learns as one never stopped at 1 from any stop, above 1 from a checkpoint (a kill -9's) or with checkpoints at the same episodes", learn.DefaultInterleave))
+	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work; after-state learning without shaping (0: the fastest measured: %d for networks of at most 40 weights a board, like 4x6 and 5x6, else 1). With --threads 1 any value repeats a run from its seed; a run stopped and resumed learns as one never stopped at 1 from any stop, above 1 from a checkpoint (a kill -9's) or with checkpoints at the same episodes", learn.DefaultInterleave))
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this much training (like 60m), save, and exit 0: equal-compute comparisons; --resume continues the run (0: no limit)")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
@@ -389,7 +389,7 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.interleave == 0 { // the default: the fastest measured for this network
 		f.interleave = 1
 		if g.Interleaves {
-			f.interleave = learn.FastestInterleave(net, f.threads, kind, shaping)
+			f.interleave = learn.FastestInterleave(net, kind, shaping)
 		}
 	}
 	if f.coherence {

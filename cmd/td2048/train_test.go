@@ -313,10 +313,11 @@ func TestDurationStopsAndResumes(t *testing.T) {
 	}
 }
 
-// TestDefaultInterleave: train on one thread plays two episodes in turn by
-// default where that applies (2048 after-state learning without shaping),
-// says so and records it in the run; elsewhere (state learning, shaping,
-// Threes!, several threads) one at a time, without complaint.
+// TestDefaultInterleave: train plays two episodes in turn on each thread by
+// default where that applies (2048 after-state learning without shaping,
+// networks of at most 40 weights a board), says so and records it in the
+// run; elsewhere (state learning, shaping, Threes!, 64 weights a board)
+// one at a time, without complaint.
 func TestDefaultInterleave(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct {
@@ -329,10 +330,11 @@ func TestDefaultInterleave(t *testing.T) {
 		{[]string{"--learner", "state"}, 1},
 		{[]string{"--shaping", "restart"}, 1},
 		{[]string{"--game", "threes", "--network", "0123,4567+hint"}, 1},
-		{[]string{"--threads", "2"}, 1},
+		{[]string{"--threads", "2"}, 2},
+		{[]string{"--threads", "2", "--interleave", "1"}, 1},
 		// 64 weights a board (8x4's rows and columns on all images).
 		{[]string{"--network", "0123,4567,89ab,cdef,048c,159d,26ae,37bf"}, 1},
-		{[]string{"--threads", "2", "--interleave", "2"}, 2},
+		{[]string{"--threads", "2", "--network", "0123,4567,89ab,cdef,048c,159d,26ae,37bf"}, 1},
 	} {
 		w := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i))
 		args := append([]string{"--network", "0123,4567", "--episodes", "20", "--every", "10", "--threads", "1", "--save", w}, c.args...)
