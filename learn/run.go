@@ -136,8 +136,8 @@ func (e *DivergedError) Error() string {
 }
 
 // DefaultInterleave is the number of episodes a worker plays in turn that
-// trained fastest on one thread on this project's machine, where
-// FastestInterleave chooses it. Config.Interleave's zero value is 1: a run
+// trained fastest on this project's machine, on one thread and on two,
+// where FastestInterleave chooses it. Config.Interleave's zero value is 1: a run
 // stopped anywhere then resumes exactly, where interleaved runs resume
 // exactly only from their checkpoints.
 const DefaultInterleave = 2
