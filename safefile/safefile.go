@@ -11,6 +11,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -209,7 +210,11 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if err = write(f); err != nil {
+	h := &holes{f: f}
+	if err = write(h); err != nil {
+		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+	}
+	if err = f.Truncate(h.off); err != nil { // a hole at the end
 		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
 	}
 	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
@@ -229,6 +234,44 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 		d.Close()
 	}
 	return nil
+}
+
+// holeBlock is the size and alignment, in the file, of the zero blocks
+// holes leaves unwritten: the page size of the systems td2048 runs on.
+const holeBlock = 4096
+
+var zeroBlock [holeBlock]byte
+
+// holes writes to f what it is given, in order from the start, but leaves
+// each aligned block of holeBlock zero bytes unwritten: a hole, which reads
+// back as the same zeros and takes neither disk nor page cache. Networks
+// are sparse (4x6 after 10k episodes: 62% of its 4 KB blocks are all
+// zeros; after 100k, 38%), and on this project's VM writing fresh page
+// cache runs at about 500 MB/s. The caller truncates f to off, which makes a hole at the
+// end as long as the file.
+type holes struct {
+	f   *os.File
+	off int64 // bytes given so far
+}
+
+func (h *holes) Write(p []byte) (int, error) {
+	n := len(p)
+	run, at := 0, h.off // p[run:i] is still to be written, at offset at
+	for i := 0; i < len(p); {
+		k := min(len(p)-i, int(holeBlock-h.off%holeBlock))
+		if k == holeBlock && bytes.Equal(p[i:i+k], zeroBlock[:]) {
+			if _, err := h.f.WriteAt(p[run:i], at); err != nil {
+				return 0, err
+			}
+			run, at = i+k, h.off+int64(k)
+		}
+		i += k
+		h.off += int64(k)
+	}
+	if _, err := h.f.WriteAt(p[run:], at); err != nil {
+		return 0, err
+	}
+	return n, nil
 }
 
 // Sniff reads up to n bytes from the start of the file at path: nil when

@@ -3,11 +3,15 @@ package safefile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestCheck(t *testing.T) {
@@ -98,5 +102,67 @@ func TestWriteAtomicKeepsOldOnError(t *testing.T) {
 	}
 	if err := WriteAtomic(dir, func(io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Fatalf("write over a folder: %v", err)
+	}
+}
+
+// TestWriteAtomicHoles: what WriteAtomic writes reads back byte for byte,
+// whatever the writes' sizes and wherever the zeros fall (a block of zeros
+// astride two writes, zeros short of a block, zeros at the start and at
+// the end), and the aligned blocks of zeros become holes.
+func TestWriteAtomicHoles(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for c := range 200 {
+		var want []byte
+		for range 1 + rng.IntN(12) {
+			n := rng.IntN(3 * holeBlock)
+			if rng.IntN(3) == 0 {
+				n = holeBlock * rng.IntN(5)
+			}
+			b := make([]byte, n)
+			if rng.IntN(2) == 0 { // data, with a few zero bytes
+				for i := range b {
+					if rng.IntN(8) != 0 {
+						b[i] = byte(1 + rng.IntN(255))
+					}
+				}
+			}
+			want = append(want, b...)
+		}
+		path := filepath.Join(dir, fmt.Sprint(c))
+		err := WriteAtomic(path, func(w io.Writer) error {
+			for rest := want; len(rest) > 0; { // in pieces of random sizes
+				n := min(len(rest), 1+rng.IntN(2*holeBlock+2))
+				if k, err := w.Write(rest[:n]); k != n || err != nil {
+					return fmt.Errorf("wrote %d of %d: %v", k, n, err)
+				}
+				rest = rest[n:]
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+			t.Fatalf("case %d: read back %d bytes differing from the %d written", c, len(got), len(want))
+		}
+	}
+
+	// A file of one data block between zeros takes one block on disk.
+	want := make([]byte, 64*holeBlock)
+	want[20*holeBlock+7] = 1
+	path := filepath.Join(dir, "sparse")
+	if err := WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(want); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Fatal("the sparse file reads back different")
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	if used := st.Blocks * 512; used > 4*holeBlock {
+		t.Errorf("a file of one data block uses %d bytes on disk, want at most %d", used, 4*holeBlock)
 	}
 }
