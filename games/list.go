@@ -71,7 +71,7 @@ func init() {
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
-			if greedy(cfg.Search) {
+			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
 			} else {
 				ec.NewPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
@@ -125,7 +125,7 @@ func init() {
 				return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
 			}
 			newPolicy := func() learn.ThreesPolicy { return learn.GreedyThreesPolicy(cfg.Net) }
-			if !greedy(cfg.Search) {
+			if !Greedy(cfg.Search) {
 				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
 			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,

@@ -99,7 +99,9 @@ type Evaluation struct {
 	Placements int64
 }
 
-// greedy reports whether opt asks for greedy play.
-func greedy(opt search.Options) bool {
+// Greedy reports whether opt asks for greedy play: search.Greedy on an
+// after-state network, whose evaluations play several games in turn on
+// each thread (EvalConfig.Interleave) in a game that Interleaves.
+func Greedy(opt search.Options) bool {
 	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
 }

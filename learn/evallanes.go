@@ -69,28 +69,26 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					continue
 				}
 				c := l.p.Choose(net)
-				switch {
-				case !c.Legal():
-					l.ep.end(l.b)
-				case c.Overflow():
-					l.ep.Moves++
-					l.ep.Score += c.Points()
-					moves.Add(n + 1)
-					n = 0
-					if !overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves) {
-						put(l.i, played[Episode]{l.ep, false})
-						l.i = -1
-						continue
-					}
-				default:
+				finished := true
+				if c.Legal() {
 					l.ep.Moves++
 					l.ep.Score += c.Points()
 					if n++; n == 64 {
 						moves.Add(n)
 						n = 0
 					}
-					l.b = game.Spawn(c.After, l.rng)
-					l.p.Fetch(net, l.b)
+					if !c.Overflow() {
+						l.b = game.Spawn(c.After, l.rng)
+						l.p.Fetch(net, l.b)
+						continue
+					}
+					finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
+				} else {
+					l.ep.end(l.b)
+				}
+				if !finished {
+					put(l.i, played[Episode]{l.ep, false})
+					l.i = -1
 					continue
 				}
 				if !put(l.i, played[Episode]{l.ep, true}) {

@@ -77,9 +77,6 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if *interleave < 0 || *interleave > learn.MaxInterleave {
 			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
 		}
-		if *interleave > 1 && (!g.Interleaves || sf.depth > 1 || sf.moveTime > 0 || sf.downgrade != 0) {
-			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade) plays several games in turn", *interleave)
-		}
 		if err := part.resolve(*nGames, *load); err != nil {
 			return err
 		}
@@ -99,6 +96,10 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		defer net.Free()
+		opt := sf.options(kind)
+		if *interleave > 1 && (!g.Interleaves || !games.Greedy(opt) || sf.downgrade != 0) {
+			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
+		}
 		out := e.stdout
 		sd := seed.value()
 		ctx, stop := interruptible()
@@ -116,7 +117,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			part.header(out)
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: sf.options(kind), Downgrade: sf.downgradeOpt(),
+		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
 			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {

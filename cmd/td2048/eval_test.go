@@ -93,6 +93,11 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 	oneLine(t, []string{"eval", "--load", w, "--interleave", "-1"}, 2, "--interleave -1: want 0 (the default) to 64")
 	oneLine(t, []string{"eval", "--load", w, "--interleave", "2", "--depth", "2"}, 2, "only greedy play of 2048")
 	oneLine(t, []string{"eval", "--load", wt, "--interleave", "2"}, 2, "only greedy play of 2048")
+	ws := filepath.Join(dir, "state.td2048") // state values: no search.Greedy, so no games in turn
+	if code, _, errs := runCmd(t, "train", "--learner", "state", "--network", "0123,4567", "--episodes", "10", "--every", "10", "--seed", "1", "--save", ws, "--log", "none"); code != 0 {
+		t.Fatal(errs)
+	}
+	oneLine(t, []string{"eval", "--load", ws, "--interleave", "2"}, 2, "only greedy play of 2048")
 	run("eval-2048-depth2.json", "eval", "--load", w, "--games", "10", "--seed", "1", "--depth", "2", "--cache", "1M", "--json")
 	run("eval-2048.json", "eval", "--load", w, "--games", "50", "--seed", "1", "--json")
 	sf := filepath.Join(dir, "stats.txt")
