@@ -107,11 +107,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		res.Phases = append(res.Phases, Phase{Name: TrainPhase, Moves: tr.Moves, Elapsed: tr.Elapsed})
 	}
 	add(uint64(st.Done), uint64(tr.Moves))
-	if w := net.Weights(); len(w) > 0 {
-		// The weights as their little-endian bytes (float32 bits are
-		// little-endian in memory on every machine Go targets but s390x).
-		sig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)))
-	}
+	// The weights in canonical order (the same whatever order ntuple
+	// stores them in) as their little-endian bytes (float32 bits are
+	// little-endian in memory on every machine Go targets but s390x).
+	net.EachCanonical(false, func(w []float32) error {
+		if len(w) > 0 {
+			sig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)))
+		}
+		return nil
+	})
 
 	// play runs a phase of games with policy, or greedily with net (its
 	// games interleaved, learn.EvalConfig.Greedy) when policy is nil.

@@ -83,10 +83,13 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	bw.WriteString(magic)
 	bw.Write(n[:])
 	bw.Write(js)
-	if err := writeFloats(bw, net.Weights()); err != nil {
+	// Weights and accumulators in canonical order (ntuple's storage order
+	// may differ).
+	put := func(f []float32) error { return writeFloats(bw, f) }
+	if err := net.EachCanonical(false, put); err != nil {
 		return err
 	}
-	if err := writeFloats(bw, net.Accumulators()); err != nil {
+	if err := net.EachCanonical(true, put); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -156,8 +159,9 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	if h.Coherence {
 		net.EnableCoherence()
 	}
-	if err := readFloats(tr, net.Weights()); err == nil {
-		err = readFloats(tr, net.Accumulators())
+	get := func(f []float32) error { return readFloats(tr, f) }
+	if err = net.FillCanonical(false, get); err == nil {
+		err = net.FillCanonical(true, get)
 	}
 	if err != nil {
 		net.Free()

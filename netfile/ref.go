@@ -298,33 +298,49 @@ type table struct {
 // readTables fills net's tables from the file.
 func readTables(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 	var buf []byte
+	var tmp []float32 // a table in canonical order, for a network stored in another
 	for _, t := range tabs {
 		dst := net.StageTable(t.stage, t.pat)
-		if t.elem == 4 && hostLittle {
-			if _, err := r.ReadAt(asBytes(dst), t.at); err != nil {
-				return err
+		if !net.Canonical() {
+			if tmp == nil {
+				tmp = make([]float32, len(dst))
 			}
-			continue
+			dst = tmp[:len(dst)]
 		}
-		const chunk = 1 << 14
-		if buf == nil {
-			buf = make([]byte, chunk*8)
+		if err := readTable(r, t, dst, &buf); err != nil {
+			return err
 		}
-		for i := 0; i < len(dst); i += chunk {
-			n := min(chunk, len(dst)-i)
-			b := buf[:n*t.elem]
-			if _, err := r.ReadAt(b, t.at+int64(i)*int64(t.elem)); err != nil {
-				return err
-			}
-			for j := range n {
-				switch t.elem {
-				case 2:
-					dst[i+j] = halfToFloat(binary.LittleEndian.Uint16(b[2*j:]))
-				case 4:
-					dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-				case 8:
-					dst[i+j] = float32(math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:])))
-				}
+		if !net.Canonical() {
+			net.SetCanonicalTable(t.stage, t.pat, dst)
+		}
+	}
+	return nil
+}
+
+// readTable reads table t into dst, in the file's order.
+func readTable(r io.ReaderAt, t table, dst []float32, buf *[]byte) error {
+	if t.elem == 4 && hostLittle {
+		_, err := r.ReadAt(asBytes(dst), t.at)
+		return err
+	}
+	const chunk = 1 << 14
+	if *buf == nil {
+		*buf = make([]byte, chunk*8)
+	}
+	for i := 0; i < len(dst); i += chunk {
+		n := min(chunk, len(dst)-i)
+		b := (*buf)[:n*t.elem]
+		if _, err := r.ReadAt(b, t.at+int64(i)*int64(t.elem)); err != nil {
+			return err
+		}
+		for j := range n {
+			switch t.elem {
+			case 2:
+				dst[i+j] = halfToFloat(binary.LittleEndian.Uint16(b[2*j:]))
+			case 4:
+				dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			case 8:
+				dst[i+j] = float32(math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:])))
 			}
 		}
 	}
@@ -375,8 +391,9 @@ func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 			return err
 		}
 		for i := range n {
-			ea[2*(off+i)] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
-			ea[2*(off+i)+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
+			s := off + int(net.StorageIndex(t.pat, uint32(i)))
+			ea[2*s] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
+			ea[2*s+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
 		}
 	}
 	return nil
@@ -460,7 +477,7 @@ func WriteBin(w io.Writer, net *ntuple.Network) error {
 		binary.LittleEndian.PutUint32(b[:], uint32(len(name)))
 		bw.Write(b[:4])
 		bw.WriteString(name)
-		tab := net.Table(p)
+		tab := net.CanonicalTable(0, p)
 		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
 		bw.Write(b[:8])
 		if err := writeFloats(bw, tab); err != nil {
@@ -607,7 +624,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		bw.Write(b[:8])
 		binary.LittleEndian.PutUint16(b[:], 4)
 		bw.Write(b[:2])
-		tab := net.StageTable(k, p)
+		tab := net.CanonicalTable(k, p)
 		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
 		bw.Write(b[:8])
 		if err := writeFloats(bw, tab); err != nil {
@@ -622,7 +639,8 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 			bw.Write(b[:8])
 			for k := range 2 {
 				for i := range tab {
-					binary.LittleEndian.PutUint32(b[:], math.Float32bits(ea[2*(off+i)+k]))
+					s := off + int(net.StorageIndex(p, uint32(i)))
+					binary.LittleEndian.PutUint32(b[:], math.Float32bits(ea[2*s+k]))
 					bw.Write(b[:4])
 				}
 			}

@@ -7,9 +7,12 @@ import (
 )
 
 // The 4x6 network (012345 456789 012456 45689a) read with fixed masks: on
-// an image x the patterns are x&0xffffff, x>>16&0xffffff,
-// x&0xfff|x>>4&0xfff000 and x>>16&0xfff|x>>20&0xfff000, each below 1<<24,
-// so no lookup in a stage's tables needs a bounds check.
+// an image x the patterns' canonical indices are x&0xffffff,
+// x>>16&0xffffff, x&0xfff|x>>4&0xfff000 and x>>16&0xfff|x>>20&0xfff000,
+// each below 1<<24, so no lookup in a stage's tables needs a bounds check;
+// the assembly reads the storage indices (layout.go) with PEXT, each also
+// below 1<<24. The Go code here runs where there is no assembly, and with
+// it the tables are in canonical order.
 
 type tab4x6 = [4 << 24]float32
 
@@ -41,9 +44,20 @@ func estimate4x6(t *tab4x6, b board.Board) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-// index4x6 writes the 32 indices pattern-major, images in Images order,
-// computing the images in registers.
+// index4x6 writes the 32 indices pattern-major, images in Images order:
+// storage indices (layout.go) in assembly where it runs, else canonical.
 func index4x6(b board.Board, dst []uint32, base uint32) []uint32 {
+	if have4x6asm {
+		x := (*[32]uint32)(dst)
+		index4x6pm(uint64(b), &x[0], base)
+		return x[:]
+	}
+	return index4x6go(b, dst, base)
+}
+
+// index4x6go is index4x6 in Go, canonical, computing the images in
+// registers.
+func index4x6go(b board.Board, dst []uint32, base uint32) []uint32 {
 	x := (*[32]uint32)(dst)
 	m, f, t := b.Mirror(), b.Flip(), b.Transpose()
 	tf := t.Flip()

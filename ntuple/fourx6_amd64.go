@@ -45,3 +45,10 @@ func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32)
 //
 //go:noescape
 func estimateN4x6asm(w *float32, bs *uint64, n int, out *float32)
+
+// index4x6pm writes the 32 storage indices of b (layout.go) to dst
+// pattern-major, images in Images order, each plus base and its pattern's
+// table offset, as index4x6 does.
+//
+//go:noescape
+func index4x6pm(b uint64, dst *uint32, base uint32)

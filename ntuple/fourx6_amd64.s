@@ -6,23 +6,34 @@
 //   SI  the board, then its transpose
 //   R8  the image being read
 //   R9  0x0f0f0f0f0f0f0f0f, R10 0x00ff00ff00ff00ff  (nibble and byte masks)
-//   R11 0x0fff0fff, R12 0x0fff0fff0000              (PEXT masks of patterns 2, 3)
+//   R11, R12 scratch of INDICES
 //   AX, BX, CX, DX  scratch; an image's four indices (INDICES)
 //   R13 the boards (INDEXN) or the values (SUMN), R14 the indices (INDEXN)
 //   X0..X3 the sums of patterns 0..3, X4 the step (add4x6)
 
 #include "symmetry_amd64.h"
 
-// INDICES(y): the indices of image y in patterns 0..3 to AX, BX, CX, DX
-// (without the pattern's table offset, which the loads add).
+// INDICES(y): the storage indices (layout.go) of image y in patterns 0..3
+// to AX, BX, CX, DX (without the pattern's table offset, which the loads
+// add): for pattern p, PEXT(y, pm4x6[2p]) | PEXT(y, pm4x6[2p+1]) << 4,
+// R11 and R12 scratch.
 #define INDICES(y) \
-	MOVL y, AX; \
-	ANDL $0xffffff, AX; \
-	MOVQ y, BX; \
-	SHRQ $16, BX; \
-	ANDL $0xffffff, BX; \
-	PEXTQ R11, y, CX; \
-	PEXTQ R12, y, DX
+	PEXTQ ·pm4x6+8(SB), y, AX; \
+	SHLQ $4, AX; \
+	PEXTQ ·pm4x6+0(SB), y, R11; \
+	ORQ R11, AX; \
+	PEXTQ ·pm4x6+24(SB), y, BX; \
+	SHLQ $4, BX; \
+	PEXTQ ·pm4x6+16(SB), y, R12; \
+	ORQ R12, BX; \
+	PEXTQ ·pm4x6+40(SB), y, CX; \
+	SHLQ $4, CX; \
+	PEXTQ ·pm4x6+32(SB), y, R11; \
+	ORQ R11, CX; \
+	PEXTQ ·pm4x6+56(SB), y, DX; \
+	SHLQ $4, DX; \
+	PEXTQ ·pm4x6+48(SB), y, R12; \
+	ORQ R12, DX
 
 // EST(y): X_p += w[p][index_p(y)] for the four patterns.
 #define EST(y) \
@@ -50,8 +61,6 @@
 #define SETUP \
 	MOVQ $0x0f0f0f0f0f0f0f0f, R9; \
 	MOVQ $0x00ff00ff00ff00ff, R10; \
-	MOVQ $0x0fff0fff, R11; \
-	MOVQ $0x0fff0fff0000, R12; \
 	XORPS X0, X0; \
 	XORPS X1, X1; \
 	XORPS X2, X2; \
@@ -203,4 +212,28 @@ TEXT ·estimateN4x6asm(SB), NOSPLIT, $512-32
 	MOVQ R13, R8
 	MOVQ out+24(FP), R13
 	SUMN
+	RET
+
+// IDXPM(y): the four storage indices of image y, plus R13 and each
+// pattern's table offset, stored pattern-major at R14 (pattern p at
+// 32p bytes), which moves on by 4 bytes.
+#define IDXPM(y) \
+	INDICES(y); \
+	ADDL R13, AX; \
+	MOVL AX, 0(R14); \
+	LEAL 0x1000000(R13)(BX*1), BX; \
+	MOVL BX, 32(R14); \
+	LEAL 0x2000000(R13)(CX*1), CX; \
+	MOVL CX, 64(R14); \
+	LEAL 0x3000000(R13)(DX*1), DX; \
+	MOVL DX, 96(R14); \
+	ADDQ $4, R14
+
+// func index4x6pm(b uint64, dst *uint32, base uint32)
+TEXT ·index4x6pm(SB), NOSPLIT, $0-20
+	MOVQ b+0(FP), SI
+	MOVQ dst+8(FP), R14
+	MOVL base+16(FP), R13
+	SETUP
+	EIGHT(IDXPM)
 	RET

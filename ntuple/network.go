@@ -6,6 +6,9 @@
 // The index of a pattern on a board is sum(tile(cell_k) << 4k), the first
 // listed cell the least significant nibble, exactly as in the course demo
 // and the research framework, so weight tables move between them unchanged.
+// That is a weight's canonical index, which files hold; in memory a
+// network may keep a table in another order, so that the weights a game
+// reads together share cache lines (layout.go).
 //
 // The hot path transforms the board, not the pattern: the eight images of a
 // board take a few dozen bit operations, and on an image a pattern is read
@@ -109,6 +112,9 @@ type Network struct {
 	// training (packed.go), nil otherwise.
 	p     []float32
 	freeP func()
+	// lay is the storage order of the tables (layout.go), nil for
+	// canonical.
+	lay *layout
 }
 
 // New makes a network of the given spec with all weights zero.
@@ -134,19 +140,29 @@ func New(spec Spec) (*Network, error) {
 	}
 	n.w, n.free = allocWeights(spec.Weights())
 	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
-	if four, _ := ParseSpec("4x6"); spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal) {
+	if isFourX6(spec) {
 		n.kind = kind4x6
+		if have4x6asm {
+			n.lay = layout4x6
+		}
 	}
 	n.masks, n.offs = pextTables(spec, n.pats, n.stage)
 	return n, nil
 }
 
+// isFourX6 reports whether spec is the 4x6 network with isomorphisms,
+// which has its own code (fast.go, fourx6_amd64.s).
+func isFourX6(spec Spec) bool {
+	four, _ := ParseSpec("4x6")
+	return spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal)
+}
+
 // pextTables returns the masks and offsets of PEXT reading (Network.masks)
 // for spec, nil when it cannot be read so: no PEXT, no isomorphisms, or a
 // pattern whose cells are not ascending. The 4x6 network has its own
-// assembly, and reads with PEXT only when packed (packed.go).
+// assembly, packed (packed.go) or not.
 func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
-	if !havePEXT || !spec.Iso || len(pats) == 0 {
+	if !havePEXT || !spec.Iso || len(pats) == 0 || isFourX6(spec) {
 		return nil, nil
 	}
 	masks := make([]uint64, len(spec.Patterns))
@@ -330,7 +346,7 @@ func (n *Network) Index(b board.Board, dst []uint32) []uint32 { return n.IndexSt
 // IndexStage computes the weight indices of b in stage k into dst.
 func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	base := uint32(k * n.stage)
-	if n.kind == kind4x6 && (n.p == nil || n.masks == nil) {
+	if n.kind == kind4x6 {
 		return index4x6(b, dst, base)
 	}
 	if np := len(n.masks); np > 0 {
