@@ -175,7 +175,7 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 		return
 	}
 	big := len(n.w) > 4<<20 // smaller networks stay in the cache (EstimateManyStage)
-	if np := len(n.masks); np > 0 && big && n.p == nil {
+	if np := len(n.masks) / 2; np > 0 && big && n.p == nil {
 		for i, b := range bs {
 			indexPrefetchPEXT(&n.w[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
 		}

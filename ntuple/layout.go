@@ -11,19 +11,18 @@ import "math/bits"
 // touch a hundred lines spread over 256 MB, and their misses are what
 // training and play wait for.
 //
-// So where its assembly runs, the 4x6 network stores each table in
-// another order: a weight's storage index is its canonical index with four
+// So where the assembly runs (BMI2), the 4x6 network and those read with
+// PEXT store the tables of their 6-cell patterns in another order: a weight's storage index is its canonical index with four
 // chosen bits moved to the bottom, PEXT(i, low) | PEXT(i, ^low) << 4, the
 // other twenty keeping their order. The four bits pick a weight within its
 // line, so a line holds the weights that differ only there. The bits
-// (lay4x6) are the ones that, among all 10,626 choices of four, made the
-// fewest distinct lines on the lookups of 100 greedy games of a network
-// trained for 100k episodes (TDL2048+'s): 66,303 lines against 107,037
-// canonically for pattern 0, and a third fewer for each pattern (the same
-// on the games of a network trained for 10k). A 16-way 32 MB cache,
-// simulated on those lookups, then misses on 4.8 in 100 instead of 9.2,
-// and a 1 MB one on 27 instead of 38. The cost is two PEXTs a lookup
-// instead of one or none. Bit for bit, a network learns and plays the
+// (lowBits) are ones that, among all 10,626 choices of four, make the
+// fewest distinct lines on the lookups of greedy games: on 100 games of a
+// 4x6 network trained for 100k episodes (TDL2048+'s), 66,717 lines
+// against 107,037 canonically for pattern 012345, and about a third fewer
+// for each pattern. A 16-way 32 MB cache, simulated on those lookups,
+// misses on 4.8 in 100 instead of 9.2, and a 1 MB one on 27 instead of
+// 38. The cost is two PEXTs a lookup instead of one or none. Bit for bit, a network learns and plays the
 // same in either order: only which weights share a line changes.
 //
 // Weights, Table, StageTable and Accumulators give the storage order;
@@ -31,10 +30,48 @@ import "math/bits"
 // FillCanonical, CanonicalTable and SetCanonicalTable read and write in
 // canonical order, as files want it.
 
-// lay4x6 are, for each 4x6 pattern, the four canonical index bits that
-// pick a weight within its cache line (see above); 0x710000 is pattern 0's
-// cell 4 bit 0 and cell 5 bits 0-2.
-var lay4x6 = [4]uint32{0x710000, 0x103100, 0x311000, 0x110110}
+// lowBits are the four canonical index bits that pick a weight within its
+// cache line for each pattern of td2048's named networks (see above), by
+// the pattern's cells: 0x311000 is cell 3's bit 0, cell 4's bit 0 and
+// cell 5's bits 0-1. Each is the best choice on the games of an 8x6
+// network trained for 20k episodes (300 greedy games), and for the 4x6
+// patterns within 1.5% of the best on those of 4x6 networks trained for
+// 10k and 100k episodes. A pattern not listed keeps canonical order.
+var lowBits = map[string]uint32{
+	"012345": 0x311000, "456789": 0x003300, "012456": 0x311000, "45689a": 0x110110, // 4x6
+	"234569": 0x111100, "01259a": 0x311000, "345678": 0x101110, "134567": 0x111100, "01489a": 0x310010, // 6x6, 7x6, 8x6
+}
+
+// lay4x6 are lowBits of the 4x6 network's patterns.
+var lay4x6 = [4]uint32{lowBits["012345"], lowBits["456789"], lowBits["012456"], lowBits["45689a"]}
+
+// lowOf is the chosen bits of the pattern of the given cells (ascending,
+// at most 6), 0xf (canonical order) for a pattern without any.
+func lowOf(cells []int) uint32 {
+	if m, ok := lowBits[PatternString(cells)]; ok && len(cells) <= 6 {
+		return m
+	}
+	return 0xf
+}
+
+// imageMasks are the PEXT masks on an image (cell c at bits 4c..4c+3) of
+// the pattern of the given ascending cells whose canonical bits low pick a
+// weight within its line: low's bits, and the pattern's others, so that
+// PEXT(y, l) | PEXT(y, h) << 4 is the storage index of the pattern on
+// image y.
+func imageMasks(cells []int, low uint32) (l, h uint64) {
+	for k, c := range cells {
+		for b := range 4 {
+			bit := uint64(1) << (4*c + b)
+			if low>>(4*k+b)&1 != 0 {
+				l |= bit
+			} else {
+				h |= bit
+			}
+		}
+	}
+	return l, h
+}
 
 // A perm24 maps 24-bit indices by a bit permutation, as two half tables:
 // m(i) = lo[i&0xfff] | hi[i>>12].
@@ -57,7 +94,8 @@ func newPerm24(to *[24]int) *perm24 {
 }
 
 // layout is a network's storage order: per pattern, the map from canonical
-// to storage index and back.
+// to storage index and back (nil: canonical order; a pattern with a map
+// has at most 6 cells).
 type layout struct {
 	store, canon []*perm24
 }
@@ -78,9 +116,15 @@ func storeBits(low uint32) (to [24]int) {
 	return to
 }
 
+// newLayout is the layout of patterns whose chosen bits are low; a
+// pattern with 0xf keeps canonical order (nil maps).
 func newLayout(low []uint32) *layout {
 	l := &layout{}
 	for _, m := range low {
+		if m == 0xf {
+			l.store, l.canon = append(l.store, nil), append(l.canon, nil)
+			continue
+		}
 		to := storeBits(m)
 		var from [24]int
 		for b, t := range to {
@@ -94,23 +138,12 @@ func newLayout(low []uint32) *layout {
 
 var layout4x6 = newLayout(lay4x6[:])
 
-// pm4x6 are the assembly's PEXT masks on an image (fourx6_amd64.s): for
-// each pattern, the image bits of lay4x6, then the pattern's other bits,
-// so that PEXT(y, pm4x6[2p]) | PEXT(y, pm4x6[2p+1]) << 4 is the storage
-// index of pattern p on image y.
+// pm4x6 are the 4x6 assembly's PEXT masks (fourx6_amd64.s), imageMasks
+// of each pattern in order: l, then h.
 var pm4x6 = func() (m [8]uint64) {
-	cells := [4][6]int{{0, 1, 2, 3, 4, 5}, {4, 5, 6, 7, 8, 9}, {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10}}
+	cells := [4][]int{{0, 1, 2, 3, 4, 5}, {4, 5, 6, 7, 8, 9}, {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10}}
 	for p, cs := range cells {
-		for k, c := range cs {
-			for b := range 4 {
-				bit := uint64(1) << (4*c + b)
-				if lay4x6[p]>>(4*k+b)&1 != 0 {
-					m[2*p] |= bit
-				} else {
-					m[2*p+1] |= bit
-				}
-			}
-		}
+		m[2*p], m[2*p+1] = imageMasks(cs, lay4x6[p])
 	}
 	return m
 }()
@@ -119,7 +152,7 @@ var pm4x6 = func() (m [8]uint64) {
 // weight of canonical index i is kept: i itself unless the network keeps
 // its tables in another order (see Storage order above).
 func (n *Network) StorageIndex(p int, i uint32) uint32 {
-	if n.lay == nil {
+	if n.lay == nil || n.lay.store[p] == nil {
 		return i
 	}
 	return n.lay.store[p].at(i)
@@ -127,7 +160,7 @@ func (n *Network) StorageIndex(p int, i uint32) uint32 {
 
 // CanonicalIndex is StorageIndex's inverse.
 func (n *Network) CanonicalIndex(p int, s uint32) uint32 {
-	if n.lay == nil {
+	if n.lay == nil || n.lay.canon[p] == nil {
 		return s
 	}
 	return n.lay.canon[p].at(s)
@@ -158,6 +191,9 @@ func (n *Network) EachCanonical(acc bool, f func([]float32) error) error {
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		st := n.lay.store[p]
+		if st == nil || size%canonChunk != 0 { // canonical order (or too small for a map)
+			return chunks(src[off*per:(off+size)*per], canonChunk*per, f)
+		}
 		for c := 0; c < size; c += canonChunk {
 			for h := c >> 12; h < (c+canonChunk)>>12; h++ {
 				at := off + int(st.hi[h])
@@ -196,6 +232,9 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		st := n.lay.store[p]
+		if st == nil || size%canonChunk != 0 {
+			return chunks(dst[off*per:(off+size)*per], canonChunk*per, f)
+		}
 		for c := 0; c < size; c += canonChunk {
 			if err := f(buf); err != nil {
 				return err
@@ -219,9 +258,20 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 	})
 }
 
+// chunks calls f with s in pieces of at most size, in order.
+func chunks(s []float32, size int, f func([]float32) error) error {
+	for len(s) > 0 {
+		k := min(size, len(s))
+		if err := f(s[:k]); err != nil {
+			return err
+		}
+		s = s[k:]
+	}
+	return nil
+}
+
 // eachTable calls f with each table's pattern, first weight and size,
-// stage after stage, in storage order; a permuted network's tables are
-// all 1<<24 long, a multiple of canonChunk.
+// stage after stage, in storage order.
 func (n *Network) eachTable(f func(p, off, size int) error) error {
 	for k := range n.spec.StageCount() {
 		for p, c := range n.pats {
@@ -237,7 +287,7 @@ func (n *Network) eachTable(f func(p, off, size int) error) error {
 // StageTable itself when the network is Canonical, else a copy.
 func (n *Network) CanonicalTable(k, p int) []float32 {
 	t := n.StageTable(k, p)
-	if n.lay == nil {
+	if n.lay == nil || n.lay.store[p] == nil {
 		return t
 	}
 	c := make([]float32, len(t))
@@ -252,7 +302,7 @@ func (n *Network) CanonicalTable(k, p int) []float32 {
 // canonical order.
 func (n *Network) SetCanonicalTable(k, p int, src []float32) {
 	t := n.StageTable(k, p)
-	if n.lay == nil {
+	if n.lay == nil || n.lay.store[p] == nil {
 		copy(t, src)
 		return
 	}

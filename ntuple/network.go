@@ -104,8 +104,9 @@ type Network struct {
 	th []uint32
 	// A network of ascending patterns (each pattern's cells in increasing
 	// order) with isomorphisms is read with PEXT where the processor has
-	// it (pext_amd64.s): each pattern's cell mask, and stage k's pattern
-	// offsets at offs[k*len(masks):]. nil otherwise.
+	// it (pext_amd64.s): each pattern's two masks (imageMasks' h, then
+	// l), and stage k's pattern offsets at offs[k*len(masks)/2:]. nil
+	// otherwise.
 	masks []uint64
 	offs  []uint32
 	// p is the packed weights and accumulators of a coherent network in
@@ -147,6 +148,15 @@ func New(spec Spec) (*Network, error) {
 		}
 	}
 	n.masks, n.offs = pextTables(spec, n.pats, n.stage)
+	if n.masks != nil {
+		var low []uint32
+		for _, cells := range spec.Patterns {
+			low = append(low, lowOf(cells))
+		}
+		if slices.ContainsFunc(low, func(m uint32) bool { return m != 0xf }) {
+			n.lay = newLayout(low)
+		}
+	}
 	return n, nil
 }
 
@@ -165,7 +175,7 @@ func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
 	if !havePEXT || !spec.Iso || len(pats) == 0 || isFourX6(spec) {
 		return nil, nil
 	}
-	masks := make([]uint64, len(spec.Patterns))
+	masks := make([]uint64, 2*len(spec.Patterns))
 	for p, cells := range spec.Patterns {
 		if !slices.IsSorted(cells) {
 			return nil, nil
@@ -174,8 +184,8 @@ func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
 			if i > 0 && c == cells[i-1] {
 				return nil, nil
 			}
-			masks[p] |= 0xf << (4 * uint(c))
 		}
+		masks[2*p+1], masks[2*p] = imageMasks(cells, lowOf(cells))
 	}
 	var offs []uint32
 	for k := range spec.StageCount() {
@@ -349,7 +359,7 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	if n.kind == kind4x6 {
 		return index4x6(b, dst, base)
 	}
-	if np := len(n.masks); np > 0 {
+	if np := len(n.masks) / 2; np > 0 {
 		dst = dst[:np*8]
 		indexPEXT(nil, uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[0])
 		return dst

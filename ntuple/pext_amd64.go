@@ -4,10 +4,10 @@ import "golang.org/x/sys/cpu"
 
 // indexPEXT writes the indices of b's eight images (board.Images order)
 // in each of npat patterns to dst, pattern-major as IndexStage writes
-// them: pattern p's index of an image is PEXT(image, masks[p]) +
-// offs[p], which is the pattern's index when its cells are ascending (cell
-// c is bits 4c..4c+3, and the index's nibble j is the pattern's j-th
-// cell). npat must be at least 1.
+// them: pattern p's index of an image is PEXT(image, masks[2p]) << 4 |
+// PEXT(image, masks[2p+1]), plus offs[p], which is the pattern's storage
+// index (layout.go) for imageMasks of its ascending cells (cell c is bits
+// 4c..4c+3). npat must be at least 1.
 //
 //go:noescape
 func indexPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)

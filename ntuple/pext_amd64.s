@@ -2,8 +2,8 @@
 
 // Any network of ascending patterns read with PEXT (see pext_amd64.go).
 // Register use: SI the board, then its transpose; R8 an image, then a
-// pattern's cell mask; R9, R10 the nibble and byte masks of MIRROR and
-// FLIP; AX, BX scratch; DI the weights; R13 the masks, R12 the pattern
+// pattern's h mask, R9 its l mask (imageMasks; before, R9 and R10 are the
+// nibble and byte masks of MIRROR and FLIP); AX, BX scratch; DI the weights; R13 the masks, R12 the pattern
 // offsets, CX the patterns left, DX a pattern's offset, R14 the indices.
 
 #include "symmetry_amd64.h"
@@ -23,11 +23,14 @@
 	MOVQ SI, R8; FLIP(R8); MOVQ R8, 48(SP); \
 	MOVQ SI, R8; HALFTURN(R8); MOVQ R8, 56(SP)
 
-// ONE(i): the index of image i in the pattern whose mask is R8, stored as
-// the pattern's i-th.
+// ONE(i): the index of image i in the pattern whose masks are R8 (h) and
+// R9 (l), stored as the pattern's i-th.
 #define ONE(i) \
 	MOVQ (i*8)(SP), BX; \
 	PEXTQ R8, BX, AX; \
+	SHLQ $4, AX; \
+	PEXTQ R9, BX, BX; \
+	ORQ BX, AX; \
 	ADDL DX, AX; \
 	MOVL AX, (i*4)(R14)
 
@@ -51,9 +54,10 @@
 #define PATTERNS(OP) \
 loop: \
 	MOVQ (R13), R8; \
+	MOVQ 8(R13), R9; \
 	MOVL (R12), DX; \
 	OP(0); OP(1); OP(2); OP(3); OP(4); OP(5); OP(6); OP(7); \
-	ADDQ $8, R13; \
+	ADDQ $16, R13; \
 	ADDQ $4, R12; \
 	ADDQ $32, R14; \
 	DECQ CX; \
