@@ -34,12 +34,14 @@ import "math/bits"
 // cache line for each pattern of td2048's named networks (see above), by
 // the pattern's cells: 0x311000 is cell 3's bit 0, cell 4's bit 0 and
 // cell 5's bits 0-1. Each is the best choice on the games of an 8x6
-// network trained for 20k episodes (300 greedy games), and for the 4x6
-// patterns within 1.5% of the best on those of 4x6 networks trained for
-// 10k and 100k episodes. A pattern not listed keeps canonical order.
+// network trained for 20k episodes (300 greedy games; 89abcd on 200 games
+// of a 5x6 network trained as long), and for the 4x6 patterns within 1.5%
+// of the best on those of 4x6 networks trained for 10k and 100k episodes
+// and of the 5x6 network. A pattern not listed keeps canonical order.
 var lowBits = map[string]uint32{
 	"012345": 0x311000, "456789": 0x003300, "012456": 0x311000, "45689a": 0x110110, // 4x6
 	"234569": 0x111100, "01259a": 0x311000, "345678": 0x101110, "134567": 0x111100, "01489a": 0x310010, // 6x6, 7x6, 8x6
+	"89abcd": 0x001310, // 5x6
 }
 
 // lay4x6 are lowBits of the 4x6 network's patterns.
