@@ -302,7 +302,7 @@ func readTables(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
 	for _, t := range tabs {
 		dst := net.StageTable(t.stage, t.pat)
 		if !net.Canonical() {
-			if tmp == nil {
+			if len(tmp) < len(dst) {
 				tmp = make([]float32, len(dst))
 			}
 			dst = tmp[:len(dst)]

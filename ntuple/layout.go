@@ -12,9 +12,10 @@ import "math/bits"
 // training and play wait for.
 //
 // So where the assembly runs (BMI2), the 4x6 network and those read with
-// PEXT store the tables of their 6-cell patterns in another order: a weight's storage index is its canonical index with four
-// chosen bits moved to the bottom, PEXT(i, low) | PEXT(i, ^low) << 4, the
-// other twenty keeping their order. The four bits pick a weight within its
+// PEXT store the tables of their 6-cell patterns in another order: a
+// weight's storage index is its canonical index with four chosen bits
+// moved to the bottom, PEXT(i, low) | PEXT(i, ^low) << 4, the other twenty
+// keeping their order. The four bits pick a weight within its
 // line, so a line holds the weights that differ only there. The bits
 // (lowBits) are ones that, among all 10,626 choices of four, make the
 // fewest distinct lines on the lookups of greedy games: on 100 games of a
@@ -22,8 +23,9 @@ import "math/bits"
 // against 107,037 canonically for pattern 012345, and about a third fewer
 // for each pattern. A 16-way 32 MB cache, simulated on those lookups,
 // misses on 4.8 in 100 instead of 9.2, and a 1 MB one on 27 instead of
-// 38. The cost is two PEXTs a lookup instead of one or none. Bit for bit, a network learns and plays the
-// same in either order: only which weights share a line changes.
+// 38. The cost is two PEXTs a lookup instead of one or none. Bit for bit,
+// a network learns and plays the same in either order: only which
+// weights share a line changes.
 //
 // Weights, Table, StageTable and Accumulators give the storage order;
 // StorageIndex maps a canonical index to it, and EachCanonical,
@@ -47,10 +49,10 @@ var lowBits = map[string]uint32{
 // lay4x6 are lowBits of the 4x6 network's patterns.
 var lay4x6 = [4]uint32{lowBits["012345"], lowBits["456789"], lowBits["012456"], lowBits["45689a"]}
 
-// lowOf is the chosen bits of the pattern of the given cells (ascending,
-// at most 6), 0xf (canonical order) for a pattern without any.
+// lowOf is the chosen bits of the pattern of the given cells (ascending),
+// 0xf (canonical order) for a pattern without any.
 func lowOf(cells []int) uint32 {
-	if m, ok := lowBits[PatternString(cells)]; ok && len(cells) <= 6 {
+	if m, ok := lowBits[PatternString(cells)]; ok {
 		return m
 	}
 	return 0xf
@@ -96,8 +98,9 @@ func newPerm24(to *[24]int) *perm24 {
 }
 
 // layout is a network's storage order: per pattern, the map from canonical
-// to storage index and back (nil: canonical order; a pattern with a map
-// has at most 6 cells).
+// to storage index and back (nil: canonical order). A pattern with a map
+// has 6 cells (lowBits), so its tables are 1<<24 long: whole chunks of
+// canonChunk.
 type layout struct {
 	store, canon []*perm24
 }
@@ -193,7 +196,7 @@ func (n *Network) EachCanonical(acc bool, f func([]float32) error) error {
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		st := n.lay.store[p]
-		if st == nil || size%canonChunk != 0 { // canonical order (or too small for a map)
+		if st == nil { // canonical order
 			return chunks(src[off*per:(off+size)*per], canonChunk*per, f)
 		}
 		for c := 0; c < size; c += canonChunk {
@@ -234,7 +237,7 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		st := n.lay.store[p]
-		if st == nil || size%canonChunk != 0 {
+		if st == nil {
 			return chunks(dst[off*per:(off+size)*per], canonChunk*per, f)
 		}
 		for c := 0; c < size; c += canonChunk {
