@@ -13,27 +13,22 @@
 
 #include "symmetry_amd64.h"
 
-// INDICES(y): the storage indices (layout.go) of image y in patterns 0..3
-// to AX, BX, CX, DX (without the pattern's table offset, which the loads
-// add): for pattern p, PEXT(y, pm4x6[2p]) | PEXT(y, pm4x6[2p+1]) << 4,
-// R11 and R12 scratch.
+// PM(y, p, r, t): pattern p's storage index (layout.go) of image y to r,
+// PEXT(y, pm4x6[2p+1]) << 4 | PEXT(y, pm4x6[2p]), t scratch.
+#define PM(y, p, r, t) \
+	PEXTQ ·pm4x6+(16*p+8)(SB), y, r; \
+	SHLQ $4, r; \
+	PEXTQ ·pm4x6+(16*p)(SB), y, t; \
+	ORQ t, r
+
+// INDICES(y): the storage indices of image y in patterns 0..3 to AX, BX,
+// CX, DX (without the pattern's table offset, which the loads add), R11
+// and R12 scratch.
 #define INDICES(y) \
-	PEXTQ ·pm4x6+8(SB), y, AX; \
-	SHLQ $4, AX; \
-	PEXTQ ·pm4x6+0(SB), y, R11; \
-	ORQ R11, AX; \
-	PEXTQ ·pm4x6+24(SB), y, BX; \
-	SHLQ $4, BX; \
-	PEXTQ ·pm4x6+16(SB), y, R12; \
-	ORQ R12, BX; \
-	PEXTQ ·pm4x6+40(SB), y, CX; \
-	SHLQ $4, CX; \
-	PEXTQ ·pm4x6+32(SB), y, R11; \
-	ORQ R11, CX; \
-	PEXTQ ·pm4x6+56(SB), y, DX; \
-	SHLQ $4, DX; \
-	PEXTQ ·pm4x6+48(SB), y, R12; \
-	ORQ R12, DX
+	PM(y, 0, AX, R11); \
+	PM(y, 1, BX, R12); \
+	PM(y, 2, CX, R11); \
+	PM(y, 3, DX, R12)
 
 // EST(y): X_p += w[p][index_p(y)] for the four patterns.
 #define EST(y) \

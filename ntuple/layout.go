@@ -186,40 +186,7 @@ const canonChunk = 1 << 14
 // canonical, else a chunk at a time from a buffer f must not keep. It
 // stops at f's first error and returns it.
 func (n *Network) EachCanonical(acc bool, f func([]float32) error) error {
-	src, per := n.Weights(), 1
-	if acc {
-		src, per = n.Accumulators(), 2
-	}
-	if n.lay == nil || len(src) == 0 {
-		return f(src)
-	}
-	buf := make([]float32, canonChunk*per)
-	return n.eachTable(func(p, off, size int) error {
-		st := n.lay.store[p]
-		if st == nil { // canonical order
-			return chunks(src[off*per:(off+size)*per], canonChunk*per, f)
-		}
-		for c := 0; c < size; c += canonChunk {
-			for h := c >> 12; h < (c+canonChunk)>>12; h++ {
-				at := off + int(st.hi[h])
-				out := buf[(h<<12-c)*per:][:4096*per]
-				if per == 1 {
-					for j, l := range &st.lo {
-						out[j] = src[at+int(l)]
-					}
-					continue
-				}
-				for j, l := range &st.lo {
-					s := 2 * (at + int(l))
-					out[2*j], out[2*j+1] = src[s], src[s+1]
-				}
-			}
-			if err := f(buf); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return n.walkCanonical(acc, false, f)
 }
 
 // FillCanonical is EachCanonical's reverse: f fills each chunk it is given
@@ -227,35 +194,60 @@ func (n *Network) EachCanonical(acc bool, f func([]float32) error) error {
 // to their storage places. It stops at f's first error and returns it,
 // the weights then partly filled.
 func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
-	dst, per := n.Weights(), 1
+	return n.walkCanonical(acc, true, f)
+}
+
+// walkCanonical is EachCanonical (fill false: each chunk gathered from
+// storage, then given to f) and FillCanonical (fill true: f fills the
+// chunk, which is then scattered to storage).
+func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
+	data, per := n.Weights(), 1
 	if acc {
-		dst, per = n.Accumulators(), 2
+		data, per = n.Accumulators(), 2
 	}
-	if n.lay == nil || len(dst) == 0 {
-		return f(dst)
+	if n.lay == nil || len(data) == 0 {
+		return f(data)
 	}
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		st := n.lay.store[p]
-		if st == nil {
-			return chunks(dst[off*per:(off+size)*per], canonChunk*per, f)
+		if st == nil { // canonical order
+			return chunks(data[off*per:(off+size)*per], canonChunk*per, f)
 		}
 		for c := 0; c < size; c += canonChunk {
-			if err := f(buf); err != nil {
-				return err
+			if fill {
+				if err := f(buf); err != nil {
+					return err
+				}
 			}
+			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff], h its
+			// upper half.
 			for h := c >> 12; h < (c+canonChunk)>>12; h++ {
 				at := off + int(st.hi[h])
-				in := buf[(h<<12-c)*per:][:4096*per]
-				if per == 1 {
+				b := buf[(h<<12-c)*per:][:4096*per]
+				switch {
+				case per == 1 && fill: // weights, one at a time: the bulk
 					for j, l := range &st.lo {
-						dst[at+int(l)] = in[j]
+						data[at+int(l)] = b[j]
 					}
-					continue
+				case per == 1:
+					for j, l := range &st.lo {
+						b[j] = data[at+int(l)]
+					}
+				default:
+					for j, l := range &st.lo {
+						s := (at + int(l)) * per
+						if fill {
+							copy(data[s:s+per], b[j*per:])
+						} else {
+							copy(b[j*per:j*per+per], data[s:])
+						}
+					}
 				}
-				for j, l := range &st.lo {
-					s := 2 * (at + int(l))
-					dst[s], dst[s+1] = in[2*j], in[2*j+1]
+			}
+			if !fill {
+				if err := f(buf); err != nil {
+					return err
 				}
 			}
 		}

@@ -10,25 +10,20 @@ import (
 
 // storageOf is where weight i of n in canonical order (stage, pattern and
 // canonical index, as files hold them) is kept.
-func storageOf(n *Network, i int) int {
+func storageOf(n *Network, i int) int { return remap(n, i, n.StorageIndex) }
+
+// canonicalOf is storageOf's inverse.
+func canonicalOf(n *Network, s int) int { return remap(n, s, n.CanonicalIndex) }
+
+// remap applies m to the index of weight i within its table.
+func remap(n *Network, i int, m func(p int, i uint32) uint32) int {
 	k, r := i/n.stage, i%n.stage
 	p := len(n.pats) - 1
 	for p > 0 && int(n.pats[p].off) > r {
 		p--
 	}
 	off := int(n.pats[p].off)
-	return k*n.stage + off + int(n.StorageIndex(p, uint32(r-off)))
-}
-
-// canonicalOf is storageOf's inverse.
-func canonicalOf(n *Network, s int) int {
-	k, r := s/n.stage, s%n.stage
-	p := len(n.pats) - 1
-	for p > 0 && int(n.pats[p].off) > r {
-		p--
-	}
-	off := int(n.pats[p].off)
-	return k*n.stage + off + int(n.CanonicalIndex(p, uint32(r-off)))
+	return k*n.stage + off + int(m(p, uint32(r-off)))
 }
 
 // TestLayoutBijection: each 4x6 table's storage order is a permutation of
