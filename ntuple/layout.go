@@ -141,8 +141,6 @@ func newLayout(low []uint32) *layout {
 	return l
 }
 
-var layout4x6 = newLayout(lay4x6[:])
-
 // pm4x6 are the 4x6 assembly's PEXT masks (fourx6_amd64.s), imageMasks
 // of each pattern in order: l, then h.
 var pm4x6 = func() (m [8]uint64) {

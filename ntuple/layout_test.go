@@ -30,9 +30,10 @@ func remap(n *Network, i int, m func(p int, i uint32) uint32) int {
 // its canonical indices, CanonicalIndex undoes StorageIndex, and the chosen
 // bits land at the bottom, the others in order above them.
 func TestLayoutBijection(t *testing.T) {
+	four := newLayout(lay4x6[:])
 	for p, low := range lay4x6 {
 		seen := make([]bool, 1<<24)
-		st, cn := layout4x6.store[p], layout4x6.canon[p]
+		st, cn := four.store[p], four.canon[p]
 		for i := range uint32(1 << 24) {
 			s := st.at(i)
 			if s >= 1<<24 || seen[s] {
@@ -65,7 +66,7 @@ func TestLayoutAssembly(t *testing.T) {
 		t.Skip("no 4x6 assembly on this processor")
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	n := &Network{lay: layout4x6}
+	n := &Network{lay: newLayout(lay4x6[:])}
 	for range 20000 {
 		b := board.Board(rng.Uint64())
 		base := uint32(rng.IntN(4)) << 26

@@ -143,12 +143,11 @@ func New(spec Spec) (*Network, error) {
 	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
 	if isFourX6(spec) {
 		n.kind = kind4x6
-		if have4x6asm {
-			n.lay = layout4x6
-		}
 	}
 	n.masks, n.offs = pextTables(spec, n.pats, n.stage)
-	if n.masks != nil {
+	// The assembly (4x6's, or the PEXT reader's) reads the tables in
+	// cache-line order (layout.go); the Go readers in canonical order.
+	if n.masks != nil || n.kind == kind4x6 && have4x6asm {
 		var low []uint32
 		for _, cells := range spec.Patterns {
 			low = append(low, lowOf(cells))

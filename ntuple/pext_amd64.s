@@ -1,10 +1,11 @@
 #include "textflag.h"
 
 // Any network of ascending patterns read with PEXT (see pext_amd64.go).
-// Register use: SI the board, then its transpose; R8 an image, then a
-// pattern's h mask, R9 its l mask (imageMasks; before, R9 and R10 are the
-// nibble and byte masks of MIRROR and FLIP); AX, BX scratch; DI the weights; R13 the masks, R12 the pattern
-// offsets, CX the patterns left, DX a pattern's offset, R14 the indices.
+// Register use: SI the board, then its transpose; R9, R10 the nibble and
+// byte masks of MIRROR and FLIP while IMAGES runs; then R8 a pattern's h
+// mask and R9 its l mask (imageMasks); AX, BX scratch; DI the weights;
+// R13 the masks, R12 the pattern offsets, CX the patterns left, DX a
+// pattern's offset, R14 the indices.
 
 #include "symmetry_amd64.h"
 
