@@ -95,7 +95,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		return func(s learn.Snapshot) { cfg.Tick(phase, s) }
 	}
-	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: fastest(net), Every: max(cfg.Episodes, 1),
+	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: fastest(net), AdaptInterleave: true, Every: max(cfg.Episodes, 1),
 		Tick: tick(TrainPhase), TickEvery: every})
 	if err != nil {
 		return res, err
@@ -170,7 +170,7 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 	defer net.Free()
 	c := Course{Threads: threads, Episodes: episodes}
 	every := min(1000, max(episodes, 1))
-	_, r, err := learn.Train(ctx, net, learn.Config{Episodes: episodes, Seed: 1, Threads: threads, Interleave: fastest(net), Every: every, Tick: tick,
+	_, r, err := learn.Train(ctx, net, learn.Config{Episodes: episodes, Seed: 1, Threads: threads, Interleave: fastest(net), AdaptInterleave: true, Every: every, Tick: tick,
 		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { c.Last = *b }})
 	c.Moves, c.Elapsed = r.Moves, r.Elapsed
 	if err == nil {
@@ -180,7 +180,8 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 }
 
 // fastest is the train command's default interleaving for course training
-// of net, on any number of threads.
+// of net, on any number of threads (where, as in the command, several
+// threads adapt it as they run: learn.Config.AdaptInterleave).
 func fastest(net *ntuple.Network) int {
 	return learn.FastestInterleave(net, learn.AfterState, learn.Shaping{})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/td2048/td2048/ntuple"
@@ -87,5 +89,170 @@ func TestThreesRefusesInterleave(t *testing.T) {
 	}
 	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 10, Threads: 1, Interleave: 1}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// fakeLane is a stepper whose games last a fixed number of moves.
+type fakeLane struct {
+	left, moves int
+	live        *int
+}
+
+func (f *fakeLane) begin(float32) { f.left, f.moves = 7, 0; *f.live++ }
+func (f *fakeLane) fetch()        {}
+func (f *fakeLane) advance() bool { f.left--; f.moves++; return f.left > 0 }
+func (f *fakeLane) finish() Episode {
+	*f.live--
+	return Episode{Moves: f.moves}
+}
+
+// TestLaneControl: under a control, a worker plays at once only as many
+// games as the control wants, once the games above it end, and at once
+// as many again when it rises; every episode is played once, and every
+// move is counted.
+func TestLaneControl(t *testing.T) {
+	live := 0
+	lanes := make([]stepper, 3)
+	for j := range lanes {
+		lanes[j] = &fakeLane{live: &live}
+	}
+	ctl := &laneControl{}
+	ctl.want.Store(3)
+	const episodes = 3000
+	next, played, moves := 0, make([]int, episodes), 0
+	most := map[string]int{} // the most games live at a finish, by phase
+	phase := func(i int) string {
+		switch {
+		case i >= 1010 && i < 1990:
+			return "1" // want 1, once the games above it ended
+		case i >= 2010:
+			return "3 again"
+		}
+		return ""
+	}
+	take := func(bool) (int, float32, bool) {
+		if next == episodes {
+			return 0, 0, false
+		}
+		switch next {
+		case 1000:
+			ctl.want.Store(1)
+		case 2000:
+			ctl.want.Store(3)
+		}
+		i := next
+		next++
+		return i, 0.1, true
+	}
+	finish := func(i int, ep Episode, _ float32) {
+		played[i]++
+		moves += ep.Moves
+		p := phase(i)
+		most[p] = max(most[p], live+1) // live no longer counts this one
+	}
+	interleave(lanes, take, finish, ctl)
+	for i, n := range played {
+		if n != 1 {
+			t.Fatalf("episode %d played %d times", i, n)
+		}
+	}
+	if moves != episodes*7 || ctl.moves.Load() != int64(moves) {
+		t.Errorf("counted %d moves, played %d, want %d", ctl.moves.Load(), moves, episodes*7)
+	}
+	if live != 0 || most[""] != 3 || most["1"] != 1 || most["3 again"] != 3 {
+		t.Errorf("%d games left live; at most %v at once", live, most)
+	}
+}
+
+func TestPickLanes(t *testing.T) {
+	for _, c := range []struct {
+		now, then float64
+		hold      time.Duration
+		cur       int
+		next      time.Duration
+	}{
+		{100, 104, 4 * time.Second, 1, laneTimes.hold},     // the other is 4% faster: take it
+		{100, 102, 4 * time.Second, 2, 8 * time.Second},    // 2%: keep, hold longer
+		{100, 50, laneTimes.maxHold, 2, laneTimes.maxHold}, // slower: keep, at most the longest hold
+		{0, 0, laneTimes.hold, 2, 2 * laneTimes.hold},      // nothing measured: keep
+	} {
+		cur, hold := pickLanes(2, 1, c.now, c.then, c.hold, laneTimes)
+		if cur != c.cur || hold != c.next {
+			t.Errorf("now %v then %v: %d lanes for %v, want %d for %v", c.now, c.then, cur, hold, c.cur, c.next)
+		}
+	}
+}
+
+// TestLaneControlFollowsSpeed: the control settles on the number of lanes
+// that makes more moves, and moves to the other when that one becomes
+// the faster.
+func TestLaneControlFollowsSpeed(t *testing.T) {
+	ctl := &laneControl{}
+	done := make(chan struct{})
+	defer close(done)
+	var fast atomic.Int32 // the faster number of lanes
+	fast.Store(1)
+	go func() { // a worker whose moves per millisecond depend on the lanes
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			n := int64(100)
+			if ctl.want.Load() == fast.Load() {
+				n = 200
+			}
+			ctl.moves.Add(n)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	tm := laneTiming{window: 30 * time.Millisecond, settle: 5 * time.Millisecond, hold: 10 * time.Millisecond, maxHold: 40 * time.Millisecond}
+	go ctl.run(done, 4, tm)
+	settles := func(want int32) {
+		t.Helper()
+		for range 300 { // 3 s at most
+			time.Sleep(10 * time.Millisecond)
+			if ctl.want.Load() == want {
+				time.Sleep(40 * time.Millisecond) // a probe's length: it may try the other
+				if ctl.want.Load() == want {
+					return
+				}
+			}
+		}
+		t.Fatalf("the control wants %d lanes, not the faster %d", ctl.want.Load(), want)
+	}
+	settles(1)
+	fast.Store(4)
+	settles(4)
+}
+
+// TestAdaptInterleave: a run of two threads that adapts its lanes plays
+// every episode once and pauses at its checkpoints with every lane's
+// generator; one thread does not adapt, so its run is the run without.
+func TestAdaptInterleave(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	games, at := 0, []int{}
+	st, _, err := Train(context.Background(), net, Config{Episodes: 600, Seed: 1, Threads: 2, Interleave: 3, AdaptInterleave: true, Every: 50,
+		Block:           func(_ int, b *stats.Block, _ time.Duration, _ float32) { games += b.Games },
+		CheckpointEvery: 200, Checkpoint: func(s RunState) error {
+			at = append(at, s.Done)
+			if len(s.Rands) != 6 || s.Interleave != 3 {
+				t.Errorf("checkpoint with %d generators, interleave %d", len(s.Rands), s.Interleave)
+			}
+			return nil
+		}})
+	if err != nil || st.Done != 600 || games != 600 || len(at) != 2 {
+		t.Fatalf("done %d, %d games in blocks, checkpoints at %v: %v", st.Done, games, at, err)
+	}
+	one := func(adapt bool) []float32 {
+		net := ntuple.MustNew("0123,4567")
+		if _, _, err := Train(context.Background(), net, Config{Episodes: 300, Seed: 4, Threads: 1, Interleave: 2, AdaptInterleave: adapt, Every: 100}); err != nil {
+			t.Fatal(err)
+		}
+		return net.Weights()
+	}
+	if !slices.Equal(one(true), one(false)) {
+		t.Error("one thread learnt differently with AdaptInterleave")
 	}
 }

@@ -54,7 +54,12 @@ type Config struct {
 	// train command's default). More than 1 is refused where it cannot
 	// apply (CheckInterleave; players of other games, Config.NewPlayer).
 	Interleave int
-	Every      int // games per statistics block
+	// AdaptInterleave, with Interleave above 1 on several threads, lets the
+	// run vary how many of its Interleave episodes each worker plays at
+	// once, between 1 and all, by which it measures faster (laneControl).
+	// One thread never adapts, so that a run repeats from its seed.
+	AdaptInterleave bool
+	Every           int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
 	// updates its plateau state as blocks finish.
 	Schedule *Schedule
@@ -165,7 +170,9 @@ const DefaultInterleave = 2
 // two in turn and for TDL2048+ alike; the pairs where both ran fast gave
 // 1.05x and 1.10x). A move of 8x6 asks for 64 weights a board, enough to
 // fill the processor's outstanding misses alone: two in turn took
-// 2.78-2.94 s against 2.60-2.65 s for 5k episodes on one thread.
+// 2.78-2.94 s against 2.60-2.65 s for 5k episodes on one thread. On
+// several threads neither choice always wins (README, "Speed"), so the
+// train command lets such runs adapt it (Config.AdaptInterleave).
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 	if net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
 		return DefaultInterleave
@@ -378,6 +385,14 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}
 	}
 
+	var ctl *laneControl
+	if cfg.AdaptInterleave && threads > 1 && lanes > 1 && cfg.NewPlayer == nil {
+		ctl = &laneControl{}
+		ctl.want.Store(int32(lanes))
+		quit := make(chan struct{})
+		defer close(quit)
+		go ctl.run(quit, lanes, laneTimes)
+	}
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() {
 		mu.Lock()
@@ -407,7 +422,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 				play(w, take, finish)
 				return
 			}
-			interleave(ws, take, finish)
+			interleave(ws, take, finish, ctl)
 		}()
 	}
 	wg.Wait()

@@ -56,7 +56,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.StringVar(&f.save, "save", "weights.td2048", "write the weights (and the run's state, for --resume) to this file")
 	fs.StringVar(&f.load, "load", "", "start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)")
 	fs.StringVar(&f.resume, "resume", "", "continue the interrupted or finished run saved in this file, exactly where it stopped")
-	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work; after-state learning without shaping (0: the fastest measured: %d for networks of at most 40 weights a board, like 4x6 and 5x6, else 1). With --threads 1 any value repeats a run from its seed; a run stopped and resumed learns as one never stopped at 1 from any stop, above 1 from a checkpoint (a kill -9's) or with checkpoints at the same episodes", learn.DefaultInterleave))
+	fs.IntVar(&f.interleave, "interleave", 0, fmt.Sprintf("episodes each thread plays in turn, so that one's memory waits overlap another's work; after-state learning without shaping (0: the fastest measured: %d for networks of at most 40 weights a board, like 4x6 and 5x6, else 1; on several threads the run then plays that many or one at a time, whichever it measures faster as it goes). With --threads 1 any value repeats a run from its seed; a run stopped and resumed learns as one never stopped at 1 from any stop, above 1 from a checkpoint (a kill -9's) or with checkpoints at the same episodes", learn.DefaultInterleave))
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this much training (like 60m), save, and exit 0: equal-compute comparisons; --resume continues the run (0: no limit)")
 	fs.IntVar(&f.every, "every", 1000, "episodes per statistics block")
 	fs.StringVar(&f.learner, "learner", "after", "what the network values: after (after-states, the default) or state (states before the move, seed 004)")
@@ -530,7 +530,8 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	var lastElapsed time.Duration // at the end of the last block
 	cfg := learn.Config{
 		Episodes: f.episodes, Kind: kind, Mode: mode, Seed: sd, Threads: f.threads, Interleave: f.interleave, Every: f.every,
-		Schedule: sched, CheckpointEvery: f.ckEvery, CheckpointGap: f.ckGap, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
+		AdaptInterleave: !flagGiven(fs, "interleave"),
+		Schedule:        sched, CheckpointEvery: f.ckEvery, CheckpointGap: f.ckGap, Promote: f.promote, Shaping: shaping, CoherenceFrom: cohFrom,
 		Checkpoint: func(rs learn.RunState) error {
 			prog.clear()
 			return save(rs)
