@@ -43,11 +43,12 @@ func CheckInterleave(k int, kind Kind, s Shaping) error {
 // hands the same episodes to the same lanes whether it goes on past a
 // checkpoint or resumes from it.
 //
-// With a control (nil: all lanes, always), only lanes below ctl.want take
-// episodes: a lane at or above it finishes its game and stays idle, and
-// idle lanes below it take one as soon as want rises. The worker's moves
+// With a control (nil: all lanes, always), worker k keeps only
+// ctl.lanes(k) lanes playing: a lane at or above it finishes its game and
+// stays idle, and idle lanes below it take one as soon as it rises. A
+// worker left none parks (ctl.park) once its games end. The worker's moves
 // are counted into ctl.moves.
-func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl) {
+func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
 	type slot struct {
 		i     int
 		alpha float32
@@ -78,7 +79,13 @@ func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), fini
 				ctl.moves.Add(moves)
 				moves = 0
 			}
-			want = min(max(int(ctl.want.Load()), 1), len(lanes))
+			want = min(ctl.lanes(k), len(lanes))
+			if live == 0 && want == 0 {
+				if !ctl.park(k) {
+					return
+				}
+				continue
+			}
 			if live > 0 && live < want && !draining {
 				for j := range want {
 					if !slots[j].live && !fill(j, false) {
@@ -123,22 +130,71 @@ func interleave(lanes []stepper, take func(wait bool) (int, float32, bool), fini
 // cores rarely.
 const laneCount = 1024
 
-// A laneControl varies how many episodes each worker of a run of several
-// threads plays in turn (Config.AdaptInterleave). Interleaving overlaps
-// one game's memory waits with another's work, but threads that share a
+// A laneControl varies, in a run of several threads, how many of the
+// threads play and how many episodes each plays in turn
+// (Config.AdaptInterleave). Interleaving overlaps one game's memory waits
+// with another's work, and threads add cores, but threads that share a
 // core (SMT siblings, or vCPUs a hypervisor places on one) share its
-// outstanding misses too: on this project's 2-vCPU machine, in the periods
-// when its two threads run slow, 30k episodes of 4x6 took 10-13 s one at a
-// time against 15 s two in turn, while in its fast periods two in turn are
-// 1-6% faster. So the run measures: it keeps the current number, tries
-// the other for a short while now and then, and keeps whichever made more
-// moves per second.
+// outstanding misses, and threads that write the same weights pay for
+// each line that moves between their caches. On this project's 2-vCPU
+// machine, in the periods when its two threads run slow, 30k episodes of
+// 4x6 took 10-13 s one at a time against 15 s two in turn, and two threads
+// together could be slower than one alone; in its fast periods two in turn
+// are level or a few per cent faster, and two threads 1.7x one. So the run
+// measures: it keeps its current choice, tries another for a short while
+// now and then, and keeps whichever made more moves per second.
 type laneControl struct {
-	_     [64]byte
-	want  atomic.Int32 // lanes each worker keeps busy
-	_     [60]byte
-	moves atomic.Int64 // moves made, counted by the workers in batches
-	_     [56]byte
+	_       [64]byte
+	want    atomic.Int32 // lanes each playing worker keeps busy
+	threads atomic.Int32 // workers playing: worker k plays while k < threads
+	_       [56]byte
+	moves   atomic.Int64 // moves made, counted by the workers in batches
+	_       [56]byte
+	// over reports whether the run will hand out no more episodes (its
+	// end, an error, or a cancel): a parked worker then returns.
+	over func() bool
+}
+
+// lanes is how many games worker k should keep playing, 0 to park.
+func (c *laneControl) lanes(k int) int {
+	if k >= int(c.threads.Load()) {
+		return 0
+	}
+	return max(int(c.want.Load()), 1)
+}
+
+// park waits while worker k should not play; false if the run is over.
+func (c *laneControl) park(k int) bool {
+	for c.lanes(k) == 0 {
+		if c.over() {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return true
+}
+
+// A laneChoice is how many workers play and how many games each plays in
+// turn.
+type laneChoice struct{ threads, lanes int }
+
+// laneChoices are the choices a run of threads workers of lanes lanes
+// tries, its own first: all threads one game at a time, and half the
+// threads (one per core where each core runs two).
+func laneChoices(threads, lanes int) []laneChoice {
+	c := []laneChoice{{threads, lanes}}
+	if lanes > 1 {
+		c = append(c, laneChoice{threads, 1})
+	}
+	if threads > 1 {
+		c = append(c, laneChoice{threads / 2, lanes})
+	}
+	return c
+}
+
+func (c *laneControl) set(x laneChoice) {
+	c.want.Store(int32(x.lanes))
+	c.threads.Store(int32(x.threads))
 }
 
 // Timing of laneControl.run: a window measures moves per second, a switch
@@ -147,13 +203,16 @@ type laneControl struct {
 // while probes confirm it.
 type laneTiming struct{ window, settle, hold, maxHold time.Duration }
 
-var laneTimes = laneTiming{window: 400 * time.Millisecond, settle: 150 * time.Millisecond, hold: time.Second, maxHold: 16 * time.Second}
+var laneTimes = laneTiming{window: 250 * time.Millisecond, settle: 100 * time.Millisecond, hold: time.Second, maxHold: 16 * time.Second}
 
-// laneGain is how much faster the other choice must measure to be taken.
+// laneGain is how much faster another choice must measure to be taken.
 const laneGain = 1.03
 
-// run adapts c.want between 1 and most until done is closed.
-func (c *laneControl) run(done <-chan struct{}, most int, tm laneTiming) {
+// run adapts the choice among choices, the first to start with, until
+// done is closed: after each hold it measures the current choice, then the
+// next other one in turn. A choice that rests threads is held at most 4
+// holds.
+func (c *laneControl) run(done <-chan struct{}, choices []laneChoice, tm laneTiming) {
 	wait := func(d time.Duration) bool {
 		t := time.NewTimer(d)
 		defer t.Stop()
@@ -171,18 +230,17 @@ func (c *laneControl) run(done <-chan struct{}, most int, tm laneTiming) {
 		}
 		return float64(c.moves.Load()-m) / time.Since(t).Seconds(), true
 	}
-	cur, hold := most, tm.hold
-	c.want.Store(int32(cur))
-	for wait(hold) {
+	cur, next, hold := 0, 0, tm.hold
+	c.set(choices[cur])
+	for len(choices) > 1 && wait(hold) {
 		now, ok := rate()
 		if !ok {
 			return
 		}
-		alt := most
-		if cur == most {
-			alt = 1
+		if next = (next + 1) % len(choices); next == cur {
+			next = (next + 1) % len(choices)
 		}
-		c.want.Store(int32(alt))
+		c.set(choices[next])
 		if !wait(tm.settle) {
 			return
 		}
@@ -190,13 +248,19 @@ func (c *laneControl) run(done <-chan struct{}, most int, tm laneTiming) {
 		if !ok {
 			return
 		}
-		cur, hold = pickLanes(cur, alt, now, then, hold, tm)
-		c.want.Store(int32(cur))
+		cur, hold = pickLanes(cur, next, now, then, hold, tm)
+		if choices[cur].threads < choices[0].threads {
+			// Resting threads costs more when the machine speeds up
+			// again than keeping them costs while it is slow (on this
+			// project's machine, 1.7x against 1.3x): look again sooner.
+			hold = min(hold, 4*tm.hold)
+		}
+		c.set(choices[cur])
 	}
 }
 
-// pickLanes is run's choice between the current number of lanes, which
-// made now moves per second, and the other, which made then: the other if
+// pickLanes is run's choice between the current choice, which made now
+// moves per second, and another, alt, which made then: the other if
 // it was laneGain faster (held from tm.hold again), else the current, held
 // twice as long as before.
 func pickLanes(cur, alt int, now, then float64, hold time.Duration, tm laneTiming) (int, time.Duration) {

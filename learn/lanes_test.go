@@ -117,7 +117,7 @@ func TestLaneControl(t *testing.T) {
 		lanes[j] = &fakeLane{live: &live}
 	}
 	ctl := &laneControl{}
-	ctl.want.Store(3)
+	ctl.set(laneChoice{threads: 1, lanes: 3})
 	const episodes = 3000
 	next, played, moves := 0, make([]int, episodes), 0
 	most := map[string]int{} // the most games live at a finish, by phase
@@ -150,7 +150,7 @@ func TestLaneControl(t *testing.T) {
 		p := phase(i)
 		most[p] = max(most[p], live+1) // live no longer counts this one
 	}
-	interleave(lanes, take, finish, ctl)
+	interleave(lanes, take, finish, ctl, 0)
 	for i, n := range played {
 		if n != 1 {
 			t.Fatalf("episode %d played %d times", i, n)
@@ -183,16 +183,23 @@ func TestPickLanes(t *testing.T) {
 	}
 }
 
-// TestLaneControlFollowsSpeed: the control settles on the number of lanes
-// that makes more moves, and moves to the other when that one becomes
-// the faster.
+// TestLaneControlFollowsSpeed: the control settles on the choice that
+// makes more moves, and moves to another when that one becomes the faster.
 func TestLaneControlFollowsSpeed(t *testing.T) {
 	ctl := &laneControl{}
 	done := make(chan struct{})
 	defer close(done)
-	var fast atomic.Int32 // the faster number of lanes
+	choices := laneChoices(2, 4)
+	if !slices.Equal(choices, []laneChoice{{2, 4}, {2, 1}, {1, 4}}) ||
+		!slices.Equal(laneChoices(16, 1), []laneChoice{{16, 1}, {8, 1}}) || len(laneChoices(1, 1)) != 1 {
+		t.Fatalf("choices %v, %v, %v", choices, laneChoices(16, 1), laneChoices(1, 1))
+	}
+	var fast atomic.Int32 // the faster choice
 	fast.Store(1)
-	go func() { // a worker whose moves per millisecond depend on the lanes
+	is := func(c laneChoice) bool {
+		return ctl.lanes(0) == c.lanes && ctl.lanes(1) == map[bool]int{true: c.lanes}[c.threads == 2]
+	}
+	go func() { // workers whose moves per millisecond depend on the choice
 		for {
 			select {
 			case <-done:
@@ -200,7 +207,7 @@ func TestLaneControlFollowsSpeed(t *testing.T) {
 			default:
 			}
 			n := int64(100)
-			if ctl.want.Load() == fast.Load() {
+			if is(choices[fast.Load()]) {
 				n = 200
 			}
 			ctl.moves.Add(n)
@@ -208,41 +215,90 @@ func TestLaneControlFollowsSpeed(t *testing.T) {
 		}
 	}()
 	tm := laneTiming{window: 30 * time.Millisecond, settle: 5 * time.Millisecond, hold: 10 * time.Millisecond, maxHold: 40 * time.Millisecond}
-	go ctl.run(done, 4, tm)
-	settles := func(want int32) {
+	go ctl.run(done, choices, tm)
+	settles := func(want laneChoice) {
 		t.Helper()
 		for range 300 { // 3 s at most
 			time.Sleep(10 * time.Millisecond)
-			if ctl.want.Load() == want {
-				time.Sleep(40 * time.Millisecond) // a probe's length: it may try the other
-				if ctl.want.Load() == want {
+			if is(want) {
+				time.Sleep(40 * time.Millisecond) // a probe's length: it may try another
+				if is(want) {
 					return
 				}
 			}
 		}
-		t.Fatalf("the control wants %d lanes, not the faster %d", ctl.want.Load(), want)
+		t.Fatalf("the control plays lanes %d and %d, not the faster %v", ctl.lanes(0), ctl.lanes(1), want)
 	}
-	settles(1)
-	fast.Store(4)
-	settles(4)
+	settles(choices[1])
+	fast.Store(2)
+	settles(choices[2])
+	fast.Store(0)
+	settles(choices[0])
+}
+
+// TestParkedWorkerEnds: a worker parked by its control returns when the
+// run is over, and takes episodes again when the control wants it.
+func TestParkedWorkerEnds(t *testing.T) {
+	var over atomic.Bool
+	ctl := &laneControl{over: over.Load}
+	ctl.set(laneChoice{threads: 1, lanes: 2})
+	live := 0
+	lanes := []stepper{&fakeLane{live: &live}, &fakeLane{live: &live}}
+	var next, played atomic.Int32
+	take := func(bool) (int, float32, bool) {
+		if next.Load() >= 10 {
+			return 0, 0, false
+		}
+		return int(next.Add(1) - 1), 0.1, true
+	}
+	finish := func(int, Episode, float32) { played.Add(1) }
+	ended := make(chan struct{})
+	go func() { interleave(lanes, take, finish, ctl, 1); close(ended) }()
+	time.Sleep(20 * time.Millisecond)
+	if played.Load() != 0 {
+		t.Fatalf("a parked worker played %d episodes", played.Load())
+	}
+	ctl.set(laneChoice{threads: 2, lanes: 2})
+	<-ended // it plays the 10 and returns
+	if played.Load() != 10 {
+		t.Fatalf("played %d of 10", played.Load())
+	}
+	ctl.set(laneChoice{threads: 1, lanes: 2})
+	next.Store(0)
+	again := make(chan struct{})
+	go func() { interleave(lanes, take, finish, ctl, 1); close(again) }()
+	time.Sleep(5 * time.Millisecond)
+	over.Store(true)
+	select {
+	case <-again:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a parked worker did not return when the run ended")
+	}
+	if played.Load() != 10 {
+		t.Fatalf("a parked worker played %d episodes", played.Load()-10)
+	}
 }
 
 // TestAdaptInterleave: a run of two threads that adapts its lanes plays
 // every episode once and pauses at its checkpoints with every lane's
 // generator; one thread does not adapt, so its run is the run without.
 func TestAdaptInterleave(t *testing.T) {
+	defer func(tm laneTiming) { laneTimes = tm }(laneTimes)
+	// A control that probes every millisecond parks and wakes the workers
+	// throughout the run, at its checkpoints and its end too.
+	laneTimes = laneTiming{window: time.Millisecond, settle: time.Millisecond, hold: time.Millisecond, maxHold: time.Millisecond}
 	net := ntuple.MustNew("0123,4567")
 	games, at := 0, []int{}
-	st, _, err := Train(context.Background(), net, Config{Episodes: 600, Seed: 1, Threads: 2, Interleave: 3, AdaptInterleave: true, Every: 50,
+	st, _, err := Train(context.Background(), net, Config{Episodes: 6000, Seed: 1, Threads: 2, Interleave: 3, AdaptInterleave: true, Every: 50,
 		Block:           func(_ int, b *stats.Block, _ time.Duration, _ float32) { games += b.Games },
-		CheckpointEvery: 200, Checkpoint: func(s RunState) error {
+		CheckpointEvery: 1000, Checkpoint: func(s RunState) error {
 			at = append(at, s.Done)
 			if len(s.Rands) != 6 || s.Interleave != 3 {
 				t.Errorf("checkpoint with %d generators, interleave %d", len(s.Rands), s.Interleave)
 			}
 			return nil
 		}})
-	if err != nil || st.Done != 600 || games != 600 || len(at) != 2 {
+	if err != nil || st.Done != 6000 || games != 6000 || len(at) != 5 {
 		t.Fatalf("done %d, %d games in blocks, checkpoints at %v: %v", st.Done, games, at, err)
 	}
 	one := func(adapt bool) []float32 {

@@ -54,10 +54,11 @@ type Config struct {
 	// train command's default). More than 1 is refused where it cannot
 	// apply (CheckInterleave; players of other games, Config.NewPlayer).
 	Interleave int
-	// AdaptInterleave, with Interleave above 1 on several threads, lets the
-	// run vary how many of its Interleave episodes each worker plays at
-	// once, between 1 and all, by which it measures faster (laneControl).
-	// One thread never adapts, so that a run repeats from its seed.
+	// AdaptInterleave, on several threads, lets the run vary how many of
+	// its Interleave episodes each worker plays at once (1 or all) and
+	// whether all its threads play or one, by which it measures faster
+	// (laneControl). One thread never adapts, so that a run repeats from
+	// its seed.
 	AdaptInterleave bool
 	Every           int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
@@ -183,14 +184,22 @@ func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 // MaxInterleave bounds Config.Interleave.
 const MaxInterleave = 64
 
-// play plays one episode at a time on p until take has none to give.
-func play(p Player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32)) {
+// play plays one episode at a time on p until take has none to give. With
+// a control, worker k parks while ctl.lanes(k) is 0, and counts its moves.
+func play(p Player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
 	for {
+		if ctl != nil && ctl.lanes(k) == 0 && !ctl.park(k) {
+			return
+		}
 		i, alpha, ok := take(true)
 		if !ok {
 			return
 		}
-		finish(i, p.Play(alpha), alpha)
+		ep := p.Play(alpha)
+		if ctl != nil {
+			ctl.moves.Add(int64(max(ep.Moves, ep.Work)))
+		}
+		finish(i, ep, alpha)
 	}
 }
 
@@ -386,12 +395,17 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	}
 
 	var ctl *laneControl
-	if cfg.AdaptInterleave && threads > 1 && lanes > 1 && cfg.NewPlayer == nil {
-		ctl = &laneControl{}
-		ctl.want.Store(int32(lanes))
+	if cfg.AdaptInterleave && threads > 1 && cfg.NewPlayer == nil {
+		ctl = &laneControl{over: func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return next >= cfg.Episodes || failed != nil || ctx.Err() != nil
+		}}
+		choices := laneChoices(threads, lanes)
+		ctl.set(choices[0])
 		quit := make(chan struct{})
 		defer close(quit)
-		go ctl.run(quit, lanes, laneTimes)
+		go ctl.run(quit, choices, laneTimes)
 	}
 	var wg sync.WaitGroup
 	stop := context.AfterFunc(ctx, func() {
@@ -405,7 +419,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		go func() {
 			defer wg.Done()
 			if cfg.NewPlayer != nil {
-				play(cfg.NewPlayer(rands[k]), take, finish)
+				play(cfg.NewPlayer(rands[k]), take, finish, nil, k)
 				return
 			}
 			ws := make([]stepper, lanes)
@@ -419,10 +433,10 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 				ws[j] = w
 			}
 			if lanes == 1 {
-				play(w, take, finish)
+				play(w, take, finish, ctl, k)
 				return
 			}
-			interleave(ws, take, finish, ctl)
+			interleave(ws, take, finish, ctl, k)
 		}()
 	}
 	wg.Wait()
