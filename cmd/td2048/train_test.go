@@ -343,6 +343,9 @@ func TestDefaultInterleave(t *testing.T) {
 		if strings.Contains(out, line) != (c.want > 1) || c.want == 1 && strings.Contains(out, "interleave =") {
 			t.Errorf("%v: header\n%s", c.args, out)
 		}
+		if adapt := strings.Contains(out, "adapt = threads (2 or 1)"); adapt != (slices.Contains(c.args, "--threads") && !slices.Contains(c.args, "--interleave")) {
+			t.Errorf("%v: adapts %v\n%s", c.args, adapt, out)
+		}
 		if got := max(runState(t, w).Interleave, 1); got != c.want {
 			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
 		}
