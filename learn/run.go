@@ -56,8 +56,8 @@ type Config struct {
 	Interleave int
 	// AdaptInterleave, on several threads, lets the run vary how many of
 	// its Interleave episodes each worker plays at once (1 or all) and
-	// whether all its threads play or one, by which it measures faster
-	// (laneControl). One thread never adapts, so that a run repeats from
+	// whether all its threads play or half of them, by which it measures
+	// faster (laneControl). One thread never adapts, so that a run repeats from
 	// its seed.
 	AdaptInterleave bool
 	Every           int // games per statistics block
