@@ -2,6 +2,9 @@ package learn
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -190,6 +193,29 @@ func laneChoices(threads, lanes int) []laneChoice {
 		c = append(c, laneChoice{threads / 2, lanes})
 	}
 	return c
+}
+
+// AdaptChoices describes what a run of threads workers, each playing
+// lanes episodes in turn, varies with Config.AdaptInterleave, like
+// "threads (2 or 1) and episodes in turn (2 or 1)"; "" for one thread.
+func AdaptChoices(threads, lanes int) string {
+	if threads < 2 {
+		return ""
+	}
+	var th, ln []string
+	for _, c := range laneChoices(threads, max(lanes, 1)) {
+		if t := strconv.Itoa(c.threads); !slices.Contains(th, t) {
+			th = append(th, t)
+		}
+		if l := strconv.Itoa(c.lanes); !slices.Contains(ln, l) {
+			ln = append(ln, l)
+		}
+	}
+	s := "threads (" + strings.Join(th, " or ") + ")"
+	if len(ln) > 1 {
+		s += " and episodes in turn (" + strings.Join(ln, " or ") + ")"
+	}
+	return s
 }
 
 func (c *laneControl) set(x laneChoice) {

@@ -194,6 +194,14 @@ func TestLaneControlFollowsSpeed(t *testing.T) {
 		!slices.Equal(laneChoices(16, 1), []laneChoice{{16, 1}, {8, 1}}) || len(laneChoices(1, 1)) != 1 {
 		t.Fatalf("choices %v, %v, %v", choices, laneChoices(16, 1), laneChoices(1, 1))
 	}
+	for _, c := range []struct {
+		threads, lanes int
+		want           string
+	}{{2, 2, "threads (2 or 1) and episodes in turn (2 or 1)"}, {16, 1, "threads (16 or 8)"}, {3, 4, "threads (3 or 1) and episodes in turn (4 or 1)"}, {1, 2, ""}} {
+		if got := AdaptChoices(c.threads, c.lanes); got != c.want {
+			t.Errorf("AdaptChoices(%d, %d) = %q, want %q", c.threads, c.lanes, got, c.want)
+		}
+	}
 	var fast atomic.Int32 // the faster choice
 	fast.Store(1)
 	is := func(c laneChoice) bool {

@@ -395,7 +395,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	}
 
 	var ctl *laneControl
-	if cfg.AdaptInterleave && threads > 1 && cfg.NewPlayer == nil {
+	if cfg.AdaptInterleave && threads > 1 {
 		ctl = &laneControl{over: func() bool {
 			mu.Lock()
 			defer mu.Unlock()
@@ -419,7 +419,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		go func() {
 			defer wg.Done()
 			if cfg.NewPlayer != nil {
-				play(cfg.NewPlayer(rands[k]), take, finish, nil, k)
+				play(cfg.NewPlayer(rands[k]), take, finish, ctl, k)
 				return
 			}
 			ws := make([]stepper, lanes)

@@ -467,12 +467,8 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	if f.interleave > 1 {
 		fmt.Fprintf(out, "interleave = %d episodes per thread\n", f.interleave)
 	}
-	if f.threads > 1 && !flagGiven(fs, "interleave") {
-		turn := ""
-		if f.interleave > 1 {
-			turn = fmt.Sprintf(" and episodes in turn (%d or 1)", f.interleave)
-		}
-		fmt.Fprintf(out, "adapt = threads (%d or %d)%s, whichever trains faster as the run goes\n", f.threads, f.threads/2, turn)
+	if a := learn.AdaptChoices(f.threads, f.interleave); a != "" && !flagGiven(fs, "interleave") {
+		fmt.Fprintf(out, "adapt = %s, whichever trains faster as the run goes\n", a)
 	}
 	if f.init != 0 {
 		fmt.Fprintf(out, "init = every board valued at %g (optimistic)\n", f.init)
