@@ -159,6 +159,7 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	if h.Coherence {
 		net.EnableCoherence()
 	}
+	net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
 	get := func(f []float32) error { return readFloats(tr, f) }
 	if err = net.FillCanonical(false, get); err == nil {
 		err = net.FillCanonical(true, get)

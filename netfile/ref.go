@@ -364,6 +364,7 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	net.Prefault()
 	if err := readTables(r, net, tabs); err != nil {
 		net.Free()
 		return nil, fmt.Errorf("reading weights: %v", err)

@@ -1,6 +1,7 @@
 package ntuple
 
 import (
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -29,9 +30,25 @@ func allocWeights(n int) ([]float32, func()) {
 
 // prefault faults in every page of w, memory allocWeights mapped, for
 // writing (MADV_POPULATE_WRITE, Linux 5.14; older kernels refuse it, and
-// the pages fault on first touch as before).
+// the pages fault on first touch as before). It splits the work among the
+// machine's CPUs: on a VM that hands free 2 MiB blocks back to its host
+// (virtio-balloon free page reporting), a fresh huge page costs the host a
+// fault of its own, about 2 ms, and two CPUs fault 512 MiB in 0.3-0.4 s
+// where one takes 0.6-1.1 s.
 func prefault(w []float32) {
-	if len(w) > 0 {
-		_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), unix.MADV_POPULATE_WRITE)
+	if len(w) == 0 {
+		return
 	}
+	mem := unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
+	parts := prefaultParts(len(mem), runtime.NumCPU())
+	var wg sync.WaitGroup
+	for _, p := range parts[1:] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = unix.Madvise(mem[p[0]:p[1]], unix.MADV_POPULATE_WRITE)
+		}()
+	}
+	_ = unix.Madvise(mem[parts[0][0]:parts[0][1]], unix.MADV_POPULATE_WRITE)
+	wg.Wait()
 }

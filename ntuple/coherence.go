@@ -27,6 +27,7 @@ func (n *Network) EnableCoherence() {
 		return
 	}
 	n.ea, n.freeEA = allocWeights(2 * len(n.w))
+	prefault(n.ea) // every CPU a share, faster than the loop's faults one by one
 	for i := range n.ea {
 		n.ea[i] = tcStart
 	}

@@ -243,10 +243,11 @@ func (n *Network) Share() { n.shared = true }
 // Shared reports whether Share was called.
 func (n *Network) Shared() bool { return n.shared }
 
-// Prefault brings all of the weight memory in now, as training otherwise
-// does page by page as it first writes each one: zeroing huge pages fault
-// by fault cost about 7% of a 10,000-episode 4x6 run, more than one pass
-// up front. Weights read from a file are in memory already.
+// Prefault brings all of the weight memory in now, every CPU a share, as
+// training otherwise does page by page as it first writes each one:
+// zeroing huge pages fault by fault cost about 7% of a 10,000-episode 4x6
+// run, more than one pass up front. Loading a file calls it before the
+// reads, which would otherwise fault the pages in one by one.
 func (n *Network) Prefault() {
 	if n.free != nil {
 		prefault(n.w)

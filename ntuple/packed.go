@@ -27,6 +27,8 @@ func (n *Network) Pack() {
 		return
 	}
 	n.p, n.freeP = allocWeights(3 * len(n.w))
+	prefault(n.p)
+	prefault(n.w) // read below and refreshed at every save
 	for i, w := range n.w {
 		n.p[3*i], n.p[3*i+1], n.p[3*i+2] = w, n.ea[2*i], n.ea[2*i+1]
 	}
