@@ -64,7 +64,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	h.Format, h.Version, h.Element = "td2048-weights", 1, "float32"
 	h.Network = net.Spec().String()
-	h.Weights = int64(len(net.Weights()))
+	h.Weights = int64(net.Spec().Weights())
 	h.Coherence = net.Coherent()
 	if h.Game == "" {
 		h.Game = "2048"

@@ -52,3 +52,12 @@ func prefault(w []float32) {
 	_ = unix.Madvise(mem[parts[0][0]:parts[0][1]], unix.MADV_POPULATE_WRITE)
 	wg.Wait()
 }
+
+// release hands w's pages back to the system (MADV_DONTNEED): w, memory
+// allocWeights mapped, reads as zeros afterwards, and its pages come back
+// as it is written again.
+func release(w []float32) {
+	if len(w) > 0 {
+		_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), unix.MADV_DONTNEED)
+	}
+}

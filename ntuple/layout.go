@@ -199,6 +199,9 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 // storage, then given to f) and FillCanonical (fill true: f fills the
 // chunk, which is then scattered to storage).
 func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
+	if n.p != nil {
+		return n.walkPacked(acc, fill, f)
+	}
 	data, per := n.Weights(), 1
 	if acc {
 		data, per = n.Accumulators(), 2
@@ -245,6 +248,49 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 			}
 			if !fill {
 				if err := f(buf); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// walkPacked is walkCanonical on a packed network, straight from and to
+// the packed array: saving a checkpoint does not bring the dense slices
+// back.
+func (n *Network) walkPacked(acc, fill bool, f func([]float32) error) error {
+	per, from := 1, 0 // floats a weight passes, the first one's place in p
+	if acc {
+		per, from = 2, 1
+	}
+	buf := make([]float32, canonChunk*per)
+	return n.eachTable(func(p, off, size int) error {
+		st := (*perm24)(nil)
+		if n.lay != nil {
+			st = n.lay.store[p]
+		}
+		for c := 0; c < size; c += canonChunk {
+			m := min(canonChunk, size-c)
+			if fill {
+				if err := f(buf[:m*per]); err != nil {
+					return err
+				}
+			}
+			for j := range m {
+				i := off + c + j // canonical order
+				if st != nil {
+					i = off + int(st.hi[(c+j)>>12]) + int(st.lo[(c+j)&0xfff])
+				}
+				q := n.p[3*i+from : 3*i+from+per]
+				if fill {
+					copy(q, buf[j*per:])
+				} else {
+					copy(buf[j*per:j*per+per], q)
+				}
+			}
+			if !fill {
+				if err := f(buf[:m*per]); err != nil {
 					return err
 				}
 			}

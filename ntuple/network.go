@@ -249,11 +249,14 @@ func (n *Network) Shared() bool { return n.shared }
 // run, more than one pass up front. Loading a file calls it before the
 // reads, which would otherwise fault the pages in one by one.
 func (n *Network) Prefault() {
+	if n.p != nil { // packed: p is all it reads and writes
+		if n.freeP != nil {
+			prefault(n.p)
+		}
+		return
+	}
 	if n.free != nil {
 		prefault(n.w)
-	}
-	if n.freeP != nil {
-		prefault(n.p)
 	}
 }
 

@@ -21,30 +21,61 @@ import (
 
 // Pack moves a coherent network's weights and accumulators into one array
 // (see above); it does nothing without TC or when packed already. Call it
-// before the goroutines that use the network start.
+// before the goroutines that use the network start. The dense slices'
+// memory is handed back to the system as it is copied, so that a packed
+// network holds three floats a weight, as TDL2048+'s, not six; Weights,
+// Accumulators and Unpack fill them again.
 func (n *Network) Pack() {
 	if n.ea == nil || n.p != nil {
 		return
 	}
 	n.p, n.freeP = allocWeights(3 * len(n.w))
-	prefault(n.p)
-	prefault(n.w) // read below and refreshed at every save
-	for i, w := range n.w {
-		n.p[3*i], n.p[3*i+1], n.p[3*i+2] = w, n.ea[2*i], n.ea[2*i+1]
+	for a := 0; a < len(n.w); a += packChunk {
+		b := min(a+packChunk, len(n.w))
+		if n.freeP != nil {
+			prefault(n.p[3*a : 3*b])
+		}
+		for i, w := range n.w[a:b] {
+			i += a
+			n.p[3*i], n.p[3*i+1], n.p[3*i+2] = w, n.ea[2*i], n.ea[2*i+1]
+		}
+		if n.free != nil {
+			release(n.w[a:b])
+		}
+		if n.freeEA != nil {
+			release(n.ea[2*a : 2*b])
+		}
 	}
 }
+
+// packChunk is how many weights Pack and Unpack copy at a time: they
+// fault in the memory they copy to (on every CPU, prefault) and release
+// the memory they copied from, so that the two copies are never both
+// whole. 16 MiB of weights.
+const packChunk = 1 << 22
 
 // Packed reports whether the network is packed.
 func (n *Network) Packed() bool { return n.p != nil }
 
 // Unpack ends packing: the dense slices get the packed values, and the
-// packed array is released.
+// packed array is released, a part at a time as it is copied.
 func (n *Network) Unpack() {
 	if n.p == nil {
 		return
 	}
-	n.refresh()
-	n.refreshEA()
+	for a := 0; a < len(n.w); a += packChunk {
+		b := min(a+packChunk, len(n.w))
+		if n.free != nil {
+			prefault(n.w[a:b])
+		}
+		if n.freeEA != nil {
+			prefault(n.ea[2*a : 2*b])
+		}
+		n.refreshRange(a, b)
+		if n.freeP != nil {
+			release(n.p[3*a : 3*b])
+		}
+	}
 	if n.freeP != nil {
 		n.freeP()
 	}
@@ -66,6 +97,15 @@ func (n *Network) refreshEA() {
 		for i := range n.w {
 			n.ea[2*i], n.ea[2*i+1] = p[3*i+1], p[3*i+2]
 		}
+	}
+}
+
+// refreshRange copies weights a to b and their accumulators from the
+// packed array.
+func (n *Network) refreshRange(a, b int) {
+	p := n.p
+	for i := a; i < b; i++ {
+		n.w[i], n.ea[2*i], n.ea[2*i+1] = p[3*i], p[3*i+1], p[3*i+2]
 	}
 }
 
@@ -111,4 +151,31 @@ func (n *Network) addPacked(x []uint32, d float32) float32 {
 		v += s
 	}
 	return v
+}
+
+// FirstNonFinite returns the first weight that is NaN or infinite, else
+// the first whose TC accumulators are, and -1 when all are finite. It
+// reads a packed network's array, not its dense slices.
+func (n *Network) FirstNonFinite() int {
+	if p := n.p; p != nil {
+		for k := range 3 {
+			for i := k; i < len(p); i += 3 {
+				if x := p[i]; x-x != 0 { // 0 for finite x, NaN for NaN and the infinities
+					return i / 3
+				}
+			}
+		}
+		return -1
+	}
+	for i, x := range n.w {
+		if x-x != 0 {
+			return i
+		}
+	}
+	for i, x := range n.ea {
+		if x-x != 0 {
+			return i / 2
+		}
+	}
+	return -1
 }

@@ -59,3 +59,71 @@ func TestPackedMatchesApart(t *testing.T) {
 }
 
 func same32(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+
+// canonical returns n's weights (acc false) or accumulators in canonical
+// order, through EachCanonical.
+func canonical(t *testing.T, n *Network, acc bool) []float32 {
+	out := make([]float32, 0, 2*n.Spec().Weights())
+	if err := n.EachCanonical(acc, func(c []float32) error { out = append(out, c...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPackedCanonical: a packed network (one pattern in cache-line order,
+// one canonical, two stages) gives the same weights and accumulators to
+// EachCanonical as unpacked, takes FillCanonical's into its packed array,
+// and finds non-finite weights and accumulators there.
+func TestPackedCanonical(t *testing.T) {
+	n := MustNew("012456,0123@0,64")
+	defer n.Free()
+	if n.lay == nil || n.lay.store[0] == nil || n.lay.store[1] != nil {
+		t.Fatal("want a network with one pattern in cache-line order and one canonical")
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range n.w {
+		n.w[i] = float32(rng.IntN(1000))
+	}
+	n.EnableCoherence()
+	for range 2000 {
+		n.UpdateStage(rng.IntN(2), board.Board(rng.Uint64()), float32(rng.NormFloat64()*50))
+	}
+	wantW, wantA := canonical(t, n, false), canonical(t, n, true)
+	n.Pack()
+	if gotW, gotA := canonical(t, n, false), canonical(t, n, true); !slices.EqualFunc(gotW, wantW, same32) || !slices.EqualFunc(gotA, wantA, same32) {
+		t.Fatal("packed EachCanonical differs from unpacked")
+	}
+	if n.FirstNonFinite() != -1 {
+		t.Fatal("FirstNonFinite on finite weights")
+	}
+	// Fill with new values while packed; they must be what Unpack leaves.
+	for i := range wantW {
+		wantW[i] = -wantW[i] - 1
+	}
+	for i := range wantA {
+		wantA[i] += 3
+	}
+	fill := func(src []float32) func([]float32) error {
+		return func(c []float32) error { src = src[copy(c, src):]; return nil }
+	}
+	if err := n.FillCanonical(false, fill(wantW)); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.FillCanonical(true, fill(wantA)); err != nil {
+		t.Fatal(err)
+	}
+	s := n.StorageIndex(0, 0x123456) // canonical 0x123456 of pattern 0, stage 0
+	n.p[3*s+2] = float32(math.Inf(1))
+	if got := n.FirstNonFinite(); got != int(s) {
+		t.Fatalf("infinite A of weight %d: FirstNonFinite %d", s, got)
+	}
+	n.p[3*(s+1)] = float32(math.NaN())
+	if got := n.FirstNonFinite(); got != int(s+1) {
+		t.Fatalf("NaN weight %d before an infinite A: FirstNonFinite %d", s+1, got)
+	}
+	n.p[3*s+2], n.p[3*(s+1)] = wantA[2*0x123456+1], wantW[n.CanonicalIndex(0, s+1)]
+	n.Unpack()
+	if gotW, gotA := canonical(t, n, false), canonical(t, n, true); !slices.EqualFunc(gotW, wantW, same32) || !slices.EqualFunc(gotA, wantA, same32) {
+		t.Fatal("weights filled while packed are not what Unpack leaves")
+	}
+}

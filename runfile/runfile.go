@@ -111,11 +111,8 @@ func DefaultLog(save string) string {
 // its header. It refuses weights that are not finite, so that a diverged
 // run never replaces its last good checkpoint.
 func Save(path string, net *ntuple.Network, hdr netfile.Header, st State) error {
-	if i := firstNonFinite(net.Weights()); i >= 0 {
+	if i := net.FirstNonFinite(); i >= 0 {
 		return &DivergedError{Index: i}
-	}
-	if i := firstNonFinite(net.Accumulators()); i >= 0 {
-		return &DivergedError{Index: i / 2}
 	}
 	js, err := json.Marshal(st)
 	if err != nil {
@@ -132,18 +129,8 @@ func (e *DivergedError) Error() string {
 	return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Index)
 }
 
-func firstNonFinite(w []float32) int {
-	for i, x := range w {
-		// x-x is 0 for finite x, NaN for NaN and the infinities.
-		if x-x != 0 {
-			return i
-		}
-	}
-	return -1
-}
-
 // Finite reports whether every weight of net is a finite number.
-func Finite(net *ntuple.Network) bool { return firstNonFinite(net.Weights()) < 0 }
+func Finite(net *ntuple.Network) bool { return net.FirstNonFinite() < 0 }
 
 // A Log is the metrics log of a run, one JSON line per block.
 type Log struct {

@@ -399,13 +399,13 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 		if kind != learn.AfterState {
 			return usagef("--coherence is for after-state learning")
 		}
-		if err := checkMemory(6*int64(len(net.Weights()))*4, "network "+net.Spec().String()+" with coherence (weights, accumulators, and both packed for training)"); err != nil {
+		if err := checkMemory(3*int64(net.Spec().Weights())*4, "network "+net.Spec().String()+" with coherence (each weight with its two accumulators)"); err != nil {
 			return err
 		}
 		net.EnableCoherence()
 	}
 	if cohFrom > 0 && !net.Coherent() {
-		if err := checkMemory(6*int64(len(net.Weights()))*4, "network "+net.Spec().String()+" with coherence (weights, accumulators, and both packed for training)"); err != nil {
+		if err := checkMemory(3*int64(net.Spec().Weights())*4, "network "+net.Spec().String()+" with coherence (each weight with its two accumulators)"); err != nil {
 			return err
 		}
 	}
