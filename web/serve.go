@@ -44,7 +44,16 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 		running int // handlers running
 		idle    = sync.NewCond(&mu)
 		conns   = map[net.Conn]http.ConnState{}
+		closing bool // the shutdown hook ran
 	)
+	stop := func(c net.Conn, st http.ConnState) {
+		switch st {
+		case http.StateNew:
+			c.Close()
+		case http.StateActive:
+			c.SetReadDeadline(time.Now())
+		}
+	}
 	srv := HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		running++
@@ -66,18 +75,24 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 			delete(conns, c)
 		} else {
 			conns[c] = st
+			if closing { // accepted, or its request begun, as the hook ran
+				stop(c, st)
+			}
 		}
 	}
 	// Once the listener is closed, a connection that is not idle is
-	// reading a request's headers or body, or has read them all: its next
-	// read fails now. Shutdown closes the idle ones itself.
+	// reading a request's headers or body, or has read them all. One with
+	// no request yet (new) is closed: a read deadline would not do, as
+	// net/http sets its own when it starts reading the headers, and under
+	// load that can come after this hook. In one whose request has begun
+	// (active), the next read fails now. Shutdown closes the idle ones
+	// itself.
 	srv.RegisterOnShutdown(func() {
 		mu.Lock()
 		defer mu.Unlock()
+		closing = true
 		for c, st := range conns {
-			if st != http.StateIdle {
-				c.SetReadDeadline(time.Now())
-			}
+			stop(c, st)
 		}
 	})
 	done := make(chan error, 1)
