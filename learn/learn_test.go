@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -94,12 +93,6 @@ func BenchmarkTrain4x6(b *testing.B) {
 	b.ResetTimer()
 	_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000})
 	b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkTrainCPU4x6 reports moves per CPU second as well, which other

@@ -4,7 +4,7 @@
 // renamed), and a writer holds an advisory lock on its target so that a
 // second writer is refused with the first one's process named.
 //
-// The lock of path is an flock(2) on a hidden file ".NAME.lock" beside it,
+// The lock of path is an flock(2) (LockFileEx on Windows) on a hidden file ".NAME.lock" beside it,
 // holding the owner's process id and command line. Temporary files are
 // ".NAME.tmp*" beside the target; the holder of the lock removes those a
 // killed writer left behind. Aligned 4 KB blocks of zeros are left as
@@ -20,8 +20,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // Check reports, before any work, whether path can be written: a file name
@@ -104,10 +102,10 @@ func Acquire(path string) (*Lock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lock %s: %v", path, unwrapPath(err))
 		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if held, err := tryLock(f); err != nil {
 			b, _ := io.ReadAll(io.LimitReader(f, 4096))
 			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
+			if held {
 				le := &LockError{Path: path}
 				pid, cmd, _ := strings.Cut(string(b), "\n")
 				le.PID, _ = strconv.Atoi(strings.TrimSpace(pid))
@@ -118,8 +116,10 @@ func Acquire(path string) (*Lock, error) {
 		}
 		// The holder before us may have removed the file after we opened
 		// it: then our lock is on a file nobody else will see; retry.
-		var a, b unix.Stat_t
-		if unix.Fstat(int(f.Fd()), &a) != nil || unix.Stat(name, &b) != nil || a.Ino != b.Ino || a.Dev != b.Dev {
+		if a, err := f.Stat(); err != nil {
+			f.Close()
+			continue
+		} else if b, err := os.Stat(name); err != nil || !os.SameFile(a, b) {
 			f.Close()
 			continue
 		}

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
@@ -211,15 +209,6 @@ func describeFile(path string, head []byte) string {
 		return fmt.Sprintf("weights (%s)", k)
 	}
 	return "other data"
-}
-
-// physicalMemory is the machine's memory in bytes (0 when unknown).
-func physicalMemory() int64 {
-	var si unix.Sysinfo_t
-	if unix.Sysinfo(&si) != nil {
-		return 0
-	}
-	return int64(si.Totalram) * int64(si.Unit)
 }
 
 // checkMemory refuses an allocation that cannot fit in this machine's

@@ -1,0 +1,17 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// tryLock locks f's first byte exclusively without waiting (LockFileEx);
+// held reports that another open file holds it. Windows' locks are
+// mandatory, so the holder's process id cannot be read while it holds it.
+func tryLock(f *os.File) (held bool, err error) {
+	var o windows.Overlapped
+	err = windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &o)
+	return errors.Is(err, windows.ERROR_LOCK_VIOLATION), err
+}
