@@ -7,8 +7,9 @@
 // The lock of path is an flock(2) (LockFileEx on Windows) on a hidden file
 // ".NAME.lock" beside it, holding the owner's process id and command line.
 // Temporary files are ".NAME.tmp*" beside the target; the holder of the
-// lock removes those a killed writer left behind. Aligned 4 KB blocks of zeros are left as
-// holes: the same bytes, in less disk and page cache (see holes).
+// lock removes those a killed writer left behind. Aligned 4 KB blocks of
+// zeros are left as holes: the same bytes, in less disk and page cache
+// (see holes).
 package safefile
 
 import (
