@@ -197,57 +197,73 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 
 // walkCanonical is EachCanonical (fill false: each chunk gathered from
 // storage, then given to f) and FillCanonical (fill true: f fills the
-// chunk, which is then scattered to storage).
+// chunk, which is then scattered to storage). Weight i's per floats are
+// at data[stride*i+from:]: the dense slices, or a packed network's array
+// (packed.go), read and written in place, so that saving a checkpoint
+// does not bring the dense slices back.
 func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
-	if n.p != nil {
-		return n.walkPacked(acc, fill, f)
+	var data []float32
+	per, stride, from := 1, 1, 0
+	switch {
+	case n.p != nil:
+		data, stride = n.p, 3
+		if acc {
+			per, from = 2, 1
+		}
+	case acc:
+		data, per, stride = n.Accumulators(), 2, 2
+	default:
+		data = n.Weights()
 	}
-	data, per := n.Weights(), 1
-	if acc {
-		data, per = n.Accumulators(), 2
-	}
-	if n.lay == nil || len(data) == 0 {
+	dense := stride == per
+	if len(data) == 0 || n.lay == nil && dense {
 		return f(data)
 	}
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
-		st := n.lay.store[p]
-		if st == nil { // canonical order
+		var st *perm24
+		if n.lay != nil {
+			st = n.lay.store[p]
+		}
+		if st == nil && dense { // canonical order
 			return chunks(data[off*per:(off+size)*per], canonChunk*per, f)
 		}
 		for c := 0; c < size; c += canonChunk {
+			m := min(canonChunk, size-c)
+			chunk := buf[:m*per]
 			if fill {
-				if err := f(buf); err != nil {
+				if err := f(chunk); err != nil {
 					return err
 				}
 			}
+			if st == nil { // packed, canonical order
+				for j := range m {
+					move(data[stride*(off+c+j)+from:][:per], chunk[j*per:][:per], fill)
+				}
+			}
 			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff], h its
-			// upper half.
-			for h := c >> 12; h < (c+canonChunk)>>12; h++ {
+			// upper half (a pattern with a map has 1<<24 weights: whole
+			// chunks).
+			for h := c >> 12; st != nil && h < (c+canonChunk)>>12; h++ {
 				at := off + int(st.hi[h])
-				b := buf[(h<<12-c)*per:][:4096*per]
+				b := chunk[(h<<12-c)*per:][:4096*per]
 				switch {
-				case per == 1 && fill: // weights, one at a time: the bulk
+				case dense && per == 1 && fill: // weights, one at a time: the bulk
 					for j, l := range &st.lo {
 						data[at+int(l)] = b[j]
 					}
-				case per == 1:
+				case dense && per == 1:
 					for j, l := range &st.lo {
 						b[j] = data[at+int(l)]
 					}
 				default:
 					for j, l := range &st.lo {
-						s := (at + int(l)) * per
-						if fill {
-							copy(data[s:s+per], b[j*per:])
-						} else {
-							copy(b[j*per:j*per+per], data[s:])
-						}
+						move(data[stride*(at+int(l))+from:][:per], b[j*per:][:per], fill)
 					}
 				}
 			}
 			if !fill {
-				if err := f(buf); err != nil {
+				if err := f(chunk); err != nil {
 					return err
 				}
 			}
@@ -256,47 +272,13 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 	})
 }
 
-// walkPacked is walkCanonical on a packed network, straight from and to
-// the packed array: saving a checkpoint does not bring the dense slices
-// back.
-func (n *Network) walkPacked(acc, fill bool, f func([]float32) error) error {
-	per, from := 1, 0 // floats a weight passes, the first one's place in p
-	if acc {
-		per, from = 2, 1
+// move copies chunk to store (fill) or store to chunk.
+func move(store, chunk []float32, fill bool) {
+	if fill {
+		copy(store, chunk)
+	} else {
+		copy(chunk, store)
 	}
-	buf := make([]float32, canonChunk*per)
-	return n.eachTable(func(p, off, size int) error {
-		st := (*perm24)(nil)
-		if n.lay != nil {
-			st = n.lay.store[p]
-		}
-		for c := 0; c < size; c += canonChunk {
-			m := min(canonChunk, size-c)
-			if fill {
-				if err := f(buf[:m*per]); err != nil {
-					return err
-				}
-			}
-			for j := range m {
-				i := off + c + j // canonical order
-				if st != nil {
-					i = off + int(st.hi[(c+j)>>12]) + int(st.lo[(c+j)&0xfff])
-				}
-				q := n.p[3*i+from : 3*i+from+per]
-				if fill {
-					copy(q, buf[j*per:])
-				} else {
-					copy(buf[j*per:j*per+per], q)
-				}
-			}
-			if !fill {
-				if err := f(buf[:m*per]); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
 }
 
 // chunks calls f with s in pieces of at most size, in order.
