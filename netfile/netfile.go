@@ -196,17 +196,15 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 // checkFinite refuses weights that hold NaN or an infinity: the mark of a
 // diverged run, and values no search can compare.
 func checkFinite(net *ntuple.Network) error {
-	for i, x := range net.Weights() {
-		if x-x != 0 {
-			return fmt.Errorf("weight file holds a weight that is not a finite number (weight %d is %v): the run that wrote it diverged", i, x)
-		}
+	i := net.FirstNonFinite()
+	if i < 0 {
+		return nil
 	}
-	for i, x := range net.Accumulators() {
-		if x-x != 0 {
-			return fmt.Errorf("weight file holds a coherence accumulator that is not a finite number (%d is %v): the run that wrote it diverged", i, x)
-		}
+	what := fmt.Sprintf("weight %d", i)
+	if net.Coherent() {
+		what += " or its coherence accumulators"
 	}
-	return nil
+	return fmt.Errorf("weight file holds a value that is not a finite number (%s): the run that wrote it diverged", what)
 }
 
 // Save writes net to path atomically: a temporary file in the same folder,

@@ -129,9 +129,6 @@ func (e *DivergedError) Error() string {
 	return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Index)
 }
 
-// Finite reports whether every weight of net is a finite number.
-func Finite(net *ntuple.Network) bool { return net.FirstNonFinite() < 0 }
-
 // A Log is the metrics log of a run, one JSON line per block.
 type Log struct {
 	path    string
