@@ -14,27 +14,12 @@ func TestPrefaultResident(t *testing.T) {
 	n := MustNew("4x6")
 	defer n.Free()
 	w := n.Weights()
-	mem := unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
-	page := unix.Getpagesize()
-	vec := make([]byte, (len(mem)+page-1)/page)
-	if err := mincore(mem, vec); err != nil {
-		t.Skip("mincore:", err)
-	}
-	before := 0
-	for _, v := range vec {
-		before += int(v & 1)
-	}
-	if before == len(vec) {
-		t.Fatalf("all %d pages resident before Prefault", len(vec))
+	if in, all := resident(t, w); in == all {
+		t.Fatalf("all %d pages resident before Prefault", all)
 	}
 	n.Prefault()
-	if err := mincore(mem, vec); err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vec {
-		if v&1 == 0 {
-			t.Fatalf("page %d of %d not resident after Prefault", i, len(vec))
-		}
+	if in, all := resident(t, w); in != all {
+		t.Fatalf("%d of %d pages resident after Prefault", in, all)
 	}
 	for i := 0; i < len(w); i += 1 << 16 {
 		if w[i] != 0 {
