@@ -238,7 +238,7 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 			}
 			if st == nil { // packed, canonical order
 				for j := range m {
-					move(data[stride*(off+c+j)+from:][:per], chunk[j*per:][:per], fill)
+					move(data, stride*(off+c+j)+from, chunk, j*per, per, fill)
 				}
 			}
 			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff], h its
@@ -258,7 +258,7 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 					}
 				default:
 					for j, l := range &st.lo {
-						move(data[stride*(at+int(l))+from:][:per], b[j*per:][:per], fill)
+						move(data, stride*(at+int(l))+from, b, j*per, per, fill)
 					}
 				}
 			}
@@ -272,12 +272,18 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 	})
 }
 
-// move copies chunk to store (fill) or store to chunk.
-func move(store, chunk []float32, fill bool) {
-	if fill {
-		copy(store, chunk)
-	} else {
-		copy(chunk, store)
+// move copies the per (1 or 2) floats at chunk[c:] to data[d:] (fill) or
+// back.
+func move(data []float32, d int, chunk []float32, c, per int, fill bool) {
+	switch {
+	case per == 1 && fill:
+		data[d] = chunk[c]
+	case per == 1:
+		chunk[c] = data[d]
+	case fill:
+		data[d], data[d+1] = chunk[c], chunk[c+1]
+	default:
+		chunk[c], chunk[c+1] = data[d], data[d+1]
 	}
 }
 
