@@ -323,13 +323,16 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	}
 	// take hands out the next episode; at a boundary it waits, or with
 	// wait false, returns none.
+	// ended reports, with mu held, whether the run hands out no more
+	// episodes: all given, one diverged, or cancelled.
+	ended := func() bool { return next >= cfg.Episodes || failed != nil || ctx.Err() != nil }
 	take := func(wait bool) (int, float32, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		for wait && next >= boundary && next < cfg.Episodes && failed == nil && ctx.Err() == nil {
+		for wait && next >= boundary && !ended() {
 			wake.Wait()
 		}
-		if next >= boundary || next >= cfg.Episodes || failed != nil || ctx.Err() != nil {
+		if next >= boundary || ended() {
 			return 0, 0, false
 		}
 		i := next
@@ -399,7 +402,7 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		ctl = &laneControl{over: func() bool {
 			mu.Lock()
 			defer mu.Unlock()
-			return next >= cfg.Episodes || failed != nil || ctx.Err() != nil
+			return ended()
 		}}
 		choices := laneChoices(threads, lanes)
 		ctl.set(choices[0])
