@@ -102,17 +102,17 @@ func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 		bp := func(i int) *uint64 { return (*uint64)(unsafe.Pointer(&bs[i])) }
 		const chunk = 4
 		if len(bs) <= chunk { // a move's after-states: one call
-			estimateN4x6asm(w, bp(0), len(bs), &out[0])
+			estimateN4x6(w, bp(0), len(bs), &out[0])
 			return
 		}
 		// Indices of the next chunk computed and prefetched while the
 		// current one is summed.
 		var idx [2][chunk * 32]uint32
-		index4x6asm(w, bp(0), min(chunk, len(bs)), &idx[0][0])
+		indexN4x6(w, bp(0), min(chunk, len(bs)), &idx[0][0])
 		for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
 			to := min(from+chunk, len(bs))
 			if to < len(bs) {
-				index4x6asm(w, bp(to), min(chunk, len(bs)-to), &idx[c^1][0])
+				indexN4x6(w, bp(to), min(chunk, len(bs)-to), &idx[c^1][0])
 			}
 			sumIndex4x6asm(w, &idx[c][0], to-from, &out[from])
 		}
@@ -171,7 +171,7 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	per := n.Lookups()
 	_ = dst[len(bs)*per-1]
 	if n.Direct() {
-		index4x6asm(&n.w[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0])
+		indexN4x6(&n.w[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0])
 		return
 	}
 	big := len(n.w) > 4<<20 // smaller networks stay in the cache (EstimateManyStage)
