@@ -177,6 +177,10 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	big := len(n.w) > 4<<20 // smaller networks stay in the cache (EstimateManyStage)
 	if np := len(n.masks) / 2; np > 0 && big && n.p == nil {
 		for i, b := range bs {
+			if n.avx != nil {
+				indexPrefetchAVX(&n.w[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+				continue
+			}
 			indexPrefetchPEXT(&n.w[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
 		}
 		return

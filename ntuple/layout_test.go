@@ -90,7 +90,7 @@ func TestCanonicalRoundTrip(t *testing.T) {
 	n := MustNew("4x6")
 	defer n.Free()
 	g := MustNew("012345,456789,012456,45689a/iso") // canonical, generic reader
-	g.kind = kindGeneric
+	g.kind, g.avx = kindGeneric, nil
 	defer g.Free()
 	rng := rand.New(rand.NewPCG(8, 8))
 	for i := range g.w {

@@ -109,6 +109,12 @@ type Network struct {
 	// otherwise.
 	masks []uint64
 	offs  []uint32
+	// avx is the tables of the same indices by AVX-512 (avx.go), a group
+	// a pattern, and stage k's pattern offsets are at
+	// avxOffs[k*len(pats):]; nil where the processor lacks it, or a
+	// pattern has more than 6 cells.
+	avx     []avxGroup
+	avxOffs []uint32
 	// p is the packed weights and accumulators of a coherent network in
 	// training (packed.go), nil otherwise.
 	p     []float32
@@ -154,6 +160,16 @@ func New(spec Spec) (*Network, error) {
 		}
 		if slices.ContainsFunc(low, func(m uint32) bool { return m != 0xf }) {
 			n.lay = newLayout(low)
+		}
+		// The same indices by AVX-512 where it runs (avx.go).
+		if haveAVX {
+			if n.avx = buildPatternAVX(spec.Patterns); n.avx != nil {
+				for k := range spec.StageCount() {
+					for p := range n.pats {
+						n.avxOffs = append(n.avxOffs, uint32(k*n.stage)+n.pats[p].off)
+					}
+				}
+			}
 		}
 	}
 	return n, nil
@@ -359,6 +375,12 @@ func (n *Network) Index(b board.Board, dst []uint32) []uint32 { return n.IndexSt
 // IndexStage computes the weight indices of b in stage k into dst.
 func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	base := uint32(k * n.stage)
+	if n.avx != nil {
+		np := len(n.pats)
+		dst = dst[:np*8]
+		indexAVX(nil, uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[0])
+		return dst
+	}
 	if n.kind == kind4x6 {
 		return index4x6(b, dst, base)
 	}

@@ -61,7 +61,7 @@ func TestIsomorphismVectors(t *testing.T) {
 func TestGenericMatchesFast(t *testing.T) {
 	fast := MustNew("4x6")
 	slow := MustNew("012345,456789,012456,45689a/iso")
-	slow.kind = kindGeneric
+	slow.kind, slow.avx = kindGeneric, nil
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range fast.w {
 		if i%97 == 0 {
@@ -336,7 +336,7 @@ func BenchmarkEstimate4x6(b *testing.B) {
 
 func BenchmarkEstimateGeneric4x6(b *testing.B) {
 	n := touched(b)
-	n.kind = kindGeneric
+	n.kind, n.avx = kindGeneric, nil
 	defer n.Free()
 	bs := benchBoards()
 	b.ResetTimer()
@@ -383,7 +383,7 @@ func TestAssemblyMatchesGo(t *testing.T) {
 	// canon holds the same weights in canonical order, as the Go reader
 	// (estimate4x6) wants them where there is no assembly.
 	canon := MustNew("4x6")
-	canon.lay = nil
+	canon.lay, canon.avx = nil, nil
 	defer canon.Free()
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range asm.w {
@@ -538,7 +538,7 @@ func TestPEXTMatchesGo(t *testing.T) {
 			t.Fatalf("%s: not read with PEXT", spec)
 		}
 		g := *n
-		g.masks, g.offs = nil, nil
+		g.masks, g.offs, g.avx = nil, nil, nil
 		per := n.Lookups()
 		for range 3000 {
 			b := board.Board(rng.Uint64())

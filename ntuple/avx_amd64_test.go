@@ -3,63 +3,7 @@ package ntuple
 import (
 	"math/rand/v2"
 	"testing"
-
-	"github.com/td2048/td2048/board"
 )
-
-// emulateAVX computes lane l of group g as index4x6avx does, in Go: the
-// tables' arithmetic checked on any processor.
-func emulateAVX(t *avxTables, b uint64, g, l int) uint32 {
-	part := func(perm *[64]byte, mask, bf *[64]byte, wf *[32]uint16) (d [2]int32) {
-		for j := range 4 {
-			var w int32
-			for k := 2 * j; k < 2*j+2; k++ {
-				tile := byte(b >> (4 * perm[8*l+k]) & 0xf)
-				w += int32(tile&mask[8*l+k]) * int32(int8(bf[8*l+k]))
-			}
-			d[j/2] += w * int32(int16(wf[4*l+j]))
-		}
-		return d
-	}
-	h := part(&t.permHi[g], &t.maskHi, &t.byteHi, &t.wordHi)
-	o := part(&t.permLo[g], &t.maskLo, &t.byteLo, &t.wordLo)
-	return uint32(h[0]+o[0]) + uint32(h[1]+o[1])<<16
-}
-
-// TestAVXTables: the tables give every (image, pattern) its storage index,
-// on any processor.
-func TestAVXTables(t *testing.T) {
-	tab := buildAVX(lay4x6)
-	if tab == nil {
-		t.Fatal("the 4x6 layout's tables do not fit")
-	}
-	n := &Network{lay: newLayout(lay4x6[:])}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		b := r.Uint64()
-		for i, y := range board.Board(b).Images() {
-			c := [4]uint32{}
-			c[0], c[1], c[2], c[3] = idx4x6(uint64(y))
-			for p := range 4 {
-				want := n.StorageIndex(p, c[p]&0xffffff)
-				if got := emulateAVX(tab, b, i/2, 4*(i%2)+p); got != want {
-					t.Fatalf("board %#x image %d pattern %d: %#x, want %#x", b, i, p, got, want)
-				}
-			}
-		}
-	}
-}
-
-func TestBuildAVXRefuses(t *testing.T) {
-	for _, low := range [][4]uint32{
-		{0x311000, 0x003300, 0x311000, 0x110120}, // a tile's bit 1 without bit 0
-		{0x311000, 0x003300, 0x311000, 0x111110}, // five line bits: five tiles in the lo part
-	} {
-		if buildAVX(low) != nil {
-			t.Errorf("buildAVX(%x) built tables", low)
-		}
-	}
-}
 
 // TestIndex4x6AVX: the assembly writes index4x6asm's indices, bit for bit.
 func TestIndex4x6AVX(t *testing.T) {
@@ -136,4 +80,43 @@ func BenchmarkIndex4x6(b *testing.B) {
 			index4x6avx(&n.w[0], &bs[i&1020], 3, &dst[0], avx4x6)
 		}
 	})
+}
+
+// TestIndexAVX: indexAVX and indexPrefetchAVX write IndexStage's PEXT
+// indices, bit for bit, for each stage of networks of every size, and
+// the 4x6 network's the PEXT assembly's.
+func TestIndexAVX(t *testing.T) {
+	if !haveAVX || !havePEXT {
+		t.Skip("no AVX-512 VBMI")
+	}
+	for _, name := range []string{"8x6@0,16384", "5x6", "4x6@0,2048", "8x4", "2x4"} {
+		n := MustNew(name)
+		if n.masks == nil && n.kind != kind4x6 { // read in Go (not ascending)
+			if n.avx != nil {
+				t.Errorf("%s: AVX-512 tables for a network read in Go", name)
+			}
+			continue
+		}
+		if n.avx == nil {
+			t.Fatalf("%s: no AVX-512 tables", name)
+		}
+		np := len(n.pats)
+		r := rand.New(rand.NewPCG(9, 10))
+		for range 3000 {
+			b := r.Uint64()
+			for k := range n.spec.StageCount() {
+				var want, got, pf [MaxPatterns * 8]uint32
+				if n.masks != nil {
+					indexPEXT(nil, b, &n.masks[0], &n.offs[k*np], np, &want[0])
+				} else {
+					index4x6pm(b, &want[0], uint32(k*n.stage))
+				}
+				indexAVX(nil, b, &n.avx[0], &n.avxOffs[k*np], np, &got[0])
+				indexPrefetchAVX(&n.w[0], b, &n.avx[0], &n.avxOffs[k*np], np, &pf[0])
+				if got != want || pf != want {
+					t.Fatalf("%s stage %d board %#x: %x / %x, want %x", name, k, b, got[:np*8], pf[:np*8], want[:np*8])
+				}
+			}
+		}
+	}
 }

@@ -1,0 +1,167 @@
+#include "textflag.h"
+
+// index4x6avx (avx4x6_amd64.go). Register use: Z22-Z25 and Z26-Z29 the
+// hi and lo permutations of groups 0-3, Z16-Z21 the masks and factors
+// (avxGroup's order, group 0's), X30 the nibble mask, Z0 the board's cells as bytes,
+// Z2 and Z3 scratch; DI the weights, R13 the boards, R14 the indices, R8
+// the boards left, AX, BX, CX, DX the indices being prefetched.
+
+// CELLS: the board in X0 as 16 bytes, cell c in byte c, to X0 (X1
+// scratch, X30 the nibble mask): even cells from the low nibbles, odd
+// ones from the high, interleaved.
+#define CELLS \
+	VPSRLQ $4, X0, X1; \
+	VPANDQ X30, X0, X0; \
+	VPANDQ X30, X1, X1; \
+	VPUNPCKLBW X1, X0, X0
+
+// GROUP(g, ph, pl): the 8 indices of group g (images 2g and 2g+1, each
+// pattern in order) to 32g(R14), each weight prefetched from its
+// pattern's table (pattern p at byte offset p<<26).
+#define GROUP(g, ph, pl) \
+	VPERMB Z0, ph, Z2; \
+	VPERMB Z0, pl, Z3; \
+	VPANDQ Z16, Z2, Z2; \
+	VPANDQ Z17, Z3, Z3; \
+	VPMADDUBSW Z18, Z2, Z2; \
+	VPMADDUBSW Z19, Z3, Z3; \
+	VPMADDWD Z20, Z2, Z2; \
+	VPMADDWD Z21, Z3, Z3; \
+	VPADDD Z3, Z2, Z2; \
+	VPSRLQ $32, Z2, Z3; \
+	VPSLLQ $16, Z3, Z3; \
+	VPADDQ Z3, Z2, Z2; \
+	VPMOVQD Z2, Y2; \
+	VMOVDQU Y2, (32*g)(R14); \
+	MOVL (32*g)(R14), AX; \
+	MOVL (32*g+4)(R14), BX; \
+	MOVL (32*g+8)(R14), CX; \
+	MOVL (32*g+12)(R14), DX; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 0x4000000(DI)(BX*4); \
+	PREFETCHT0 0x8000000(DI)(CX*4); \
+	PREFETCHT0 0xc000000(DI)(DX*4); \
+	MOVL (32*g+16)(R14), AX; \
+	MOVL (32*g+20)(R14), BX; \
+	MOVL (32*g+24)(R14), CX; \
+	MOVL (32*g+28)(R14), DX; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 0x4000000(DI)(BX*4); \
+	PREFETCHT0 0x8000000(DI)(CX*4); \
+	PREFETCHT0 0xc000000(DI)(DX*4)
+
+// PATTERN: the 8 indices of the pattern whose avxGroup is at R11, plus
+// its offset at R12, to R14 (Z0 the cells; Z2-Z5 scratch).
+#define PATTERN \
+	VMOVDQU64 0(R11), Z4; \
+	VMOVDQU64 64(R11), Z5; \
+	VPERMB Z0, Z4, Z2; \
+	VPERMB Z0, Z5, Z3; \
+	VPANDQ 128(R11), Z2, Z2; \
+	VPANDQ 192(R11), Z3, Z3; \
+	VPMADDUBSW 256(R11), Z2, Z2; \
+	VPMADDUBSW 320(R11), Z3, Z3; \
+	VPMADDWD 384(R11), Z2, Z2; \
+	VPMADDWD 448(R11), Z3, Z3; \
+	VPADDD Z3, Z2, Z2; \
+	VPSRLQ $32, Z2, Z3; \
+	VPSLLQ $16, Z3, Z3; \
+	VPADDQ Z3, Z2, Z2; \
+	VPMOVQD Z2, Y2; \
+	VPBROADCASTD (R12), Y3; \
+	VPADDD Y3, Y2, Y2; \
+	VMOVDQU Y2, (R14)
+
+// PF8: the weights at DI of the 8 indices at R14 prefetched.
+#define PF8 \
+	MOVL 0(R14), AX; \
+	MOVL 4(R14), BX; \
+	MOVL 8(R14), DX; \
+	MOVL 12(R14), R8; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 (DI)(BX*4); \
+	PREFETCHT0 (DI)(DX*4); \
+	PREFETCHT0 (DI)(R8*4); \
+	MOVL 16(R14), AX; \
+	MOVL 20(R14), BX; \
+	MOVL 24(R14), DX; \
+	MOVL 28(R14), R8; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 (DI)(BX*4); \
+	PREFETCHT0 (DI)(DX*4); \
+	PREFETCHT0 (DI)(R8*4)
+
+#define NOPF
+
+// PATTERNS(after): for each of the CX patterns, PATTERN then after.
+#define PATTERNS(after) \
+	MOVQ $0x0f0f0f0f0f0f0f0f, AX; \
+	VMOVQ AX, X30; \
+	VMOVQ b+8(FP), X0; \
+	CELLS; \
+	MOVQ w+0(FP), DI; \
+	MOVQ t+16(FP), R11; \
+	MOVQ offs+24(FP), R12; \
+	MOVQ npat+32(FP), CX; \
+	MOVQ dst+40(FP), R14; \
+patloop: \
+	PATTERN; \
+	after; \
+	ADDQ $512, R11; \
+	ADDQ $4, R12; \
+	ADDQ $32, R14; \
+	DECQ CX; \
+	JNZ patloop; \
+	VZEROUPPER
+
+// func index4x6avx(w *float32, bs *uint64, n int, dst *uint32, t *avxTables)
+TEXT ·index4x6avx(SB), NOSPLIT, $0-40
+	MOVQ n+16(FP), R8
+	TESTQ R8, R8
+	JEQ done
+	MOVQ t+32(FP), AX
+	VMOVDQU64 0(AX), Z22
+	VMOVDQU64 512(AX), Z23
+	VMOVDQU64 1024(AX), Z24
+	VMOVDQU64 1536(AX), Z25
+	VMOVDQU64 64(AX), Z26
+	VMOVDQU64 576(AX), Z27
+	VMOVDQU64 1088(AX), Z28
+	VMOVDQU64 1600(AX), Z29
+	VMOVDQU64 128(AX), Z16
+	VMOVDQU64 192(AX), Z17
+	VMOVDQU64 256(AX), Z18
+	VMOVDQU64 320(AX), Z19
+	VMOVDQU64 384(AX), Z20
+	VMOVDQU64 448(AX), Z21
+	MOVQ $0x0f0f0f0f0f0f0f0f, AX
+	VMOVQ AX, X30
+	MOVQ w+0(FP), DI
+	MOVQ bs+8(FP), R13
+	MOVQ dst+24(FP), R14
+
+loop:
+	VMOVQ (R13), X0
+	CELLS
+	GROUP(0, Z22, Z26)
+	GROUP(1, Z23, Z27)
+	GROUP(2, Z24, Z28)
+	GROUP(3, Z25, Z29)
+	ADDQ $128, R14
+	ADDQ $8, R13
+	DECQ R8
+	JNZ loop
+	VZEROUPPER
+
+done:
+	RET
+
+// func indexAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+TEXT ·indexAVX(SB), NOSPLIT, $0-48
+	PATTERNS(NOPF)
+	RET
+
+// func indexPrefetchAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetchAVX(SB), NOSPLIT, $0-48
+	PATTERNS(PF8)
+	RET
