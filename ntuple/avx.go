@@ -173,3 +173,15 @@ func avxFactors(e [8]int, bf []byte, wf []uint16) bool {
 	}
 	return true
 }
+
+// IndexCode names the code that computes the networks' indices on this
+// processor: "AVX-512", "PEXT" (BMI2) or "Go". Benchmarks say which ran.
+func IndexCode() string {
+	switch {
+	case haveAVX && havePEXT:
+		return "AVX-512"
+	case havePEXT:
+		return "PEXT"
+	}
+	return "Go"
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/td2048/td2048/bench"
 	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -60,7 +61,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		if !*asJSON {
-			fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %d CPUs\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+			fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %d CPUs, indices by %s\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), ntuple.IndexCode())
 		}
 		ctx, stop := interruptible()
 		defer stop()
