@@ -22,7 +22,7 @@ import (
 // Updates keep their scalar code: for one board, loading the tables costs
 // more than the images save (4x6: 23.5 against 17 ns).
 //
-// GODEBUG=cpu.avx512vbmi=off turns it off (golang.org/x/sys/cpu).
+// GODEBUG=cpu.avx512f=off turns it off (golang.org/x/sys/cpu).
 
 // An avxGroup is eight lanes of the tables: lane l's bytes are 8l..8l+7
 // of each [64]byte and its words 4l..4l+3 of each [32]uint16. A lane's

@@ -2,6 +2,8 @@ package ntuple
 
 import (
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +120,17 @@ func TestIndexAVX(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestIndexCodeGODEBUG: GODEBUG=cpu.avx512f=off, which CI sets for a
+// second pass, does turn the AVX-512 indices off.
+func TestIndexCodeGODEBUG(t *testing.T) {
+	off := strings.Contains(os.Getenv("GODEBUG"), "cpu.avx512f=off")
+	if off && (IndexCode() == "AVX-512" || avx4x6 != nil) {
+		t.Fatal("GODEBUG=cpu.avx512f=off left the AVX-512 indices on")
+	}
+	if !off && haveAVX && havePEXT && MustNew("8x6").avx == nil {
+		t.Fatal("an 8x6 network without AVX-512 tables on a processor with AVX-512")
 	}
 }
