@@ -17,6 +17,12 @@ func indexAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *ui
 //go:noescape
 func indexPrefetchAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
 
+// indexPrefetch3AVX is indexPrefetchAVX for a packed array w (packed.go):
+// weight i's line at w[3i].
+//
+//go:noescape
+func indexPrefetch3AVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+
 // haveAVX reports whether the processor runs the AVX-512 index code.
 var haveAVX = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI
 

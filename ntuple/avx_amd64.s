@@ -91,6 +91,33 @@
 	PREFETCHT0 (DI)(DX*4); \
 	PREFETCHT0 (DI)(R8*4)
 
+// PF8X3: PF8 on a packed array (packed.go): weight i at DI+12i.
+#define PF8X3 \
+	MOVL 0(R14), AX; \
+	MOVL 4(R14), BX; \
+	MOVL 8(R14), DX; \
+	MOVL 12(R14), R8; \
+	LEAQ (AX)(AX*2), AX; \
+	LEAQ (BX)(BX*2), BX; \
+	LEAQ (DX)(DX*2), DX; \
+	LEAQ (R8)(R8*2), R8; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 (DI)(BX*4); \
+	PREFETCHT0 (DI)(DX*4); \
+	PREFETCHT0 (DI)(R8*4); \
+	MOVL 16(R14), AX; \
+	MOVL 20(R14), BX; \
+	MOVL 24(R14), DX; \
+	MOVL 28(R14), R8; \
+	LEAQ (AX)(AX*2), AX; \
+	LEAQ (BX)(BX*2), BX; \
+	LEAQ (DX)(DX*2), DX; \
+	LEAQ (R8)(R8*2), R8; \
+	PREFETCHT0 (DI)(AX*4); \
+	PREFETCHT0 (DI)(BX*4); \
+	PREFETCHT0 (DI)(DX*4); \
+	PREFETCHT0 (DI)(R8*4)
+
 #define NOPF
 
 // PATTERNS(after): for each of the CX patterns, PATTERN then after.
@@ -164,4 +191,9 @@ TEXT ·indexAVX(SB), NOSPLIT, $0-48
 // func indexPrefetchAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
 TEXT ·indexPrefetchAVX(SB), NOSPLIT, $0-48
 	PATTERNS(PF8)
+	RET
+
+// func indexPrefetch3AVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetch3AVX(SB), NOSPLIT, $0-48
+	PATTERNS(PF8X3)
 	RET

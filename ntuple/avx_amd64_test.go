@@ -84,7 +84,7 @@ func BenchmarkIndex4x6(b *testing.B) {
 	})
 }
 
-// TestIndexAVX: indexAVX and indexPrefetchAVX write IndexStage's PEXT
+// TestIndexAVX: indexAVX, indexPrefetchAVX and indexPrefetch3AVX write IndexStage's PEXT
 // indices, bit for bit, for each stage of networks of every size, and
 // the 4x6 network's the PEXT assembly's.
 func TestIndexAVX(t *testing.T) {
@@ -115,8 +115,10 @@ func TestIndexAVX(t *testing.T) {
 				}
 				indexAVX(nil, b, &n.avx[0], &n.avxOffs[k*np], np, &got[0])
 				indexPrefetchAVX(&n.w[0], b, &n.avx[0], &n.avxOffs[k*np], np, &pf[0])
-				if got != want || pf != want {
-					t.Fatalf("%s stage %d board %#x: %x / %x, want %x", name, k, b, got[:np*8], pf[:np*8], want[:np*8])
+				var pf3 [MaxPatterns * 8]uint32
+				indexPrefetch3AVX(&n.w[0], b, &n.avx[0], &n.avxOffs[k*np], np, &pf3[0])
+				if got != want || pf != want || pf3 != want {
+					t.Fatalf("%s stage %d board %#x: %x / %x / %x, want %x", name, k, b, got[:np*8], pf[:np*8], pf3[:np*8], want[:np*8])
 				}
 			}
 		}

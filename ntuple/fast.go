@@ -185,6 +185,13 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 		}
 		return
 	}
+	if n.p != nil && n.avx != nil && big { // packed (TC): each board's weights asked for at once
+		np := len(n.pats)
+		for i, b := range bs {
+			indexPrefetch3AVX(&n.p[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+		}
+		return
+	}
 	for i, b := range bs {
 		n.IndexStage(k, b, dst[i*per:])
 	}
