@@ -83,23 +83,27 @@ func SlideRow(c [4]int) ([4]int, uint32) {
 // Moves slides b in all four directions. after[d] == b means d is illegal.
 // reward[d] is the merge reward, with OverflowBit set for a 65536 merge.
 func Moves(b board.Board) (after [4]board.Board, reward [4]uint32) {
+	MovesTo(b, &after, &reward)
+	return after, reward
+}
+
+// MovesTo is Moves writing to after and reward: no copies on the hot path.
+func MovesTo(b board.Board, after *[4]board.Board, reward *[4]uint32) {
 	x := uint64(b)
 	r0, r1, r2, r3 := uint16(x), uint16(x>>16), uint16(x>>32), uint16(x>>48)
 	after[Left] = board.Board(uint64(rowLeft[r0]) | uint64(rowLeft[r1])<<16 |
 		uint64(rowLeft[r2])<<32 | uint64(rowLeft[r3])<<48)
 	after[Right] = board.Board(uint64(rowRight[r0]) | uint64(rowRight[r1])<<16 |
 		uint64(rowRight[r2])<<32 | uint64(rowRight[r3])<<48)
-	reward[Left] = rowReward[r0] + rowReward[r1] + rowReward[r2] + rowReward[r3]
-	reward[Right] = reward[Left]
+	rl := rowReward[r0] + rowReward[r1] + rowReward[r2] + rowReward[r3]
 	t := uint64(b.Transpose())
 	c0, c1, c2, c3 := uint16(t), uint16(t>>16), uint16(t>>32), uint16(t>>48)
 	after[Up] = board.Board(uint64(rowLeft[c0]) | uint64(rowLeft[c1])<<16 |
 		uint64(rowLeft[c2])<<32 | uint64(rowLeft[c3])<<48).Transpose()
 	after[Down] = board.Board(uint64(rowRight[c0]) | uint64(rowRight[c1])<<16 |
 		uint64(rowRight[c2])<<32 | uint64(rowRight[c3])<<48).Transpose()
-	reward[Up] = rowReward[c0] + rowReward[c1] + rowReward[c2] + rowReward[c3]
-	reward[Down] = reward[Up]
-	return after, reward
+	ru := rowReward[c0] + rowReward[c1] + rowReward[c2] + rowReward[c3]
+	*reward = [4]uint32{Up: ru, Right: rl, Down: ru, Left: rl}
 }
 
 // Move slides b in direction d: the after-state, the reward (65536 for the

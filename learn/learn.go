@@ -199,12 +199,12 @@ func (w *Worker) finish() Episode {
 // worth their reward alone), as TDL2048+'s stage, block and restart modes
 // have it; else the game goes on past them (wide.go).
 func fillMoves(m *Moves, b board.Board, final bool) (over uint8) {
-	after, reward := game.Moves(b)
+	var reward [4]uint32
+	game.MovesTo(b, &m.After, &reward)
 	m.Legal, m.Final = 0, 0
 	for d := range 4 {
-		m.After[d] = after[d]
 		m.Reward[d] = float32(game.Reward(reward[d]))
-		if after[d] != b {
+		if m.After[d] != b {
 			m.Legal |= 1 << d
 			if game.Overflow(reward[d]) {
 				over |= 1 << d
