@@ -46,9 +46,6 @@ type avxGroup struct {
 // group 0's.
 type avxTables [4]avxGroup
 
-// avxCells are the 4x6 network's patterns.
-var avxCells = [4][]int{{0, 1, 2, 3, 4, 5}, {4, 5, 6, 7, 8, 9}, {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10}}
-
 // avxImages are the cell maps of board.Images: cell c of image i is the
 // board's cell avxImages[i][c].
 var avxImages = func() (src [8][16]byte) {
@@ -66,7 +63,7 @@ func buildAVX(low [4]uint32) *avxTables {
 	t := new(avxTables)
 	for g := range t {
 		for l := range 8 {
-			if !t[g].lane(l, avxCells[l%4], low[l%4], &avxImages[2*g+l/4]) {
+			if !t[g].lane(l, cells4x6[l%4], low[l%4], &avxImages[2*g+l/4]) {
 				return nil
 			}
 		}

@@ -1,10 +1,14 @@
 #include "textflag.h"
 
-// index4x6avx (avx4x6_amd64.go). Register use: Z22-Z25 and Z26-Z29 the
-// hi and lo permutations of groups 0-3, Z16-Z21 the masks and factors
-// (avxGroup's order, group 0's), X30 the nibble mask, Z0 the board's cells as bytes,
-// Z2 and Z3 scratch; DI the weights, R13 the boards, R14 the indices, R8
-// the boards left, AX, BX, CX, DX the indices being prefetched.
+// The networks' indices by AVX-512 (avx.go, avx_amd64.go). Register use:
+// Z0 the board's cells as bytes, Z2 and Z3 scratch, X30 the nibble mask;
+// DI the weights, R14 the indices written, AX, BX, CX, DX, R8 the
+// indices being prefetched. index4x6avx: Z22-Z25 and Z26-Z29 the hi and
+// lo permutations of groups 0-3, Z16-Z21 group 0's masks and factors
+// (avxGroup's order; every group's are the same), R13 the boards, R8 the
+// boards left. indexAVX and its prefetching forms: R11 the pattern's
+// avxGroup, Z4 and Z5 its permutations, R12 its offset, CX the patterns
+// left.
 
 // CELLS: the board in X0 as 16 bytes, cell c in byte c, to X0 (X1
 // scratch, X30 the nibble mask): even cells from the low nibbles, odd
@@ -15,23 +19,33 @@
 	VPANDQ X30, X1, X1; \
 	VPUNPCKLBW X1, X0, X0
 
-// GROUP(g, ph, pl): the 8 indices of group g (images 2g and 2g+1, each
-// pattern in order) to 32g(R14), each weight prefetched from its
-// pattern's table (pattern p at byte offset p<<26).
-#define GROUP(g, ph, pl) \
+// LANES(ph, pl, mh, ml, bh, bl, wh, wl): the storage indices of eight
+// lanes (avxGroup) to Y2, from the board's cells in Z0: the hi and lo
+// parts gathered by the permutations ph and pl, masked by mh and ml,
+// multiplied and summed in pairs by the byte factors bh, bl and the word
+// factors wh, wl, added, and each lane's two dwords folded (the high one
+// 16 bits up; the VPMOVQD to dwords drops what the fold leaves above
+// bit 31). Z3 scratch; the operands are registers or memory.
+#define LANES(ph, pl, mh, ml, bh, bl, wh, wl) \
 	VPERMB Z0, ph, Z2; \
 	VPERMB Z0, pl, Z3; \
-	VPANDQ Z16, Z2, Z2; \
-	VPANDQ Z17, Z3, Z3; \
-	VPMADDUBSW Z18, Z2, Z2; \
-	VPMADDUBSW Z19, Z3, Z3; \
-	VPMADDWD Z20, Z2, Z2; \
-	VPMADDWD Z21, Z3, Z3; \
+	VPANDQ mh, Z2, Z2; \
+	VPANDQ ml, Z3, Z3; \
+	VPMADDUBSW bh, Z2, Z2; \
+	VPMADDUBSW bl, Z3, Z3; \
+	VPMADDWD wh, Z2, Z2; \
+	VPMADDWD wl, Z3, Z3; \
 	VPADDD Z3, Z2, Z2; \
 	VPSRLQ $32, Z2, Z3; \
 	VPSLLQ $16, Z3, Z3; \
 	VPADDQ Z3, Z2, Z2; \
-	VPMOVQD Z2, Y2; \
+	VPMOVQD Z2, Y2
+
+// GROUP(g, ph, pl): the 8 indices of group g (images 2g and 2g+1, each
+// pattern in order) to 32g(R14), each weight prefetched from its
+// pattern's table (pattern p at byte offset p<<26).
+#define GROUP(g, ph, pl) \
+	LANES(ph, pl, Z16, Z17, Z18, Z19, Z20, Z21); \
 	VMOVDQU Y2, (32*g)(R14); \
 	MOVL (32*g)(R14), AX; \
 	MOVL (32*g+4)(R14), BX; \
@@ -55,19 +69,7 @@
 #define PATTERN \
 	VMOVDQU64 0(R11), Z4; \
 	VMOVDQU64 64(R11), Z5; \
-	VPERMB Z0, Z4, Z2; \
-	VPERMB Z0, Z5, Z3; \
-	VPANDQ 128(R11), Z2, Z2; \
-	VPANDQ 192(R11), Z3, Z3; \
-	VPMADDUBSW 256(R11), Z2, Z2; \
-	VPMADDUBSW 320(R11), Z3, Z3; \
-	VPMADDWD 384(R11), Z2, Z2; \
-	VPMADDWD 448(R11), Z3, Z3; \
-	VPADDD Z3, Z2, Z2; \
-	VPSRLQ $32, Z2, Z3; \
-	VPSLLQ $16, Z3, Z3; \
-	VPADDQ Z3, Z2, Z2; \
-	VPMOVQD Z2, Y2; \
+	LANES(Z4, Z5, 128(R11), 192(R11), 256(R11), 320(R11), 384(R11), 448(R11)); \
 	VPBROADCASTD (R12), Y3; \
 	VPADDD Y3, Y2, Y2; \
 	VMOVDQU Y2, (R14)

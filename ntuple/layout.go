@@ -141,11 +141,14 @@ func newLayout(low []uint32) *layout {
 	return l
 }
 
+// cells4x6 are the 4x6 network's patterns, for its assembly's masks and
+// tables (pm4x6, avx.go).
+var cells4x6 = [4][]int{{0, 1, 2, 3, 4, 5}, {4, 5, 6, 7, 8, 9}, {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10}}
+
 // pm4x6 are the 4x6 assembly's PEXT masks (fourx6_amd64.s), imageMasks
 // of each pattern in order: l, then h.
 var pm4x6 = func() (m [8]uint64) {
-	cells := [4][]int{{0, 1, 2, 3, 4, 5}, {4, 5, 6, 7, 8, 9}, {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10}}
-	for p, cs := range cells {
+	for p, cs := range cells4x6 {
 		m[2*p], m[2*p+1] = imageMasks(cs, lay4x6[p])
 	}
 	return m
