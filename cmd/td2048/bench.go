@@ -61,7 +61,11 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		if !*asJSON {
-			fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %d CPUs, indices by %s\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), ntuple.IndexCode())
+			cpus := fmt.Sprintf("%d CPUs", runtime.NumCPU())
+			if m := cpuModel(); m != "" {
+				cpus += " (" + m + ")"
+			}
+			fmt.Fprintf(out, "td2048 bench: %s, %d thread(s), %s/%s, %s, indices by %s\n", describeBench(cfg), cfg.Threads, runtime.GOOS, runtime.GOARCH, cpus, ntuple.IndexCode())
 		}
 		ctx, stop := interruptible()
 		defer stop()
@@ -132,6 +136,8 @@ type benchJSON struct {
 	OS        string            `json:"goos"`
 	Arch      string            `json:"goarch"`
 	CPUs      int               `json:"cpus"`
+	CPUModel  string            `json:"cpu_model"` // "" where the system does not say
+	Indices   string            `json:"indices"`   // the code computing the weights' indices: AVX-512, PEXT or Go
 	Phases    []benchPhaseJSON  `json:"phases"`
 	Signature *string           `json:"signature"` // 8 hex digits; null when training ran on several threads
 	Course    []benchCourseJSON `json:"course,omitempty"`
@@ -164,7 +170,7 @@ type benchPhaseJSON struct {
 
 func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) benchJSON {
 	r := benchJSON{Episodes: cfg.Episodes, Games: cfg.Games, DeepGames: cfg.DeepGames, Threads: cfg.Threads,
-		OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
+		OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), CPUModel: cpuModel(), Indices: ntuple.IndexCode()}
 	r.Phases = []benchPhaseJSON{}
 	for _, p := range res.Phases {
 		r.Phases = append(r.Phases, benchPhaseJSON{p.Name, p.Moves, seconds(p.Elapsed), math.Round(p.MovesPerSec())})

@@ -26,7 +26,7 @@ func normalize(s, dir string) string {
 	for _, r := range []struct{ re, with string }{
 		{`(?m)^(\d+ (episodes|games)) in [^,]+, \S+ (moves|slides)/s`, "$1 in TIME, SPEED $3/s"},
 		{`("(elapsed_s|moves_per_sec|threads|cpus)"):[0-9.e+-]+`, "$1:0"},
-		{`"(goos|goarch)":"[^"]*"`, `"$1":""`},
+		{`"(goos|goarch|cpu_model|indices)":"[^"]*"`, `"$1":""`},
 		{`(?m)^(threads = )\d+`, "${1}N"},
 	} {
 		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
