@@ -74,43 +74,23 @@
 	VPADDD Y3, Y2, Y2; \
 	VMOVDQU Y2, (R14)
 
-// PF8: the weights at DI of the 8 indices at R14 prefetched.
-#define PF8 \
-	MOVL 0(R14), AX; \
-	MOVL 4(R14), BX; \
-	MOVL 8(R14), DX; \
-	MOVL 12(R14), R8; \
-	PREFETCHT0 (DI)(AX*4); \
-	PREFETCHT0 (DI)(BX*4); \
-	PREFETCHT0 (DI)(DX*4); \
-	PREFETCHT0 (DI)(R8*4); \
-	MOVL 16(R14), AX; \
-	MOVL 20(R14), BX; \
-	MOVL 24(R14), DX; \
-	MOVL 28(R14), R8; \
+// PF4(o): the weights at DI of the 4 indices at o(R14) prefetched.
+#define PF4(o) \
+	MOVL (o)(R14), AX; \
+	MOVL (o+4)(R14), BX; \
+	MOVL (o+8)(R14), DX; \
+	MOVL (o+12)(R14), R8; \
 	PREFETCHT0 (DI)(AX*4); \
 	PREFETCHT0 (DI)(BX*4); \
 	PREFETCHT0 (DI)(DX*4); \
 	PREFETCHT0 (DI)(R8*4)
 
-// PF8X3: PF8 on a packed array (packed.go): weight i at DI+12i.
-#define PF8X3 \
-	MOVL 0(R14), AX; \
-	MOVL 4(R14), BX; \
-	MOVL 8(R14), DX; \
-	MOVL 12(R14), R8; \
-	LEAQ (AX)(AX*2), AX; \
-	LEAQ (BX)(BX*2), BX; \
-	LEAQ (DX)(DX*2), DX; \
-	LEAQ (R8)(R8*2), R8; \
-	PREFETCHT0 (DI)(AX*4); \
-	PREFETCHT0 (DI)(BX*4); \
-	PREFETCHT0 (DI)(DX*4); \
-	PREFETCHT0 (DI)(R8*4); \
-	MOVL 16(R14), AX; \
-	MOVL 20(R14), BX; \
-	MOVL 24(R14), DX; \
-	MOVL 28(R14), R8; \
+// PF4X3(o): PF4 on a packed array (packed.go): weight i at DI+12i.
+#define PF4X3(o) \
+	MOVL (o)(R14), AX; \
+	MOVL (o+4)(R14), BX; \
+	MOVL (o+8)(R14), DX; \
+	MOVL (o+12)(R14), R8; \
 	LEAQ (AX)(AX*2), AX; \
 	LEAQ (BX)(BX*2), BX; \
 	LEAQ (DX)(DX*2), DX; \
@@ -119,6 +99,10 @@
 	PREFETCHT0 (DI)(BX*4); \
 	PREFETCHT0 (DI)(DX*4); \
 	PREFETCHT0 (DI)(R8*4)
+
+// PF8 and PF8X3: the 8 indices at R14, each half by PF4 or PF4X3.
+#define PF8 PF4(0); PF4(16)
+#define PF8X3 PF4X3(0); PF4X3(16)
 
 #define NOPF
 
