@@ -182,3 +182,8 @@ func IndexCode() string {
 	}
 	return "Go"
 }
+
+// Vendor is the processor's vendor as CPUID names it, like "GenuineIntel"
+// or "AuthenticAMD"; "" off amd64. How well a core overlaps the cache
+// misses of a network's lookups depends on it (learn.InterleaveHelps).
+func Vendor() string { return vendor }
