@@ -95,7 +95,15 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		return func(s learn.Snapshot) { cfg.Tick(phase, s) }
 	}
-	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: fastest(net), AdaptInterleave: true, Every: max(cfg.Episodes, 1),
+	// One thread plays two episodes in turn on every processor, whatever
+	// the train command's default there (learn.InterleaveHelps), so that
+	// the signature is the same everywhere; several threads (no
+	// signature) train as the command does.
+	lanes := learn.DefaultInterleave
+	if cfg.Threads != 1 {
+		lanes = fastest(net)
+	}
+	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: lanes, AdaptInterleave: true, Every: max(cfg.Episodes, 1),
 		Tick: tick(TrainPhase), TickEvery: every})
 	if err != nil {
 		return res, err

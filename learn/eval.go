@@ -106,7 +106,7 @@ type EvalConfig struct {
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means DefaultEvalInterleave.
+	// turn; 0 means FastestEvalInterleave().
 	Interleave int
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
@@ -129,7 +129,7 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	lanes := cfg.Interleave
 	if lanes == 0 {
-		lanes = DefaultEvalInterleave
+		lanes = FastestEvalInterleave()
 	}
 	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
 		if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
