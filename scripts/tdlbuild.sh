@@ -12,6 +12,11 @@
 #   OUTDIR/train4x6/2048  `make profile` (GCC profile-guided), profiled on
 #                         30k episodes of 4x6 training from zero
 #   OUTDIR/train8x6/2048  the same, profiled on 5k episodes of 8x6
+#   OUTDIR/methods4x6/2048  profiled on 4x6 training by each learning
+#                         method of scripts/recipes.sh (a few thousand
+#                         episodes each), for scripts/methodspeed.sh: the
+#                         4x6 TD(0) build runs TC 2.3x slower than the
+#                         default build (cold code)
 #   OUTDIR/play4x6/2048   profiled on greedy, 2-ply and 3-ply play of
 #                         WEIGHTS.w (a 4x6 .w, such as one 100k-episode
 #                         run's `-o`); only when WEIGHTS.w is given
@@ -55,6 +60,15 @@ prepare default
 echo "$out/default/2048"
 profiled train4x6 '$(OUTPUT) -n 4x6patt -t 30 -e 0 -% none -s 7'
 profiled train8x6 '$(OUTPUT) -n 8x6patt -t 5 -e 0 -% none -s 7'
+profiled methods4x6 \
+	'$(OUTPUT) -n 4x6patt -t 5 -e 0 -% none -s 7 -tt backward' \
+	'$(OUTPUT) -n 4x6patt -t 5 -e 0 -% none -s 7' \
+	'$(OUTPUT) -n 4x6patt=320000/norm -t 5 -e 0 -% none -s 7' \
+	'$(OUTPUT) -n 4x6patt -t 3 -e 0 -% none -s 7 -a 1.0 -tt fast' \
+	'$(OUTPUT) -n 4x6patt -t 3 -e 0 -% none -s 7 -a 1.0' \
+	'$(OUTPUT) -n 4x6patt -t 5 -e 0 -% none -s 7 -N 5' \
+	'$(OUTPUT) -n 4x6patt -t 3 -e 0 -% none -s 7 -l 0.5 -N 5' \
+	'$(OUTPUT) -n 4x6patt@2 -@ 0,16384 -t 1 -e 0 -% none -s 7'
 if [ -n "$weights" ]; then
 	profiled play4x6 \
 		"\$(OUTPUT) -n 4x6patt -i $weights -t 0 -e 1x2000 -% none -s 7" \
