@@ -15,7 +15,7 @@
 #   OUTDIR/methods4x6/2048  profiled on 4x6 training by each learning
 #                         method of scripts/recipes.sh (a few thousand
 #                         episodes each), for scripts/methodspeed.sh: the
-#                         4x6 TD(0) build runs TC 2.3x slower than the
+#                         4x6 TD(0) build runs TC 2-3x slower than the
 #                         default build (cold code)
 #   OUTDIR/play4x6/2048   profiled on greedy, 2-ply and 3-ply play of
 #                         WEIGHTS.w (a 4x6 .w, such as one 100k-episode
