@@ -191,12 +191,25 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 		}
 		return
 	}
-	if n.p != nil && n.avx != nil && big { // packed (TC): each board's weights asked for at once
+	if n.p != nil && big { // packed (TC): each board's weights asked for at once
 		np := len(n.pats)
-		for i, b := range bs {
-			indexPrefetch3AVX(&n.p[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+		switch {
+		case n.avx != nil:
+			for i, b := range bs {
+				indexPrefetch3AVX(&n.p[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+			}
+			return
+		case len(n.masks) > 0:
+			for i, b := range bs {
+				indexPrefetch3PEXT(&n.p[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
+			}
+			return
+		case n.kind == kind4x6 && have4x6asm:
+			for i, b := range bs {
+				index4x6pm3(&n.p[0], uint64(b), &dst[i*per], uint32(k*n.stage))
+			}
+			return
 		}
-		return
 	}
 	for i, b := range bs {
 		n.IndexStage(k, b, dst[i*per:])

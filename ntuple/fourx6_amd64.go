@@ -52,3 +52,9 @@ func estimateN4x6asm(w *float32, bs *uint64, n int, out *float32)
 //
 //go:noescape
 func index4x6pm(b uint64, dst *uint32, base uint32)
+
+// index4x6pm3 is index4x6pm that also prefetches each index's weight in
+// the packed array p (weight i at p[3i], packed.go).
+//
+//go:noescape
+func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32)

@@ -232,3 +232,36 @@ TEXT ·index4x6pm(SB), NOSPLIT, $0-20
 	SETUP
 	EIGHT(IDXPM)
 	RET
+
+// PF3(r): the weight at index r of a packed array at DI (weight i at
+// 12i bytes, packed.go) prefetched, R11 scratch.
+#define PF3(r) \
+	LEAQ (r)(r*2), R11; \
+	PREFETCHT0 (DI)(R11*4)
+
+// IDXPM3(y): IDXPM, each weight prefetched from the packed array at DI.
+#define IDXPM3(y) \
+	INDICES(y); \
+	ADDL R13, AX; \
+	MOVL AX, 0(R14); \
+	PF3(AX); \
+	LEAL 0x1000000(R13)(BX*1), BX; \
+	MOVL BX, 32(R14); \
+	PF3(BX); \
+	LEAL 0x2000000(R13)(CX*1), CX; \
+	MOVL CX, 64(R14); \
+	PF3(CX); \
+	LEAL 0x3000000(R13)(DX*1), DX; \
+	MOVL DX, 96(R14); \
+	PF3(DX); \
+	ADDQ $4, R14
+
+// func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32)
+TEXT ·index4x6pm3(SB), NOSPLIT, $0-28
+	MOVQ p+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ dst+16(FP), R14
+	MOVL base+24(FP), R13
+	SETUP
+	EIGHT(IDXPM3)
+	RET

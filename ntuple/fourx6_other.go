@@ -13,3 +13,7 @@ func index4x6asm(w *float32, bs *uint64, n int, dst *uint32)    { panic("ntuple:
 func sumIndex4x6asm(w *float32, x *uint32, n int, out *float32) { panic("ntuple: no 4x6 assembly") }
 
 func index4x6pm(b uint64, dst *uint32, base uint32) { panic("ntuple: no 4x6 assembly") }
+
+func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32) {
+	panic("ntuple: no 4x6 assembly")
+}

@@ -564,3 +564,46 @@ func TestPEXTMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchPacked: Fetch on a packed (coherent) network writes
+// IndexStage's indices, whichever reader prefetches the packed array:
+// PEXT (4x5, big enough to be prefetched) and the 4x6 assembly, whose
+// prefetching reader index4x6pm3 is checked against index4x6pm directly
+// (a packed 4x6 network takes 800 MB).
+func TestFetchPacked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	n := MustNew("4x5@0,512")
+	defer n.Free()
+	if len(n.w) <= cachedWeights {
+		t.Fatalf("4x5 has %d weights, not prefetched", len(n.w))
+	}
+	n.EnableCoherence()
+	n.Pack()
+	per := n.Lookups()
+	for range 2000 {
+		b := board.Board(rng.Uint64())
+		k := rng.IntN(n.StageCount())
+		bs := []board.Board{b, b.Transpose(), b.Flip()}
+		var x, z [4 * MaxPatterns * 8]uint32
+		n.Fetch(k, bs, z[:])
+		for i, c := range bs {
+			if want := n.IndexStage(k, c, x[:]); !slices.Equal(z[i*per:(i+1)*per], want) {
+				t.Fatalf("stage %d, board %d: Fetch %x, IndexStage %x", k, i, z[i*per:(i+1)*per], want)
+			}
+		}
+	}
+	if !have4x6asm {
+		return
+	}
+	p := make([]float32, 16)
+	for range 2000 {
+		b := rng.Uint64()
+		base := uint32(rng.IntN(3)) << 26
+		var want, got [32]uint32
+		index4x6pm(b, &want[0], base)
+		index4x6pm3(&p[0], b, &got[0], base)
+		if got != want {
+			t.Fatalf("board %016x base %x: index4x6pm3 %x, index4x6pm %x", b, base, got, want)
+		}
+	}
+}

@@ -18,6 +18,12 @@ func indexPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst 
 //go:noescape
 func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
 
+// indexPrefetch3PEXT is indexPEXT that also prefetches each index's
+// weight in the packed array p (weight i at p[3i], packed.go).
+//
+//go:noescape
+func indexPrefetch3PEXT(p *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+
 var havePEXT = cpu.X86.HasBMI2
 
 // sum8 is Network.Sum, bit for bit, for npat patterns of 8 images whose

@@ -40,6 +40,13 @@
 	ONE(i); \
 	PREFETCHT0 (DI)(AX*4)
 
+// ONEPF3(i): ONE, and its weight prefetched from a packed array (weight
+// i at 12i bytes, packed.go).
+#define ONEPF3(i) \
+	ONE(i); \
+	LEAQ (AX)(AX*2), BX; \
+	PREFETCHT0 (DI)(BX*4)
+
 #define SETUP \
 	MOVQ b+8(FP), SI; \
 	IMAGES; \
@@ -74,6 +81,12 @@ TEXT ·indexPEXT(SB), NOSPLIT, $64-48
 TEXT ·indexPrefetchPEXT(SB), NOSPLIT, $64-48
 	SETUP
 	PATTERNS(ONEPF)
+	RET
+
+// func indexPrefetch3PEXT(p *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetch3PEXT(SB), NOSPLIT, $64-48
+	SETUP
+	PATTERNS(ONEPF3)
 	RET
 
 // NOSCALE(r) leaves index r as it is (a plain array); SCALE3(r) makes it

@@ -12,6 +12,10 @@ func indexPrefetchPEXT(w *float32, b uint64, masks *uint64, offs *uint32, npat i
 	panic("ntuple: no PEXT assembly")
 }
 
+func indexPrefetch3PEXT(p *float32, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32) {
+	panic("ntuple: no PEXT assembly")
+}
+
 const haveSum8 = false
 
 func sum8(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
