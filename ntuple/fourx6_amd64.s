@@ -209,20 +209,36 @@ TEXT ·estimateN4x6asm(SB), NOSPLIT, $512-32
 	SUMN
 	RET
 
-// IDXPM(y): the four storage indices of image y, plus R13 and each
+// IDXPMP(y, PF): the four storage indices of image y, plus R13 and each
 // pattern's table offset, stored pattern-major at R14 (pattern p at
-// 32p bytes), which moves on by 4 bytes.
-#define IDXPM(y) \
+// 32p bytes), which moves on by 4 bytes; PF(r) on each index r.
+#define IDXPMP(y, PF) \
 	INDICES(y); \
 	ADDL R13, AX; \
 	MOVL AX, 0(R14); \
+	PF(AX); \
 	LEAL 0x1000000(R13)(BX*1), BX; \
 	MOVL BX, 32(R14); \
+	PF(BX); \
 	LEAL 0x2000000(R13)(CX*1), CX; \
 	MOVL CX, 64(R14); \
+	PF(CX); \
 	LEAL 0x3000000(R13)(DX*1), DX; \
 	MOVL DX, 96(R14); \
+	PF(DX); \
 	ADDQ $4, R14
+
+// NOPF(r) does nothing; PF3(r) prefetches the weight at index r of a
+// packed array at DI (weight i at 12i bytes, packed.go), R11 scratch.
+#define NOPF(r)
+#define PF3(r) \
+	LEAQ (r)(r*2), R11; \
+	PREFETCHT0 (DI)(R11*4)
+
+// IDXPM(y): IDXPMP without prefetching; IDXPM3(y): each weight
+// prefetched from the packed array at DI.
+#define IDXPM(y) IDXPMP(y, NOPF)
+#define IDXPM3(y) IDXPMP(y, PF3)
 
 // func index4x6pm(b uint64, dst *uint32, base uint32)
 TEXT ·index4x6pm(SB), NOSPLIT, $0-20
@@ -232,29 +248,6 @@ TEXT ·index4x6pm(SB), NOSPLIT, $0-20
 	SETUP
 	EIGHT(IDXPM)
 	RET
-
-// PF3(r): the weight at index r of a packed array at DI (weight i at
-// 12i bytes, packed.go) prefetched, R11 scratch.
-#define PF3(r) \
-	LEAQ (r)(r*2), R11; \
-	PREFETCHT0 (DI)(R11*4)
-
-// IDXPM3(y): IDXPM, each weight prefetched from the packed array at DI.
-#define IDXPM3(y) \
-	INDICES(y); \
-	ADDL R13, AX; \
-	MOVL AX, 0(R14); \
-	PF3(AX); \
-	LEAL 0x1000000(R13)(BX*1), BX; \
-	MOVL BX, 32(R14); \
-	PF3(BX); \
-	LEAL 0x2000000(R13)(CX*1), CX; \
-	MOVL CX, 64(R14); \
-	PF3(CX); \
-	LEAL 0x3000000(R13)(DX*1), DX; \
-	MOVL DX, 96(R14); \
-	PF3(DX); \
-	ADDQ $4, R14
 
 // func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32)
 TEXT ·index4x6pm3(SB), NOSPLIT, $0-28
