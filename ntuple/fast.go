@@ -128,8 +128,14 @@ func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 	// computed and every weight prefetched, in assembly where there is
 	// some), each four's fetch before the last four's sum.
 	const chunk = 4
+	if len(bs) <= chunk { // a move's after-states: one buffer to clear, not two
+		var idx [chunk * MaxPatterns * 8]uint32
+		n.Fetch(k, bs, idx[:])
+		n.SumFetched(k, idx[:], out[:len(bs)])
+		return
+	}
 	var idx [2][chunk * MaxPatterns * 8]uint32
-	n.Fetch(k, bs[:min(chunk, len(bs))], idx[0][:])
+	n.Fetch(k, bs[:chunk], idx[0][:])
 	for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
 		to := min(from+chunk, len(bs))
 		if to < len(bs) {
