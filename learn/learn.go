@@ -117,7 +117,7 @@ func (w *Worker) Play(alpha float32) Episode {
 	if w.Kind == State {
 		return w.playState(alpha)
 	}
-	if w.Shaping != (Shaping{}) {
+	if w.trace.shaped = w.Shaping != (Shaping{}); w.trace.shaped {
 		return w.playShaped(alpha)
 	}
 	return w.playAfter(alpha)

@@ -29,10 +29,11 @@ import (
 //   - Online: each after-state learns as soon as its target is known,
 //     during the episode, as the research framework TDL2048+ does by
 //     default. With TD(0), s'_t learns when s'_{t+1} is chosen, toward
-//     R_{t+1} + V(s'_{t+1}) as valued for the choice, against V(s'_t) as it
-//     was valued when s'_t was chosen (TDL2048+'s fast mode); with n > 1,
-//     s'_t learns when s'_{t+n} is chosen, against a fresh V(s'_t). The last
-//     after-states learn when the episode ends.
+//     R_{t+1} + V(s'_{t+1}) as valued for the choice, against V(s'_t)
+//     either as it was valued when s'_t was chosen (TDL2048+'s fast mode)
+//     or valued again just before the update (its forward mode): Value
+//     says which. With n > 1, s'_t learns when s'_{t+n} is chosen, against
+//     a fresh V(s'_t). The last after-states learn when the episode ends.
 //   - Delayed (online truncated lambda, after Jaskowski 2018's delayed
 //     TD(lambda)): the same targets and times as online truncated lambda,
 //     but every V is the one computed when its after-state was chosen, so
@@ -49,7 +50,39 @@ type Mode struct {
 	Steps   int     // n of n-step TD, or where lambda is truncated; 0 or 1 is TD(0)
 	Lambda  float32 // TD(lambda) when > 0
 	Delayed bool    // with Online: truncated lambda on the values of the choices
+	// Value is which V(s'_t) online TD(0) updates against (Valuing).
+	Value Valuing
 }
+
+// Valuing is which value of s'_t an online TD(0) update moves from: the
+// one computed when s'_t was chosen, or one read again just before the
+// update. The two differ when the update of s'_{t-1}, made in between,
+// stepped weights that s'_t reads too: consecutive after-states share
+// every feature of the lines a move left alone, and small tuples (2x2
+// squares, 4-tuples) share most. At temporal coherence's rate of 1 such
+// a stale error is applied in full on top of the step already taken:
+// TC on 4-tuple networks (0145,1256 or 5x4) with the values of the
+// choices plays at 2-3k points after 3000 episodes in both td2048 and
+// TDL2048+ (-tt fast), against 12-14k valued again (its default,
+// forward). So TDL2048+ values again in every online mode but plain
+// TD(0) (its fast mode: no TC, one stage, no shaping), and so does
+// td2048 by default.
+type Valuing uint8
+
+const (
+	// ValueDefault is TDL2048+'s choice for the run: the value of the
+	// choice for plain single-stage TD(0) without shaping, a fresh value
+	// with temporal coherence, stages or shaping ("online").
+	ValueDefault Valuing = iota
+	// ValueChoice always takes the value of the choice (TDL2048+'s
+	// -tt fast: "fast"), except where another trainer's step can come in
+	// between on a coherent network (threads, episodes in turn): there it
+	// reads again, or the run falls to random play.
+	ValueChoice
+	// ValueFresh always reads the value again (TDL2048+'s -tt forward:
+	// "forward").
+	ValueFresh
+)
 
 // truncated reports a lambda-return cut at n steps.
 func (m Mode) truncated() bool { return m.Lambda > 0 && (m.Steps > 1 || m.Online) }
@@ -83,6 +116,10 @@ func (m Mode) String() string {
 	switch {
 	case m.delayed():
 		head = "delayed"
+	case m.Online && m.Value == ValueChoice:
+		head = "fast"
+	case m.Online && m.Value == ValueFresh:
+		head = "forward"
 	case m.Online:
 		head = "online"
 	}
@@ -103,13 +140,19 @@ func (m Mode) Describe() string {
 	switch {
 	case m.delayed():
 		return what + ", delayed online updates on the values of the choices"
+	case m.Online && m.Value == ValueChoice:
+		return what + ", online updates from the values of the choices (fast)"
+	case m.Online && m.Value == ValueFresh:
+		return what + ", online updates from values read again (forward)"
 	case m.Online:
 		return what + ", online updates"
 	}
 	return what + ", backward episode updates"
 }
 
-// ParseMode reads "backward", "online" or "delayed", optionally followed by
+// ParseMode reads "backward", "online", "fast", "forward" or "delayed"
+// (fast and forward are online with Value ValueChoice and ValueFresh),
+// optionally followed by
 // ",nstep=N" and ",lambda=L": "online,nstep=5", "backward,lambda=0.5"
 // (untruncated), "backward,lambda=0.5,nstep=5", "online,lambda=0.5" (cut
 // at DefaultLambdaSteps, Mode.n), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
@@ -119,12 +162,16 @@ func ParseMode(s string) (Mode, error) {
 	parts := strings.Split(strings.TrimSpace(s), ",")
 	switch parts[0] {
 	case "backward", "":
-	case "online", "forward":
+	case "online":
 		m.Online = true
+	case "fast":
+		m.Online, m.Value = true, ValueChoice
+	case "forward":
+		m.Online, m.Value = true, ValueFresh
 	case "delayed":
 		m.Online, m.Delayed = true, true
 	default:
-		return m, fmt.Errorf("update mode %q: want backward, online or delayed, then optionally ,nstep=N and ,lambda=L", s)
+		return m, fmt.Errorf("update mode %q: want backward, online, fast, forward or delayed, then optionally ,nstep=N and ,lambda=L", s)
 	}
 	var hasLambda bool
 	for _, p := range parts[1:] {
@@ -146,11 +193,17 @@ func ParseMode(s string) (Mode, error) {
 			return m, fmt.Errorf("update mode %q: unknown %q (want nstep=N or lambda=L)", s, p)
 		}
 	}
+	if m.Steps == 1 && !hasLambda {
+		m.Steps = 0 // one step is TD(0), which String writes without it
+	}
 	if m.Delayed && !hasLambda {
 		return m, fmt.Errorf("update mode %q: delayed wants lambda=L (and nstep=N, default %d)", s, DefaultLambdaSteps)
 	}
 	if hasLambda && (m.Lambda == 0 || m.Steps == 1) {
-		return Mode{Online: m.Online}, nil // TD(0)
+		return Mode{Online: m.Online, Value: m.Value}, nil // TD(0)
+	}
+	if m.Value == ValueChoice && m.n() > 1 {
+		return m, fmt.Errorf("update mode %q: fast is online TD(0) on the values of the choices; n-step and lambda updates read values again (use online)", s)
 	}
 	return m, nil
 }
@@ -256,9 +309,10 @@ func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
 }
 
 // own is V(s'_i) for its online update: the value of its choice in the
-// modes that keep it (TD(0)'s fast mode, delayed), else read again.
+// modes that keep it (TD(0) unless fresh, delayed unless racing), else
+// read again.
 func (t *Trace) own(i int) float32 {
-	if (t.Mode.delayed() || t.Mode.n() == 1) && !t.fresh() {
+	if t.Mode.delayed() && !t.racing() || t.Mode.n() == 1 && !t.fresh() {
 		return t.steps[i].value
 	}
 	return t.value(i)
@@ -284,15 +338,27 @@ func (t *Trace) online() {
 	t.learnStep(i, g, t.own(i)) // TD(0): fast, the value of the choice
 }
 
-// fresh reports whether online TD(0) must value s'_t again before its
-// update instead of using its value at the choice (TDL2048+'s forward
-// mode rather than its fast one): a coherent network shared by several
-// trainers, threads or episodes played in turn. Between the choice and
-// the update another trainer may have stepped s'_t's weights, and at TC's
-// rate of up to 1 an error computed from the stale value is applied on
-// top of that step in full: runs of two threads, or of two episodes in
-// turn on one, then fell to random play within a thousand episodes.
-func (t *Trace) fresh() bool { return (t.Net.Shared() || t.interleaved) && t.Net.Coherent() }
+// fresh reports whether online TD(0) values s'_t again before its update
+// instead of using its value at the choice (TDL2048+'s forward mode rather
+// than its fast one): as Mode.Value says, and always when racing.
+func (t *Trace) fresh() bool {
+	switch t.Mode.Value {
+	case ValueFresh:
+		return true
+	case ValueChoice:
+		return t.racing()
+	}
+	return t.Net.Coherent() || t.staged || t.shaped || t.racing()
+}
+
+// racing reports a coherent network shared by several trainers, threads
+// or episodes played in turn. Between a choice and its update another
+// trainer may have stepped s'_t's weights, and at TC's rate of up to 1 an
+// error computed from the stale value is applied on top of that step in
+// full: runs of two threads, or of two episodes in turn on one, fell to
+// random play within a thousand episodes. Such a trace always values
+// again, even in the fast and delayed modes.
+func (t *Trace) racing() bool { return (t.Net.Shared() || t.interleaved) && t.Net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the
 // plain sum of the rewards after it (truncated lambda: its recursion from

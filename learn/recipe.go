@@ -57,7 +57,7 @@ var Recipes = []Recipe{
 	{
 		Name: "otd-tc", About: "OTD for 90% of the episodes, then temporal coherence at rate 1.0 from the same weights, in one run",
 		Cite:    "Guei, Chen and Wu, IEEE Transactions on Games 2022 (TDL2048+'s README: -t 9000 then -t 1000 -a 1.0 -io)",
-		Note:    "TC values each after-state again before its online update, as TDL2048+'s TC does, on several threads and with episodes in turn (the default); with --threads 1 --interleave 1 it uses the value cached at the choice",
+		Note:    "TC values each after-state again before its online update, as TDL2048+'s TC does (its forward mode; --update fast for its -tt fast)",
 		Network: "4x6", Alpha: 0.1, Init: 320000, Update: "online", CoherenceFrom: 0.9, TCAlpha: 1.0,
 	},
 	{

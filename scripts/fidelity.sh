@@ -39,7 +39,6 @@ done_tdl() { [ -f "$1.out" ] && grep -Eq "^0*$((episodes / 1000))/0*$((episodes 
 
 run() { # PROGRAM METHOD SEED
 	local prog=$1 m=$2 s=$3 tdm=$2
-	[ "$m" = tc-forward ] && [ "$prog" = td2048 ] && return 0 # same runs as tc
 	local base=$out/$m-$prog-s$s
 	if [ "$prog" = td2048 ]; then
 		done_td "$base" && return 0
@@ -106,17 +105,12 @@ printf '%-13s %-17s %-17s %-7s %-7s %-7s %-28s %-28s %s\n' method td2048 TDL2048
 	"M moves/s td2048/TDL (ratio)" "moves/CPU-s td2048/TDL" "wall s td2048/TDL"
 for m in $methods; do
 	tdm=$m
-	[ "$m" = tc-forward ] && tdm=tc
 	a=() b=()
 	for s in $seeds; do
 		a+=("$(summ_td "$out/$tdm-td2048-s$s")")
 		b+=("$(summ_tdl "$out/$m-tdl-s$s")")
 	done
-	if [ "$m" = tc-forward ]; then
-		labels=$(for s in $seeds; do printf 'td2048 tc s%s,' "$s"; done; for s in $seeds; do printf 'TDL2048+ tc forward s%s,' "$s"; done)
-	else
-		labels=$(for s in $seeds; do printf 'td2048 s%s,' "$s"; done; for s in $seeds; do printf 'TDL2048+ s%s,' "$s"; done)
-	fi
+	labels=$(for s in $seeds; do printf 'td2048 s%s,' "$s"; done; for s in $seeds; do printf 'TDL2048+ s%s,' "$s"; done)
 	tdfiles=() tdlfiles=()
 	for s in $seeds; do tdfiles+=("$out/$tdm-td2048-s$s.jsonl"); tdlfiles+=("$out/$m-tdl-s$s.out"); done
 	"$td" plot "${tdfiles[@]}" "${tdlfiles[@]}" --label "${labels%,}" \

@@ -8,15 +8,16 @@ recipes='
 td0-backward|--update backward|-tt backward
 td0-online|--update online|
 otd|--init 320000 --update online|=320000/norm
-tc|--coherence --update online|-a 1.0 -tt fast
+tc|--coherence --update online|-a 1.0
 nstep5|--update online,nstep=5|-N 5
 lambda5|--update online,lambda=0.5,nstep=5|-l 0.5 -N 5
 ms|--network 4x6@0,16384 --alpha 0.05 --update online --shaping carousel|@2 -@ 0,16384
-tc-forward|--coherence --update online|-a 1.0
+tc-fast|--coherence --update fast|-a 1.0 -tt fast
 '
-# tc-forward compares td2048's online TC (which values s'_t as it was when
-# chosen, TDL2048+'s fast mode) with TDL2048+'s default TC mode, forward
-# (s'_t re-valued just before its update): td2048's flags are tc's.
+# tc is both programs' default TC, forward: s'_t valued again just before
+# its online update; tc-fast values it as it was when chosen (TDL2048+'s
+# -tt fast, its fastest TC, which td2048 ran by default on one thread
+# until 2026-11-26).
 
 # all_methods: every method's name, in order.
 all_methods() { echo "$recipes" | awk -F'|' 'NF {print $1}'; }
