@@ -348,7 +348,7 @@ func (t *Trace) fresh() bool {
 	case ValueChoice:
 		return t.racing()
 	}
-	return t.Net.Coherent() || t.staged || t.shaped || t.racing()
+	return t.Net.Coherent() || t.Net.Staged() || t.shaped // racing implies Coherent
 }
 
 // racing reports a coherent network shared by several trainers, threads

@@ -49,10 +49,9 @@ type Trace struct {
 	// turn (lanes.go), whose updates come between its choices and its
 	// own, as another thread's do (fresh).
 	interleaved bool
-	// staged and shaped: a multi-stage network, shaped episodes; online
-	// TD(0) then values again by default (fresh), as TDL2048+'s stage and
-	// restart modes do.
-	staged, shaped bool
+	// shaped: the episodes are shaped; online TD(0) then values again by
+	// default (fresh), as TDL2048+'s restart and stage modes do.
+	shaped bool
 	// keep makes an online trace keep every step of the episode (restart
 	// shaping reads them back to choose where to restart); else it keeps
 	// only the last ones, still waiting for their targets (slide).
@@ -70,7 +69,7 @@ type traceStep struct {
 
 // NewTrace returns an empty trace for net.
 func NewTrace(net *ntuple.Network) *Trace {
-	t := &Trace{Net: net, direct: net.Direct(), lookups: net.Lookups(), staged: net.Staged(), steps: make([]traceStep, 0, 1<<13)}
+	t := &Trace{Net: net, direct: net.Direct(), lookups: net.Lookups(), steps: make([]traceStep, 0, 1<<13)}
 	if !t.direct {
 		t.idx = make([]uint32, 0, t.lookups<<13)
 	}
