@@ -335,7 +335,7 @@ func (t *Trace) online() {
 	for k := i + 1; k <= T-1; k++ {
 		g += t.steps[k].reward
 	}
-	t.learnStep(i, g, t.own(i)) // TD(0): fast, the value of the choice
+	t.learnStep(i, g, t.own(i)) // TD(0): the value of the choice or read again (fresh)
 }
 
 // fresh reports whether online TD(0) values s'_t again before its update

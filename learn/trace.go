@@ -47,7 +47,7 @@ type Trace struct {
 	fetched int // candidates fetched
 	// interleaved: the trace is one of several episodes a worker plays in
 	// turn (lanes.go), whose updates come between its choices and its
-	// own, as another thread's do (fresh).
+	// own, as another thread's do (racing).
 	interleaved bool
 	// shaped: the episodes are shaped; online TD(0) then values again by
 	// default (fresh), as TDL2048+'s restart and stage modes do.
