@@ -190,7 +190,7 @@ func InterleaveHelps() bool { return ntuple.Vendor() == "AuthenticAMD" }
 // fast gave 1.05x and 1.10x). A move of 8x6 asks for 64 weights a board,
 // enough to fill the processor's outstanding misses alone: two in turn
 // took 2.78-2.94 s against 2.60-2.65 s for 5k episodes on one thread. On
-// several threads neither choice always wins (README, "Speed"), so the
+// several threads neither choice always wins (docs/speed.md), so the
 // train command lets such runs adapt it (Config.AdaptInterleave).
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 	if InterleaveHelps() && net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
