@@ -138,6 +138,7 @@ func (w *Worker) playShaped(alpha float32) Episode {
 // after-state (online modes only: it learns toward the first move's
 // target), valued by stage k.
 func (t *Trace) pushStart(b board.Board, k int) {
+	t.flush()
 	t.steps = append(t.steps, traceStep{b, 0, int32(k), 0})
 	i := len(t.steps) - 1
 	if !t.direct {

@@ -63,6 +63,7 @@ func (w *Worker) rise(m *Moves, d, k int) int {
 // restageLast moves the last step to stage k: it will learn there, from
 // its value there now.
 func (t *Trace) restageLast(k int) {
+	t.flush()
 	i := len(t.steps) - 1
 	s := &t.steps[i]
 	s.stage = int32(k)

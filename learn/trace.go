@@ -52,6 +52,9 @@ type Trace struct {
 	// shaped: the episodes are shaped; online TD(0) then values again by
 	// default (fresh), as TDL2048+'s restart and stage modes do.
 	shaped bool
+	// pending: an online update is due (Push's) and waits for the next
+	// fetch (flush).
+	pending bool
 	// keep makes an online trace keep every step of the episode (restart
 	// shaping reads them back to choose where to restart); else it keeps
 	// only the last ones, still waiting for their targets (slide).
@@ -87,7 +90,10 @@ func (t *Trace) UseIndices() {
 
 // Reset empties the trace for a new episode learnt with rate alpha (0: no
 // learning).
-func (t *Trace) Reset(alpha float32) { t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha }
+func (t *Trace) Reset(alpha float32) {
+	t.flush()
+	t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha
+}
 
 // Len is the number of steps held: the whole episode, but an online trace
 // keeps only its last steps (slide).
@@ -118,15 +124,17 @@ func (t *Trace) fetch(m *Moves) {
 	t.fetched = n
 	if t.direct || !t.Net.Direct() {
 		t.Net.Fetch(m.Stage, bs[:n], t.cand[:n*t.lookups])
-		return
+	} else {
+		for i := range n { // UseIndices on a Direct network: Index's indices
+			t.Net.IndexStage(m.Stage, bs[i], t.cand[i*t.lookups:])
+		}
 	}
-	for i := range n { // UseIndices on a Direct network: Index's indices
-		t.Net.IndexStage(m.Stage, bs[i], t.cand[i*t.lookups:])
-	}
+	t.flush() // the last push's update, while the candidates' weights load
 }
 
 // pick is Choose's second half, on the weights fetch asked for.
 func (t *Trace) pick(m *Moves) int {
+	t.flush()
 	var out, value [4]float32
 	if t.direct || !t.Net.Direct() {
 		t.Net.SumFetched(m.Stage, t.cand[:t.fetched*t.lookups], out[:t.fetched])
@@ -161,6 +169,7 @@ func (t *Trace) pick(m *Moves) int {
 // Push records direction d of m, the last Choose's argument, as the next
 // step. A final move is not pushed: its reward is the last target.
 func (t *Trace) Push(m *Moves, d int) {
+	t.flush()
 	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage), t.vals[d]})
 	if !t.direct {
 		t.idx = append(t.idx, t.cand[t.at[d]*t.lookups:(t.at[d]+1)*t.lookups]...)
@@ -169,10 +178,31 @@ func (t *Trace) Push(m *Moves, d int) {
 		// TC: the step just pushed is updated at the next push; fetch its
 		// accumulators meanwhile (its weights were read to choose it).
 		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
-		t.online()
-		if !t.keep && len(t.steps) >= t.Mode.n()+window {
-			t.slide()
+		t.pending = true
+		if t.interleaved || eagerUpdates { // the other games' moves come between: now
+			t.flush()
 		}
+	}
+}
+
+// eagerUpdates makes every online update at its push (tests compare).
+var eagerUpdates = false
+
+// flush makes the online update the last Push left pending. It waits for
+// the next fetch, so that the next move's weights are already on their
+// way while it computes (a TC update, a division a weight, takes longer
+// than the processor's window of instructions looks ahead); every read
+// of the weights or of the trace comes after it, so the learning is the
+// same, bit for bit. The games of an interleaving worker update at once,
+// since another game's move comes between their fetch and their push.
+func (t *Trace) flush() {
+	if !t.pending {
+		return
+	}
+	t.pending = false
+	t.online()
+	if !t.keep && len(t.steps) >= t.Mode.n()+window {
+		t.slide()
 	}
 }
 
@@ -209,6 +239,7 @@ func (t *Trace) slide() {
 // weights of step t-4 are prefetched while step t learns, so that their
 // cache misses overlap. The other modes are in Mode's documentation.
 func (t *Trace) Learn(alpha, final float32) bool {
+	t.flush()
 	t.alpha = alpha
 	if t.Mode.Online {
 		return t.onlineEnd(final)
