@@ -175,8 +175,9 @@ func (t *Trace) Push(m *Moves, d int) {
 		t.idx = append(t.idx, t.cand[t.at[d]*t.lookups:(t.at[d]+1)*t.lookups]...)
 	}
 	if t.Mode.Online && t.alpha > 0 {
-		// TC: the step just pushed is updated at the next push; fetch its
-		// accumulators meanwhile (its weights were read to choose it).
+		// The step before this one learns now, at the next fetch (flush);
+		// this one a move later. TC: fetch its accumulators meanwhile (its
+		// weights were read to choose it).
 		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
 		t.pending = true
 		if t.interleaved || eagerUpdates { // the other games' moves come between: now
