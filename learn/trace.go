@@ -175,9 +175,9 @@ func (t *Trace) Push(m *Moves, d int) {
 		t.idx = append(t.idx, t.cand[t.at[d]*t.lookups:(t.at[d]+1)*t.lookups]...)
 	}
 	if t.Mode.Online && t.alpha > 0 {
-		// The step before this one learns now, at the next fetch (flush);
-		// this one a move later. TC: fetch its accumulators meanwhile (its
-		// weights were read to choose it).
+		// The step before this one learns at the next fetch (flush), while
+		// the next move's weights load; this one a move later. TC: fetch
+		// its accumulators meanwhile (its weights were read to choose it).
 		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
 		t.pending = true
 		if t.interleaved || eagerUpdates { // the other games' moves come between: now
@@ -196,10 +196,15 @@ var eagerUpdates = false
 // of the weights or of the trace comes after it, so the learning is the
 // same, bit for bit. The games of an interleaving worker update at once,
 // since another game's move comes between their fetch and their push.
+// Small enough to inline: most calls find nothing pending.
 func (t *Trace) flush() {
-	if !t.pending {
-		return
+	if t.pending {
+		t.learnPending()
 	}
+}
+
+// learnPending is flush's update.
+func (t *Trace) learnPending() {
 	t.pending = false
 	t.online()
 	if !t.keep && len(t.steps) >= t.Mode.n()+window {
