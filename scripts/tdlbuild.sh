@@ -12,6 +12,10 @@
 #   OUTDIR/train4x6/2048  `make profile` (GCC profile-guided), profiled on
 #                         30k episodes of 4x6 training from zero
 #   OUTDIR/train8x6/2048  the same, profiled on 5k episodes of 8x6
+#   OUTDIR/tc8x6/2048     profiled on 8x6 TC (-a 1.0) on two threads, 4k
+#                         episodes: the equal-compute duel's 8x6 TC (the
+#                         8x6 TD(0) build runs TC about half as fast as
+#                         the default build)
 #   OUTDIR/methods4x6/2048  profiled on 4x6 training by each learning
 #                         method of scripts/recipes.sh (a few thousand
 #                         episodes each), for scripts/methodspeed.sh: the
@@ -60,6 +64,7 @@ prepare default
 echo "$out/default/2048"
 profiled train4x6 '$(OUTPUT) -n 4x6patt -t 30 -e 0 -% none -s 7'
 profiled train8x6 '$(OUTPUT) -n 8x6patt -t 5 -e 0 -% none -s 7'
+profiled tc8x6 '$(OUTPUT) -n 8x6patt -a 1.0 -p 2 -t 4 -e 0 -% none -s 7'
 profiled methods4x6 \
 	'$(OUTPUT) -n 4x6patt -t 5 -e 0 -% none -s 7 -tt backward' \
 	'$(OUTPUT) -n 4x6patt -t 5 -e 0 -% none -s 7' \
