@@ -13,9 +13,10 @@
 #                         30k episodes of 4x6 training from zero
 #   OUTDIR/train8x6/2048  the same, profiled on 5k episodes of 8x6
 #   OUTDIR/tc8x6/2048     profiled on 8x6 TC (-a 1.0) on two threads, 4k
-#                         episodes: the equal-compute duel's 8x6 TC (the
-#                         8x6 TD(0) build runs TC about half as fast as
-#                         the default build)
+#                         episodes, for the equal-compute duel's 8x6 TC
+#                         (the 8x6 TD(0) build ran TC at 0.28M moves/s on
+#                         one thread); on 2026-11-27 it was no faster than
+#                         the default build (README, "Equal compute")
 #   OUTDIR/methods4x6/2048  profiled on 4x6 training by each learning
 #                         method of scripts/recipes.sh (a few thousand
 #                         episodes each), for scripts/methodspeed.sh: the
