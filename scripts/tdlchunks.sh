@@ -2,14 +2,17 @@
 # tdlchunks.sh: TDL2048+ trained for a budget of wall time, for the
 # equal-compute duel (README, "Equal compute"). TDL2048+ has no time limit,
 # so it runs in chunks (each reloading and saving the weights and TC
-# tables with -io), the next chunk sized to 90% of what the last one's rate
-# fits in the time left, until less than 2000 episodes would fit.
+# tables with -io), the next chunk sized to 60% of what the last one's rate
+# fits in the time left, until less than 2000 episodes would fit. Games
+# grow longer as the network learns, so a chunk runs slower than the one
+# before: at 90% the 8x6 duel's second chunk (2026-11-27) overran by 237 s.
 #
 #   scripts/tdlchunks.sh TDLBIN BUDGET_SECONDS OUT.w FIRST_EPISODES TDL_FLAGS...
 #
-# for example, 60 minutes of 8x6 TC on both cores, 300k episodes first:
+# for example, 60 minutes of 8x6 TC on both cores, 180k episodes first
+# (about half of what its default build trains in the hour here):
 #
-#   scripts/tdlchunks.sh /tmp/tdlb/tc8x6/2048 3600 tdl8.w 300000 -n 8x6patt -a 1.0 -p 2
+#   scripts/tdlchunks.sh /tmp/tdlb/default/2048 3600 tdl8.w 180000 -n 8x6patt -a 1.0 -p 2
 #
 # Chunk k uses seed k (-s k). Each chunk's output goes to chunkK.txt and a
 # line per chunk to chunks.txt, in the current directory; the last line
@@ -38,7 +41,7 @@ while :; do
 	dt=$(echo "$ce - $cs" | bc)
 	echo "chunk $k: $n episodes in $dt s; total $total in $used s" >>chunks.txt
 	# 10 s kept for reloading and saving the weights
-	n=$(echo "($budget - $used - 10) * $n / $dt * 0.9 / 1" | bc)
+	n=$(echo "($budget - $used - 10) * $n / $dt * 0.6 / 1" | bc)
 	if [ "$n" -lt 2000 ]; then break; fi
 	n=$((n / 2000 * 2000))
 	k=$((k + 1))
