@@ -26,6 +26,9 @@ func TestDeferredUpdateIsExact(t *testing.T) {
 		{"lambda", "0123,4567,0145", Config{Mode: Mode{Online: true, Lambda: 0.5, Steps: 4}}, false, 300},
 		{"restart", "0123,4567,0145", Config{Mode: Mode{Online: true}, Shaping: Shaping{Restart: true, L: 10, At: 0.5}}, true, 200},
 		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true, Shaping: Shaping{Carousel: true, Block: 2048, Limit: 65536}}, false, 200},
+		// a game rises while the move before waits to learn: the promotion
+		// copies the tables after that update
+		{"promotion in a game", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true}, true, 50},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

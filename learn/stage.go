@@ -53,6 +53,7 @@ func checkConfig(net *ntuple.Network, cfg Config) error {
 func (w *Worker) rise(m *Moves, d, k int) int {
 	nk := w.Net.Rise(k, m.After[d], uint32(m.Reward[d]))
 	if nk != k {
+		w.trace.flush() // the move before's update, in the tables a promotion copies
 		w.promote.enter(w.Net, nk)
 		w.trace.restageLast(nk)
 		m.Stage = nk
