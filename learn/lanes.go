@@ -1,10 +1,13 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -156,6 +159,11 @@ type laneControl struct {
 	// over reports whether the run will hand out no more episodes (its
 	// end, an error, or a cancel): a parked worker then returns.
 	over func() bool
+
+	mu    sync.Mutex // guards the time each choice was in effect
+	cur   laneChoice
+	since time.Time
+	spent map[laneChoice]time.Duration
 }
 
 // lanes is how many games worker k should keep playing, 0 to park.
@@ -221,6 +229,76 @@ func AdaptChoices(threads, lanes int) string {
 func (c *laneControl) set(x laneChoice) {
 	c.want.Store(int32(x.lanes))
 	c.threads.Store(int32(x.threads))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if c.spent == nil {
+		c.spent = map[laneChoice]time.Duration{}
+	} else {
+		c.spent[c.cur] += now.Sub(c.since)
+	}
+	c.cur, c.since = x, now
+}
+
+// A ChoiceTime is how long a run of several threads (Config.AdaptInterleave)
+// had Threads workers playing, each Lanes episodes in turn, probes included.
+type ChoiceTime struct {
+	Threads, Lanes int
+	Time           time.Duration
+}
+
+// times returns how long each choice set has been in effect, the longest
+// first.
+func (c *laneControl) times() []ChoiceTime {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.spent == nil {
+		return nil
+	}
+	m := maps.Clone(c.spent)
+	m[c.cur] += time.Since(c.since)
+	ts := make([]ChoiceTime, 0, len(m))
+	for x, d := range m {
+		ts = append(ts, ChoiceTime{x.threads, x.lanes, d})
+	}
+	slices.SortFunc(ts, func(a, b ChoiceTime) int {
+		if a.Time != b.Time {
+			return cmp.Compare(b.Time, a.Time)
+		}
+		return cmp.Or(cmp.Compare(b.Threads, a.Threads), cmp.Compare(b.Lanes, a.Lanes))
+	})
+	return ts
+}
+
+// DescribeChoices says how a run's time went among its choices, like "2
+// threads 96%, 1 thread 4%", with the episodes in turn where any choice
+// had several ("2 threads x 2 games 80%, 2 threads x 1 game 20%"); "" for
+// none.
+func DescribeChoices(ts []ChoiceTime) string {
+	var total time.Duration
+	games := false
+	for _, t := range ts {
+		total += t.Time
+		games = games || t.Lanes > 1
+	}
+	if total <= 0 {
+		return ""
+	}
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return strconv.Itoa(n) + " " + one + "s"
+	}
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = plural(t.Threads, "thread")
+		if games {
+			parts[i] += " x " + plural(t.Lanes, "game")
+		}
+		parts[i] += " " + strconv.FormatFloat(100*t.Time.Seconds()/total.Seconds(), 'f', 0, 64) + "%"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Timing of laneControl.run: a window measures moves per second, a switch

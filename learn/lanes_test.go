@@ -320,3 +320,40 @@ func TestAdaptInterleave(t *testing.T) {
 		t.Error("one thread learnt differently with AdaptInterleave")
 	}
 }
+
+// TestChoiceTimes: the control accounts each choice's time from the set
+// that made it to the next, and the run's summary names the shares.
+func TestChoiceTimes(t *testing.T) {
+	ctl := &laneControl{}
+	if ctl.times() != nil {
+		t.Fatalf("times before any choice: %v", ctl.times())
+	}
+	ctl.set(laneChoice{2, 1})
+	time.Sleep(60 * time.Millisecond)
+	ctl.set(laneChoice{1, 1})
+	time.Sleep(20 * time.Millisecond)
+	ctl.set(laneChoice{2, 1})
+	ts := ctl.times()
+	if len(ts) != 2 || ts[0].Threads != 2 || ts[1].Threads != 1 ||
+		ts[0].Time < 60*time.Millisecond || ts[1].Time < 20*time.Millisecond || ts[1].Time >= ts[0].Time {
+		t.Fatalf("times %v", ts)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if again := ctl.times(); again[0].Time-ts[0].Time < 10*time.Millisecond {
+		t.Errorf("the current choice's time does not run: %v then %v", ts, again)
+	}
+	for _, c := range []struct {
+		ts   []ChoiceTime
+		want string
+	}{
+		{nil, ""},
+		{[]ChoiceTime{{2, 1, 0}}, ""},
+		{[]ChoiceTime{{2, 1, 96 * time.Second}, {1, 1, 4 * time.Second}}, "2 threads 96%, 1 thread 4%"},
+		{[]ChoiceTime{{2, 2, 3 * time.Second}, {2, 1, time.Second}}, "2 threads x 2 games 75%, 2 threads x 1 game 25%"},
+		{[]ChoiceTime{{16, 1, 2 * time.Second}, {8, 1, time.Second}}, "16 threads 67%, 8 threads 33%"},
+	} {
+		if got := DescribeChoices(c.ts); got != c.want {
+			t.Errorf("DescribeChoices(%v) = %q, want %q", c.ts, got, c.want)
+		}
+	}
+}

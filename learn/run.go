@@ -226,6 +226,10 @@ type Result struct {
 	Episodes int // episodes played in this call
 	Moves    int64
 	Elapsed  time.Duration
+	// Choices is how the time went among the threads and episodes in
+	// turn that an adapting run (Config.AdaptInterleave) tried, the
+	// longest first; nil for a run that does not adapt.
+	Choices []ChoiceTime
 }
 
 // Train plays and learns on net until cfg.Episodes episodes are done or
@@ -464,5 +468,9 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	net.Unpack()
 	mu.Lock()
 	defer mu.Unlock()
-	return state(), Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start)}, failed
+	res := Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start)}
+	if ctl != nil {
+		res.Choices = ctl.times()
+	}
+	return state(), res, failed
 }

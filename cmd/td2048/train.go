@@ -591,6 +591,9 @@ func train(fs *flag.FlagSet, f *trainFlags, e *env) error {
 	}
 	fmt.Fprintf(out, "%d episodes in %s, %s moves/s; saved %s (%d of %d episodes of this run)\n",
 		res.Episodes, res.Elapsed.Round(time.Millisecond), rate(res.Moves, res.Elapsed), f.save, rs.Done, rs.Total)
+	if c := learn.DescribeChoices(res.Choices); c != "" {
+		fmt.Fprintf(out, "adapted = %s of the time\n", c)
+	}
 	if f.plot != "" && logPath != "" {
 		fmt.Fprintf(out, "plot: %s\n", f.plot)
 	}

@@ -352,6 +352,9 @@ func TestDefaultInterleave(t *testing.T) {
 		if adapt := strings.Contains(out, "adapt = threads (2 or 1)"); adapt != (slices.Contains(c.args, "--threads") && !slices.Contains(c.args, "--interleave")) {
 			t.Errorf("%v: adapts %v\n%s", c.args, adapt, out)
 		}
+		if adapted := strings.Contains(out, "\nadapted = 2 threads "); adapted != strings.Contains(out, "adapt = ") {
+			t.Errorf("%v: the last line says how the time went %v, the run adapts %v\n%s", c.args, adapted, !adapted, out)
+		}
 		if got := max(runState(t, w).Interleave, 1); got != c.want {
 			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
 		}
