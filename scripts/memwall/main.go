@@ -1,0 +1,172 @@
+// Command memwall measures how fast any program could play and learn with
+// a network, were it to do nothing but read and write its weights: the
+// memory wall beneath td2048's and TDL2048+'s training speeds (README,
+// "Speed"; docs/speed.md).
+//
+//	go run ./scripts/memwall --load weights.td2048                # one thread
+//	go run ./scripts/memwall --load weights.td2048 --threads 2
+//	go run ./scripts/memwall --load tdl.w --coherent            # as a TC run holds it
+//
+// It first plays --games greedy games with the weights and records, for
+// each move, the weight indices of every candidate after-state (what a
+// trainer reads to choose the move). Then it replays them on a fresh
+// table of the network's size with nothing else to do: per move, one
+// load of every candidate's weights, all independent, so the processor
+// keeps as many misses in flight as it can and runs ahead into the next
+// move, and one read-modify-write of each weight of the chosen
+// after-state (the update; with TC its two accumulators beside it, as
+// td2048 and TDL2048+ pack them). No game logic, no sums that a choice
+// waits on: a bound no trainer of these weights on this machine reaches.
+// Its moves per second against a trainer's on the same weights say how
+// much of the trainer's time is anything but the weights' memory.
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+)
+
+// A move is one recorded move: its candidates' indices, Lookups each, at
+// off in the recording, and which candidate was chosen.
+type move struct {
+	off, n, chosen int
+}
+
+// A recording is the indices of the moves of some games.
+type recording struct {
+	lookups int
+	idx     []uint32
+	moves   []move
+}
+
+// record plays games greedy games on net from seed.
+func record(net *ntuple.Network, games int, seed uint64) recording {
+	r := recording{lookups: net.Lookups()}
+	rng := learn.NewRand(seed, 0)
+	buf := make([]uint32, r.lookups)
+	for range games {
+		b := game.Start(rng)
+		for {
+			var after [4]board.Board
+			var rew [4]uint32
+			game.MovesTo(b, &after, &rew)
+			m := move{off: len(r.idx)}
+			best, bestV := -1, float32(0)
+			for d := range 4 {
+				if after[d] == b {
+					continue
+				}
+				r.idx = append(r.idx, net.IndexStage(net.StageOf(after[d]), after[d], buf)...)
+				if v := float32(game.Reward(rew[d])) + net.EstimateStage(net.StageOf(after[d]), after[d]); best < 0 || v > bestV {
+					best, bestV, m.chosen = d, v, m.n
+				}
+				m.n++
+			}
+			if best < 0 {
+				break
+			}
+			r.moves = append(r.moves, m)
+			b = game.Spawn(after[best], rng)
+		}
+	}
+	return r
+}
+
+// replay reads and writes the weights of moves in a, stride floats per
+// weight (1, or 3 with the TC accumulators), and returns a sum of what it
+// read so that nothing is optimised away.
+func (r *recording) replay(a []uint32, stride uint32, moves []move) uint32 {
+	var s0, s1, s2, s3 uint32
+	L := r.lookups
+	for _, m := range moves {
+		x := r.idx[m.off : m.off+m.n*L]
+		i := 0
+		for ; i+3 < len(x); i += 4 {
+			s0 += a[x[i]*stride]
+			s1 += a[x[i+1]*stride]
+			s2 += a[x[i+2]*stride]
+			s3 += a[x[i+3]*stride]
+		}
+		for ; i < len(x); i++ {
+			s0 += a[x[i]*stride]
+		}
+		for _, j := range x[m.chosen*L : (m.chosen+1)*L] {
+			a[j*stride]++
+			if stride == 3 {
+				a[j*stride+1]++
+				a[j*stride+2]++
+			}
+		}
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// rate replays the recording on threads threads, each its share of the
+// moves, and returns moves per second.
+func (r *recording) rate(a []uint32, stride uint32, threads int) float64 {
+	per := len(r.moves) / threads
+	start := time.Now()
+	var wg sync.WaitGroup
+	sums := make([]uint32, threads*16)
+	for k := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[16*k] = r.replay(a, stride, r.moves[k*per:(k+1)*per])
+		}()
+	}
+	wg.Wait()
+	return float64(per*threads) / time.Since(start).Seconds()
+}
+
+func main() {
+	load := flag.String("load", "", "the weights to record games with (td2048, 2048.bin or TDL2048+ .w)")
+	games := flag.Int("games", 20, "greedy games to record")
+	seed := flag.Uint64("seed", 1, "the games' random seed")
+	threads := flag.Int("threads", 1, "threads replaying, each its share of the moves, on one table")
+	rounds := flag.Int("rounds", 5, "replays to time")
+	coherent := flag.Bool("coherent", false, "replay as TC training holds the weights (three floats a weight); a TC file is replayed so anyway")
+	flag.Parse()
+	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 {
+		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, and --games, --threads and --rounds of at least 1")
+		os.Exit(2)
+	}
+	net, _, err := netfile.Load(*load)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "memwall:", err)
+		os.Exit(1)
+	}
+	r := record(net, *games, *seed)
+	stride := uint32(1)
+	if *coherent || net.Coherent() {
+		stride = 3
+	}
+	size := len(net.Weights())
+	net.Free()
+	a := table(size * int(stride))
+	cand := len(r.idx) / r.lookups
+	fmt.Printf("memwall: %s, %d games, %d moves, %.2f candidates a move, %d weights each, table %d MiB (%d floats a weight)\n",
+		*load, *games, len(r.moves), float64(cand)/float64(len(r.moves)), r.lookups, size*int(stride)*4>>20, stride)
+	for k := range *rounds {
+		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads), *threads)
+	}
+}
+
+// fill writes every word of a, so that its pages are there before the
+// replay is timed.
+func fill(a []uint32) []uint32 {
+	for i := range a {
+		a[i] = uint32(i)
+	}
+	return a
+}
