@@ -141,7 +141,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, and --games, --threads and --rounds of at least 1")
 		os.Exit(2)
 	}
-	net, _, err := netfile.Load(*load)
+	net, _, err := netfile.LoadAny(*load)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memwall:", err)
 		os.Exit(1)
