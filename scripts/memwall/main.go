@@ -26,6 +26,7 @@ import (
 	"os"
 	"sync"
 	"time"
+	"unsafe"
 
 	flag "github.com/spf13/pflag"
 
@@ -82,6 +83,30 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 	return r
 }
 
+// canonical turns the recording's indices, where net keeps the weights,
+// into their canonical ones (ntuple.Network.CanonicalIndex), each within
+// its own table.
+func (r *recording) canonical(net *ntuple.Network) {
+	w := net.Weights()
+	type span struct{ p, stage, off, n int }
+	var spans []span
+	for k := range net.StageCount() {
+		for p := range net.Spec().Patterns {
+			t := net.StageTable(k, p)
+			off := int((uintptr(unsafe.Pointer(&t[0])) - uintptr(unsafe.Pointer(&w[0]))) / 4)
+			spans = append(spans, span{p, k, off, len(t)})
+		}
+	}
+	for j, i := range r.idx {
+		for _, s := range spans {
+			if int(i) >= s.off && int(i) < s.off+s.n {
+				r.idx[j] = uint32(s.off) + net.CanonicalIndex(s.p, i-uint32(s.off))
+				break
+			}
+		}
+	}
+}
+
 // replay reads and writes the weights of moves in a, stride floats per
 // weight (1, or 3 with the TC accumulators), and returns a sum of what it
 // read so that nothing is optimised away.
@@ -136,6 +161,7 @@ func main() {
 	threads := flag.Int("threads", 1, "threads replaying, each its share of the moves, on one table")
 	rounds := flag.Int("rounds", 5, "replays to time")
 	coherent := flag.Bool("coherent", false, "replay as TC training holds the weights (three floats a weight); a TC file is replayed so anyway")
+	canonical := flag.Bool("canonical", false, "replay the weights at their canonical indices, in the order files and TDL2048+ keep them, instead of td2048's cache-line order")
 	flag.Parse()
 	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 {
 		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, and --games, --threads and --rounds of at least 1")
@@ -147,6 +173,9 @@ func main() {
 		os.Exit(1)
 	}
 	r := record(net, *games, *seed)
+	if *canonical {
+		r.canonical(net)
+	}
 	stride := uint32(1)
 	if *coherent || net.Coherent() {
 		stride = 3
@@ -155,8 +184,12 @@ func main() {
 	net.Free()
 	a := table(size * int(stride))
 	cand := len(r.idx) / r.lookups
-	fmt.Printf("memwall: %s, %d games, %d moves, %.2f candidates a move, %d weights each, table %d MiB (%d floats a weight)\n",
-		*load, *games, len(r.moves), float64(cand)/float64(len(r.moves)), r.lookups, size*int(stride)*4>>20, stride)
+	order := "cache-line"
+	if *canonical {
+		order = "canonical"
+	}
+	fmt.Printf("memwall: %s, %d games, %d moves, %.2f candidates a move, %d weights each, table %d MiB (%d floats a weight, %s order)\n",
+		*load, *games, len(r.moves), float64(cand)/float64(len(r.moves)), r.lookups, size*int(stride)*4>>20, stride, order)
 	for k := range *rounds {
 		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads), *threads)
 	}

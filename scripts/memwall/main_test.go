@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/td2048/td2048/ntuple"
 )
@@ -42,6 +43,38 @@ func TestRecordReplay(t *testing.T) {
 		}
 		if v := r.rate(a, stride, 2); v <= 0 {
 			t.Errorf("stride %d: rate %v", stride, v)
+		}
+	}
+}
+
+// TestCanonical: a recording made on a network in cache-line order,
+// turned canonical, holds the indices of a network in canonical order.
+func TestCanonical(t *testing.T) {
+	net := ntuple.MustNew("4x6")
+	defer net.Free()
+	if net.Canonical() {
+		t.Skip("this network keeps canonical order here")
+	}
+	r := record(net, 1, 1)
+	got := append([]uint32(nil), r.idx...)
+	r.canonical(net)
+	changed := 0
+	for j := range got {
+		if got[j] != r.idx[j] {
+			changed++
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no index moved")
+	}
+	w := net.Weights()
+	for p := range net.Spec().Patterns {
+		t0 := net.Table(p)
+		off := uint32((uintptr(unsafe.Pointer(&t0[0])) - uintptr(unsafe.Pointer(&w[0]))) / 4)
+		for j, s := range got {
+			if s >= off && s < off+uint32(len(t0)) && net.StorageIndex(p, r.idx[j]-off) != s-off {
+				t.Fatalf("lookup %d: storage %d, canonical %d does not map back", j, s, r.idx[j])
+			}
 		}
 	}
 }
