@@ -109,31 +109,48 @@ func (r *recording) canonical(net *ntuple.Network) {
 
 // replay reads and writes the weights of moves in a, stride floats per
 // weight (1, or 3 with the TC accumulators), and returns a sum of what it
-// read so that nothing is optimised away.
+// read so that nothing is optimised away. It reads without bounds checks
+// (the indices are checked once, by check), so that a lookup is two loads
+// and an add.
 func (r *recording) replay(a []uint32, stride uint32, moves []move) uint32 {
 	var s0, s1, s2, s3 uint32
 	L := r.lookups
+	base := unsafe.Pointer(unsafe.SliceData(a))
+	at := func(i uint32) *uint32 { return (*uint32)(unsafe.Add(base, uintptr(i)*uintptr(4*stride))) }
 	for _, m := range moves {
 		x := r.idx[m.off : m.off+m.n*L]
 		i := 0
 		for ; i+3 < len(x); i += 4 {
-			s0 += a[x[i]*stride]
-			s1 += a[x[i+1]*stride]
-			s2 += a[x[i+2]*stride]
-			s3 += a[x[i+3]*stride]
+			s0 += *at(x[i])
+			s1 += *at(x[i+1])
+			s2 += *at(x[i+2])
+			s3 += *at(x[i+3])
 		}
 		for ; i < len(x); i++ {
-			s0 += a[x[i]*stride]
+			s0 += *at(x[i])
 		}
 		for _, j := range x[m.chosen*L : (m.chosen+1)*L] {
-			a[j*stride]++
+			p := at(j)
+			*p++
 			if stride == 3 {
-				a[j*stride+1]++
-				a[j*stride+2]++
+				q := unsafe.Slice(p, 3)
+				q[1]++
+				q[2]++
 			}
 		}
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// check reports whether every recorded weight, stride floats each, lies
+// within n floats.
+func (r *recording) check(n int, stride uint32) bool {
+	for _, i := range r.idx {
+		if (int(i)+1)*int(stride) > n {
+			return false
+		}
+	}
+	return true
 }
 
 // rate replays the recording on threads threads, each its share of the
@@ -183,6 +200,10 @@ func main() {
 	size := len(net.Weights())
 	net.Free()
 	a := table(size * int(stride))
+	if !r.check(len(a), stride) {
+		fmt.Fprintln(os.Stderr, "memwall: an index lies outside the network's weights")
+		os.Exit(1)
+	}
 	cand := len(r.idx) / r.lookups
 	order := "cache-line"
 	if *canonical {

@@ -29,6 +29,9 @@ func TestRecordReplay(t *testing.T) {
 	}
 	for _, stride := range []uint32{1, 3} {
 		a := table(len(net.Weights()) * int(stride))
+		if !r.check(len(a), stride) || r.check(0, stride) {
+			t.Fatalf("stride %d: check", stride)
+		}
 		before := uint64(0)
 		for _, v := range a {
 			before += uint64(v)
