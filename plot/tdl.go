@@ -44,8 +44,13 @@ func IsTDL(head []byte) bool {
 // and the reach share of the winning tile alone. A block
 // cut off at the end of the file (a run still going) is ignored; anything
 // else that starts like a block and is not one is an error naming its
-// line. Outputs of several threads (`-p`, whose block lines end in
-// ` [THREAD]`) are refused: each thread counts its own blocks.
+// line. A run of P threads (`-p P`, its header `thread = Px`) prints each
+// thread's blocks (lines ending in ` [THREAD]`) as they finish, the
+// threads' interleaved; block i of every thread makes one record at i*P
+// units: the threads' mean of the mean score and of the winning tile's
+// share, the best score of any, the sum of their moves/s (they run at
+// once), and their mean time. Blocks that not every thread has finished
+// at the end of the file are ignored.
 func ReadTDL(r io.Reader) ([]stats.Record, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -61,7 +66,14 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		pending *stats.Record // a block line waiting for its local: line
 		pendAt  int
 		n       int
+		threads = 1     // the run's threads (-p), from its header
+		pendT   int     // the thread of the pending block
+		lastT   []int64 // each thread's last block index in this recipe
+		groups  = map[int64]*tdlGroup{}
+		emitted int64 // blocks of this recipe whose group made a record
+		cut     = func() { clear(groups); emitted = 0; lastT = make([]int64, threads) }
 	)
+	cut()
 	for sc.Scan() {
 		n++
 		line := strings.TrimRight(sc.Text(), " \r")
@@ -72,11 +84,36 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			if err := tdlLocal(line, pending, win); err != nil {
 				return recs, fmt.Errorf("line %d: %v (after the block line %d)", n, err, pendAt)
 			}
-			recs = append(recs, *pending)
+			if threads == 1 {
+				recs = append(recs, *pending)
+				pending = nil
+				continue
+			}
+			i := lastT[pendT]
+			g := groups[i]
+			if g == nil {
+				g = &tdlGroup{}
+				groups[i] = g
+			}
+			g.add(pending)
 			pending = nil
+			for g := groups[emitted+1]; g != nil && g.n == threads; g = groups[emitted+1] {
+				delete(groups, emitted+1)
+				emitted++
+				last = emitted * unit * int64(threads)
+				elapsed += g.ms / float64(threads) / 1000
+				recs = append(recs, g.record(base+last, unit*int64(threads), elapsed, alpha, win))
+			}
 			continue
 		}
 		switch {
+		case strings.HasPrefix(line, "thread = ") && strings.HasSuffix(line, "x"):
+			p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
+			if err != nil || p < 1 || p > 4096 {
+				return recs, fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", n, line)
+			}
+			threads = p
+			cut()
 		case strings.HasPrefix(line, "alpha = "):
 			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil {
 				alpha = a
@@ -89,13 +126,30 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			}
 			base += last
 			last = 0
+			cut()
 			train = strings.HasPrefix(line, "optimize:")
 		case isTDLIndex(line):
-			i, _, ms, ops, err := tdlIndex(line)
+			i, _, ms, ops, th, err := tdlIndex(line)
 			if err != nil {
 				return recs, fmt.Errorf("line %d: %v", n, err)
 			}
+			if (th >= 0) != (threads > 1) || th >= threads {
+				if th < 0 {
+					return recs, fmt.Errorf("line %d: a block line without its thread in a run of %d threads", n, threads)
+				}
+				return recs, fmt.Errorf("line %d: block line %q is thread %d's (TDL2048+ -p), but the output has no header line thread = Px naming more than %d", n, line, th, threads)
+			}
 			if !train {
+				continue
+			}
+			if threads > 1 {
+				if want := lastT[th] + 1; i != want {
+					return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
+				}
+				lastT[th] = i
+				pendT = th
+				pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
+				pendAt = n
 				continue
 			}
 			if want := last/unit + 1; i != want {
@@ -112,6 +166,34 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		return recs, fmt.Errorf("line %d is longer than 1 MiB: not TDL2048+ output", n+1)
 	}
 	return recs, sc.Err()
+}
+
+// A tdlGroup gathers block i of each thread of a run of several.
+type tdlGroup struct {
+	n         int
+	avg, rate float64 // sums
+	max       int
+	ops, ms   float64 // sums
+}
+
+// add adds a thread's block: r holds its local: line's figures, its
+// moves/s, and its time in milliseconds in Elapsed.
+func (g *tdlGroup) add(r *stats.Record) {
+	g.n++
+	g.avg += r.Avg
+	g.max = max(g.max, r.Max)
+	g.ops += r.MovesPerSec
+	g.ms += r.Elapsed
+	for _, v := range r.Reach {
+		g.rate += v
+	}
+}
+
+// record is the group's record at episodes, games of them.
+func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int) stats.Record {
+	return stats.Record{Episodes: episodes, Games: int(games), Avg: g.avg / float64(g.n), Max: g.max,
+		Reach: map[string]float64{strconv.Itoa(win): g.rate / float64(g.n)}, MovesPerSec: g.ops,
+		Elapsed: elapsed, Alpha: alpha}
 }
 
 // tdlRecipe reads a recipe line's unit and winning tile.
@@ -163,15 +245,23 @@ func isTDLIndex(line string) bool {
 	return ok && digits(a) && digits(b)
 }
 
-// tdlIndex reads a block line `III/NNN Tms Rops`.
-func tdlIndex(line string) (i, of, ms int64, ops float64, err error) {
+// tdlIndex reads a block line `III/NNN Tms Rops`, or a thread's
+// `III/NNN Tms Rops [THREAD]` (thread -1 for the first).
+func tdlIndex(line string) (i, of, ms int64, ops float64, thread int, err error) {
 	f := strings.Fields(line)
-	if len(f) == 4 && strings.HasPrefix(f[3], "[") {
-		return 0, 0, 0, 0, fmt.Errorf("block line %q is one thread's (TDL2048+ -p): plot a run of one thread", line)
-	}
 	bad := fmt.Errorf("not a TDL2048+ block line (III/NNN Tms Rops): %q", line)
+	thread = -1
+	if len(f) == 4 {
+		t, ok := strings.CutPrefix(f[3], "[")
+		t, ok2 := strings.CutSuffix(t, "]")
+		th, err := strconv.Atoi(t)
+		if !ok || !ok2 || err != nil || th < 0 || th > 4096 {
+			return 0, 0, 0, 0, 0, bad
+		}
+		thread, f = th, f[:3]
+	}
 	if len(f) != 3 || !strings.HasSuffix(f[1], "ms") || !strings.HasSuffix(f[2], "ops") {
-		return 0, 0, 0, 0, bad
+		return 0, 0, 0, 0, 0, bad
 	}
 	a, b, _ := strings.Cut(f[0], "/")
 	i, err1 := strconv.ParseInt(a, 10, 64)
@@ -179,9 +269,9 @@ func tdlIndex(line string) (i, of, ms int64, ops float64, err error) {
 	ms, err3 := strconv.ParseInt(strings.TrimSuffix(f[1], "ms"), 10, 64)
 	ops, err4 := strconv.ParseFloat(strings.TrimSuffix(f[2], "ops"), 64)
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || i < 1 || i > of || ms < 0 || !(ops >= 0) || !finite(ops) {
-		return 0, 0, 0, 0, bad
+		return 0, 0, 0, 0, 0, bad
 	}
-	return i, of, ms, ops, nil
+	return i, of, ms, ops, thread, nil
 }
 
 // tdlLocal fills r from a `local:` line.

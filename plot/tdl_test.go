@@ -84,7 +84,12 @@ func TestReadTDLRecipes(t *testing.T) {
 
 func TestReadTDLBad(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"001/001 20ms 926700.00ops [0]\nlocal:  avg=1 max=2 tile=4 win=0.00%\n", "one thread"},
+		{"001/001 20ms 926700.00ops [0]\nlocal:  avg=1 max=2 tile=4 win=0.00%\n", "no header line thread = Px"},
+		{"thread = 2x\n001/001 20ms 926700.00ops [2]\n", "naming more than 2"},
+		{"thread = 2x\n001/001 20ms 926700.00ops\n", "without its thread"},
+		{"thread = 2x\n001/002 1ms 1ops [1]\nlocal:  avg=1 max=2 tile=4 win=0%\n002/002 1ms 1ops [1]\nlocal:  avg=1 max=2 tile=4 win=0%\n002/002 1ms 1ops [0]\n", "block 2 of thread 0 where block 1"},
+		{"thread = 0x\n", "P from 1"},
+		{"001/001 1ms 1ops [x]\n", "not a TDL2048+ block line"},
 		{"001/001 20ms 1ops\ntotal:  avg=1 max=2 tile=4 win=0.00%\n", "line 2"},
 		{"001/001 20ms 1ops\nlocal:  avg=9 max=2 tile=4 win=0.00%\n", "above the best"},
 		{"001/001 20ms 1ops\nlocal:  avg=1 max=2 tile=4 win=101%\n", "line 2"},
@@ -104,6 +109,41 @@ func TestReadTDLBad(t *testing.T) {
 	recs, err := ReadTDL(strings.NewReader("2048 -n 4x6patt=320000/norm -t 1\n" + tdlBlocks))
 	if err != nil || len(recs) != 2 {
 		t.Errorf("header: %v %d", err, len(recs))
+	}
+}
+
+// A run of two threads (-p 2): each block index of both threads makes a
+// record at twice the unit, whichever thread prints first; a block only
+// one thread finished is left out.
+func TestReadTDLThreads(t *testing.T) {
+	in := "thread = 2x\n\noptimize: 6 mode=forward\n\n" +
+		"001/003 3600ms 200000.00ops [0]\nlocal:  avg=100 max=300 tile=256 win=10.00%\ntotal:  avg=100 max=300 tile=256 win=10.00%\n\n" +
+		"001/003 4400ms 100000.00ops [1]\nlocal:  avg=200 max=500 tile=512 win=30.00%\ntotal:  avg=200 max=500 tile=512 win=30.00%\n\n" +
+		"002/003 1000ms 300000.00ops [1]\nlocal:  avg=400 max=900 tile=512 win=50.00%\n\n" +
+		"002/003 3000ms 250000.00ops [0]\nlocal:  avg=300 max=700 tile=512 win=40.00%\n\n" +
+		"003/003 1000ms 1.00ops [0]\nlocal:  avg=1 max=9 tile=8 win=0.00%\n"
+	recs, err := ReadTDL(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []stats.Record{
+		{Episodes: 2000, Games: 2000, Avg: 150, Max: 500, Reach: map[string]float64{"2048": 0.2}, MovesPerSec: 300000, Elapsed: 4},
+		{Episodes: 4000, Games: 2000, Avg: 350, Max: 900, Reach: map[string]float64{"2048": 0.45}, MovesPerSec: 550000, Elapsed: 6},
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d: %+v", len(recs), len(want), recs)
+	}
+	for i, w := range want {
+		r := recs[i]
+		if r.Episodes != w.Episodes || r.Games != w.Games || r.Avg != w.Avg || r.Max != w.Max ||
+			math.Abs(r.Reach["2048"]-w.Reach["2048"]) > 1e-12 || r.MovesPerSec != w.MovesPerSec || math.Abs(r.Elapsed-w.Elapsed) > 1e-9 {
+			t.Errorf("record %d: %+v, want %+v", i, r, w)
+		}
+	}
+	// A second recipe goes on from the first's last record.
+	recs, err = ReadTDL(strings.NewReader(in + "\noptimize: 2\n001/001 1ms 1ops [1]\nlocal:  avg=5 max=9 tile=8 win=0%\n001/001 1ms 1ops [0]\nlocal:  avg=7 max=9 tile=8 win=0%\n"))
+	if err != nil || len(recs) != 3 || recs[2].Episodes != 6000 || recs[2].Avg != 6 {
+		t.Errorf("two recipes: %v %+v", err, recs)
 	}
 }
 
@@ -152,6 +192,7 @@ func FuzzReadTDL(f *testing.F) {
 	f.Add([]byte(tdlBlocks))
 	f.Add([]byte("optimize: 1x1:2\n1/1 0ms 0ops\nlocal: avg=0 max=0 tile=0 win=0%\n"))
 	f.Add([]byte("001/001 20ms 926700.00ops [0]\n"))
+	f.Add([]byte("thread = 2x\noptimize: 2\n001/001 1ms 1ops [1]\nlocal:  avg=5 max=9 tile=8 win=0%\n001/001 1ms 1ops [0]\nlocal:  avg=7 max=9 tile=8 win=0%\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		recs, _ := ReadTDL(bytes.NewReader(in))
 		prev := int64(0)
