@@ -246,7 +246,7 @@ func isTDLIndex(line string) bool {
 }
 
 // tdlIndex reads a block line `III/NNN Tms Rops`, or a thread's
-// `III/NNN Tms Rops [THREAD]` (thread -1 for the first).
+// `III/NNN Tms Rops [THREAD]` (thread -1 for a line without one).
 func tdlIndex(line string) (i, of, ms int64, ops float64, thread int, err error) {
 	f := strings.Fields(line)
 	bad := fmt.Errorf("not a TDL2048+ block line (III/NNN Tms Rops): %q", line)
