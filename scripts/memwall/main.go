@@ -88,13 +88,13 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 // its own table.
 func (r *recording) canonical(net *ntuple.Network) {
 	w := net.Weights()
-	type span struct{ p, stage, off, n int }
+	type span struct{ p, off, n int }
 	var spans []span
 	for k := range net.StageCount() {
 		for p := range net.Spec().Patterns {
 			t := net.StageTable(k, p)
 			off := int((uintptr(unsafe.Pointer(&t[0])) - uintptr(unsafe.Pointer(&w[0]))) / 4)
-			spans = append(spans, span{p, k, off, len(t)})
+			spans = append(spans, span{p, off, len(t)})
 		}
 	}
 	for j, i := range r.idx {
@@ -184,7 +184,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, and --games, --threads and --rounds of at least 1")
 		os.Exit(2)
 	}
-	net, _, err := netfile.LoadAny(*load)
+	net, h, err := netfile.LoadAny(*load)
+	if err == nil && h.Game != "" && h.Game != "2048" {
+		err = fmt.Errorf("%s holds %s weights: memwall plays 2048", *load, h.Game)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memwall:", err)
 		os.Exit(1)
