@@ -6,6 +6,7 @@
 //	go run ./scripts/memwall --load weights.td2048                # one thread
 //	go run ./scripts/memwall --load weights.td2048 --threads 2
 //	go run ./scripts/memwall --load tdl.w --coherent            # as a TC run holds it
+//	go run ./scripts/memwall --load weights.td2048 --play        # as greedy play reads
 //
 // It first plays --games greedy games with the weights and records, for
 // each move, the weight indices of every candidate after-state (what a
@@ -107,12 +108,12 @@ func (r *recording) canonical(net *ntuple.Network) {
 	}
 }
 
-// replay reads and writes the weights of moves in a, stride floats per
-// weight (1, or 3 with the TC accumulators), and returns a sum of what it
+// replay reads and (with write) writes the weights of moves in a, stride
+// floats per weight (1, or 3 with the TC accumulators), and returns a sum of what it
 // read so that nothing is optimised away. It reads without bounds checks
 // (the indices are checked once, by check), so that a lookup is two loads
 // and an add.
-func (r *recording) replay(a []uint32, stride uint32, moves []move) uint32 {
+func (r *recording) replay(a []uint32, stride uint32, moves []move, write bool) uint32 {
 	var s0, s1, s2, s3 uint32
 	L := r.lookups
 	base := unsafe.Pointer(unsafe.SliceData(a))
@@ -128,6 +129,9 @@ func (r *recording) replay(a []uint32, stride uint32, moves []move) uint32 {
 		}
 		for ; i < len(x); i++ {
 			s0 += *at(x[i])
+		}
+		if !write {
+			continue
 		}
 		for _, j := range x[m.chosen*L : (m.chosen+1)*L] {
 			p := at(j)
@@ -154,8 +158,9 @@ func (r *recording) check(n int, stride uint32) bool {
 }
 
 // rate replays the recording on threads threads, each its share of the
-// moves, and returns moves per second.
-func (r *recording) rate(a []uint32, stride uint32, threads int) float64 {
+// moves (with the update's writes, or without, as play), and returns moves
+// per second.
+func (r *recording) rate(a []uint32, stride uint32, threads int, write bool) float64 {
 	per := len(r.moves) / threads
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -164,7 +169,7 @@ func (r *recording) rate(a []uint32, stride uint32, threads int) float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sums[16*k] = r.replay(a, stride, r.moves[k*per:(k+1)*per])
+			sums[16*k] = r.replay(a, stride, r.moves[k*per:(k+1)*per], write)
 		}()
 	}
 	wg.Wait()
@@ -178,6 +183,7 @@ func main() {
 	threads := flag.Int("threads", 1, "threads replaying, each its share of the moves, on one table")
 	rounds := flag.Int("rounds", 5, "replays to time")
 	coherent := flag.Bool("coherent", false, "replay as TC training holds the weights (three floats a weight); a TC file is replayed so anyway")
+	play := flag.Bool("play", false, "replay as play does: the candidates' reads alone, no update")
 	canonical := flag.Bool("canonical", false, "replay the weights at their canonical indices, in the order files and TDL2048+ keep them, instead of td2048's cache-line order")
 	flag.Parse()
 	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 {
@@ -215,7 +221,7 @@ func main() {
 	fmt.Printf("memwall: %s, %d games, %d moves, %.2f candidates a move, %d weights each, table %d MiB (%d floats a weight, %s order)\n",
 		*load, *games, len(r.moves), float64(cand)/float64(len(r.moves)), r.lookups, size*int(stride)*4>>20, stride, order)
 	for k := range *rounds {
-		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads), *threads)
+		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads, !*play), *threads)
 	}
 }
 

@@ -36,7 +36,15 @@ func TestRecordReplay(t *testing.T) {
 		for _, v := range a {
 			before += uint64(v)
 		}
-		r.replay(a, stride, r.moves)
+		r.replay(a, stride, r.moves, false)
+		same := uint64(0)
+		for _, v := range a {
+			same += uint64(v)
+		}
+		if same != before {
+			t.Errorf("stride %d: a replay as play wrote", stride)
+		}
+		r.replay(a, stride, r.moves, true)
 		after := uint64(0)
 		for _, v := range a {
 			after += uint64(v)
@@ -44,7 +52,7 @@ func TestRecordReplay(t *testing.T) {
 		if want := uint64(len(r.moves)*r.lookups) * uint64(stride); after-before != want {
 			t.Errorf("stride %d: the replay added %d, want %d (a write per chosen weight and accumulator)", stride, after-before, want)
 		}
-		if v := r.rate(a, stride, 2); v <= 0 {
+		if v := r.rate(a, stride, 2, true); v <= 0 {
 			t.Errorf("stride %d: rate %v", stride, v)
 		}
 	}
