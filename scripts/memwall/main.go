@@ -1,4 +1,4 @@
-// Command memwall measures how fast any program could play and learn with
+// Command memwall estimates how fast a program could play and learn with
 // a network, were it to do nothing but read and write its weights: the
 // memory wall beneath td2048's and TDL2048+'s training speeds (README,
 // "Speed"; docs/speed.md).
@@ -16,10 +16,13 @@
 // keeps as many misses in flight as it can and runs ahead into the next
 // move, and one read-modify-write of each weight of the chosen
 // after-state (the update; with TC its two accumulators beside it, as
-// td2048 and TDL2048+ pack them). No game logic, no sums that a choice
-// waits on: a bound no trainer of these weights on this machine reaches.
-// Its moves per second against a trainer's on the same weights say how
-// much of the trainer's time is anything but the weights' memory.
+// td2048 and TDL2048+ pack them; --play leaves it out). No game logic, no
+// sums that a choice waits on. It is an estimate, not a bound: the
+// recorded indices (4 bytes a lookup) stream through the cache beside the
+// weights, and the writes come at once; on 4x6 td2048 trains and plays
+// as fast as the replay. Its moves per second against a trainer's on the
+// same weights say how much of the trainer's time is anything but the
+// weights' memory.
 package main
 
 import (
