@@ -465,12 +465,12 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 		}()
 	}
 	wg.Wait()
+	var choices []ChoiceTime
+	if ctl != nil {
+		choices = ctl.times() // before Unpack, which copies the weights for seconds
+	}
 	net.Unpack()
 	mu.Lock()
 	defer mu.Unlock()
-	res := Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start)}
-	if ctl != nil {
-		res.Choices = ctl.times()
-	}
-	return state(), res, failed
+	return state(), Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start), Choices: choices}, failed
 }

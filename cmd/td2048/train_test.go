@@ -353,7 +353,7 @@ func TestDefaultInterleave(t *testing.T) {
 			t.Errorf("%v: adapts %v\n%s", c.args, adapt, out)
 		}
 		if adapted := strings.Contains(out, "\nadapted = 2 threads "); adapted != strings.Contains(out, "adapt = ") {
-			t.Errorf("%v: the last line says how the time went %v, the run adapts %v\n%s", c.args, adapted, !adapted, out)
+			t.Errorf("%v: the closing lines say how the time went %v, the run adapts %v\n%s", c.args, adapted, !adapted, out)
 		}
 		if got := max(runState(t, w).Interleave, 1); got != c.want {
 			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
