@@ -7,6 +7,7 @@
 //	go run ./scripts/memwall --load weights.td2048 --threads 2
 //	go run ./scripts/memwall --load tdl.w --coherent            # as a TC run holds it
 //	go run ./scripts/memwall --load weights.td2048 --play        # as greedy play reads
+//	go run ./scripts/memwall --load weights.td2048 --depth 2     # as 2-ply search reads
 //
 // It first plays --games greedy games with the weights and records, for
 // each move, the weight indices of every candidate after-state (what a
@@ -40,6 +41,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // A move is one recorded move: its candidates' indices, Lookups each, at
@@ -86,6 +88,66 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 		}
 	}
 	return r
+}
+
+// record2 plays games 2-ply games on net from seed, as `td2048 eval
+// --depth 2` does (no table), and records for each move the leaves its
+// search values, each once per chance node as the search gathers them:
+// below each legal move's after-state (keyed, as the search keys it, by
+// its canonical image when the network is symmetric), a 2 or a 4 on each
+// empty cell, and each legal move of that board. Every leaf is valued in
+// the stage of the move's board. A move's leaves are its candidates; none
+// is chosen (a 2-ply recording is replayed as play).
+func record2(net *ntuple.Network, games int, seed uint64) recording {
+	r := recording{lookups: net.Lookups()}
+	rng := learn.NewRand(seed, 0)
+	buf := make([]uint32, r.lookups)
+	s := search.NewSearcher(net, search.Options{Depth: 2}, nil)
+	seen := map[board.Board]bool{}
+	for range games {
+		b := game.Start(rng)
+		for {
+			c := s.Best(b)
+			if !c.Legal() {
+				break
+			}
+			r.leaves(net, b, buf, seen)
+			b = game.Spawn(c.After, rng)
+		}
+	}
+	return r
+}
+
+// leaves records the move on b of a 2-ply search: its leaves' indices,
+// in b's stage (buf and seen are scratch).
+func (r *recording) leaves(net *ntuple.Network, b board.Board, buf []uint32, seen map[board.Board]bool) {
+	m, k := move{off: len(r.idx)}, net.StageOf(b)
+	after, _ := game.Moves(b)
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		key := after[d]
+		if net.Spec().Iso {
+			key = key.Canonical()
+		}
+		clear(seen)
+		for e := key.EmptyMask(); e != 0; e &= e - 1 {
+			cell := board.Board(e & -e)
+			for _, child := range [2]board.Board{key | cell, key | cell*2} {
+				leaves, _ := game.Moves(child)
+				for _, l := range leaves {
+					if l == child || seen[l] {
+						continue
+					}
+					seen[l] = true
+					r.idx = append(r.idx, net.IndexStage(k, l, buf)...)
+					m.n++
+				}
+			}
+		}
+	}
+	r.moves = append(r.moves, m)
 }
 
 // canonical turns the recording's indices, where net keeps the weights,
@@ -184,7 +246,8 @@ func (r *recording) rate(a []uint32, stride uint32, threads int, write bool) flo
 
 func main() {
 	load := flag.String("load", "", "the weights to record games with (td2048, 2048.bin or TDL2048+ .w)")
-	games := flag.Int("games", 20, "greedy games to record")
+	games := flag.Int("games", 20, "games to record")
+	depth := flag.Int("depth", 1, "1: record greedy games (each move's candidates); 2: record 2-ply games (each move's leaves), replayed as play")
 	seed := flag.Uint64("seed", 1, "the games' random seed")
 	threads := flag.Int("threads", 1, "threads replaying, each its share of the moves, on one table")
 	rounds := flag.Int("rounds", 5, "replays to time")
@@ -192,8 +255,8 @@ func main() {
 	play := flag.Bool("play", false, "replay as play does: the candidates' reads alone, no update")
 	canonical := flag.Bool("canonical", false, "replay the weights at their canonical indices, in the order files and TDL2048+ keep them, instead of td2048's cache-line order")
 	flag.Parse()
-	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 {
-		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, and --games, --threads and --rounds of at least 1")
+	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 || *depth < 1 || *depth > 2 {
+		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, --depth 1 or 2, and --games, --threads and --rounds of at least 1")
 		os.Exit(2)
 	}
 	net, h, err := netfile.LoadAny(*load)
@@ -204,7 +267,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "memwall:", err)
 		os.Exit(1)
 	}
-	r := record(net, *games, *seed)
+	r, what := recording{}, "candidates"
+	if *depth == 2 {
+		r, what = record2(net, *games, *seed), "leaves"
+		*play = true
+	} else {
+		r = record(net, *games, *seed)
+	}
 	if *canonical {
 		r.canonical(net)
 	}
@@ -224,8 +293,8 @@ func main() {
 	if *canonical {
 		order = "canonical"
 	}
-	fmt.Printf("memwall: %s, %d games, %d moves, %.2f candidates a move, %d weights each, table %d MiB (%d floats a weight, %s order)\n",
-		*load, *games, len(r.moves), float64(cand)/float64(len(r.moves)), r.lookups, size*int(stride)*4>>20, stride, order)
+	fmt.Printf("memwall: %s, %d games at depth %d, %d moves, %.2f %s a move, %d weights each, table %d MiB (%d floats a weight, %s order)\n",
+		*load, *games, *depth, len(r.moves), float64(cand)/float64(len(r.moves)), what, r.lookups, size*int(stride)*4>>20, stride, order)
 	for k := range *rounds {
 		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads, !*play), *threads)
 	}

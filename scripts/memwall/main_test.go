@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -87,5 +90,75 @@ func TestCanonical(t *testing.T) {
 				t.Fatalf("lookup %d: storage %d, canonical %d does not map back", j, s, r.idx[j])
 			}
 		}
+	}
+}
+
+// TestLeaves: a 2-ply move records each distinct leaf below each chance
+// node once (written out plainly here), with its indices.
+func TestLeaves(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	defer net.Free()
+	b, err := board.Parse("2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r recording
+	r.lookups = net.Lookups()
+	buf := make([]uint32, r.lookups)
+	r.leaves(net, b, buf, map[board.Board]bool{})
+	want := map[string]int{}
+	n := 0
+	for d := range 4 {
+		a, _, ok := game.Move(b, d)
+		if !ok {
+			continue
+		}
+		a = a.Canonical()
+		node := map[board.Board]bool{}
+		for i := range 16 {
+			if a.At(i) != 0 {
+				continue
+			}
+			for _, tile := range []int{1, 2} {
+				c := a.Set(i, tile)
+				for d2 := range 4 {
+					if l, _, ok := game.Move(c, d2); ok && !node[l] {
+						node[l] = true
+						want[fmt.Sprint(net.Index(l, make([]uint32, r.lookups)))]++
+						n++
+					}
+				}
+			}
+		}
+	}
+	if len(r.moves) != 1 || r.moves[0].n != n || len(r.idx) != n*r.lookups {
+		t.Fatalf("moves %+v, %d indices; want one move of %d leaves", r.moves, len(r.idx), n)
+	}
+	for j := 0; j < len(r.idx); j += r.lookups {
+		k := fmt.Sprint(r.idx[j : j+r.lookups])
+		if want[k] == 0 {
+			t.Fatalf("leaf %d: indices %s not among the leaves", j/r.lookups, k)
+		}
+		want[k]--
+	}
+}
+
+// TestRecord2: 2-ply games record every move, each with leaves.
+func TestRecord2(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	defer net.Free()
+	r := record2(net, 1, 1)
+	if len(r.moves) < 20 {
+		t.Fatalf("%d moves in a game", len(r.moves))
+	}
+	n := 0
+	for i, m := range r.moves {
+		if m.off != n*r.lookups || m.n < 1 || m.chosen != 0 {
+			t.Fatalf("move %d: %+v after %d leaves", i, m, n)
+		}
+		n += m.n
+	}
+	if len(r.idx) != n*r.lookups || !r.check(len(net.Weights()), 1) {
+		t.Fatalf("%d indices for %d leaves", len(r.idx), n)
 	}
 }
