@@ -260,8 +260,8 @@ func main() {
 		os.Exit(2)
 	}
 	net, h, err := netfile.LoadAny(*load)
-	if err == nil && h.Game != "" && h.Game != "2048" {
-		err = fmt.Errorf("%s holds %s weights: memwall plays 2048", *load, h.Game)
+	if err == nil {
+		err = fits(*load, h)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memwall:", err)
@@ -298,6 +298,19 @@ func main() {
 	for k := range *rounds {
 		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads, !*play), *threads)
 	}
+}
+
+// fits says why weights with header h cannot be replayed: memwall plays
+// 2048 with after-state networks (a file without a header, TDL2048+'s or
+// the course demo's, holds those).
+func fits(path string, h netfile.Header) error {
+	if h.Game != "" && h.Game != "2048" {
+		return fmt.Errorf("%s holds %s weights: memwall plays 2048", path, h.Game)
+	}
+	if h.Learner == "state" {
+		return fmt.Errorf("%s holds V(state) weights: memwall plays after-state networks", path)
+	}
+	return nil
 }
 
 // fill writes every word of a, so that its pages are there before the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -160,5 +161,23 @@ func TestRecord2(t *testing.T) {
 	}
 	if len(r.idx) != n*r.lookups || !r.check(len(net.Weights()), 1) {
 		t.Fatalf("%d indices for %d leaves", len(r.idx), n)
+	}
+}
+
+// TestFits: Threes! and V(state) weights are refused, 2048 after-state
+// weights (and headerless reference files) taken.
+func TestFits(t *testing.T) {
+	for _, c := range []struct {
+		h  netfile.Header
+		ok bool
+	}{
+		{netfile.Header{Game: "2048", Learner: "after"}, true},
+		{netfile.Header{}, true},
+		{netfile.Header{Game: "threes", Learner: "after"}, false},
+		{netfile.Header{Game: "2048", Learner: "state"}, false},
+	} {
+		if err := fits("w", c.h); (err == nil) != c.ok {
+			t.Errorf("%+v: %v", c.h, err)
+		}
 	}
 }
