@@ -267,13 +267,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "memwall:", err)
 		os.Exit(1)
 	}
-	r, what := recording{}, "candidates"
+	rec, what := record, "candidates"
 	if *depth == 2 {
-		r, what = record2(net, *games, *seed), "leaves"
-		*play = true
-	} else {
-		r = record(net, *games, *seed)
+		rec, what = record2, "leaves"
+		*play = true // a search writes no weights
 	}
+	r := rec(net, *games, *seed)
 	if *canonical {
 		r.canonical(net)
 	}
