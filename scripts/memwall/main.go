@@ -1,7 +1,7 @@
 // Command memwall estimates how fast a program could play and learn with
 // a network, were it to do nothing but read and write its weights: the
-// memory wall beneath td2048's and TDL2048+'s training speeds (README,
-// "Speed"; docs/speed.md).
+// memory wall beneath td2048's and TDL2048+'s training, greedy play and
+// 2-ply search (README, "Speed"; docs/speed.md).
 //
 //	go run ./scripts/memwall --load weights.td2048                # one thread
 //	go run ./scripts/memwall --load weights.td2048 --threads 2
@@ -11,7 +11,9 @@
 //
 // It first plays --games greedy games with the weights and records, for
 // each move, the weight indices of every candidate after-state (what a
-// trainer reads to choose the move). Then it replays them on a fresh
+// trainer reads to choose the move); with --depth 2 it plays 2-ply games
+// and records each move's leaves instead (what the search reads), and
+// replays them as play. Then it replays them on a fresh
 // table of the network's size with nothing else to do: per move, one
 // load of every candidate's weights, all independent, so the processor
 // keeps as many misses in flight as it can and runs ahead into the next
