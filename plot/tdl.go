@@ -67,7 +67,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		pendAt  int
 		n       int
 		threads = 1     // the run's threads (-p), from its header
-		pendT   int     // the thread of the pending block
+		pendI   int64   // the block index of the pending block (several threads)
 		lastT   []int64 // each thread's last block index in this recipe
 		groups  = map[int64]*tdlGroup{}
 		emitted int64 // blocks of this recipe whose group made a record
@@ -89,11 +89,10 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 				pending = nil
 				continue
 			}
-			i := lastT[pendT]
-			g := groups[i]
+			g := groups[pendI]
 			if g == nil {
 				g = &tdlGroup{}
-				groups[i] = g
+				groups[pendI] = g
 			}
 			g.add(pending)
 			pending = nil
@@ -146,8 +145,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 				if want := lastT[th] + 1; i != want {
 					return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
 				}
-				lastT[th] = i
-				pendT = th
+				lastT[th], pendI = i, i
 				pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
 				pendAt = n
 				continue
