@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
@@ -126,7 +127,10 @@ type leaves struct {
 	boards [15 * 2 * 4]board.Board
 	values [15 * 2 * 4]float32
 	moves  [15 * 2 * 4]leafMove
-	end    [15 * 2]uint8 // moves[end[c-1]:end[c]] are child c's
+	// children slides the chance node's children (one row and one column
+	// each, game.Children).
+	children game.Children
+	end      [15 * 2]uint8 // moves[end[c-1]:end[c]] are child c's
 	// seen finds a leaf already gathered: different tiles often slide to
 	// the same board. A slot holds a leaf's index and is valid only in its
 	// generation (gen, one per chance node), so nothing needs clearing.
@@ -175,15 +179,20 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 		l.seen = [256]struct{ gen, leaf uint32 }{}
 		l.gen = 1
 	}
+	if s.opt.Kind != State {
+		l.children.Reset(key)
+	}
+	var after [4]board.Board
+	var reward [4]uint32
 	for e := key.EmptyMask(); e != 0; e &= e - 1 {
 		cell := board.Board(e & -e)
-		for _, b := range [2]board.Board{key | cell, key | cell*2} {
+		for t, b := range [2]board.Board{key | cell, key | cell*2} {
 			if s.opt.Kind == State {
 				l.boards[nb], l.moves[nm] = b, leafMove{0, int16(nb)}
 				nb++
 				nm++
 			} else {
-				after, reward := game.Moves(b)
+				l.children.MovesTo(bits.TrailingZeros64(uint64(cell))/4, t+1, &after, &reward)
 				for d := range 4 {
 					if after[d] == b {
 						continue
@@ -208,12 +217,18 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 		if s.opt.Kind == State {
 			return l.values[l.moves[from].leaf]
 		}
-		best := float32(math.Inf(-1))
-		for _, m := range l.moves[from:l.end[c]] {
-			best = max(best, m.reward+l.values[m.leaf])
-		}
-		if math.IsInf(float64(best), -1) {
+		ms := l.moves[from:l.end[c]]
+		if len(ms) == 0 {
 			return 0
+		}
+		// Plain comparisons, not max: max's care for NaN and the sign
+		// of zero costs here, and a leaf's value is a sum of finite
+		// weights (a weight file with NaN or infinities is refused).
+		best := ms[0].reward + l.values[ms[0].leaf]
+		for _, m := range ms[1:] {
+			if v := m.reward + l.values[m.leaf]; v > best {
+				best = v
+			}
 		}
 		return best
 	}
