@@ -8,7 +8,6 @@ import "github.com/td2048/td2048/board"
 // one column for up and down, and keep the after-state's other slides.
 // The results are MovesTo's, bit for bit (TestChildrenMatchesMoves).
 type Children struct {
-	key        board.Board
 	after      [4]board.Board // key's slides
 	rows, cols [4]uint16      // key's rows, and its columns as rows (cell r of column c at nibble r)
 	rl, ru     uint32         // key's rewards left/right and up/down
@@ -33,7 +32,6 @@ func spread(v uint16) uint64 {
 
 // Reset makes key the after-state whose children MovesTo slides.
 func (c *Children) Reset(key board.Board) {
-	c.key = key
 	x := uint64(key)
 	c.rl, c.ru = 0, 0
 	var l, r, u, d uint64

@@ -21,7 +21,7 @@ func TestChildrenMatchesMoves(t *testing.T) {
 		}
 		c.Reset(key)
 		for e := key.EmptyMask(); e != 0; e &= e - 1 {
-			cell := trailing(e) / 4
+			cell := bits.TrailingZeros64(e) / 4
 			for tile := 1; tile <= 15; tile++ {
 				b := key.Set(cell, tile)
 				var want, got [4]board.Board
@@ -34,16 +34,6 @@ func TestChildrenMatchesMoves(t *testing.T) {
 			}
 		}
 	}
-}
-
-// trailing is bits.TrailingZeros64 for a non-zero x.
-func trailing(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
 }
 
 func TestColumnSpread(t *testing.T) {

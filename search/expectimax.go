@@ -185,14 +185,14 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 	var after [4]board.Board
 	var reward [4]uint32
 	for e := key.EmptyMask(); e != 0; e &= e - 1 {
-		cell := board.Board(e & -e)
+		cell, at := board.Board(e&-e), bits.TrailingZeros64(e)/4
 		for t, b := range [2]board.Board{key | cell, key | cell*2} {
 			if s.opt.Kind == State {
 				l.boards[nb], l.moves[nm] = b, leafMove{0, int16(nb)}
 				nb++
 				nm++
 			} else {
-				l.children.MovesTo(bits.TrailingZeros64(uint64(cell))/4, t+1, &after, &reward)
+				l.children.MovesTo(at, t+1, &after, &reward)
 				for d := range 4 {
 					if after[d] == b {
 						continue
