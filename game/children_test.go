@@ -8,9 +8,9 @@ import (
 	"github.com/td2048/td2048/board"
 )
 
-// Every child of an after-state slides as MovesTo slides it: random boards
-// of every density (up to 15, so overflowing merges too), every empty cell,
-// every tile exponent.
+// Every child of an after-state slides as MovesTo slides it: boards of 0
+// to 15 random tiles up to 32768 (so merges that overflow too), every
+// empty cell, every tile exponent.
 func TestChildrenMatchesMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var c Children
