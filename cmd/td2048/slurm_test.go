@@ -108,7 +108,7 @@ SwitchType=switch/none
 ReturnToService=2
 KillWait=10
 MinJobAge=600
-NodeName=localhost CPUs=2 State=UNKNOWN
+NodeName=localhost CPUs=2 RealMemory=2048 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 `, freePort(t), freePort(t), sock, dir)
 	confPath := filepath.Join(dir, "slurm.conf")
@@ -373,6 +373,9 @@ func TestSlurmCluster(t *testing.T) {
 		}
 		if got := c.field(t, merge, "TimeLimit"); got != "00:07:00" {
 			t.Errorf("the merge's time limit is %s, want MERGE_SBATCH's --time=7, not the shards' options", got)
+		}
+		if a, m := c.field(t, array, "MinMemoryNode"), c.field(t, merge, "MinMemoryNode"); a != "512M" || m != "128M" {
+			t.Errorf("memory: the shards ask %s, the merge %s; want their scripts' 512M and 128M", a, m)
 		}
 		if stray, _ := filepath.Glob(filepath.Join(c.dir, "*.out")); len(stray) > 0 {
 			t.Errorf("logs outside the logs folder: %v", stray)
