@@ -76,15 +76,22 @@ func names() []string {
 	return n
 }
 
+// buildVersion, when set at link time (go build -ldflags "-X
+// main.buildVersion=v1.2.3", as deploy/k8s/Dockerfile does, its build
+// context having no VCS information), is the version this build reports.
+var buildVersion string
+
 // version is the module version and VCS revision of this build, as the Go
-// toolchain recorded them.
+// toolchain recorded them, or the version stamped at link time.
 func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(unknown)"
 	}
 	v := bi.Main.Version
-	if v == "" {
+	if buildVersion != "" {
+		v = buildVersion
+	} else if v == "" {
 		v = "(devel)"
 	}
 	var rev, when, dirty string
