@@ -53,6 +53,23 @@ func TestReadCourseDemo(t *testing.T) {
 	}
 }
 
+// testdata/demo-train-py.txt is the real output of the course demo's
+// 2048.py, stopped after its first block: Python prints the mean with all
+// its digits and the shares with one decimal.
+func TestReadCourseDemoPython(t *testing.T) {
+	s, err := ReadLog("testdata/demo-train-py.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Records) != 1 {
+		t.Fatalf("%d records", len(s.Records))
+	}
+	r := s.Records[0]
+	if r.Episodes != 1000 || r.Avg != 7928.632 || r.Max != 29816 || r.Reach["2048"] != 0.005 || r.Reach["1024"] != 0.248 || r.End["1024"] != 0.243 {
+		t.Errorf("%+v", r)
+	}
+}
+
 // The blocks td2048 train prints, 2048's and Threes!'s, read back as the
 // records its metrics log holds for the same blocks.
 func TestReadCourseRoundTrip(t *testing.T) {
