@@ -31,7 +31,6 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
@@ -50,7 +49,7 @@ type Config struct {
 	Net *ntuple.Network
 	// Game is the game of the network, by its name in package games
 	// (games.Default when empty): "2048", or "threes" for an after-state
-	// network that passes learn.CheckThreesSpec. New panics on a name
+	// network that Threes! accepts (games.Lookup("threes").CheckSpec). New panics on a name
 	// games does not know.
 	Game    string
 	Kind    search.Kind
@@ -65,8 +64,10 @@ type Config struct {
 	MoveTime time.Duration
 	// TableBytes sizes the transposition table (0: none).
 	TableBytes int64
-	// Seed decides the games: game g of the session has seed
-	// learn.Mix(Seed, g).
+	// Seed is the seed of the session's first game, the one the header
+	// shows; each new game takes the next seed (Seed+1, Seed+2, ...). A
+	// game replays from its seed by package session's rule, as on the web
+	// page.
 	Seed uint64
 	// Auto starts with the agent playing.
 	Auto bool
@@ -212,9 +213,9 @@ func New(cfg Config) *Model {
 }
 
 // newGame starts game number m.game of the session, with seed
-// learn.Mix(Seed, m.game).
+// Seed+m.game.
 func (m *Model) newGame() {
-	g, err := session.New(m.cfg.Game, learn.Mix(m.cfg.Seed, uint64(m.game)))
+	g, err := session.New(m.cfg.Game, m.cfg.Seed+uint64(m.game))
 	if err != nil {
 		panic("tui: " + err.Error())
 	}
