@@ -163,14 +163,21 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		SilenceErrors: true,
 		// Suggestions for a mistyped command ("trian" -> "train").
 		SuggestionsMinimumDistance: 2,
-		RunE: func(c *cobra.Command, args []string) error {
-			return c.Help()
-		},
 	}
 	r.SetOut(e.stdout)
 	r.SetErr(e.stderr)
 	r.SetIn(e.stdin)
 	r.SetVersionTemplate("td2048 {{.Version}}\n")
+	// -V too, as many tools spell it (cobra's own is -v, --version).
+	upperV := r.Flags().BoolP("V", "V", false, "print the version")
+	r.Flags().MarkHidden("V")
+	r.RunE = func(c *cobra.Command, args []string) error {
+		if *upperV {
+			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			return nil
+		}
+		return c.Help()
+	}
 	r.SetFlagErrorFunc(flagError)
 	r.AddCommand(&cobra.Command{
 		Use:   "version",
@@ -212,7 +219,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
 	}
-	return usagef("%s (see 'td2048 %s --help')", msg, c.Name())
+	return usagef("%s (see '%s --help')", msg, c.CommandPath())
 }
 
 func nearestFlag(c *cobra.Command, name string) string {
