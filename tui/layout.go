@@ -5,23 +5,22 @@ import (
 )
 
 // A shape is a way to draw the board: tiles cell columns wide (5 holds
-// 65536) and three lines high or one, with a line of the frame between
-// rows of tiles or none.
+// 65536) and lines high (5, 3 or 1), with a line of the frame between
+// rows of tiles or none. A terminal's cell is about twice as high as it
+// is wide, so 11 by 5 and 7 by 3 look about square.
 type shape struct {
-	cell       int
-	tall, gaps bool
+	cell, lines int
+	gaps        bool
 }
 
-// shapes are the board's shapes, largest first.
-var shapes = []shape{{7, true, true}, {5, true, true}, {7, false, true}, {5, false, true}, {7, false, false}, {5, false, false}}
+// shapes are the board's shapes, largest first: the first two fill a
+// large terminal, the rest fit 80x24 and smaller ones.
+var shapes = []shape{{11, 5, true}, {9, 5, true}, {7, 3, true}, {5, 3, true}, {7, 1, true}, {5, 1, true}, {7, 1, false}, {5, 1, false}}
 
 func (s shape) width() int { return 4*s.cell + 3 + 2 }
 
 func (s shape) height() int {
-	h := 4
-	if s.tall {
-		h = 12
-	}
+	h := 4 * s.lines
 	if s.gaps {
 		h += 3
 	}
@@ -78,6 +77,7 @@ type layout struct {
 	outer, inner bool // blank lines between the screen's parts; between the body's
 	bodyH        int  // lines of the board and the panel, or the help
 	height       int  // lines of the whole screen
+	width        int  // columns of the header, the score and the body at their widest
 }
 
 // panel is the number of the panel's parts shown, for the layout's
@@ -134,15 +134,18 @@ func (m *Model) title() string { return "td2048 · " + m.info.Title }
 func (m *Model) layout(w, h int) layout {
 	var base layout
 	base.header, base.score = 1, 1
-	if lipgloss.Width(m.title()+"  network "+m.cfg.Network+" · depth 4 · game seed 18446744073709551615") > w {
-		base.header = 2
+	// The header at its widest: the largest depth and seed.
+	title, rest := m.title()+"  network "+m.cfg.Network, "depth 4 · game seed 18446744073709551615"
+	headerW := lipgloss.Width(title + " · " + rest)
+	if headerW > w {
+		base.header, headerW = 2, max(lipgloss.Width(title), lipgloss.Width(rest))
 	}
 	scoreW := maxScoreLine
 	if m.g.Next() != 0 {
 		scoreW += len("   next tile ") + nextWidth
 	}
 	if scoreW > w {
-		base.score = 2
+		base.score, scoreW = 2, len("score 1234567   moves 123456")
 	}
 	var best layout
 	found := false
@@ -169,6 +172,12 @@ func (m *Model) layout(w, h int) layout {
 		best = base
 		best.board = shapes[len(shapes)-1]
 		best.fit(w, 1<<20)
+	}
+	best.width = max(headerW, scoreW, best.board.width())
+	if best.side {
+		best.width = max(best.width, best.board.width()+best.gap+best.panelW)
+	} else {
+		best.width = max(best.width, best.panelW)
 	}
 	return best
 }

@@ -12,10 +12,7 @@ import (
 
 // viewBoard draws the board in shape s, framed, as lines.
 func (m *Model) viewBoard(s shape) []string {
-	h := 1
-	if s.tall {
-		h = 3
-	}
+	h := s.lines
 	fr := m.pal.frame
 	style := func(idx int) lipgloss.Style { return m.pal.tile(idx, s.cell, h) }
 	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(h).Render("")
@@ -286,11 +283,14 @@ func pad(s string, w int) string {
 }
 
 // View draws the screen: never a line wider than the terminal nor more
-// lines than it has, and the same lines in every frame.
+// lines than it has, and the same lines in every frame. On a terminal
+// larger than the screen, the screen stands in its middle; the margins
+// depend on the terminal's size alone, like the layout.
 func (m *Model) View() string {
 	w, h := m.size()
 	l := m.layout(w, h)
-	var lines []string
+	left, top := max(0, (w-l.width)/2), max(0, (h-l.height)/2)
+	lines := make([]string, top)
 	blank := func() {
 		if l.outer {
 			lines = append(lines, "")
@@ -306,12 +306,16 @@ func (m *Model) View() string {
 	}
 	lines = append(lines, body[:l.bodyH]...)
 	blank()
-	lines = append(lines, m.viewStatus(w), m.viewFooter(w))
+	lines = append(lines, m.viewStatus(w-left), m.viewFooter(w-left))
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	clip := lipgloss.NewStyle().MaxWidth(w)
+	margin := strings.Repeat(" ", left)
 	for i, s := range lines {
+		if s != "" {
+			s = margin + s
+		}
 		if lipgloss.Width(s) > w {
 			s = clip.Render(s)
 		}
