@@ -136,7 +136,8 @@ var examples = map[string]string{
   td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
 	"plot": `  td2048 plot weights.jsonl                      # curve.png
   td2048 plot a.jsonl b.jsonl --label "alpha 0.1,alpha 0.025" -o cmp.svg
-  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)`,
+  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)
+  td2048 plot weights.jsonl demo.txt --label td2048,mine      # beside your course demo's (./2048 > demo.txt)`,
 	"bench": `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
   td2048 bench --short                           # the quick workload CI runs
   td2048 bench --threads 0                       # all cores`,
