@@ -183,8 +183,9 @@ func plain(grid [][]cell) string {
 // text and as PNG pictures, for people to look at: in $TD2048_SHOTS when
 // set, else in a temporary folder (the paths are logged).
 func TestScreenshots(t *testing.T) {
+	was := lipgloss.ColorProfile()
 	lipgloss.SetColorProfile(termenv.TrueColor)
-	defer lipgloss.SetColorProfile(termenv.Ascii)
+	defer lipgloss.SetColorProfile(was)
 	dir := shotDir(t)
 	for _, g := range []string{session.Game2048, session.GameThrees} {
 		m := newModel(func(c *Config) { c.Depth = 2 })
