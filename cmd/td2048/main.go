@@ -143,7 +143,8 @@ var examples = map[string]string{
   td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
 	"plot": `  td2048 plot weights.jsonl                      # curve.png
   td2048 plot a.jsonl b.jsonl --label "alpha 0.1,alpha 0.025" -o cmp.svg
-  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)`,
+  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)
+  td2048 plot weights.jsonl demo.txt --label td2048,mine      # beside your course demo's (./2048 > demo.txt)`,
 	"bench": `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
   td2048 bench --short                           # the quick workload CI runs
   td2048 bench --threads 0                       # all cores`,
@@ -170,14 +171,21 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		SilenceErrors: true,
 		// Suggestions for a mistyped command ("trian" -> "train").
 		SuggestionsMinimumDistance: 2,
-		RunE: func(c *cobra.Command, args []string) error {
-			return c.Help()
-		},
 	}
 	r.SetOut(e.stdout)
 	r.SetErr(e.stderr)
 	r.SetIn(e.stdin)
 	r.SetVersionTemplate("td2048 {{.Version}}\n")
+	// -V too, as many tools spell it (cobra's own is -v, --version).
+	upperV := r.Flags().BoolP("V", "V", false, "print the version")
+	r.Flags().MarkHidden("V")
+	r.RunE = func(c *cobra.Command, args []string) error {
+		if *upperV {
+			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			return nil
+		}
+		return c.Help()
+	}
 	r.SetFlagErrorFunc(flagError)
 	r.AddCommand(&cobra.Command{
 		Use:   "version",
@@ -219,7 +227,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
 	}
-	return usagef("%s (see 'td2048 %s --help')", msg, c.Name())
+	return usagef("%s (see '%s --help')", msg, c.CommandPath())
 }
 
 func nearestFlag(c *cobra.Command, name string) string {
