@@ -102,28 +102,18 @@ type Config struct {
 	CoherenceFrom int
 }
 
-// RunState is what continues a run exactly: saved in checkpoints.
+// RunState is where a run is: what continues it exactly, saved in
+// checkpoints beside the run's settings (the Config it was started with).
 type RunState struct {
-	Done    int      `json:"done"` // episodes finished
-	Total   int      `json:"total"`
-	Seed    uint64   `json:"seed"`
-	Every   int      `json:"every"`
-	Learner string   `json:"learner"`
-	Update  string   `json:"update,omitempty"` // Mode, "" for backward TD(0)
-	Rands   [][]byte `json:"rands"`            // each worker's generator (each lane's: worker k's lane j is k*Interleave+j)
-	// Interleave is Config.Interleave, 0 for 1.
-	Interleave int         `json:"interleave,omitempty"`
-	Partial    stats.Block `json:"partial"` // the unfinished block
-	Schedule   *Schedule   `json:"schedule"`
-	Elapsed    float64     `json:"elapsed_s"` // seconds of training so far
-	Moves      int64       `json:"moves"`     // moves played so far
+	Done     int         `json:"done"`    // episodes finished
+	Rands    [][]byte    `json:"rands"`   // each worker's generator (each lane's: worker k's lane j is k*Interleave+j)
+	Partial  stats.Block `json:"partial"` // the unfinished block
+	Schedule *Schedule   `json:"schedule"`
+	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
+	Moves    int64       `json:"moves"`     // moves played so far
 	// Promoted lists, with weight promotion, which stages the run has
 	// entered (and so promoted).
 	Promoted []bool `json:"promoted,omitempty"`
-	// Shaping is Config.Shaping (ParseShaping), "" for none.
-	Shaping string `json:"shaping,omitempty"`
-	// CoherenceFrom is Config.CoherenceFrom.
-	CoherenceFrom int `json:"coherence_from,omitempty"`
 }
 
 // A Snapshot is the progress of a run.
@@ -290,15 +280,8 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	if t.sched == nil {
 		t.sched = Constant(0.1)
 	}
-	t.st = RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: t.every, Learner: cfg.Kind.String(), Schedule: t.sched,
-		CoherenceFrom: cfg.CoherenceFrom, Shaping: cfg.Shaping.String()}
-	if cfg.Mode != (Mode{}) {
-		t.st.Update = cfg.Mode.String()
-	}
+	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		if r.Every != t.every {
-			return t, fmt.Errorf("resume: blocks of %d episodes, not %d", r.Every, t.every)
-		}
 		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
 	}
 	var promoted []bool
@@ -317,16 +300,13 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
 	}
 	t.lanes = max(lanes, 1)
-	if t.lanes > 1 {
-		t.st.Interleave = t.lanes
-	}
-	if r := cfg.Resume; r != nil && max(r.Interleave, 1) != t.lanes {
-		return t, fmt.Errorf("resume: the run interleaves %d episodes per worker, not %d", max(r.Interleave, 1), t.lanes)
-	}
 	t.rands = make([]*rand.PCG, threads*t.lanes)
+	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
+		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
+	}
 	for k := range t.rands {
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
-		if cfg.Resume != nil && k < len(cfg.Resume.Rands) {
+		if cfg.Resume != nil {
 			if err := t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
 				return t, fmt.Errorf("resume: generator %d: %v", k, err)
 			}

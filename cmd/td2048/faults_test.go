@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -134,7 +134,7 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 	mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
 	st := runState(t, "weights.td2048")
 	// A --checkpoint-every given saves at each of its boundaries (no gap).
-	if st.CheckpointEvery != 30 || st.CheckpointGap != "0s" || st.Done != 200 {
+	if st.CheckpointEvery != 30 || st.CheckpointGap.String() != "0s" || st.Done != 200 {
 		t.Fatalf("resumed state: every %d, gap %q, done %d", st.CheckpointEvery, st.CheckpointGap, st.Done)
 	}
 	if _, err := os.Stat("p.png"); err != nil {
@@ -149,7 +149,7 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 		os.Remove("weights.jsonl")
 		mustTrain(t, append([]string{"--episodes", "100", "--network", "2x4", "--threads", "1"}, c.flags...)...)
 		mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
-		if st := runState(t, "weights.td2048"); st.CheckpointGap != c.gap || st.Done != 200 {
+		if st := runState(t, "weights.td2048"); st.CheckpointGap.String() != c.gap || st.Done != 200 {
 			t.Fatalf("%v, resumed: gap %q, done %d; want %s", c.flags, st.CheckpointGap, st.Done, c.gap)
 		}
 	}
@@ -388,7 +388,7 @@ func TestKillAnywhere(t *testing.T) {
 			t.Fatalf("kill %d: %v\n%s", i, err, out.String())
 		}
 		net.Free()
-		if st, ok, err := runfile.ReadState(h); !ok || err != nil || st.Done%20 != 0 {
+		if st, ok, err := train.ReadState(h); !ok || err != nil || st.Done%20 != 0 {
 			t.Fatalf("kill %d: run state %+v %v", i, st, err)
 		}
 	}

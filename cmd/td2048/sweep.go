@@ -15,9 +15,9 @@ import (
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/sweep"
@@ -155,7 +155,7 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	weights := filepath.Join(dir, "weights.td2048")
 	args := tf.Train
 	if h, err := netfile.ReadHeader(weights); err == nil {
-		if _, ok, _ := runfile.ReadState(h); ok {
+		if _, ok, _ := train.ReadState(h); ok {
 			args = t.TrainArgs(dir, true)
 			fmt.Fprintf(sub.stdout, "resuming from %s (%d episodes done)\n", weights, h.Episodes)
 		}
@@ -227,7 +227,7 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 		r := taskRow{name: filepath.Base(td), label: tf.Label, state: "not started", blockAvg: "-", evalAvg: "-", goal: "-"}
 		r.log = filepath.Join(td, "weights.jsonl")
-		if recs, err := runfile.ReadRecords(r.log); err == nil && len(recs) > 0 {
+		if recs, err := train.ReadRecords(r.log); err == nil && len(recs) > 0 {
 			last := recs[len(recs)-1]
 			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
 			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})

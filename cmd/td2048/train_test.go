@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -66,13 +66,13 @@ func readLog(t *testing.T, path string) []stats.Record {
 	return recs
 }
 
-func runState(t *testing.T, path string) runfile.State {
+func runState(t *testing.T, path string) train.State {
 	t.Helper()
 	h, err := netfile.ReadHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r runfile.State
+	var r train.State
 	if err := json.Unmarshal(h.Run, &r); err != nil {
 		t.Fatalf("run state of %s: %v", path, err)
 	}
@@ -144,7 +144,7 @@ func TestKillAndResume(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if h, err := netfile.ReadHeader(killed); err == nil && len(h.Run) > 0 {
-			var r runfile.State
+			var r train.State
 			json.Unmarshal(h.Run, &r)
 			if r.Done >= 400 {
 				break
@@ -291,8 +291,8 @@ func TestDurationStopsAndResumes(t *testing.T) {
 		t.Fatalf("exit %d after %v:\n%s\n%s", code, time.Since(start), out, errs)
 	}
 	st := runState(t, w)
-	if st.Done <= 0 || st.Done >= st.Total || st.Interleave != 2 || len(st.Rands) != 2 {
-		t.Fatalf("saved state: %d of %d episodes, interleave %d, %d generators", st.Done, st.Total, st.Interleave, len(st.Rands))
+	if st.Done <= 0 || st.Done >= st.Episodes || st.Interleave != 2 || len(st.Rands) != 2 {
+		t.Fatalf("saved state: %d of %d episodes, interleave %d, %d generators", st.Done, st.Episodes, st.Interleave, len(st.Rands))
 	}
 	if code, _, errs := runCmd(t, "train", "--resume", w, "--interleave", "3"); code != 2 || !strings.Contains(errs, "keeps its settings") {
 		t.Fatalf("resumed with other lanes: %d %s", code, errs)
