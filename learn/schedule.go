@@ -60,6 +60,7 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 	if strings.TrimSpace(s) == "" {
 		return sc, nil
 	}
+	seen := map[int]bool{}
 	for _, part := range strings.Split(s, ",") {
 		e, a, ok := strings.Cut(strings.TrimSpace(part), ":")
 		ep, err1 := strconv.Atoi(strings.TrimSpace(e))
@@ -70,6 +71,10 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 		if err := CheckAlpha(al); err != nil {
 			return nil, fmt.Errorf("alpha schedule %q: %v", s, err)
 		}
+		if seen[ep] {
+			return nil, fmt.Errorf("alpha schedule %q: episode %d twice", s, ep)
+		}
+		seen[ep] = true
 		if ep == 0 {
 			sc.Steps[0].Alpha = al
 		} else {
