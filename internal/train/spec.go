@@ -144,6 +144,16 @@ func FlagOf(key string) string { return strings.ReplaceAll(key, "_", "-") }
 // value is the field f of s, addressable when s is.
 func (s *Spec) value(f field) reflect.Value { return reflect.ValueOf(s).Elem().Field(f.index) }
 
+// Field is the address of the field of that toml key, for decoders to
+// set (false when Spec has no such field).
+func (s *Spec) Field(key string) (any, bool) {
+	f, ok := lookup(key)
+	if !ok {
+		return nil, false
+	}
+	return s.value(f).Addr().Interface(), true
+}
+
 // Text is the value of the field of that key as a flag takes it ("" for
 // an unset seed).
 func (s *Spec) Text(key string) string {
