@@ -12,7 +12,6 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/safefile"
@@ -80,14 +79,6 @@ func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Hea
 	return net, h, nil
 }
 
-func parseLearner(s string) (learn.Kind, error) {
-	k, err := learn.ParseKind(s)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
-	return k, nil
-}
-
 // describe is a network's one-line description.
 func describe(spec ntuple.Spec) string {
 	var ps string
@@ -124,15 +115,6 @@ func rate(moves int64, d time.Duration) string {
 		return fmt.Sprintf("%.1fk", r/1e3)
 	}
 	return fmt.Sprintf("%.0f", r)
-}
-
-// parseNetwork reads --network.
-func parseNetwork(s string) (ntuple.Spec, error) {
-	spec, err := ntuple.ParseSpec(s)
-	if err != nil {
-		return spec, usagef("--network: %v", err)
-	}
-	return spec, nil
 }
 
 // refuseClobber refuses to write over a file that holds something the user

@@ -360,3 +360,19 @@ func TestDefaultInterleave(t *testing.T) {
 		}
 	}
 }
+
+// TestQuiet: --quiet prints the blocks and the closing lines, no header
+// and no progress; the blocks are those of the same run without it.
+func TestQuiet(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"train", "--network", "2x4", "--episodes", "100", "--every", "50", "--seed", "2", "--threads", "1", "--log", "none"}
+	code, quiet, qerr := runCmd(t, append(args, "--quiet", "--save", filepath.Join(dir, "q.td2048"))...)
+	_, loud, _ := runCmd(t, append(args, "--save", filepath.Join(dir, "l.td2048"))...)
+	if code != 0 || qerr != "" || strings.Contains(quiet, "td2048 train") || !strings.HasPrefix(quiet, "50\tavg = ") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, quiet, qerr)
+	}
+	blocks := func(s string) string { return s[strings.Index(s, "50\tavg = "):strings.Index(s, "100 episodes in")] }
+	if blocks(quiet) != blocks(loud) {
+		t.Errorf("quiet blocks:\n%s\nwant:\n%s", blocks(quiet), blocks(loud))
+	}
+}
