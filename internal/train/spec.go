@@ -34,6 +34,7 @@ type Spec struct {
 	Alpha           float64  `toml:"alpha" json:"alpha" resume:"refuse" help:"learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))"`
 	AlphaSchedule   string   `toml:"alpha_schedule" json:"alpha_schedule,omitempty" resume:"refuse" help:"learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)"`
 	Plateau         string   `toml:"plateau" json:"plateau,omitempty" resume:"refuse" help:"cut the rate by FACTOR when the mean of BLOCKS block averages has not improved for BLOCKS blocks, like 0.5:10"`
+	AlphaFloor      float64  `toml:"alpha_floor" json:"alpha_floor,omitempty" resume:"refuse" help:"the lowest rate --plateau cuts to, like 0.0025 (0: no floor); a schedule's own steps below it stand"`
 	Seed            *uint64  `toml:"seed" json:"seed" resume:"keep" help:"random seed (printed at start; random when not given)"`
 	Save            string   `toml:"save" json:"-" resume:"fresh" flag:"nonempty" help:"write the weights (and the run's state, for --resume) to this file"`
 	Load            string   `toml:"load" json:"load,omitempty" resume:"refuse" help:"start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)"`

@@ -76,6 +76,9 @@ func (s *Spec) Validate() error {
 	if err := learn.CheckAlpha(s.Alpha); err != nil {
 		return bad("alpha", ": %v", err)
 	}
+	if err := learn.CheckAlpha(s.AlphaFloor); err != nil || s.AlphaFloor > 0 && s.Plateau == "" {
+		return bad("alpha_floor", " %v: want a rate from 0 to 1, with --plateau", s.AlphaFloor)
+	}
 	if !(math.Abs(s.Init) < 1e9) {
 		return bad("init", " %v: want a value a board can have, like 320000", s.Init)
 	}
@@ -192,6 +195,7 @@ func (s *Spec) schedule(cohFrom int) (*learn.Schedule, error) {
 		if err := sched.SetPlateau(s.Plateau); err != nil {
 			return nil, bad("plateau", ": %v", err)
 		}
+		sched.Floor = s.AlphaFloor
 	}
 	return sched, nil
 }

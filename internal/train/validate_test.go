@@ -77,3 +77,32 @@ func TestComplete(t *testing.T) {
 		t.Errorf("given: %+v", s)
 	}
 }
+
+// TestAlphaFloor: the plateau cuts stop at --alpha-floor, a step of the
+// schedule below it keeps its own rate, and a floor without --plateau, or
+// past 1, is refused.
+func TestAlphaFloor(t *testing.T) {
+	s := Default()
+	s.AlphaSchedule, s.Plateau, s.AlphaFloor = "0:0.1,1000:0.01", "0.5:1", 0.03
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	sched, _ := s.schedule(0)
+	for range 10 {
+		sched.Observe(1) // no progress: a cut each block
+	}
+	if a := sched.Alpha(0); a != 0.03 || sched.Alpha(1000) != 0.01 {
+		t.Errorf("after ten cuts: %v, and %v from the step below the floor", a, sched.Alpha(1000))
+	}
+	if !strings.Contains(sched.String(), "down to 0.03") {
+		t.Errorf("the schedule says %q", sched)
+	}
+	for _, f := range []func(s *Spec){func(s *Spec) { s.Plateau = "" }, func(s *Spec) { s.AlphaFloor = 2 }} {
+		bad := s
+		f(&bad)
+		var fe *FieldError
+		if err := bad.Validate(); !errors.As(err, &fe) || fe.Field != "alpha_floor" {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+}
