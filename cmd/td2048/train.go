@@ -106,11 +106,11 @@ func writeHeader(w io.Writer, r *train.Run) {
 	case s.Load != "":
 		fmt.Fprintf(w, "loaded = %s (%d episodes)\n", s.Load, r.Loaded.Episodes)
 	}
-	learner := "after-state " + r.Mode().Describe()
+	learner := "after-state " + r.Mode.Describe()
 	if r.Net.Coherent() {
 		learner += ", temporal coherence"
 	}
-	if r.Kind() == learn.State {
+	if r.Kind == learn.State {
 		learner = "state TD(0), backward episode updates"
 	}
 	fmt.Fprintf(w, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", learner, r.Schedule, s.Episodes, s.Threads, *s.Seed)
@@ -129,10 +129,10 @@ func writeHeader(w io.Writer, r *train.Run) {
 	if s.Promote {
 		fmt.Fprintf(w, "promotion = a stage first entered starts from the stage below's weights\n")
 	}
-	if sh := r.Shaping(); sh != (learn.Shaping{}) {
+	if sh := r.Shaping; sh != (learn.Shaping{}) {
 		fmt.Fprintf(w, "shaping = %s\n", sh.Describe())
 	}
-	if c := r.CoherenceFrom(); c > 0 {
+	if c := r.CoherenceFrom; c > 0 {
 		fmt.Fprintf(w, "coherence = temporal coherence from episode %d\n", c)
 	}
 	if r.LogPath != "" {

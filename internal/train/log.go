@@ -163,9 +163,6 @@ func lastRecord(f *os.File, end int64) (stats.Record, error) {
 	return rec, nil
 }
 
-// Path is the log's file name.
-func (l *Log) Path() string { return l.path }
-
 // Write appends rec after any pending records. When a write fails (a full
 // disk) the log is cut back to its last complete record, rec is kept
 // pending for the next write or checkpoint, and the error is returned for

@@ -122,24 +122,24 @@ func (r *Run) settle(given Given) error {
 			r.kept = st.Done
 		}
 	}
-	if r.l, err = s.learning(); err != nil {
+	if r.Learning, err = s.learning(); err != nil {
 		if s.Resume != "" {
 			return fmt.Errorf("%s: damaged run state: %v", s.Resume, err)
 		}
 		return err
 	}
 	if s.Load != "" && !given["learner"] && r.Loaded.Learner != "" {
-		if r.l.kind, err = learn.ParseKind(r.Loaded.Learner); err != nil {
+		if r.Kind, err = learn.ParseKind(r.Loaded.Learner); err != nil {
 			return err
 		}
-		s.Learner = r.l.kind.String()
+		s.Learner = r.Kind.String()
 	}
 	if r.in == nil || given["network"] {
 		_, net, err := s.gameNetwork(g.Name)
 		if err != nil {
 			return err
 		}
-		if err := s.checkGame(g, net, r.l.kind); err != nil {
+		if err := s.checkGame(g, net, r.Kind); err != nil {
 			return err
 		}
 		r.netSpec = &net
@@ -282,7 +282,7 @@ func (r *Run) makeNet(given Given) error {
 	}
 	if s.Load != "" {
 		r.State = State{Base: h.Episodes}
-		return s.checkGame(r.Game, net.Spec(), r.l.kind)
+		return s.checkGame(r.Game, net.Spec(), r.Kind)
 	}
 	return nil
 }
@@ -294,11 +294,11 @@ func (r *Run) start(given Given) error {
 	if s.Interleave == 0 { // the default: the fastest measured for this network
 		s.Interleave = 1
 		if r.Game.Interleaves {
-			s.Interleave = learn.FastestInterleave(net, r.l.kind, r.l.shaping)
+			s.Interleave = learn.FastestInterleave(net, r.Kind, r.Shaping)
 		}
 	}
 	r.Adapt = !given["interleave"]
-	if s.Coherence || r.l.cohFrom > 0 && !net.Coherent() {
+	if s.Coherence || r.CoherenceFrom > 0 && !net.Coherent() {
 		if err := checkMemory(3*int64(net.Spec().Weights())*4, net.Spec(), " with coherence (each weight with its two accumulators)"); err != nil {
 			return err
 		}
@@ -309,7 +309,7 @@ func (r *Run) start(given Given) error {
 	r.Schedule = st.Schedule
 	if s.Resume == "" {
 		var err error
-		if r.Schedule, err = s.schedule(r.l.cohFrom); err != nil {
+		if r.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
 			return err
 		}
 	}
@@ -318,8 +318,8 @@ func (r *Run) start(given Given) error {
 	}
 	st.Spec = *s
 	st.Spec.Load, st.Spec.CoherenceFrom = Rel(s.Save, s.Load), ""
-	if r.l.cohFrom > 0 {
-		st.Spec.CoherenceFrom = Episode(strconv.Itoa(r.l.cohFrom))
+	if r.CoherenceFrom > 0 {
+		st.Spec.CoherenceFrom = Episode(strconv.Itoa(r.CoherenceFrom))
 	}
 	st.Log, st.LogRel, st.LogOffset, st.LogPending = Rel(s.Save, r.LogPath), true, 0, nil
 	st.LogDefault = r.LogPath != "" && SamePath(r.LogPath, DefaultLog(s.Save))

@@ -35,8 +35,8 @@ type Run struct {
 	// Adapt: the run varies its threads and episodes in turn as it
 	// measures (learn.Config.AdaptInterleave).
 	Adapt bool
+	Learning
 
-	l          learning
 	netSpec    *ntuple.Spec // the network the spec names, nil when it is the file's
 	in         *os.File     // the --load or --resume file
 	log        *Log
@@ -47,18 +47,6 @@ type Run struct {
 	kept       int // episodes of the run's checkpoint in its save file, -1 for none
 	logFailing bool
 }
-
-// Kind is what the run's network values.
-func (r *Run) Kind() learn.Kind { return r.l.kind }
-
-// Mode is how its after-states learn.
-func (r *Run) Mode() learn.Mode { return r.l.mode }
-
-// Shaping is its shaping.
-func (r *Run) Shaping() learn.Shaping { return r.l.shaping }
-
-// CoherenceFrom is the episode temporal coherence starts at, 0 for none.
-func (r *Run) CoherenceFrom() int { return r.l.cohFrom }
 
 // An Observer sees a run train. Its methods are called one at a time.
 type Observer interface {
@@ -96,9 +84,9 @@ func (r *Run) Train(ctx context.Context, o Observer) (Result, error) {
 	defer timeUp()
 	last := time.Duration(r.State.Elapsed * float64(time.Second)) // at the end of the last block
 	cfg := learn.Config{
-		Episodes: s.Episodes, Kind: r.l.kind, Mode: r.l.mode, Seed: *s.Seed, Threads: s.Threads, Interleave: s.Interleave, Every: s.Every,
+		Episodes: s.Episodes, Kind: r.Kind, Mode: r.Mode, Seed: *s.Seed, Threads: s.Threads, Interleave: s.Interleave, Every: s.Every,
 		AdaptInterleave: r.Adapt, Schedule: r.Schedule, CheckpointEvery: s.CheckpointEvery, CheckpointGap: time.Duration(s.CheckpointGap),
-		Promote: s.Promote, Shaping: r.l.shaping, CoherenceFrom: r.l.cohFrom,
+		Promote: s.Promote, Shaping: r.Shaping, CoherenceFrom: r.CoherenceFrom,
 		Checkpoint: func(rs learn.RunState) error { return r.save(rs, o) },
 		Block: func(done int, b *stats.Block, elapsed time.Duration, alpha float32) {
 			rec := r.record(done, b, elapsed-last, elapsed, alpha)
@@ -156,7 +144,7 @@ func (r *Run) save(rs learn.RunState, o Observer) error {
 	}
 	h := r.Loaded
 	h.Episodes = st.Base + int64(rs.Done)
-	h.Learner, h.Game = r.l.kind.String(), r.Game.Name
+	h.Learner, h.Game = r.Kind.String(), r.Game.Name
 	if err := Save(s.Save, r.Net, h, *st); err != nil {
 		return &saveError{err}
 	}

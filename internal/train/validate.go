@@ -108,7 +108,7 @@ func (s *Spec) Validate() error {
 			return bad("plot", ": %v", err)
 		}
 	}
-	if err := learn.CheckInterleave(s.Interleave, l.kind, l.shaping); err != nil {
+	if err := learn.CheckInterleave(s.Interleave, l.Kind, l.Shaping); err != nil {
 		return bad("interleave", "%s", strings.TrimPrefix(err.Error(), "interleave"))
 	}
 	if s.Network != "" {
@@ -123,51 +123,51 @@ func (s *Spec) Validate() error {
 	if err != nil {
 		return err
 	}
-	return s.checkGame(g, net, l.kind)
+	return s.checkGame(g, net, l.Kind)
 }
 
-// learning is what the spec's learning settings parse to.
-type learning struct {
-	kind    learn.Kind
-	mode    learn.Mode
-	shaping learn.Shaping
-	cohFrom int // the episode temporal coherence starts at, 0 for none
+// Learning is what a spec's learning settings parse to.
+type Learning struct {
+	Kind          learn.Kind
+	Mode          learn.Mode
+	Shaping       learn.Shaping
+	CoherenceFrom int // the episode temporal coherence starts at, 0 for none
 }
 
 // learning parses the learner, update mode and shaping.
-func (s *Spec) learning() (learning, error) {
-	var l learning
+func (s *Spec) learning() (Learning, error) {
+	var l Learning
 	var err error
-	if l.kind, err = learn.ParseKind(s.Learner); err != nil {
+	if l.Kind, err = learn.ParseKind(s.Learner); err != nil {
 		return l, bad("learner", ": %v", err)
 	}
-	if l.mode, err = learn.ParseMode(s.Update); err != nil {
+	if l.Mode, err = learn.ParseMode(s.Update); err != nil {
 		return l, bad("update", ": %v", err)
 	}
-	if l.mode != (learn.Mode{}) && l.kind != learn.AfterState {
+	if l.Mode != (learn.Mode{}) && l.Kind != learn.AfterState {
 		return l, bad("update", " %s is for after-state learning; the state learner learns backward by TD(0)", s.Update)
 	}
-	if l.shaping, err = learn.ParseShaping(s.Shaping); err != nil {
+	if l.Shaping, err = learn.ParseShaping(s.Shaping); err != nil {
 		return l, bad("shaping", ": %v", err)
 	}
-	if l.cohFrom, err = s.CoherenceFrom.Of(s.Episodes); err != nil {
+	if l.CoherenceFrom, err = s.CoherenceFrom.Of(s.Episodes); err != nil {
 		return l, bad("coherence_from", " %s: %v", s.CoherenceFrom, err)
 	}
-	if s.Coherence && l.kind != learn.AfterState {
+	if s.Coherence && l.Kind != learn.AfterState {
 		return l, bad("coherence", " is for after-state learning")
 	}
 	return l, nil
 }
 
 // checkCoherence checks a new run's temporal coherence and its rates.
-func (s *Spec) checkCoherence(l learning) error {
-	if l.cohFrom > 0 {
+func (s *Spec) checkCoherence(l Learning) error {
+	if l.CoherenceFrom > 0 {
 		switch {
 		case s.Coherence:
 			return bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
-		case l.cohFrom >= s.Episodes:
-			return bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.cohFrom, s.Episodes)
-		case l.kind != learn.AfterState:
+		case l.CoherenceFrom >= s.Episodes:
+			return bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
+		case l.Kind != learn.AfterState:
 			return bad("coherence_from", " is for after-state learning")
 		}
 		if s.AlphaSchedule == "" {
@@ -176,7 +176,7 @@ func (s *Spec) checkCoherence(l learning) error {
 			}
 		}
 	}
-	_, err := s.schedule(l.cohFrom)
+	_, err := s.schedule(l.CoherenceFrom)
 	return err
 }
 
