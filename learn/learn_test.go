@@ -219,7 +219,7 @@ func TestSchedule(t *testing.T) {
 	if late.Alpha(999) != 0.2 || late.Alpha(1000) != 0.01 {
 		t.Errorf("late schedule: %v %v", late.Alpha(999), late.Alpha(1000))
 	}
-	for _, bad := range []string{"x", "0:", ":1", "-5:0.1", "0:-1", "0:0.1,,"} {
+	for _, bad := range []string{"x", "0:", ":1", "-5:0.1", "0:-1", "0:0.1,,", "0:0.1,0:0.05", "100:0.1,5:0.2,100:0.05"} {
 		if _, err := ParseSchedule(bad, 0.1); err == nil {
 			t.Errorf("schedule %q accepted", bad)
 		}
@@ -254,8 +254,8 @@ func FuzzParseSchedule(f *testing.F) {
 			return
 		}
 		for i := 1; i < len(sc.Steps); i++ {
-			if sc.Steps[i].Episode < sc.Steps[i-1].Episode {
-				t.Fatalf("%q: steps out of order %v", s, sc.Steps)
+			if sc.Steps[i].Episode <= sc.Steps[i-1].Episode {
+				t.Fatalf("%q: steps out of order or repeated %v", s, sc.Steps)
 			}
 		}
 		for _, ep := range []int{0, 1, 1 << 20, 1 << 40} {

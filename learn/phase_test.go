@@ -54,7 +54,7 @@ func TestCoherenceFrom(t *testing.T) {
 		var back RunState
 		json.Unmarshal(js, &back)
 		c = cfg()
-		c.CoherenceFrom, c.Resume, c.Schedule = back.CoherenceFrom, &back, back.Schedule
+		c.Resume, c.Schedule = &back, back.Schedule
 		if _, _, err := Train(context.Background(), part, c); err != nil {
 			t.Fatal(err)
 		}

@@ -102,28 +102,18 @@ type Config struct {
 	CoherenceFrom int
 }
 
-// RunState is what continues a run exactly: saved in checkpoints.
+// RunState is where a run is: what continues it exactly, saved in
+// checkpoints beside the run's settings (the Config it was started with).
 type RunState struct {
-	Done    int      `json:"done"` // episodes finished
-	Total   int      `json:"total"`
-	Seed    uint64   `json:"seed"`
-	Every   int      `json:"every"`
-	Learner string   `json:"learner"`
-	Update  string   `json:"update,omitempty"` // Mode, "" for backward TD(0)
-	Rands   [][]byte `json:"rands"`            // each worker's generator (each lane's: worker k's lane j is k*Interleave+j)
-	// Interleave is Config.Interleave, 0 for 1.
-	Interleave int         `json:"interleave,omitempty"`
-	Partial    stats.Block `json:"partial"` // the unfinished block
-	Schedule   *Schedule   `json:"schedule"`
-	Elapsed    float64     `json:"elapsed_s"` // seconds of training so far
-	Moves      int64       `json:"moves"`     // moves played so far
+	Done     int         `json:"done"`    // episodes finished
+	Rands    [][]byte    `json:"rands"`   // each worker's generator (each lane's: worker k's lane j is k*Interleave+j)
+	Partial  stats.Block `json:"partial"` // the unfinished block
+	Schedule *Schedule   `json:"schedule"`
+	Elapsed  float64     `json:"elapsed_s"` // seconds of training so far
+	Moves    int64       `json:"moves"`     // moves played so far
 	// Promoted lists, with weight promotion, which stages the run has
 	// entered (and so promoted).
 	Promoted []bool `json:"promoted,omitempty"`
-	// Shaping is Config.Shaping (ParseShaping), "" for none.
-	Shaping string `json:"shaping,omitempty"`
-	// CoherenceFrom is Config.CoherenceFrom.
-	CoherenceFrom int `json:"coherence_from,omitempty"`
 }
 
 // A Snapshot is the progress of a run.
@@ -238,6 +228,44 @@ type Result struct {
 // one thread a run, stopped and resumed or not, is exactly repeatable.
 // Cancelling ctx stops it after the episodes under way.
 func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Result, error) {
+	t, err := newTrainer(ctx, net, cfg)
+	if err != nil {
+		return t.st, Result{}, err
+	}
+	return t.run()
+}
+
+// A trainer is one call of Train: the workers take episodes from it and
+// hand them back finished, under its lock.
+type trainer struct {
+	ctx   context.Context
+	net   *ntuple.Network
+	cfg   Config
+	every int
+	sched *Schedule
+	st    RunState // the run as it starts
+	promo *promotion
+	lanes int
+	rands []*rand.PCG
+	start time.Time
+	prior time.Duration // training time before this call
+
+	mu       sync.Mutex
+	wake     *sync.Cond
+	next     int // next episode to hand out
+	inflight int
+	done     int
+	moves    int64
+	blocks   map[int]*stats.Block
+	shown    int // blocks reported
+	boundary int // no episode at or past it is handed out until a checkpoint
+	failed   error
+	lastTick time.Time
+	lastSave time.Time // of the last checkpoint (CheckpointGap)
+}
+
+// newTrainer checks cfg and readies a run of it.
+func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer, error) {
 	threads := cfg.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -245,223 +273,91 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if threads > 1 {
 		net.Share()
 	}
+	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule}
 	if err := checkConfig(net, cfg); err != nil {
-		return RunState{}, Result{}, err
+		return t, err
 	}
-	every := max(cfg.Every, 1)
-	sched := cfg.Schedule
-	if sched == nil {
-		sched = Constant(0.1)
+	if t.sched == nil {
+		t.sched = Constant(0.1)
 	}
-	st := RunState{Total: cfg.Episodes, Seed: cfg.Seed, Every: every, Learner: cfg.Kind.String(), Schedule: sched,
-		CoherenceFrom: cfg.CoherenceFrom, Shaping: cfg.Shaping.String()}
-	if cfg.Mode != (Mode{}) {
-		st.Update = cfg.Mode.String()
-	}
+	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		if r.Every != every {
-			return st, Result{}, fmt.Errorf("resume: blocks of %d episodes, not %d", r.Every, every)
-		}
-		st.Done, st.Partial, st.Elapsed, st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
+		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
 	}
 	var promoted []bool
 	if cfg.Resume != nil {
 		promoted = cfg.Resume.Promoted
 	}
-	promo := newPromotion(net, cfg.Promote, promoted)
+	t.promo = newPromotion(net, cfg.Promote, promoted)
 	lanes := cfg.Interleave
 	if lanes > MaxInterleave {
-		return st, Result{}, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
+		return t, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
 	}
 	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
-		return st, Result{}, err
+		return t, err
 	}
 	if lanes > 1 && cfg.NewPlayer != nil {
-		return st, Result{}, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
+		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
 	}
-	lanes = max(lanes, 1)
-	if lanes > 1 {
-		st.Interleave = lanes
+	t.lanes = max(lanes, 1)
+	t.rands = make([]*rand.PCG, threads*t.lanes)
+	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
+		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
 	}
-	if r := cfg.Resume; r != nil && max(r.Interleave, 1) != lanes {
-		return st, Result{}, fmt.Errorf("resume: the run interleaves %d episodes per worker, not %d", max(r.Interleave, 1), lanes)
-	}
-	rands := make([]*rand.PCG, threads*lanes)
-	for k := range rands {
-		rands[k] = NewRand(cfg.Seed, uint64(k))
-		if cfg.Resume != nil && k < len(cfg.Resume.Rands) {
-			if err := rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
-				return st, Result{}, fmt.Errorf("resume: generator %d: %v", k, err)
+	for k := range t.rands {
+		t.rands[k] = NewRand(cfg.Seed, uint64(k))
+		if cfg.Resume != nil {
+			if err := t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
+				return t, fmt.Errorf("resume: generator %d: %v", k, err)
 			}
 		}
 	}
-	startCoherence(net, cfg, st.Done)
-	net.Prefault()
-	start := time.Now()
-	prior := time.Duration(st.Elapsed * float64(time.Second))
+	return t, nil
+}
 
-	var (
-		mu       sync.Mutex
-		wake     = sync.NewCond(&mu)
-		next     = st.Done // next episode to hand out
-		inflight int
-		done     = st.Done
-		moves    int64
-		blocks   = map[int]*stats.Block{}
-		shown    = st.Done / every // blocks reported
-		boundary = cfg.Episodes    // no episode at or past it is handed out until a checkpoint
-		failed   error
-		lastTick = start
-		lastSave = start // of the last checkpoint (CheckpointGap)
-	)
-	if st.Partial.Games > 0 {
-		p := st.Partial
-		blocks[shown] = &p
+// run plays the episodes on the workers and returns the run's state.
+func (t *trainer) run() (RunState, Result, error) {
+	cfg := t.cfg
+	startCoherence(t.net, cfg, t.st.Done)
+	t.net.Prefault()
+	t.start = time.Now()
+	t.prior = time.Duration(t.st.Elapsed * float64(time.Second))
+	t.wake = sync.NewCond(&t.mu)
+	t.next, t.done, t.shown = t.st.Done, t.st.Done, t.st.Done/t.every
+	t.blocks = map[int]*stats.Block{}
+	t.lastTick, t.lastSave = t.start, t.start
+	if t.st.Partial.Games > 0 {
+		p := t.st.Partial
+		t.blocks[t.shown] = &p
 	}
-	nextBoundary := func() {
-		boundary = cfg.Episodes
-		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
-			boundary = min(cfg.Episodes, (done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
-		}
-		boundary = coherenceBoundary(net, cfg, done, boundary)
-	}
-	nextBoundary()
-	// state describes the run; mu held, all workers idle.
-	state := func() RunState {
-		s := st
-		s.Done = done
-		s.Partial = stats.Block{}
-		if b := blocks[done/every]; b != nil {
-			s.Partial = *b
-		}
-		s.Elapsed = (prior + time.Since(start)).Seconds()
-		s.Moves = st.Moves + moves
-		s.Promoted = promo.state()
-		s.Rands = make([][]byte, len(rands))
-		for k, r := range rands {
-			s.Rands[k], _ = r.MarshalBinary()
-		}
-		return s
-	}
-	// take hands out the next episode; at a boundary it waits, or with
-	// wait false, returns none.
-	// ended reports, with mu held, whether the run hands out no more
-	// episodes: all given, one diverged, or cancelled.
-	ended := func() bool { return next >= cfg.Episodes || failed != nil || ctx.Err() != nil }
-	take := func(wait bool) (int, float32, bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		for wait && next >= boundary && !ended() {
-			wake.Wait()
-		}
-		if next >= boundary || ended() {
-			return 0, 0, false
-		}
-		i := next
-		next++
-		inflight++
-		return i, sched.Alpha(i), true
-	}
-	finish := func(i int, ep Episode, alpha float32) {
-		mu.Lock()
-		defer mu.Unlock()
-		inflight--
-		if ep.Diverged && failed == nil {
-			failed = &DivergedError{Episode: i, Alpha: alpha}
-			wake.Broadcast()
-		}
-		done++
-		moves += int64(max(ep.Moves, ep.Work))
-		k := i / every
-		b := blocks[k]
-		if b == nil {
-			b = &stats.Block{}
-			blocks[k] = b
-		}
-		b.Add(ep.Score, ep.MaxTile, ep.Moves)
-		b.AddWork(ep.Moves, ep.Work)
-		// Report every block that is complete and whose predecessors are.
-		for {
-			b := blocks[shown]
-			size := min(every, cfg.Episodes-shown*every)
-			if b == nil || b.Games < size {
-				break
-			}
-			delete(blocks, shown)
-			shown++
-			sched.Observe(b.Avg())
-			if cfg.Block != nil {
-				cfg.Block(min(shown*every, cfg.Episodes), b, prior+time.Since(start), alpha)
-			}
-		}
-		if cfg.Tick != nil && time.Since(lastTick) >= cfg.TickEvery {
-			lastTick = time.Now()
-			s := Snapshot{Done: done, Total: cfg.Episodes, Played: done - st.Done, Moves: moves, Elapsed: prior + time.Since(start),
-				Session: time.Since(start), Alpha: alpha}
-			if b := blocks[shown]; b != nil {
-				s.Block = *b
-			}
-			cfg.Tick(s)
-		}
-		if inflight == 0 && next == boundary && boundary < cfg.Episodes && failed == nil {
-			// All workers wait at the boundary: the network and the
-			// generators are consistent, save them.
-			startCoherence(net, cfg, done)
-			if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && done%cfg.CheckpointEvery == 0 &&
-				(cfg.CheckpointGap <= 0 || time.Since(lastSave) >= cfg.CheckpointGap) {
-				if err := cfg.Checkpoint(state()); err != nil {
-					failed = err
-				}
-				lastSave = time.Now()
-			}
-			nextBoundary()
-			wake.Broadcast()
-		}
-	}
+	t.nextBoundary()
 
+	threads := len(t.rands) / t.lanes
 	var ctl *laneControl
 	if cfg.AdaptInterleave && threads > 1 {
 		ctl = &laneControl{over: func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return ended()
+			t.mu.Lock()
+			defer t.mu.Unlock()
+			return t.ended()
 		}}
-		choices := laneChoices(threads, lanes)
+		choices := laneChoices(threads, t.lanes)
 		ctl.set(choices[0])
 		quit := make(chan struct{})
 		defer close(quit)
 		go ctl.run(quit, choices, laneTimes)
 	}
 	var wg sync.WaitGroup
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		wake.Broadcast()
-		mu.Unlock()
+	stop := context.AfterFunc(t.ctx, func() {
+		t.mu.Lock()
+		t.wake.Broadcast()
+		t.mu.Unlock()
 	})
 	defer stop()
 	for k := range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if cfg.NewPlayer != nil {
-				play(cfg.NewPlayer(rands[k]), take, finish, ctl, k)
-				return
-			}
-			ws := make([]stepper, lanes)
-			var w *Worker
-			for j := range lanes {
-				w = NewWorker(net, cfg.Kind, rands[k*lanes+j])
-				if w.trace != nil {
-					w.trace.Mode, w.trace.interleaved = cfg.Mode, lanes > 1
-				}
-				w.promote, w.Shaping = promo, cfg.Shaping
-				ws[j] = w
-			}
-			if lanes == 1 {
-				play(w, take, finish, ctl, k)
-				return
-			}
-			interleave(ws, take, finish, ctl, k)
+			t.work(k, ctl)
 		}()
 	}
 	wg.Wait()
@@ -469,8 +365,150 @@ func Train(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Resu
 	if ctl != nil {
 		choices = ctl.times() // before Unpack, which copies the weights for seconds
 	}
-	net.Unpack()
-	mu.Lock()
-	defer mu.Unlock()
-	return state(), Result{Episodes: done - st.Done, Moves: moves, Elapsed: time.Since(start), Choices: choices}, failed
+	t.net.Unpack()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state(), Result{Episodes: t.done - t.st.Done, Moves: t.moves, Elapsed: time.Since(t.start), Choices: choices}, t.failed
+}
+
+// work is worker k: it plays episodes until the run hands out no more.
+func (t *trainer) work(k int, ctl *laneControl) {
+	cfg := t.cfg
+	if cfg.NewPlayer != nil {
+		play(cfg.NewPlayer(t.rands[k]), t.take, t.finish, ctl, k)
+		return
+	}
+	ws := make([]stepper, t.lanes)
+	var w *Worker
+	for j := range t.lanes {
+		w = NewWorker(t.net, cfg.Kind, t.rands[k*t.lanes+j])
+		if w.trace != nil {
+			w.trace.Mode, w.trace.interleaved = cfg.Mode, t.lanes > 1
+		}
+		w.promote, w.Shaping = t.promo, cfg.Shaping
+		ws[j] = w
+	}
+	if t.lanes == 1 {
+		play(w, t.take, t.finish, ctl, k)
+		return
+	}
+	interleave(ws, t.take, t.finish, ctl, k)
+}
+
+// nextBoundary sets the episode before which the workers pause next: a
+// checkpoint, the start of temporal coherence or the end. mu held.
+func (t *trainer) nextBoundary() {
+	cfg := t.cfg
+	t.boundary = cfg.Episodes
+	if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
+		t.boundary = min(cfg.Episodes, (t.done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
+	}
+	t.boundary = coherenceBoundary(t.net, cfg, t.done, t.boundary)
+}
+
+// state describes the run; mu held, all workers idle.
+func (t *trainer) state() RunState {
+	s := t.st
+	s.Done = t.done
+	s.Partial = stats.Block{}
+	if b := t.blocks[t.done/t.every]; b != nil {
+		s.Partial = *b
+	}
+	s.Elapsed = (t.prior + time.Since(t.start)).Seconds()
+	s.Moves = t.st.Moves + t.moves
+	s.Promoted = t.promo.state()
+	s.Rands = make([][]byte, len(t.rands))
+	for k, r := range t.rands {
+		s.Rands[k], _ = r.MarshalBinary()
+	}
+	return s
+}
+
+// ended reports, with mu held, whether the run hands out no more
+// episodes: all given, one diverged, or cancelled.
+func (t *trainer) ended() bool {
+	return t.next >= t.cfg.Episodes || t.failed != nil || t.ctx.Err() != nil
+}
+
+// take hands out the next episode and its rate; at a boundary it waits,
+// or with wait false, returns none.
+func (t *trainer) take(wait bool) (int, float32, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for wait && t.next >= t.boundary && !t.ended() {
+		t.wake.Wait()
+	}
+	if t.next >= t.boundary || t.ended() {
+		return 0, 0, false
+	}
+	i := t.next
+	t.next++
+	t.inflight++
+	return i, t.sched.Alpha(i), true
+}
+
+// finish takes episode i back, played at rate alpha: it counts it into
+// its block, reports the blocks complete, ticks, and at a boundary with
+// every worker idle checkpoints.
+func (t *trainer) finish(i int, ep Episode, alpha float32) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cfg := t.cfg
+	t.inflight--
+	if ep.Diverged && t.failed == nil {
+		t.failed = &DivergedError{Episode: i, Alpha: alpha}
+		t.wake.Broadcast()
+	}
+	t.done++
+	t.moves += int64(max(ep.Moves, ep.Work))
+	k := i / t.every
+	b := t.blocks[k]
+	if b == nil {
+		b = &stats.Block{}
+		t.blocks[k] = b
+	}
+	b.Add(ep.Score, ep.MaxTile, ep.Moves)
+	b.AddWork(ep.Moves, ep.Work)
+	t.report(alpha)
+	if cfg.Tick != nil && time.Since(t.lastTick) >= cfg.TickEvery {
+		t.lastTick = time.Now()
+		s := Snapshot{Done: t.done, Total: cfg.Episodes, Played: t.done - t.st.Done, Moves: t.moves, Elapsed: t.prior + time.Since(t.start),
+			Session: time.Since(t.start), Alpha: alpha}
+		if b := t.blocks[t.shown]; b != nil {
+			s.Block = *b
+		}
+		cfg.Tick(s)
+	}
+	if t.inflight == 0 && t.next == t.boundary && t.boundary < cfg.Episodes && t.failed == nil {
+		// All workers wait at the boundary: the network and the
+		// generators are consistent, save them.
+		startCoherence(t.net, cfg, t.done)
+		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && t.done%cfg.CheckpointEvery == 0 &&
+			(cfg.CheckpointGap <= 0 || time.Since(t.lastSave) >= cfg.CheckpointGap) {
+			if err := cfg.Checkpoint(t.state()); err != nil {
+				t.failed = err
+			}
+			t.lastSave = time.Now()
+		}
+		t.nextBoundary()
+		t.wake.Broadcast()
+	}
+}
+
+// report reports every block that is complete and whose predecessors
+// are, in order; mu held.
+func (t *trainer) report(alpha float32) {
+	for {
+		b := t.blocks[t.shown]
+		size := min(t.every, t.cfg.Episodes-t.shown*t.every)
+		if b == nil || b.Games < size {
+			return
+		}
+		delete(t.blocks, t.shown)
+		t.shown++
+		t.sched.Observe(b.Avg())
+		if t.cfg.Block != nil {
+			t.cfg.Block(min(t.shown*t.every, t.cfg.Episodes), b, t.prior+time.Since(t.start), alpha)
+		}
+	}
 }

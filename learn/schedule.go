@@ -18,6 +18,9 @@ type Schedule struct {
 	// multiplied by PlateauFactor. Off when PlateauBlocks is 0.
 	PlateauFactor float64 `json:"plateau_factor,omitempty"`
 	PlateauBlocks int     `json:"plateau_blocks,omitempty"`
+	// Floor is the lowest rate the plateau cuts take a step's rate to
+	// (0: none); a step whose own rate is lower keeps it.
+	Floor float64 `json:"floor,omitempty"`
 
 	Scale  float64   `json:"scale"`            // product of the plateau cuts so far
 	Best   float64   `json:"best,omitempty"`   // best windowed mean so far
@@ -60,6 +63,7 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 	if strings.TrimSpace(s) == "" {
 		return sc, nil
 	}
+	seen := map[int]bool{}
 	for _, part := range strings.Split(s, ",") {
 		e, a, ok := strings.Cut(strings.TrimSpace(part), ":")
 		ep, err1 := strconv.Atoi(strings.TrimSpace(e))
@@ -70,6 +74,10 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 		if err := CheckAlpha(al); err != nil {
 			return nil, fmt.Errorf("alpha schedule %q: %v", s, err)
 		}
+		if seen[ep] {
+			return nil, fmt.Errorf("alpha schedule %q: episode %d twice", s, ep)
+		}
+		seen[ep] = true
 		if ep == 0 {
 			sc.Steps[0].Alpha = al
 		} else {
@@ -99,6 +107,9 @@ func (s *Schedule) Alpha(i int) float32 {
 		if i >= st.Episode {
 			a = st.Alpha
 		}
+	}
+	if a*s.Scale < s.Floor {
+		return float32(min(a, s.Floor))
 	}
 	return float32(a * s.Scale)
 }
@@ -145,6 +156,9 @@ func (s *Schedule) String() string {
 	}
 	if s.PlateauBlocks > 0 {
 		d += fmt.Sprintf(", x%g after %d blocks without progress", s.PlateauFactor, s.PlateauBlocks)
+		if s.Floor > 0 {
+			d += fmt.Sprintf(" down to %g", s.Floor)
+		}
 	}
 	if s.Scale != 1 {
 		d += fmt.Sprintf(" (scaled by %g so far)", s.Scale)

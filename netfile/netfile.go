@@ -291,21 +291,27 @@ func ReadHeader(path string) (Header, error) {
 		return Header{}, err
 	}
 	defer f.Close()
+	return ReadHeaderFrom(f, path)
+}
+
+// ReadHeaderFrom reads only the header of the td2048 weight file that r
+// holds from its start; name names it in errors.
+func ReadHeaderFrom(r io.Reader, name string) (Header, error) {
 	head := make([]byte, len(magic)+4)
-	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(magic)]) != magic {
-		return Header{}, fmt.Errorf("%s is not a td2048 weight file", path)
+	if _, err := io.ReadFull(r, head); err != nil || string(head[:len(magic)]) != magic {
+		return Header{}, fmt.Errorf("%s is not a td2048 weight file", name)
 	}
 	hl := binary.LittleEndian.Uint32(head[len(magic):])
 	if hl > maxHeader {
-		return Header{}, fmt.Errorf("%s: damaged weight file: header of %d bytes", path, hl)
+		return Header{}, fmt.Errorf("%s: damaged weight file: header of %d bytes", name, hl)
 	}
 	js := make([]byte, hl)
-	if _, err := io.ReadFull(f, js); err != nil {
-		return Header{}, fmt.Errorf("%s: truncated weight file", path)
+	if _, err := io.ReadFull(r, js); err != nil {
+		return Header{}, fmt.Errorf("%s: truncated weight file", name)
 	}
 	var h Header
 	if err := json.Unmarshal(js, &h); err != nil {
-		return Header{}, fmt.Errorf("%s: damaged weight file: header: %v", path, err)
+		return Header{}, fmt.Errorf("%s: damaged weight file: header: %v", name, err)
 	}
 	return h, nil
 }

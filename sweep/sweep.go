@@ -1,6 +1,6 @@
 // Package sweep reads a sweep plan: a TOML file naming a grid or a list
-// of training configurations, each trained and then evaluated as one task
-// of a job array (td2048 sweep run plan.toml --task K).
+// of training runs, each trained and then evaluated as one task of a job
+// array (td2048 sweep run plan.toml --task K).
 //
 //	out = "rates"            # the sweep's folder (relative to the plan's), default: the plan's name
 //
@@ -13,7 +13,7 @@
 //	alpha = [0.1, 0.05]
 //	seed = [1, 2]
 //
-//	[[task]]                 # or a list of configurations (each then crossed with the grid)
+//	[[task]]                 # or a list of runs (each then crossed with the grid)
 //	update = "online"
 //
 //	[eval]                   # the evaluation of each task's weights
@@ -21,62 +21,55 @@
 //	depth = 1
 //	seed = 1
 //
-// The training keys are game, network, episodes, alpha, alpha_schedule,
-// update, learner, init, coherence, seed, every, checkpoint_every and
-// threads (td2048 train's flags of those names); the evaluation keys
-// games, depth, seed and threads. Task K's files are in OUT/task-K
-// (K with at least three digits).
+// The training keys are the fields of train.Spec, each named as td2048
+// train's flag of that name with _ for - (alpha_schedule, coherence_from,
+// checkpoint_every, ...): every setting a train flag has, a 0 or "" given
+// being that value. A task's files are its folder's, so save, resume,
+// log, plot and force are not keys; load names weights relative to the
+// plan's folder. The seed is 1 unless given. The evaluation keys are
+// games, depth, seed and threads. Task K's files are in OUT/task-K (K
+// with at least three digits). Every task's settings are checked
+// (train.Spec.Validate) when the plan is read, before anything runs.
 package sweep
 
 import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/td2048/td2048/internal/train"
 )
 
 // MaxTasks bounds the tasks of a plan.
 const MaxTasks = 100000
 
-// Train is one training configuration; a zero field is train's default
-// (Seed 0 is seed 0: the plan's default seed is 1).
-type Train struct {
-	Game            string
-	Network         string
-	Episodes        int
-	Alpha           float64
-	AlphaSchedule   string
-	Update          string
-	Learner         string
-	Init            float64
-	Coherence       bool
-	Seed            uint64
-	Every           int
-	CheckpointEvery int
-	Threads         int
-}
-
 // Eval is the evaluation of every task.
 type Eval struct {
-	Games   int    `toml:"games"`
-	Depth   int    `toml:"depth"`
-	Seed    uint64 `toml:"seed"`
-	Threads int    `toml:"threads"`
+	Games   int    `toml:"games" json:"games"`
+	Depth   int    `toml:"depth" json:"depth"`
+	Seed    uint64 `toml:"seed" json:"seed"`
+	Threads int    `toml:"threads" json:"threads"`
 }
 
-// A Task is one configuration of a plan.
+// A Task is one run of a plan.
 type Task struct {
 	Index int
 	Name  string // task-007
 	Label string // the settings that the grid and the task list set, like "alpha=0.05 seed=2"
-	Train Train
+	// Train is the run's settings, completed (train.Spec.Complete) and
+	// valid, with Given naming those the plan gives; its files are
+	// weights.td2048 and curve.png (relative to the task's folder), and
+	// Load is relative to the plan's folder.
+	Train train.Spec
+	Given train.Given
 	Eval  Eval
 }
 
@@ -87,16 +80,31 @@ type Plan struct {
 }
 
 // Keys are the training keys, in the order the grid combines them and
-// labels name them.
-var Keys = []string{"game", "network", "update", "learner", "coherence", "init", "alpha", "alpha_schedule", "episodes",
-	"every", "checkpoint_every", "threads", "seed"}
+// labels name them: those plans had first in the order they had, then the
+// rest in train.Spec's order, the seed last.
+var Keys = func() []string {
+	keys := []string{"game", "network", "update", "learner", "coherence", "init", "alpha", "alpha_schedule", "episodes",
+		"every", "checkpoint_every", "threads"}
+	for _, k := range train.Keys() {
+		if !slices.Contains(keys, k) && !slices.Contains(TaskKeys, k) && k != "seed" {
+			keys = append(keys, k)
+		}
+	}
+	return append(keys, "seed")
+}()
+
+// TaskKeys are the settings a task's folder decides, which a plan may not
+// give.
+var TaskKeys = []string{"save", "resume", "log", "plot", "force"}
+
+type table = map[string]toml.Primitive
 
 type file struct {
-	Out   string           `toml:"out"`
-	Train map[string]any   `toml:"train"`
-	Grid  map[string][]any `toml:"grid"`
-	Task  []map[string]any `toml:"task"`
-	Eval  *Eval            `toml:"eval"`
+	Out   string                      `toml:"out"`
+	Train table                       `toml:"train"`
+	Grid  map[string][]toml.Primitive `toml:"grid"`
+	Task  []table                     `toml:"task"`
+	Eval  table                       `toml:"eval"`
 }
 
 // Parse reads a plan; name is the plan file's name (its base, without
@@ -107,28 +115,21 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plan: %v", err)
 	}
-	if u := md.Undecoded(); len(u) > 0 {
-		return nil, fmt.Errorf("plan: unknown key %s (the tables are train, grid, task and eval, and the key out)", u[0])
+	for _, u := range md.Undecoded() { // the tables' keys are read below
+		if !slices.Contains([]string{"train", "grid", "task", "eval"}, u[0]) {
+			return nil, fmt.Errorf("plan: unknown key %s (the tables are train, grid, task and eval, and the key out)", u)
+		}
 	}
-	base := Train{Seed: 1}
-	if err := apply(&base, f.Train, "[train]"); err != nil {
+	d := decoder{md}
+	ev, err := d.eval(f.Eval)
+	if err != nil {
 		return nil, err
 	}
-	ev := Eval{Games: 1000, Depth: 1, Seed: 1}
-	if f.Eval != nil {
-		if f.Eval.Games != 0 {
-			ev.Games = f.Eval.Games
-		}
-		if f.Eval.Depth != 0 {
-			ev.Depth = f.Eval.Depth
-		}
-		if md.IsDefined("eval", "seed") {
-			ev.Seed = f.Eval.Seed
-		}
-		ev.Threads = f.Eval.Threads
-	}
-	if ev.Games < 1 || ev.Games > 1e9 || ev.Depth < 1 || ev.Depth > 12 || ev.Threads < 0 {
-		return nil, errors.New("plan: [eval] wants games 1 and up, depth 1 to 12, threads 0 and up")
+	seed := uint64(1)
+	base, baseGiven := train.Default(), train.Given{}
+	base.Seed, base.Save, base.Plot = &seed, "weights.td2048", "curve.png"
+	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
+		return nil, err
 	}
 	var gridKeys []string
 	for _, k := range Keys {
@@ -140,18 +141,18 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 		}
 	}
 	for k := range f.Grid {
-		if !slices.Contains(Keys, k) {
-			return nil, fmt.Errorf("plan: [grid] %s is not a training key (%s)", k, strings.Join(Keys, ", "))
+		if err := checkKey(k); err != nil {
+			return nil, fmt.Errorf("plan: [grid] %v", err)
 		}
 	}
 	list := f.Task
 	if len(list) == 0 {
-		list = []map[string]any{nil}
+		list = []table{nil}
 	}
-	n := len(list)
+	combos := 1
 	for _, k := range gridKeys {
-		n *= len(f.Grid[k])
-		if n > MaxTasks {
+		combos *= len(f.Grid[k])
+		if combos*len(list) > MaxTasks {
 			return nil, fmt.Errorf("plan: more than %d tasks", MaxTasks)
 		}
 	}
@@ -159,52 +160,65 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	if p.Out == "" {
 		p.Out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
-	width := max(3, len(strconv.Itoa(n-1)))
+	width := max(3, len(strconv.Itoa(combos*len(list)-1)))
 	for li, entry := range list {
-		t := base
-		if err := apply(&t, entry, fmt.Sprintf("[[task]] %d", li+1)); err != nil {
+		ts, tg := base, clone(baseGiven)
+		lab, err := d.apply(&ts, tg, entry, fmt.Sprintf("[[task]] %d", li+1))
+		if err != nil {
 			return nil, err
 		}
-		var entryLabel []string
-		for _, k := range Keys {
-			if v, ok := entry[k]; ok {
-				entryLabel = append(entryLabel, label(k, v))
-			}
-		}
-		// The grid's combinations, the last key fastest.
-		combos := 1
-		for _, k := range gridKeys {
-			combos *= len(f.Grid[k])
-		}
 		for c := range combos {
-			tc := t
-			lab := slices.Clone(entryLabel)
-			rest := c
-			idx := make([]int, len(gridKeys))
-			for i := len(gridKeys) - 1; i >= 0; i-- {
-				vs := f.Grid[gridKeys[i]]
-				idx[i] = rest % len(vs)
-				rest /= len(vs)
+			t := Task{Index: len(p.Tasks), Train: ts, Given: clone(tg), Eval: ev}
+			t.Name = fmt.Sprintf("task-%0*d", width, t.Index)
+			l, err := d.combo(&t, f.Grid, gridKeys, c)
+			if err != nil {
+				return nil, err
 			}
-			for i, k := range gridKeys {
-				v := f.Grid[k][idx[i]]
-				if err := set(&tc, k, v); err != nil {
-					return nil, fmt.Errorf("plan: [grid] %v", err)
+			l = append(slices.Clone(lab), l...)
+			if t.Label = strings.Join(l, " "); t.Label == "" {
+				t.Label = "base"
+			}
+			t.Train.Complete(t.Given)
+			if err := t.Train.Validate(); err != nil {
+				var fe *train.FieldError
+				if errors.As(err, &fe) {
+					err = errors.New(fe.Key())
 				}
-				lab = append(lab, label(k, v))
+				return nil, fmt.Errorf("plan: task %d (%s): %v", t.Index, t.Label, err)
 			}
-			if err := tc.check(); err != nil {
-				return nil, fmt.Errorf("plan: task %d (%s): %v", len(p.Tasks), strings.Join(lab, " "), err)
-			}
-			i := len(p.Tasks)
-			l := strings.Join(lab, " ")
-			if l == "" {
-				l = "base"
-			}
-			p.Tasks = append(p.Tasks, Task{Index: i, Name: fmt.Sprintf("task-%0*d", width, i), Label: l, Train: tc, Eval: ev})
+			p.Tasks = append(p.Tasks, t)
 		}
 	}
 	return p, nil
+}
+
+// combo sets combination c of the grid (the last key fastest) in t, and
+// returns its labels.
+func (d decoder) combo(t *Task, grid map[string][]toml.Primitive, keys []string, c int) ([]string, error) {
+	idx := make([]int, len(keys))
+	for i := len(keys) - 1; i >= 0; i-- {
+		vs := grid[keys[i]]
+		idx[i] = c % len(vs)
+		c /= len(vs)
+	}
+	var lab []string
+	for i, k := range keys {
+		v, err := d.set(&t.Train, k, grid[k][idx[i]])
+		if err != nil {
+			return nil, fmt.Errorf("plan: [grid] %v", err)
+		}
+		t.Given[k] = true
+		lab = append(lab, label(k, v))
+	}
+	return lab, nil
+}
+
+func clone(g train.Given) train.Given {
+	c := make(train.Given, len(g))
+	for k, v := range g {
+		c[k] = v
+	}
+	return c
 }
 
 // Load reads the plan file at path.
@@ -241,140 +255,108 @@ func label(k string, v any) string {
 	return fmt.Sprintf("%s=%v", k, v)
 }
 
-func apply(t *Train, m map[string]any, where string) error {
-	for _, k := range Keys {
-		if v, ok := m[k]; ok {
-			if err := set(t, k, v); err != nil {
-				return fmt.Errorf("plan: %s %v", where, err)
-			}
-		}
+// checkKey refuses what is not a training key.
+func checkKey(k string) error {
+	if slices.Contains(TaskKeys, k) {
+		return fmt.Errorf("%s: a task's files are its folder's (weights.td2048, weights.jsonl, curve.png), not the plan's", k)
 	}
+	if !slices.Contains(Keys, k) {
+		return fmt.Errorf("%s is not a training key (%s)", k, strings.Join(Keys, ", "))
+	}
+	return nil
+}
+
+type decoder struct{ md toml.MetaData }
+
+// apply sets the keys of a table in s and names them in given; it
+// returns their labels, in Keys' order.
+func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) ([]string, error) {
 	for k := range m {
-		if !slices.Contains(Keys, k) {
-			return fmt.Errorf("plan: %s: %s is not a training key (%s)", where, k, strings.Join(Keys, ", "))
+		if err := checkKey(k); err != nil {
+			return nil, fmt.Errorf("plan: %s %v", where, err)
 		}
 	}
-	return nil
-}
-
-// set sets key k of t to the TOML value v.
-func set(t *Train, k string, v any) error {
-	str := func(p *string) error {
-		s, ok := v.(string)
-		if !ok || strings.ContainsAny(s, "\x00\n") || len(s) > 1000 {
-			return fmt.Errorf("%s: want a string, not %v", k, v)
-		}
-		*p = s
-		return nil
-	}
-	num := func() (float64, error) {
-		switch x := v.(type) {
-		case int64:
-			return float64(x), nil
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				break
+	var lab []string
+	for _, k := range Keys {
+		if p, ok := m[k]; ok {
+			v, err := d.set(s, k, p)
+			if err != nil {
+				return nil, fmt.Errorf("plan: %s %v", where, err)
 			}
-			return x, nil
+			given[k] = true
+			lab = append(lab, label(k, v))
 		}
-		return 0, fmt.Errorf("%s: want a number, not %v", k, v)
 	}
-	integer := func(lo, hi int64) (int64, error) {
-		x, ok := v.(int64)
-		if !ok || x < lo || x > hi {
-			return 0, fmt.Errorf("%s: want an integer from %d to %d, not %v", k, lo, hi, v)
-		}
-		return x, nil
-	}
-	var err error
-	var x int64
-	switch k {
-	case "game":
-		return str(&t.Game)
-	case "network":
-		return str(&t.Network)
-	case "update":
-		return str(&t.Update)
-	case "learner":
-		return str(&t.Learner)
-	case "alpha_schedule":
-		return str(&t.AlphaSchedule)
-	case "coherence":
-		b, ok := v.(bool)
-		if !ok {
-			return fmt.Errorf("coherence: want true or false, not %v", v)
-		}
-		t.Coherence = b
-	case "alpha":
-		t.Alpha, err = num()
-	case "init":
-		t.Init, err = num()
-	case "episodes":
-		x, err = integer(1, 1e12)
-		t.Episodes = int(x)
-	case "every":
-		x, err = integer(1, 1e9)
-		t.Every = int(x)
-	case "checkpoint_every":
-		x, err = integer(0, 1e12)
-		t.CheckpointEvery = int(x)
-	case "threads":
-		x, err = integer(0, 1024)
-		t.Threads = int(x)
-	case "seed":
-		x, err = integer(0, math.MaxInt64)
-		t.Seed = uint64(x)
-	}
-	return err
+	return lab, nil
 }
 
-func (t *Train) check() error {
-	if t.Alpha < 0 {
-		return errors.New("alpha must not be negative")
+// set sets key k of s to the TOML value p, and returns the value.
+func (d decoder) set(s *train.Spec, k string, p toml.Primitive) (any, error) {
+	var v any
+	if err := d.md.PrimitiveDecode(p, &v); err != nil {
+		return nil, fmt.Errorf("%s: %v", k, err)
+	}
+	ptr, _ := s.Field(k)
+	if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
+		f.SetZero() // a value of its own, not one the tasks share
+	}
+	return v, d.decode(k, v, p, ptr)
+}
+
+// decode decodes p, whose value is v, into ptr, refusing what does not
+// fit (a negative number for an unsigned one, a string with a NUL or a
+// newline, or over 1000 bytes) with a message naming k.
+func (d decoder) decode(k string, v any, p toml.Primitive, ptr any) error {
+	t := reflect.TypeOf(ptr).Elem()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false", reflect.Float64: "a number",
+		reflect.Int: "an integer", reflect.Uint64: "an integer from 0"}[t.Kind()]
+	if t == reflect.TypeFor[train.Duration]() {
+		want = `a duration like "90s" or "1h30m"`
+	}
+	switch x := v.(type) {
+	case int64:
+		if x < 0 && t.Kind() == reflect.Uint64 {
+			return fmt.Errorf("%s: want %s, not %v", k, want, v)
+		}
+	case string:
+		if strings.ContainsAny(x, "\x00\n") || len(x) > 1000 {
+			return fmt.Errorf("%s: want %s, not %q", k, want, x)
+		}
+	}
+	if err := d.md.PrimitiveDecode(p, ptr); err != nil {
+		return fmt.Errorf("%s: want %s, not %v", k, want, v)
 	}
 	return nil
 }
 
-// TrainArgs are the td2048 train arguments of the task, saving into dir;
-// resume continues the run saved there.
-func (t *Task) TrainArgs(dir string, resume bool) []string {
-	c := &t.Train
-	save := filepath.Join(dir, "weights.td2048")
-	if resume {
-		a := []string{"train", "--resume", save}
-		if c.Episodes > 0 {
-			a = append(a, "--episodes", strconv.Itoa(c.Episodes))
+// eval reads the [eval] table over its defaults.
+func (d decoder) eval(m table) (Eval, error) {
+	ev := Eval{Games: 1000, Depth: 1, Seed: 1}
+	fields := map[string]any{"games": &ev.Games, "depth": &ev.Depth, "seed": &ev.Seed, "threads": &ev.Threads}
+	for k, p := range m {
+		ptr, ok := fields[k]
+		if !ok {
+			return ev, fmt.Errorf("plan: unknown key eval.%s (the [eval] keys are games, depth, seed and threads)", k)
 		}
-		if c.Threads > 0 {
-			a = append(a, "--threads", strconv.Itoa(c.Threads))
+		var v any
+		if err := d.md.PrimitiveDecode(p, &v); err != nil {
+			return ev, fmt.Errorf("plan: [eval] %s: %v", k, err)
 		}
-		return a
-	}
-	a := []string{"train", "--save", save, "--plot", filepath.Join(dir, "curve.png"), "--seed", strconv.FormatUint(c.Seed, 10)}
-	add := func(flag, v string) {
-		if v != "" && v != "0" {
-			a = append(a, "--"+flag, v)
+		if err := d.decode(k, v, p, ptr); err != nil {
+			return ev, fmt.Errorf("plan: [eval] %v", err)
 		}
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	add("game", c.Game)
-	add("network", c.Network)
-	add("episodes", strconv.Itoa(c.Episodes))
-	add("alpha", f(c.Alpha))
-	add("alpha-schedule", c.AlphaSchedule)
-	add("update", c.Update)
-	add("learner", c.Learner)
-	add("init", f(c.Init))
-	if c.Coherence {
-		a = append(a, "--coherence")
+	if ev.Games < 1 || ev.Games > 1e9 || ev.Depth < 1 || ev.Depth > 12 || ev.Threads < 0 || ev.Threads > train.MaxThreads() {
+		return ev, fmt.Errorf("plan: [eval] wants games 1 and up, depth 1 to 12, threads 0 (all cores) to %d", train.MaxThreads())
 	}
-	add("every", strconv.Itoa(c.Every))
-	add("checkpoint-every", strconv.Itoa(c.CheckpointEvery))
-	add("threads", strconv.Itoa(c.Threads))
-	return a
+	return ev, nil
 }
 
-// EvalArgs are the td2048 eval arguments of the task's evaluation.
+// EvalArgs are the td2048 eval arguments of the task's evaluation, of
+// the weights in dir.
 func (t *Task) EvalArgs(dir string) []string {
 	e := &t.Eval
 	a := []string{"eval", "--load", filepath.Join(dir, "weights.td2048"), "--out", filepath.Join(dir, "eval.json"),

@@ -5,18 +5,16 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/safefile"
 )
 
@@ -82,14 +80,6 @@ func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Hea
 	return net, h, nil
 }
 
-func parseLearner(s string) (learn.Kind, error) {
-	k, err := learn.ParseKind(s)
-	if err != nil {
-		return 0, usagef("%v", err)
-	}
-	return k, nil
-}
-
 // describe is a network's one-line description.
 func describe(spec ntuple.Spec) string {
 	var ps string
@@ -128,30 +118,6 @@ func rate(moves int64, d time.Duration) string {
 	return fmt.Sprintf("%.0f", r)
 }
 
-// parseNetwork reads --network.
-func parseNetwork(s string) (ntuple.Spec, error) {
-	spec, err := ntuple.ParseSpec(s)
-	if err != nil {
-		return spec, usagef("--network: %v", err)
-	}
-	return spec, nil
-}
-
-// samePath reports whether two paths name the same file (or would).
-func samePath(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == ab
-}
-
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
 // writes ("weights", "log", "image", "stats"), and a file of that kind may
@@ -181,7 +147,7 @@ func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
 	}
 	if want == "weights" && flagName == "save" && strings.HasPrefix(string(head), "td2048w\n") {
 		if h, err := netfile.ReadHeader(path); err == nil {
-			if _, ok, _ := runfile.ReadState(h); ok {
+			if _, ok, _ := train.ReadState(h); ok {
 				hint = fmt.Sprintf("continue its run with td2048 train --resume %s, start from its weights with --load %s, %s", path, path, hint)
 			} else {
 				hint = fmt.Sprintf("start from its weights with --load %s, %s", path, hint)
@@ -218,19 +184,8 @@ func describeFile(path string, head []byte) string {
 	return "other data"
 }
 
-// checkMemory refuses an allocation that cannot fit in this machine's
-// memory, before it is made (the Go runtime would die with a stack dump).
-func checkMemory(bytes int64, what string) error {
-	total := physicalMemory()
-	if total > 0 && bytes > total*9/10 {
-		return usagef("%s needs %s; this machine has %s of memory", what, mib(bytes), mib(total))
-	}
-	return nil
-}
-
-// maxThreads bounds --threads: more workers than this only add memory and
-// contention on this machine.
-func maxThreads() int { return max(64, 4*runtime.NumCPU()) }
+// maxThreads bounds --threads (train.MaxThreads).
+func maxThreads() int { return train.MaxThreads() }
 
 func checkThreads(n int) error {
 	if n < 0 || n > maxThreads() {

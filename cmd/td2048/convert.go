@@ -6,6 +6,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/safefile"
@@ -43,7 +44,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := safefile.Check(out); err != nil {
 			return usagef("%v", err)
 		}
-		if samePath(in, out) {
+		if train.SamePath(in, out) {
 			return usagef("IN and OUT are the same file %s", in)
 		}
 		lock, err := safefile.Acquire(out)

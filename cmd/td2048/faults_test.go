@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -134,7 +134,7 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 	mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
 	st := runState(t, "weights.td2048")
 	// A --checkpoint-every given saves at each of its boundaries (no gap).
-	if st.CheckpointEvery != 30 || st.CheckpointGap != "0s" || st.Done != 200 {
+	if st.CheckpointEvery != 30 || st.CheckpointGap.String() != "0s" || st.Done != 200 {
 		t.Fatalf("resumed state: every %d, gap %q, done %d", st.CheckpointEvery, st.CheckpointGap, st.Done)
 	}
 	if _, err := os.Stat("p.png"); err != nil {
@@ -149,7 +149,7 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 		os.Remove("weights.jsonl")
 		mustTrain(t, append([]string{"--episodes", "100", "--network", "2x4", "--threads", "1"}, c.flags...)...)
 		mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
-		if st := runState(t, "weights.td2048"); st.CheckpointGap != c.gap || st.Done != 200 {
+		if st := runState(t, "weights.td2048"); st.CheckpointGap.String() != c.gap || st.Done != 200 {
 			t.Fatalf("%v, resumed: gap %q, done %d; want %s", c.flags, st.CheckpointGap, st.Done, c.gap)
 		}
 	}
@@ -388,7 +388,7 @@ func TestKillAnywhere(t *testing.T) {
 			t.Fatalf("kill %d: %v\n%s", i, err, out.String())
 		}
 		net.Free()
-		if st, ok, err := runfile.ReadState(h); !ok || err != nil || st.Done%20 != 0 {
+		if st, ok, err := train.ReadState(h); !ok || err != nil || st.Done%20 != 0 {
 			t.Fatalf("kill %d: run state %+v %v", i, st, err)
 		}
 	}
@@ -401,5 +401,76 @@ func TestKillAnywhere(t *testing.T) {
 	}
 	if recs := readLog(t, filepath.Join(dir, "w.jsonl")); len(recs) == 0 || recs[len(recs)-1].Episodes != int64(runState(t, w).Done) {
 		t.Errorf("log does not end at the checkpoint")
+	}
+}
+
+// TestForkKeepsItsOwnLog: a run resumed under another name (a fork)
+// writes its own log, a copy of its parent's up to the checkpoint, and
+// leaves the parent's log as it was, so that both resume; its parent's
+// plot is not redrawn from the fork's log.
+func TestForkKeepsItsOwnLog(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustTrain(t, "--episodes", "100", "--every", "10", "--network", "2x4", "--seed", "3", "--threads", "1", "--save", "c.td2048", "--plot", "c.png")
+	parent, png := fileBytes(t, "c.jsonl"), fileBytes(t, "c.png")
+	out := mustTrain(t, "--resume", "c.td2048", "--episodes", "150", "--save", "d.td2048")
+	if !strings.Contains(out, "log = d.jsonl") || strings.Contains(out, "plot =") {
+		t.Fatalf("the fork's header:\n%s", out)
+	}
+	if !bytes.Equal(fileBytes(t, "c.jsonl"), parent) || !bytes.Equal(fileBytes(t, "c.png"), png) {
+		t.Fatal("the fork wrote into its parent's log or plot")
+	}
+	if recs := readLog(t, "d.jsonl"); len(recs) != 15 || recs[9].Episodes != 100 || recs[14].Episodes != 150 {
+		t.Fatalf("the fork's log: %v", episodesOf(recs))
+	}
+	mustTrain(t, "--resume", "c.td2048", "--episodes", "120")
+	mustTrain(t, "--resume", "d.td2048", "--episodes", "170")
+	if recs := readLog(t, "c.jsonl"); len(recs) != 12 {
+		t.Fatalf("the parent's log after it resumed: %v", episodesOf(recs))
+	}
+	if recs := readLog(t, "d.jsonl"); len(recs) != 17 {
+		t.Fatalf("the fork's log after it resumed: %v", episodesOf(recs))
+	}
+	// A fork over a file of its own name is refused without --force.
+	if code, _, errs := runCmd(t, "train", "--resume", "c.td2048", "--episodes", "130", "--save", "e.td2048", "--log", "d.jsonl"); code != 1 || !strings.Contains(errs, "metrics log") {
+		t.Fatalf("a fork's --log over another run's: exit %d: %s", code, errs)
+	}
+}
+
+// TestEmptyNamesRefused: an empty output name is refused at once, never
+// taken for the default or for none.
+func TestEmptyNamesRefused(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"train", "--log", "", "--episodes", "10"}, {"train", "--plot", "", "--episodes", "10"}, {"train", "--save", "", "--episodes", "10"},
+		{"sweep", "report", ".", "--plot", ""},
+		{"train", "--alpha-schedule", "0:0.1,0:0.05", "--episodes", "10"},
+	} {
+		code, out, errs := runCmd(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("files made: %v", entries)
+	}
+}
+
+// TestCheckpointOnFullDisk: a checkpoint that cannot be written stops the
+// run with an error that says the last checkpoint is intact and names the
+// command that continues it; it does.
+func TestCheckpointOnFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, 900<<10, false) // one 2x4 checkpoint (512 KiB), not a second beside it
+	t.Chdir(t.TempDir())
+	w := filepath.Join(dir, "w.td2048")
+	code, _, errs := runCmd(t, "train", "--episodes", "300", "--every", "50", "--network", "2x4", "--seed", "5", "--threads", "1",
+		"--checkpoint-every", "100", "--save", w, "--log", "w.jsonl", "--init", "1000") // every weight not 0: no holes
+	want := fmt.Sprintf("%s keeps the last checkpoint (100 episodes), intact: continue the run with td2048 train --resume %s", w, w)
+	if code != 1 || !strings.Contains(errs, "no space") || !strings.Contains(errs, want) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	remount(t, dir, 4<<20)
+	mustTrain(t, "--resume", w)
+	if st := runState(t, w); st.Done != 300 {
+		t.Fatalf("resumed to %d episodes", st.Done)
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/runfile"
 )
 
 // TestRecipeOverride: a recipe sets its flags, a flag given overrides
@@ -29,9 +29,9 @@ func TestRecipeOverride(t *testing.T) {
 	if err != nil || !h.Coherence {
 		t.Fatalf("saved without coherence: %+v %v", h, err)
 	}
-	st, _, err := runfile.ReadState(h)
-	if err != nil || st.CoherenceFrom != 180 {
-		t.Fatalf("run state %+v: %v", st.RunState, err)
+	st, _, err := train.ReadState(h)
+	if err != nil || st.CoherenceFrom != "180" {
+		t.Fatalf("run state %+v: %v", st.Spec, err)
 	}
 	// The recipe's update mode overridden; its network and shaping kept.
 	code, out, errs = runCmd(t, "train", "--recipe", "ms", "--update", "backward", "--episodes", "3", "--threads", "1",

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
 )
@@ -145,7 +146,7 @@ func (b *byteSize) Set(s string) error {
 	if err != nil || v < 0 || v > 1<<40/mult {
 		return fmt.Errorf("size %q: want bytes like 256M, 1G or 0", s)
 	}
-	if total := physicalMemory(); total > 0 && v*mult > total/2 {
+	if total := train.PhysicalMemory(); total > 0 && v*mult > total/2 {
 		return fmt.Errorf("size %s: at most half of this machine's memory (%s)", s, mib(total))
 	}
 	*b = byteSize(v * mult)

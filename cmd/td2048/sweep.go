@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,14 +11,15 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 	"github.com/td2048/td2048/sweep"
@@ -48,10 +50,13 @@ a requeue, a Pod's deletion), or killed, resumes from its last checkpoint.
 A task whose folder holds another configuration is refused.
 
 The plan's keys are in the README (section "Clusters") and in the package
-documentation of sweep: [train] game, network, episodes, alpha,
-alpha_schedule, update, learner, init, coherence, seed, every,
-checkpoint_every, threads; [grid] lists of those; [[task]] entries; and
-[eval] games, depth, seed, threads.`,
+documentation of sweep: [train] any setting of td2048 train, named as its
+flag with _ for - (alpha_schedule, coherence_from, checkpoint_every, ...;
+a 0 given is 0; load is relative to the plan; a task's files are its
+folder's, so not save, resume, log, plot or force); [grid] lists of those;
+[[task]] entries; and [eval] games, depth, seed, threads. Every task is
+checked when the plan is read: a plan that names a setting that cannot
+work is refused, naming the task and the key, before anything runs.`,
 		example: `  td2048 sweep list rates.toml                  # 6 tasks: sbatch --array=0-5
   td2048 sweep run rates.toml --task 3
   td2048 sweep run rates.toml --task auto        # in a Slurm array or Indexed Job
@@ -70,8 +75,11 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 		if args[0] != "run" && *task != "" {
 			return usagef("--task goes with sweep run")
 		}
-		if args[0] != "report" && *figure != "" {
+		if args[0] != "report" && fs.Changed("plot") {
 			return usagef("--plot goes with sweep report")
+		}
+		if fs.Changed("plot") && *figure == "" {
+			return usagef("--plot: want a file name, or none")
 		}
 		switch args[0] {
 		case "list":
@@ -91,12 +99,14 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 	}
 }
 
-// taskFile is task.json: what a task folder holds.
+// taskFile is task.json: what a task folder holds, its files named
+// relative to the folder, so that the task is the same task from any
+// working folder or mount point.
 type taskFile struct {
-	Task  int      `json:"task"`
-	Label string   `json:"label"`
-	Train []string `json:"train"`
-	Eval  []string `json:"eval"`
+	Task  int        `json:"task"`
+	Label string     `json:"label"`
+	Train train.Spec `json:"train"`
+	Eval  sweep.Eval `json:"eval"`
 }
 
 func sweepRun(planPath, taskArg string, e *env) error {
@@ -124,20 +134,11 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tf := taskFile{Task: k, Label: t.Label, Train: t.TrainArgs(dir, false), Eval: t.EvalArgs(dir)}
-	tfPath := filepath.Join(dir, "task.json")
-	if data, err := os.ReadFile(tfPath); err == nil {
-		var old taskFile
-		if json.Unmarshal(data, &old) != nil || !slices.Equal(old.Train, tf.Train) || !slices.Equal(old.Eval, tf.Eval) {
-			return fmt.Errorf("%s holds another configuration than task %d of %s (%s): the plan changed? give it another out", dir, k, planPath, t.Label)
-		}
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
-	} else if err := safefile.WriteAtomic(tfPath, func(w io.Writer) error {
-		en := json.NewEncoder(w)
-		en.SetIndent("", "  ")
-		return en.Encode(tf)
-	}); err != nil {
+	spec := t.Train
+	if spec.Load != "" && !filepath.IsAbs(spec.Load) {
+		spec.Load = filepath.Join(filepath.Dir(planPath), spec.Load)
+	}
+	if err := claimTask(dir, k, t, spec.Load, planPath); err != nil {
 		return err
 	}
 	evalPath := filepath.Join(dir, "eval.json")
@@ -152,27 +153,76 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	}
 	defer logf.Close()
 	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
-	weights := filepath.Join(dir, "weights.td2048")
-	args := tf.Train
-	if h, err := netfile.ReadHeader(weights); err == nil {
-		if _, ok, _ := runfile.ReadState(h); ok {
-			args = t.TrainArgs(dir, true)
-			fmt.Fprintf(sub.stdout, "resuming from %s (%d episodes done)\n", weights, h.Episodes)
+	// A new run in the task's own folder: what a killed first attempt
+	// left there (a log, a plot) is replaced.
+	spec.Save, spec.Plot, spec.Force = filepath.Join(dir, "weights.td2048"), filepath.Join(dir, "curve.png"), true
+	given, more := t.Given, true
+	if h, err := netfile.ReadHeader(spec.Save); err == nil {
+		if st, ok, _ := train.ReadState(h); ok {
+			fmt.Fprintf(sub.stdout, "resuming from %s (%d episodes done)\n", spec.Save, h.Episodes)
+			spec, given, more = resumeTask(t.Train, spec.Save, st)
 		}
 	}
-	if !slices.Contains(args, "--resume") {
-		// A new run in the task's own folder: what a killed first attempt
-		// left there (a log, a plot) is replaced.
-		args = append(slices.Clone(args), "--force")
+	if more {
+		if err := runTrain(sub, spec, given, false); err != nil {
+			return fmt.Errorf("task %d: %v", k, err)
+		}
 	}
-	if err := runCommand(args, sub); err != nil {
-		return fmt.Errorf("task %d: %v", k, err)
-	}
-	if err := runCommand(tf.Eval, sub); err != nil {
+	if err := runCommand(t.EvalArgs(dir), sub); err != nil {
 		return fmt.Errorf("task %d: %v", k, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
 	return nil
+}
+
+// resumeTask is the spec that resumes task's run from its checkpoint st
+// in save: to the task's episodes, on its threads, and, for a task of a
+// Duration, for the time it has left; more is false when it has none.
+func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, given train.Given, more bool) {
+	s, given = train.Default(), train.Given{"resume": true, "episodes": true}
+	s.Resume, s.Episodes = save, task.Episodes
+	if task.Threads > 0 {
+		s.Threads, given["threads"] = task.Threads, true
+	}
+	if task.Duration > 0 {
+		left := time.Duration(task.Duration) - time.Duration(st.Elapsed*float64(time.Second))
+		s.Duration, given["duration"] = train.Duration(left), true
+		return s, given, left > 0
+	}
+	return s, given, true
+}
+
+// claimTask records the task in its folder's task.json, or refuses a
+// folder that holds another configuration; load is the task's --load
+// file, as usable from here.
+func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
+	rec := taskFile{Task: k, Label: t.Label, Train: t.Train, Eval: t.Eval}
+	if load != "" {
+		rec.Train.Load = train.Rel(filepath.Join(dir, "task.json"), load)
+	}
+	want, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "task.json")
+	if data, err := os.ReadFile(path); err == nil {
+		var old taskFile
+		got := []byte(nil)
+		if json.Unmarshal(data, &old) == nil {
+			got, _ = json.Marshal(old)
+		}
+		if !bytes.Equal(got, want) {
+			return fmt.Errorf("%s holds another configuration than task %d of %s (%s): the plan changed? give it another out", dir, k, planPath, t.Label)
+		}
+		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return safefile.WriteAtomic(path, func(w io.Writer) error {
+		en := json.NewEncoder(w)
+		en.SetIndent("", "  ")
+		return en.Encode(rec)
+	})
 }
 
 // runCommand runs a td2048 command in this process.
@@ -230,15 +280,16 @@ func sweepReport(arg, figure string, e *env) error {
 	}
 	var rows []taskRow
 	var series []plot.Series
+	damaged := 0
 	for _, td := range taskDirs {
-		tf := taskFile{Label: labels[filepath.Base(td)]}
+		tf := struct {
+			Label string `json:"label"`
+		}{labels[filepath.Base(td)]}
 		data, err := os.ReadFile(filepath.Join(td, "task.json"))
-		if (err != nil || json.Unmarshal(data, &tf) != nil) && planned == nil {
-			continue
-		}
+		unread := err == nil && json.Unmarshal(data, &tf) != nil // counted and named, never dropped
 		r := taskRow{name: filepath.Base(td), label: tf.Label, state: "not started", blockAvg: "-", evalAvg: "-", goal: "-"}
 		r.log = filepath.Join(td, "weights.jsonl")
-		if recs, err := runfile.ReadRecords(r.log); err == nil && len(recs) > 0 {
+		if recs, err := train.ReadRecords(r.log); err == nil && len(recs) > 0 {
 			last := recs[len(recs)-1]
 			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
 			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})
@@ -249,6 +300,10 @@ func sweepReport(arg, figure string, e *env) error {
 			if g, err := games.Lookup(res.Game); err == nil {
 				r.goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
+		}
+		if unread {
+			r.state += ", task.json does not parse"
+			damaged++
 		}
 		rows = append(rows, r)
 	}
@@ -262,11 +317,14 @@ func sweepReport(arg, figure string, e *env) error {
 	}
 	done := 0
 	for _, r := range rows {
-		if r.state == "done" {
+		if strings.HasPrefix(r.state, "done") {
 			done++
 		}
 	}
 	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(rows))
+	if damaged > 0 {
+		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
+	}
 	if figure == "none" || len(series) == 0 {
 		return nil
 	}

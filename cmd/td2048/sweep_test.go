@@ -62,3 +62,64 @@ seed = 4
 	os.WriteFile(plan, []byte("[grid]\nalpah = [1]\n"), 0o644)
 	oneLine(t, []string{"sweep", "list", plan}, 1, "alpah is not a training key")
 }
+
+// TestSweepTaskAnywhere: a task trains its settings as the plan gives
+// them, zeros included; it is the same task from another working folder
+// or through an absolute path (its task.json names its files relative to
+// its folder); a bad plan is refused by sweep list, naming the task and
+// the key; and sweep report counts a task whose task.json does not parse.
+func TestSweepTaskAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("zero.toml", []byte(`[train]
+network = "2x4"
+episodes = 100
+every = 50
+threads = 1
+alpha = 0.05
+checkpoint_every = 5000
+[[task]]
+alpha = 0
+checkpoint_every = 0
+[eval]
+games = 5
+`), 0o644)
+	if code, out, errb := runCmd(t, "sweep", "run", "zero.toml", "--task", "0"); code != 0 {
+		t.Fatalf("run: %d %s %s", code, out, errb)
+	}
+	task := filepath.Join(dir, "zero", "task-000")
+	for _, r := range readLog(t, filepath.Join(task, "weights.jsonl")) {
+		if r.Alpha != 0 {
+			t.Fatalf("the task trained at alpha %v, not 0", r.Alpha)
+		}
+	}
+	if st := runState(t, filepath.Join(task, "weights.td2048")); st.CheckpointEvery != 0 {
+		t.Fatalf("checkpoint_every %d, not 0", st.CheckpointEvery)
+	}
+	// From elsewhere, through an absolute path: the same task, done; with
+	// its evaluation gone it resumes (nothing left to train) and evaluates.
+	os.Mkdir("elsewhere", 0o755)
+	t.Chdir(filepath.Join(dir, "elsewhere"))
+	abs := filepath.Join(dir, "zero.toml")
+	if code, out, errb := runCmd(t, "sweep", "run", abs, "--task", "0"); code != 0 || !strings.Contains(out, "is done") {
+		t.Fatalf("from elsewhere: %d %s %s", code, out, errb)
+	}
+	os.Remove(filepath.Join(task, "eval.json"))
+	if code, out, errb := runCmd(t, "sweep", "run", abs, "--task", "0"); code != 0 || !strings.Contains(out, "resuming from") || !strings.Contains(out, "task 0 done") {
+		t.Fatalf("resumed from elsewhere: %d %s %s", code, out, errb)
+	}
+	for _, c := range []struct{ plan, want string }{
+		{"[train]\nnetwork = \"zzz\"\n", "task 0 (base): network: network \"zzz\""},
+		{"[grid]\nalpha = [0.1, 5]\n", "task 1 (alpha=5): alpha: learning rate 5"},
+		{"[eval]\nthreads = 100000\n", "[eval] wants games 1 and up"},
+		{"[eval]\nseed = -3\n", "[eval] seed: want an integer from 0, not -3"},
+	} {
+		os.WriteFile(abs, []byte(c.plan), 0o644)
+		oneLine(t, []string{"sweep", "list", abs}, 1, c.want)
+	}
+	os.WriteFile(filepath.Join(task, "task.json"), []byte("{half"), 0o644)
+	code, out, _ := runCmd(t, "sweep", "report", filepath.Join(dir, "zero"), "--plot", "none")
+	if code != 0 || !strings.Contains(out, "task.json does not parse") || !strings.Contains(out, "1 of 1 tasks done") || !strings.Contains(out, "1 task folders hold a task.json that does not parse") {
+		t.Errorf("report of a task with a damaged task.json:\n%s", out)
+	}
+}

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -66,13 +66,13 @@ func readLog(t *testing.T, path string) []stats.Record {
 	return recs
 }
 
-func runState(t *testing.T, path string) runfile.State {
+func runState(t *testing.T, path string) train.State {
 	t.Helper()
 	h, err := netfile.ReadHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r runfile.State
+	var r train.State
 	if err := json.Unmarshal(h.Run, &r); err != nil {
 		t.Fatalf("run state of %s: %v", path, err)
 	}
@@ -144,7 +144,7 @@ func TestKillAndResume(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if h, err := netfile.ReadHeader(killed); err == nil && len(h.Run) > 0 {
-			var r runfile.State
+			var r train.State
 			json.Unmarshal(h.Run, &r)
 			if r.Done >= 400 {
 				break
@@ -291,8 +291,8 @@ func TestDurationStopsAndResumes(t *testing.T) {
 		t.Fatalf("exit %d after %v:\n%s\n%s", code, time.Since(start), out, errs)
 	}
 	st := runState(t, w)
-	if st.Done <= 0 || st.Done >= st.Total || st.Interleave != 2 || len(st.Rands) != 2 {
-		t.Fatalf("saved state: %d of %d episodes, interleave %d, %d generators", st.Done, st.Total, st.Interleave, len(st.Rands))
+	if st.Done <= 0 || st.Done >= st.Episodes || st.Interleave != 2 || len(st.Rands) != 2 {
+		t.Fatalf("saved state: %d of %d episodes, interleave %d, %d generators", st.Done, st.Episodes, st.Interleave, len(st.Rands))
 	}
 	if code, _, errs := runCmd(t, "train", "--resume", w, "--interleave", "3"); code != 2 || !strings.Contains(errs, "keeps its settings") {
 		t.Fatalf("resumed with other lanes: %d %s", code, errs)
@@ -358,5 +358,21 @@ func TestDefaultInterleave(t *testing.T) {
 		if got := max(runState(t, w).Interleave, 1); got != c.want {
 			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
 		}
+	}
+}
+
+// TestQuiet: --quiet prints the blocks and the closing lines, no header
+// and no progress; the blocks are those of the same run without it.
+func TestQuiet(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"train", "--network", "2x4", "--episodes", "100", "--every", "50", "--seed", "2", "--threads", "1", "--log", "none"}
+	code, quiet, qerr := runCmd(t, append(args, "--quiet", "--save", filepath.Join(dir, "q.td2048"))...)
+	_, loud, _ := runCmd(t, append(args, "--save", filepath.Join(dir, "l.td2048"))...)
+	if code != 0 || qerr != "" || strings.Contains(quiet, "td2048 train") || !strings.HasPrefix(quiet, "50\tavg = ") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, quiet, qerr)
+	}
+	blocks := func(s string) string { return s[strings.Index(s, "50\tavg = "):strings.Index(s, "100 episodes in")] }
+	if blocks(quiet) != blocks(loud) {
+		t.Errorf("quiet blocks:\n%s\nwant:\n%s", blocks(quiet), blocks(loud))
 	}
 }

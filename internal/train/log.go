@@ -1,16 +1,11 @@
-// Package runfile keeps a training run's files: the weight file that is
-// also its checkpoint (the weights and, in its header, the run's state),
-// and the metrics log. It is what td2048 train uses to start, checkpoint
-// and resume a run, as a library a user can call.
-//
-// What it guarantees: the checkpoint is replaced atomically and carries a
-// checksum (netfile); the run's files are locked against a second writer
-// (safefile); the log's length at each checkpoint is recorded, so a resumed
-// run cuts the log back to it (dropping the blocks it will play again) and
-// refuses a log that does not match instead of padding or mixing it; log
-// records that could not be written (a full disk) travel in the checkpoint
-// and are written at the next chance.
-package runfile
+package train
+
+// The metrics log of a run, one JSON line per block. The checkpoint
+// records the log's length at each checkpoint, so a resumed run cuts the
+// log back to it (dropping the blocks it will play again) and refuses a
+// log that does not match instead of padding or mixing it; log records that
+// could not be written (a full disk) travel in the checkpoint and are
+// written at the next chance.
 
 import (
 	"bufio"
@@ -21,113 +16,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
 )
-
-// State is what a checkpoint records of its run, beside learn.RunState.
-type State struct {
-	learn.RunState
-	Base int64 `json:"base"` // episodes the weights had before this run
-	// Log is the metrics log ("" for none), relative to the checkpoint's
-	// folder when LogRel is set (older files: to the run's working folder).
-	// LogDefault marks the default log (the weight file's name with
-	// .jsonl): a copied or renamed checkpoint then looks for its own log
-	// rather than writing into the original run's.
-	Log        string `json:"log"`
-	LogRel     bool   `json:"log_rel,omitempty"`
-	LogDefault bool   `json:"log_default,omitempty"`
-	// LogOffset is the log's length when the checkpoint was written, and
-	// LogPending the records not yet in it then (a failed write).
-	LogOffset  int64          `json:"log_offset"`
-	LogPending []stats.Record `json:"log_pending,omitempty"`
-	// The run's settings that a resume keeps unless told otherwise.
-	CheckpointEvery int    `json:"checkpoint_every,omitempty"`
-	CheckpointGap   string `json:"checkpoint_gap,omitempty"` // a time.Duration's String
-	Plot            string `json:"plot,omitempty"`           // relative to the checkpoint's folder
-	Threads         int    `json:"threads,omitempty"`
-}
-
-// ReadState returns the run state in a weight file's header; ok is false
-// when the file holds weights but no run.
-func ReadState(h netfile.Header) (st State, ok bool, err error) {
-	if len(h.Run) == 0 {
-		return st, false, nil
-	}
-	if err := json.Unmarshal(h.Run, &st); err != nil || st.Schedule == nil || len(st.Schedule.Steps) == 0 {
-		return st, true, errors.New("damaged run state")
-	}
-	return st, true, nil
-}
-
-// Rel expresses path relative to the folder of the checkpoint at save
-// (absolute when that is not possible).
-func Rel(save, path string) string {
-	if path == "" {
-		return ""
-	}
-	ab, err1 := filepath.Abs(path)
-	dir, err2 := filepath.Abs(filepath.Dir(save))
-	if err1 != nil || err2 != nil {
-		return path
-	}
-	if r, err := filepath.Rel(dir, ab); err == nil {
-		return r
-	}
-	return ab
-}
-
-// Resolve turns a path stored relative to the checkpoint at save back into
-// one usable from the working folder.
-func Resolve(save, rel string) string {
-	if rel == "" || filepath.IsAbs(rel) {
-		return rel
-	}
-	return filepath.Join(filepath.Dir(save), rel)
-}
-
-// LogPath returns the resumed run's log path, as usable from here.
-func (st *State) LogPath(save string) string {
-	if st.LogDefault {
-		return DefaultLog(save)
-	}
-	if st.LogRel {
-		return Resolve(save, st.Log)
-	}
-	return st.Log
-}
-
-// DefaultLog is the log of a run saved at save: its name with .jsonl.
-func DefaultLog(save string) string {
-	return strings.TrimSuffix(save, filepath.Ext(save)) + ".jsonl"
-}
-
-// Save writes the checkpoint: the weights with hdr, the run state st in
-// its header. It refuses weights that are not finite, so that a diverged
-// run never replaces its last good checkpoint.
-func Save(path string, net *ntuple.Network, hdr netfile.Header, st State) error {
-	if i := net.FirstNonFinite(); i >= 0 {
-		return &DivergedError{Index: i}
-	}
-	js, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	hdr.Run = js
-	return netfile.Save(path, net, hdr)
-}
-
-// DivergedError says that training drove a weight to NaN or infinity.
-type DivergedError struct{ Index int }
-
-func (e *DivergedError) Error() string {
-	return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Index)
-}
 
 // A Log is the metrics log of a run, one JSON line per block.
 type Log struct {
@@ -151,14 +42,51 @@ func CreateLog(path string) (*Log, error) {
 // block of this run, and is cut back to them (the blocks after the
 // checkpoint are played again); the pending records are written next.
 func ResumeLog(path string, st *State) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openRunLog(path, st, os.O_RDWR)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(st.LogOffset); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("log: %v", err)
+	}
+	return &Log{path: path, f: f, good: st.LogOffset, pending: append([]stats.Record(nil), st.LogPending...)}, nil
+}
+
+// ForkLog starts the log at path of a run that goes on from another's
+// checkpoint under another name (train --resume A --save B): a copy of
+// the log at from up to the checkpoint (checked as ResumeLog checks it,
+// and left as it is), then the pending records.
+func ForkLog(path, from string, st *State) (*Log, error) {
+	src, err := openRunLog(from, st, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	l, err := CreateLog(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(l.f, io.NewSectionReader(src, 0, st.LogOffset)); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("log %s: %v", path, err)
+	}
+	l.good, l.pending = st.LogOffset, append([]stats.Record(nil), st.LogPending...)
+	return l, nil
+}
+
+// openRunLog opens the log of the run saved as st with flag, and checks
+// that it holds the checkpoint's part: at least st.LogOffset bytes,
+// ending with the record of a block of this run.
+func openRunLog(path string, st *State, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("the run's log %s is missing (the checkpoint expects %d bytes of it): continue with a new log (--log FILE) or none (--log none)", path, st.LogOffset)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("log: %v", err)
 	}
-	fail := func(format string, a ...any) (*Log, error) {
+	fail := func(format string, a ...any) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("the log %s does not match the checkpoint: %s; continue with a new log (--log FILE) or none (--log none)", path, fmt.Sprintf(format, a...))
 	}
@@ -175,16 +103,11 @@ func ResumeLog(path string, st *State) (*Log, error) {
 		if err != nil {
 			return fail("%v", err)
 		}
-		if done := st.Base + int64(st.Done); last.Seed != st.Seed || last.Episodes > done {
-			return fail("its record at the checkpoint is of seed %d at %d episodes, the run's is seed %d at %d", last.Seed, last.Episodes, st.Seed, done)
+		if done := st.Base + int64(st.Done); last.Seed != st.seed() || last.Episodes > done {
+			return fail("its record at the checkpoint is of seed %d at %d episodes, the run's is seed %d at %d", last.Seed, last.Episodes, st.seed(), done)
 		}
 	}
-	if err := f.Truncate(st.LogOffset); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("log: %v", err)
-	}
-	l := &Log{path: path, f: f, good: st.LogOffset, pending: append([]stats.Record(nil), st.LogPending...)}
-	return l, nil
+	return f, nil
 }
 
 // AppendLog continues the log at path (a run that trains on the weights
@@ -239,9 +162,6 @@ func lastRecord(f *os.File, end int64) (stats.Record, error) {
 	}
 	return rec, nil
 }
-
-// Path is the log's file name.
-func (l *Log) Path() string { return l.path }
 
 // Write appends rec after any pending records. When a write fails (a full
 // disk) the log is cut back to its last complete record, rec is kept

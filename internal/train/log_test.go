@@ -1,4 +1,4 @@
-package runfile
+package train
 
 import (
 	"os"
@@ -13,6 +13,8 @@ import (
 func rec(ep int64, seed uint64) stats.Record {
 	return stats.Record{Episodes: ep, Games: 10, Avg: 100, Seed: seed, Game: "2048"}
 }
+
+func seedOf(s uint64) *uint64 { return &s }
 
 func writeLog(t *testing.T, path string, recs ...stats.Record) int64 {
 	l, err := CreateLog(path)
@@ -54,7 +56,7 @@ func TestResumeLogChecksTheCheckpoint(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "w.jsonl")
 	off := writeLog(t, path, rec(10, 1), rec(20, 1))
-	st := State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: off, LogPending: []stats.Record{rec(30, 1)}}
+	st := State{Spec: Spec{Seed: seedOf(1)}, RunState: learn.RunState{Done: 20}, LogOffset: off, LogPending: []stats.Record{rec(30, 1)}}
 	// Blocks after the checkpoint are cut; pending ones come next.
 	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"episodes":30,"seed":1}` + "\n")
@@ -73,15 +75,17 @@ func TestResumeLogChecksTheCheckpoint(t *testing.T) {
 		st   State
 		want string
 	}{
-		"other seed": {State{RunState: learn.RunState{Done: 20, Seed: 2}, LogOffset: off}, "seed 1 at 20"},
-		"longer run": {State{RunState: learn.RunState{Done: 10, Seed: 1}, LogOffset: off}, "at 20 episodes"},
-		"mid-line":   {State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: off - 3}, "no complete record"},
-		"too long":   {State{RunState: learn.RunState{Done: 20, Seed: 1}, LogOffset: 1 << 20}, "the checkpoint recorded"},
+		"other seed": {State{Spec: Spec{Seed: seedOf(2)}, RunState: learn.RunState{Done: 20}, LogOffset: off}, "seed 1 at 20"},
+		"longer run": {State{Spec: Spec{Seed: seedOf(1)}, RunState: learn.RunState{Done: 10}, LogOffset: off}, "at 20 episodes"},
+		"mid-line":   {State{Spec: Spec{Seed: seedOf(1)}, RunState: learn.RunState{Done: 20}, LogOffset: off - 3}, "no complete record"},
+		"too long":   {State{Spec: Spec{Seed: seedOf(1)}, RunState: learn.RunState{Done: 20}, LogOffset: 1 << 20}, "the checkpoint recorded"},
 	} {
-		_, err := ResumeLog(path, &c.st)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--log none") {
-			t.Errorf("%s: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			_, err := ResumeLog(path, &c.st)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--log none") {
+				t.Errorf("%v", err)
+			}
+		})
 	}
 	if _, err := ResumeLog(filepath.Join(dir, "gone.jsonl"), &st); err == nil || !strings.Contains(err.Error(), "is missing") {
 		t.Errorf("missing log: %v", err)
@@ -99,5 +103,39 @@ func TestPathsRelativeToCheckpoint(t *testing.T) {
 	st := State{Log: "w.jsonl", LogRel: true, LogDefault: true}
 	if p := st.LogPath(filepath.Join("d", "copy.td2048")); p != filepath.Join("d", "copy.jsonl") {
 		t.Fatalf("default log of a copy: %s", p)
+	}
+}
+
+// TestForkLog: a run resumed under another name starts its own log, a
+// copy of its parent's up to the checkpoint and then the pending records;
+// the parent's log is left as it was, and one that does not match the
+// checkpoint is refused as ResumeLog refuses it.
+func TestForkLog(t *testing.T) {
+	dir := t.TempDir()
+	parent, child := filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "d.jsonl")
+	off := writeLog(t, parent, rec(10, 1), rec(20, 1))
+	f, _ := os.OpenFile(parent, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"episodes":30,"seed":1}` + "\n")
+	f.Close()
+	before, _ := os.ReadFile(parent)
+	st := State{Spec: Spec{Seed: seedOf(1)}, RunState: learn.RunState{Done: 20}, LogOffset: off, LogPending: []stats.Record{rec(30, 1)}}
+	l, err := ForkLog(child, parent, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Write(rec(40, 1))
+	l.Close()
+	if recs, _ := ReadRecords(child); len(recs) != 4 || recs[1].Episodes != 20 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
+		t.Fatalf("the fork's log: %+v", recs)
+	}
+	if after, _ := os.ReadFile(parent); string(after) != string(before) {
+		t.Fatal("the parent's log changed")
+	}
+	st.Spec.Seed = seedOf(2)
+	if _, err := ForkLog(filepath.Join(dir, "e.jsonl"), parent, &st); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Fatalf("a foreign log: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "e.jsonl")); err == nil {
+		t.Fatal("a log was made from a foreign one")
 	}
 }

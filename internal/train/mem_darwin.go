@@ -1,9 +1,9 @@
-package main
+package train
 
 import "golang.org/x/sys/unix"
 
-// physicalMemory is the machine's memory in bytes (0 when unknown).
-func physicalMemory() int64 {
+// PhysicalMemory is the machine's memory in bytes (0 when unknown).
+func PhysicalMemory() int64 {
 	n, err := unix.SysctlUint64("hw.memsize")
 	if err != nil {
 		return 0

@@ -1,7 +1,0 @@
-//go:build !linux && !darwin
-
-package main
-
-// physicalMemory is the machine's memory in bytes: 0, unknown, where
-// td2048 does not ask the system (checkMemory then checks nothing).
-func physicalMemory() int64 { return 0 }

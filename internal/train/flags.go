@@ -1,0 +1,84 @@
+package train
+
+import (
+	"errors"
+	"strconv"
+	"time"
+
+	flag "github.com/spf13/pflag"
+)
+
+// AddFlags defines a flag for each field of s on fs, named by its toml
+// key (with - for _), with its help tag as help and its value in s as
+// default; parsing fs sets the fields.
+func (s *Spec) AddFlags(fs *flag.FlagSet) {
+	for _, f := range fields {
+		switch p := s.value(f).Addr().Interface().(type) {
+		case *string:
+			if f.NonEmpty {
+				fs.Var((*nonEmpty)(p), f.Flag, f.Help)
+			} else {
+				fs.StringVar(p, f.Flag, *p, f.Help)
+			}
+		case *Episode:
+			fs.StringVar((*string)(p), f.Flag, string(*p), f.Help)
+		case *int:
+			fs.IntVar(p, f.Flag, *p, f.Help)
+		case *float64:
+			fs.Float64Var(p, f.Flag, *p, f.Help)
+		case *bool:
+			fs.BoolVar(p, f.Flag, *p, f.Help)
+		case *Duration:
+			fs.DurationVar((*time.Duration)(p), f.Flag, time.Duration(*p), f.Help)
+		case **uint64:
+			fs.Var(seed{p}, f.Flag, f.Help)
+		default:
+			panic("train: no flag for Spec field " + f.Key)
+		}
+	}
+}
+
+// GivenFlags are the fields whose flags were set on fs.
+func GivenFlags(fs *flag.FlagSet) Given {
+	g := Given{}
+	for _, f := range fields {
+		if fs.Changed(f.Flag) {
+			g[f.Key] = true
+		}
+	}
+	return g
+}
+
+// nonEmpty is a file name flag that refuses an empty name.
+type nonEmpty string
+
+func (n *nonEmpty) String() string { return string(*n) }
+func (n *nonEmpty) Type() string   { return "string" }
+func (n *nonEmpty) Set(v string) error {
+	if v == "" {
+		return errors.New("want a file name")
+	}
+	*n = nonEmpty(v)
+	return nil
+}
+
+// seed is a seed flag: random (nil) unless given.
+type seed struct{ p **uint64 }
+
+func (s seed) String() string {
+	if *s.p == nil {
+		return ""
+	}
+	return strconv.FormatUint(**s.p, 10)
+}
+
+func (s seed) Type() string { return "uint" }
+
+func (s seed) Set(v string) error {
+	x, err := strconv.ParseUint(v, 0, 64)
+	if err != nil {
+		return errors.New("seed " + strconv.Quote(v) + " is not an unsigned integer")
+	}
+	*s.p = &x
+	return nil
+}

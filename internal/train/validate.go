@@ -1,0 +1,248 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/plot"
+)
+
+// A FieldError is a setting that cannot work, or cannot work with the
+// others: a usage error, named by its field.
+type FieldError struct {
+	Field string // the toml key
+	// Msg follows the field's name: " 5: want ..." or ": learning rate ...".
+	Msg string
+}
+
+// Error names the field as the train command's flag.
+func (e *FieldError) Error() string { return "--" + FlagOf(e.Field) + e.Msg }
+
+// Key names the field by its key, as a sweep plan does.
+func (e *FieldError) Key() string { return e.Field + e.Msg }
+
+// bad is a FieldError; format follows the field's name.
+func bad(key, format string, a ...any) error {
+	return &FieldError{Field: key, Msg: fmt.Sprintf(format, a...)}
+}
+
+// MaxThreads bounds Spec.Threads: more workers than this only add memory
+// and contention on this machine.
+func MaxThreads() int { return max(64, 4*runtime.NumCPU()) }
+
+// Threads is the number of worker threads n means (0: all cores).
+func Threads(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// Validate checks a completed spec (Complete): every setting alone, and
+// together, before any work; what depends on the network of a --load or
+// --resume file is checked by Open once it is read (checkGame). The error
+// is a *FieldError.
+func (s *Spec) Validate() error {
+	if s.Recipe != "" {
+		if _, err := LookupRecipe(s.Recipe); err != nil {
+			return bad("recipe", ": %v", err)
+		}
+		if s.Resume != "" {
+			return bad("recipe", " starts a run; a resumed run keeps its settings")
+		}
+	}
+	switch {
+	case s.Episodes < 0:
+		return bad("episodes", " %d: want a number of episodes", s.Episodes)
+	case s.Every <= 0:
+		return bad("every", " %d: want 1 or more episodes per block", s.Every)
+	case s.Threads < 0 || s.Threads > MaxThreads():
+		return bad("threads", " %d: want 0 (all cores) to %d (this machine has %d CPUs)", s.Threads, MaxThreads(), runtime.NumCPU())
+	case s.CheckpointEvery < 0:
+		return bad("checkpoint_every", " %d: want a number of episodes, or 0", s.CheckpointEvery)
+	case s.CheckpointGap < 0:
+		return bad("checkpoint_gap", " %v: want a time between checkpoints, like 1m, or 0", s.CheckpointGap)
+	case s.Duration < 0:
+		return bad("duration", " %v: want a time to train, like 60m", s.Duration)
+	case s.Interleave < 0 || s.Interleave > learn.MaxInterleave:
+		return bad("interleave", " %d: want 0 (the default) to %d episodes per thread", s.Interleave, learn.MaxInterleave)
+	}
+	if err := learn.CheckAlpha(s.Alpha); err != nil {
+		return bad("alpha", ": %v", err)
+	}
+	if err := learn.CheckAlpha(s.AlphaFloor); err != nil || s.AlphaFloor > 0 && s.Plateau == "" {
+		return bad("alpha_floor", " %v: want a rate from 0 to 1, with --plateau", s.AlphaFloor)
+	}
+	if !(math.Abs(s.Init) < 1e9) {
+		return bad("init", " %v: want a value a board can have, like 320000", s.Init)
+	}
+	if s.Init != 0 && (s.Load != "" || s.Resume != "") {
+		return bad("init", " fills a new network; --load and --resume bring their own weights")
+	}
+	if s.Resume != "" && s.Load != "" {
+		return bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
+	}
+	if s.Save == "" {
+		return bad("save", ": want a file name")
+	}
+	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
+		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
+	}
+	l, err := s.learning()
+	if err != nil {
+		return err
+	}
+	if s.Resume == "" {
+		if err := s.checkCoherence(l); err != nil {
+			return err
+		}
+	}
+	if s.Plot != "" {
+		if _, err := plot.Format(s.Plot); err != nil {
+			return bad("plot", ": %v", err)
+		}
+	}
+	if err := learn.CheckInterleave(s.Interleave, l.Kind, l.Shaping); err != nil {
+		return bad("interleave", "%s", strings.TrimPrefix(err.Error(), "interleave"))
+	}
+	if s.Network != "" {
+		if _, err := ntuple.ParseSpec(s.Network); err != nil {
+			return bad("network", ": %v", err)
+		}
+	}
+	if s.Load != "" || s.Resume != "" {
+		return nil // the game and network may be the file's: Open checks them
+	}
+	g, net, err := s.gameNetwork("")
+	if err != nil {
+		return err
+	}
+	return s.checkGame(g, net, l.Kind)
+}
+
+// Learning is what a spec's learning settings parse to.
+type Learning struct {
+	Kind          learn.Kind
+	Mode          learn.Mode
+	Shaping       learn.Shaping
+	CoherenceFrom int // the episode temporal coherence starts at, 0 for none
+}
+
+// learning parses the learner, update mode and shaping.
+func (s *Spec) learning() (Learning, error) {
+	var l Learning
+	var err error
+	if l.Kind, err = learn.ParseKind(s.Learner); err != nil {
+		return l, bad("learner", ": %v", err)
+	}
+	if l.Mode, err = learn.ParseMode(s.Update); err != nil {
+		return l, bad("update", ": %v", err)
+	}
+	if l.Mode != (learn.Mode{}) && l.Kind != learn.AfterState {
+		return l, bad("update", " %s is for after-state learning; the state learner learns backward by TD(0)", s.Update)
+	}
+	if l.Shaping, err = learn.ParseShaping(s.Shaping); err != nil {
+		return l, bad("shaping", ": %v", err)
+	}
+	if l.CoherenceFrom, err = s.CoherenceFrom.Of(s.Episodes); err != nil {
+		return l, bad("coherence_from", " %s: %v", s.CoherenceFrom, err)
+	}
+	if s.Coherence && l.Kind != learn.AfterState {
+		return l, bad("coherence", " is for after-state learning")
+	}
+	return l, nil
+}
+
+// checkCoherence checks a new run's temporal coherence and its rates.
+func (s *Spec) checkCoherence(l Learning) error {
+	if l.CoherenceFrom > 0 {
+		switch {
+		case s.Coherence:
+			return bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
+		case l.CoherenceFrom >= s.Episodes:
+			return bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
+		case l.Kind != learn.AfterState:
+			return bad("coherence_from", " is for after-state learning")
+		}
+		if s.AlphaSchedule == "" {
+			if err := learn.CheckAlpha(s.CoherenceAlpha); err != nil {
+				return bad("coherence_alpha", ": %v", err)
+			}
+		}
+	}
+	_, err := s.schedule(l.CoherenceFrom)
+	return err
+}
+
+// schedule is a new run's learning rate by episode: --alpha-schedule
+// over --alpha, else --alpha and from cohFrom (when positive)
+// --coherence-alpha; cut on plateaus as --plateau says.
+func (s *Spec) schedule(cohFrom int) (*learn.Schedule, error) {
+	sched, err := learn.ParseSchedule(s.AlphaSchedule, s.Alpha)
+	if err != nil {
+		return nil, bad("alpha_schedule", ": %v", err)
+	}
+	if cohFrom > 0 && s.AlphaSchedule == "" {
+		sched.Steps = append(sched.Steps, learn.Step{Episode: cohFrom, Alpha: s.CoherenceAlpha})
+	}
+	if s.Plateau != "" {
+		if err := sched.SetPlateau(s.Plateau); err != nil {
+			return nil, bad("plateau", ": %v", err)
+		}
+		sched.Floor = s.AlphaFloor
+	}
+	return sched, nil
+}
+
+// gameNetwork is the spec's game (fileGame when it names none) and
+// network (the game's default when it names none).
+func (s *Spec) gameNetwork(fileGame string) (*games.Game, ntuple.Spec, error) {
+	name := s.Game
+	if name == "" {
+		name = fileGame
+	}
+	g, err := games.Lookup(name)
+	if err != nil {
+		return nil, ntuple.Spec{}, bad("game", ": %v", err)
+	}
+	network := s.Network
+	if network == "" {
+		network = g.Network
+	}
+	net, err := ntuple.ParseSpec(network)
+	if err != nil {
+		return nil, ntuple.Spec{}, bad("network", ": %v", err)
+	}
+	return g, net, nil
+}
+
+// checkGame checks what depends on the game and the network: the learner,
+// stages, shaping and episodes in turn that fit them.
+func (s *Spec) checkGame(g *games.Game, net ntuple.Spec, kind learn.Kind) error {
+	if err := g.CheckLearner(kind); err != nil {
+		return bad("learner", ": %v", err)
+	}
+	if err := g.CheckSpec(net); err != nil {
+		return bad("network", ": %v", err)
+	}
+	if err := learn.CheckStages(net, kind, s.Promote); err != nil {
+		if s.Promote && net.StageThresholds() == nil {
+			return bad("promote", ": %v", err)
+		}
+		return bad("network", ": %v", err)
+	}
+	if s.Interleave > 1 && !g.Interleaves {
+		return bad("interleave", " %d: %s training plays one episode at a time on each thread", s.Interleave, g.Name)
+	}
+	sh, _ := learn.ParseShaping(s.Shaping)
+	if err := learn.CheckShaping(sh, net, kind); err != nil {
+		return bad("shaping", ": %v", err)
+	}
+	return nil
+}
