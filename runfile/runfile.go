@@ -27,6 +27,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -139,7 +140,7 @@ type Log struct {
 
 // CreateLog starts a new, empty log at path.
 func CreateLog(path string) (*Log, error) {
-	f, err := os.Create(path)
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("log: %v", err)
 	}
@@ -191,7 +192,7 @@ func ResumeLog(path string, st *State) (*Log, error) {
 // whose log it is): new records go after its last complete one, and a torn
 // last line (a killed writer) is cut off.
 func AppendLog(path string) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("log: %v", err)
 	}

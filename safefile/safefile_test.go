@@ -56,8 +56,13 @@ func TestLockRefusesSecondWriter(t *testing.T) {
 	}
 	_, err = Acquire(path)
 	var le *LockError
-	if !errors.As(err, &le) || le.PID != os.Getpid() || !strings.Contains(err.Error(), "is being written by process") {
+	if !errors.As(err, &le) || le.PID != os.Getpid() || !strings.Contains(err.Error(), "is named twice among this command's outputs") {
 		t.Fatalf("second lock: %v", err)
+	}
+	// Another process is named with its command line.
+	le.PID, le.Cmd = le.PID+1, "td2048 train"
+	if want := fmt.Sprintf("is being written by process %d (td2048 train); wait", le.PID); !strings.Contains(le.Error(), want) {
+		t.Fatalf("%v, want %q", le, want)
 	}
 	// AcquireAll releases what it took when one lock fails.
 	if _, err := AcquireAll(filepath.Join(dir, "a"), path); err == nil {
