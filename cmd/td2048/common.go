@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
@@ -136,20 +136,9 @@ func parseNetwork(s string) (ntuple.Spec, error) {
 	return spec, nil
 }
 
-// samePath reports whether two paths name the same file (or would).
-func samePath(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == ab
-}
+// samePath reports whether two paths name the same file (or would, links
+// followed).
+func samePath(a, b string) bool { return safefile.Same(a, b) }
 
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
@@ -202,6 +191,8 @@ func describeFile(path string, head []byte) string {
 		return "an SVG image"
 	case strings.HasPrefix(s, `{"episodes":`):
 		return "a training run's metrics log"
+	case strings.Contains(s, `"format": "`+evalresult.Format+`"`):
+		return "an evaluation result"
 	case strings.Contains(s, "|") && strings.Contains(s, "@"):
 		return "a Threes! statistics file"
 	}
