@@ -100,6 +100,9 @@ func Check(path string) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %v", err)
 	}
+	if of := ownerOf(filepath.Base(real)); of != "" {
+		return fmt.Errorf("%s is td2048's own %s; choose another name", path, of)
+	}
 	if fi, err := os.Stat(real); err == nil {
 		if fi.IsDir() {
 			return fmt.Errorf("%s is a folder, not a file name", path)
@@ -170,6 +173,21 @@ func isTemp(name, base string) bool {
 }
 
 var tempDigits = regexp.MustCompile(`^[0-9]+$`)
+
+// ownerOf says whose lock or temporary file a file named base would be:
+// "lock file of NAME" or "temporary file of NAME", or "" when it is
+// neither. Writing one would break the lock, or lose a save under way.
+func ownerOf(base string) string {
+	if m := ownName.FindStringSubmatch(base); m != nil {
+		if m[2] == ".lock" {
+			return "lock file of " + m[1]
+		}
+		return "temporary file of " + m[1]
+	}
+	return ""
+}
+
+var ownName = regexp.MustCompile(`^\.(.+)(\.lock|\.tmp[0-9]+)$`)
 
 // A Lock is a held advisory lock on an output file.
 type Lock struct {

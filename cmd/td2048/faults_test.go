@@ -8,11 +8,15 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -630,14 +634,119 @@ func TestMergeOutputsAreNotItsInputs(t *testing.T) {
 
 // TestOutputIsNotTheLoadFile: eval's --out and --stats are refused, with
 // --force too, when they name the weights being evaluated (also through a
-// link) or one another.
+// link) or one another, or a lock or temporary file of td2048's own.
 func TestOutputIsNotTheLoadFile(t *testing.T) {
 	w := trainedWeights(t)
 	t.Chdir(t.TempDir())
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", ".w.td2048.lock", "--force"}, 2, ".w.td2048.lock is td2048's own lock file of w.td2048")
+	oneLine(t, []string{"train", "--network", "2x4", "--episodes", "10", "--save", ".w.td2048.tmp12", "--force"}, 2, "td2048's own temporary file of w.td2048")
 	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", w, "--force"}, 2, "is the --load file")
 	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--stats", w, "--force"}, 2, "is the --load file")
 	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", "r.json", "--stats", "r.json"}, 2, "--out and --stats name the same file r.json")
 	if err := os.Symlink(w, "link.td2048"); err == nil {
 		oneLine(t, []string{"eval", "--load", "link.td2048", "--games", "2", "--out", w, "--force"}, 2, "is the --load file")
+	}
+}
+
+// writeVersion1 rewrites the result file at path as td2048 wrote results
+// before they recorded their build: format version 1, no build.
+func writeVersion1(t *testing.T, path string) {
+	t.Helper()
+	r, err := evalresult.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Build, r.Version, r.Checksum = nil, 1, ""
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(js)
+	r.Checksum = hex.EncodeToString(sum[:])
+	js, _ = json.MarshalIndent(r, "", "  ")
+	if err := os.WriteFile(path, append(js, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResultsCarryTheirBuild: a result file names the td2048 that played
+// it as td2048 version does, with the weights' checksum, seed, search and
+// games; merge refuses shards of another build, or of a build not
+// recorded (a result file of an older td2048, which still reads), unless
+// --mixed-builds; and --games is bounded so that no shard's games run out
+// of range.
+func TestResultsCarryTheirBuild(t *testing.T) {
+	w := trainedWeights(t)
+	t.Chdir(t.TempDir())
+	evalParts(t, w)
+	var raw map[string]any
+	if err := json.Unmarshal(fileBytes(t, "p1.json"), &raw); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := raw["build"].(map[string]any)
+	_, vout, _ := runCmd(t, "version")
+	if b == nil || b["go"] != runtime.Version() || b["platform"] == nil || b["version"] == nil ||
+		!strings.Contains(vout, fmt.Sprint(b["version"])) || raw["version"] != 2.0 {
+		t.Fatalf("build %v in a result (td2048 version: %s)", raw["build"], vout)
+	}
+	for _, k := range []string{"weights_checksum", "seed", "search", "games_total", "first_game", "games", "shard", "shards"} {
+		if raw[k] == nil || raw[k] == "" {
+			t.Errorf("the result has no %s", k)
+		}
+	}
+	// Another build.
+	r, err := evalresult.Read("p1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := *r.Build
+	other.Revision, other.Modified = "0123456789abcdef0123", false
+	r.Build = &other
+	evalresult.Write("other.json", r)
+	oneLine(t, []string{"merge", "p0.json", "other.json"}, 1, "p0.json and other.json come from different builds of td2048")
+	oneLine(t, []string{"merge", "p0.json", "other.json"}, 1, "(commit 0123456789ab)")
+	code, out, errs := runCmd(t, "merge", "p0.json", "other.json", "--mixed-builds", "--out", "mixed.json")
+	if code != 0 || !strings.Contains(out, "20 games in") || !strings.Contains(string(fileBytes(t, "mixed.json")), `"mixed_builds": true`) {
+		t.Fatalf("--mixed-builds: exit %d: %s%s", code, out, errs)
+	}
+	// An older td2048's result: read, replaced by a rerun, merged only
+	// when told.
+	writeVersion1(t, "p1.json")
+	oneLine(t, []string{"merge", "p0.json", "p1.json"}, 1, "p1.json was written by a td2048 that did not record its build (result format version 1)")
+	if code, _, errs := runCmd(t, "merge", "p0.json", "p1.json", "--mixed-builds"); code != 0 {
+		t.Fatalf("version 1 with --mixed-builds: %s", errs)
+	}
+	if code, _, errs := runCmd(t, "eval", "--load", w, "--games", "20", "--seed", "5", "--shard", "1/2", "--out", "p1.json"); code != 0 {
+		t.Fatalf("rerun over a version 1 result: %s", errs)
+	}
+	if code, _, errs := runCmd(t, "merge", "p0.json", "p1.json"); code != 0 {
+		t.Fatalf("after the rerun: %s", errs)
+	}
+	// Game counts whose shard ranges would overflow are refused at once.
+	for _, games := range []string{"4611686018427387904", "1099511627777"} {
+		code, out, errs := runCmd(t, "eval", "--load", w, "--games", games, "--shard", "3/4", "--out", "big.json")
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "at most 1099511627776") {
+			t.Errorf("--games %s: exit %d: %s%s", games, code, out, errs)
+		}
+	}
+}
+
+// TestWeightsChangedWhileLoaded: an evaluation whose weights file is
+// replaced (a training run's checkpoint) between its checksum and its load
+// is refused: its result would name weights it did not play.
+func TestWeightsChangedWhileLoaded(t *testing.T) {
+	w := trainedWeights(t)
+	s := shardFlags{out: filepath.Join(t.TempDir(), "r.json")}
+	if err := s.resolve(10, w, false); err != nil {
+		t.Fatal(err)
+	}
+	defer s.release()
+	if err := s.checkRerun(evalresult.Result{}, w); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w+".new", fileBytes(t, w), 0o644)
+	os.Rename(w+".new", w)
+	if err := s.checkRerun(evalresult.Result{}, w); err == nil || !strings.Contains(err.Error(), "changed while it was loaded") {
+		t.Fatalf("weights replaced: %v", err)
 	}
 }
