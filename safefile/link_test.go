@@ -167,7 +167,23 @@ func TestWriteAtomicThroughLink(t *testing.T) {
 	if _, err := os.Stat("runs/.w.td2048.lock"); err != nil {
 		t.Errorf("the lock is not beside the file: %v", err)
 	}
+	// The link pointed elsewhere while the lock is held: the save still
+	// goes to the file locked, not to another run's.
+	write(t, "runs/other.td2048", "another run's")
+	os.Remove("latest.td2048")
+	os.Symlink("runs/other.td2048", "latest.td2048")
 	write(t, "latest.td2048", "new")
+	f, err := OpenFile("latest.td2048", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("er")
+	f.Close()
+	if got := read(t, "runs/other.td2048"); got != "another run's" {
+		t.Fatalf("a save through a link pointed elsewhere wrote %q into its new target", got)
+	}
+	os.Remove("latest.td2048")
+	os.Symlink("runs/w.td2048", "latest.td2048")
 	l.Release()
 	write(t, "dangling.td2048", "made")
 	for name, want := range map[string]string{"latest.td2048": "runs/w.td2048", "dangling.td2048": "runs/new.td2048"} {
@@ -178,7 +194,7 @@ func TestWriteAtomicThroughLink(t *testing.T) {
 			t.Errorf("%s reads %q, %s %q", name, got, want, read(t, want))
 		}
 	}
-	if read(t, "runs/w.td2048") != "new" || read(t, "runs/new.td2048") != "made" {
+	if read(t, "runs/w.td2048") != "newer" || read(t, "runs/new.td2048") != "made" {
 		t.Error("the targets were not written")
 	}
 	entries, _ := os.ReadDir(dir)

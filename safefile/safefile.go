@@ -100,6 +100,11 @@ func Check(path string) error {
 	if err != nil {
 		return fmt.Errorf("cannot write %v", err)
 	}
+	return check(path, real)
+}
+
+// check is Check of path, whose file is real.
+func check(path, real string) error {
 	if of := ownerOf(filepath.Base(real)); of != "" {
 		return fmt.Errorf("%s is td2048's own %s; choose another name", path, of)
 	}
@@ -192,6 +197,7 @@ var ownName = regexp.MustCompile(`^\.(.+)(\.lock|\.tmp[0-9]+)$`)
 // A Lock is a held advisory lock on an output file.
 type Lock struct {
 	path string   // as the caller named it
+	abs  string   // path made absolute
 	real string   // Resolve(path): the file locked
 	f    *os.File // the lock file, locked
 	file *os.File // the file itself, locked, while it exists (see holdFile)
@@ -233,19 +239,32 @@ func lockName(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
-// held are the locks this process holds, by the file locked, so that
-// WriteAtomic and OpenFile keep the lock of the file itself on the file
-// that is there after they write.
+// held are the locks this process holds, by the file locked (m) and by
+// the absolute path named to Acquire (byName), so that WriteAtomic and
+// OpenFile write the file locked and keep the lock of the file itself on
+// the file that is there after they write.
 var held = struct {
 	sync.Mutex
-	m map[string]*Lock
-}{m: map[string]*Lock{}}
+	m, byName map[string]*Lock
+}{m: map[string]*Lock{}, byName: map[string]*Lock{}}
 
-// heldLock is this process's lock of the file at real, or nil.
-func heldLock(real string) *Lock {
+// target is the file a write to path goes to, and this process's lock of
+// it, if any: the file locked when path was named to Acquire (a link at
+// path pointed elsewhere since does not move the write to a file not
+// locked), else path resolved.
+func target(path string) (string, *Lock, error) {
 	held.Lock()
 	defer held.Unlock()
-	return held.m[real]
+	if abs, err := filepath.Abs(path); err == nil {
+		if l := held.byName[abs]; l != nil {
+			return l.real, l, nil
+		}
+	}
+	real, err := Resolve(path)
+	if err != nil {
+		return "", nil, err
+	}
+	return real, held.m[real], nil
 }
 
 // Acquire takes the lock of the file path names (a link followed) without
@@ -300,6 +319,10 @@ func Acquire(path string) (*Lock, error) {
 		}
 		held.Lock()
 		held.m[real] = l
+		if abs, err := filepath.Abs(path); err == nil {
+			l.abs = abs
+			held.byName[abs] = l
+		}
 		held.Unlock()
 		l.removeStale()
 		return l, nil
@@ -418,6 +441,9 @@ func (l *Lock) Release() {
 	if held.m[l.real] == l {
 		delete(held.m, l.real)
 	}
+	if held.byName[l.abs] == l {
+		delete(held.byName, l.abs)
+	}
 	l.unlock()
 }
 
@@ -432,23 +458,23 @@ func (l *Lock) unlock() {
 }
 
 // OpenFile is os.OpenFile for a file written in place (a log): when this
-// process holds the lock of path, it also takes the lock of the file
-// itself, made or replaced since the lock was taken.
+// process holds the lock of path, it opens the file locked, and also takes
+// the lock of the file itself, made or replaced since the lock was taken.
 func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag, perm)
+	real, l, err := target(path)
+	if err != nil || l == nil {
+		return os.OpenFile(path, flag, perm)
+	}
+	f, err := os.OpenFile(real, flag, perm)
 	if err != nil {
 		return nil, err
 	}
-	if real, err := Resolve(path); err == nil {
-		if l := heldLock(real); l != nil {
-			held.Lock()
-			err := l.holdFile()
-			held.Unlock()
-			if err != nil {
-				f.Close()
-				return nil, err
-			}
-		}
+	held.Lock()
+	err = l.holdFile()
+	held.Unlock()
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
 	return f, nil
 }
@@ -456,15 +482,19 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 // WriteAtomic creates path with the bytes write produces, through a
 // temporary file in the same folder that is synced and renamed, so that
 // path holds either its old content or all of the new. A symbolic link at
-// path is written through: the file it points to is replaced, and the
+// path is written through: the file it points to is replaced (the one it
+// pointed to when this process took the lock of path, if it did), and the
 // link stays.
 func WriteAtomic(path string, write func(io.Writer) error) (err error) {
-	if err := Check(path); err != nil {
-		return err
+	if path == "" {
+		return errors.New("empty file name")
 	}
-	real, err := Resolve(path)
+	real, l, err := target(path)
 	if err != nil {
 		return fmt.Errorf("save %v", err)
+	}
+	if err := check(path, real); err != nil {
+		return err
 	}
 	dir := filepath.Dir(real)
 	f, err := os.CreateTemp(dir, tempPattern(real))
@@ -495,7 +525,6 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	// The holder of the lock locks the new file before it takes the old
 	// one's place, so that it is never there unlocked.
-	l := heldLock(real)
 	var next *os.File
 	if l != nil && fileLocks {
 		if g, err := os.Open(f.Name()); err == nil {
