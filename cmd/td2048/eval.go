@@ -54,22 +54,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if *nGames <= 0 {
-			return usagef("--games must be positive")
-		}
-		if int64(*nGames) > evalresult.MaxGames {
-			return usagef("--games %d: at most %d (2^40) games in one evaluation", *nGames, int64(evalresult.MaxGames))
-		}
-		for _, o := range []struct{ flag, path string }{{"out", part.out}, {"stats", *statsFile}} {
-			if flagGiven(fs, o.flag) && o.path == "" {
-				return usagef("--%s: empty file name", o.flag)
-			}
-			if samePath(o.path, *load) {
-				return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
-			}
-		}
-		if samePath(part.out, *statsFile) {
-			return usagef("--out and --stats name the same file %s", part.out)
+		if err := checkEvalFiles(fs, *nGames, *load, part.out, *statsFile); err != nil {
+			return err
 		}
 		if err := checkThreads(*threads); err != nil {
 			return err
@@ -195,6 +181,30 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return part.save(res, &ev, *statsFile)
 	}
+}
+
+// checkEvalFiles refuses, before anything is read, a game count whose
+// shards' ranges could overflow, an empty output name, an output that is
+// the --load file, and --out and --stats naming one file.
+func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) error {
+	if games <= 0 {
+		return usagef("--games must be positive")
+	}
+	if int64(games) > evalresult.MaxGames {
+		return usagef("--games %d: at most %d (2^40) games in one evaluation", games, int64(evalresult.MaxGames))
+	}
+	for _, o := range []struct{ flag, path string }{{"out", out}, {"stats", statsFile}} {
+		if flagGiven(fs, o.flag) && o.path == "" {
+			return usagef("--%s: empty file name", o.flag)
+		}
+		if samePath(o.path, load) {
+			return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
+		}
+	}
+	if samePath(out, statsFile) {
+		return usagef("--out and --stats name the same file %s", out)
+	}
+	return nil
 }
 
 // interruptible is a context cancelled by the first Ctrl-C or SIGTERM;

@@ -31,7 +31,8 @@ shard's wall time). With --out the merged result is written too.
 
 The shards may come in any order; a missing or repeated shard, or a shard
 of other weights, another seed, search, game count or shard count is
-refused with the files named. Threes!: with --stats, the shards'
+refused with the files named, and so are shards written by different
+builds of td2048 (as td2048 version names them), unless --mixed-builds. Threes!: with --stats, the shards'
 statistics files (eval --stats, named in their results and looked up
 beside them) are checked against their checksums and concatenated in game
 order into one file the course judge and td2048 judge accept.`,
