@@ -81,6 +81,15 @@ func Same(a, b Info) bool {
 	return a.revisionTells() || a.Executable == b.Executable
 }
 
+// stamped is the version set by Stamp.
+var stamped string
+
+// Stamp sets the version this build reports in place of the module
+// version the toolchain recorded, for a build stamped at link time (go
+// build -ldflags "-X main.buildVersion=v1.2.3" where the build context has
+// no VCS information); "" keeps the recorded one. Call it before Current.
+func Stamp(version string) { stamped = version }
+
 // recorded is the build as the toolchain recorded it in the executable.
 func recorded() (Info, bool) {
 	b := Info{Version: "(unknown)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
@@ -89,7 +98,10 @@ func recorded() (Info, bool) {
 		return b, false
 	}
 	b.Version, b.Go = bi.Main.Version, bi.GoVersion
-	if b.Version == "" {
+	switch {
+	case stamped != "":
+		b.Version = stamped
+	case b.Version == "":
 		b.Version = "(devel)"
 	}
 	for _, s := range bi.Settings {

@@ -10,7 +10,8 @@
 //
 // Drawing a figure of a few hundred blocks takes milliseconds, so a
 // training run can refresh its figure at every checkpoint with Save, which
-// replaces the file atomically.
+// replaces the file atomically. Each figure carries a mark that Drawn
+// recognises, so that commands replace their own figures and nothing else.
 package plot
 
 import (
@@ -109,8 +110,11 @@ func Games(series []Series) []string {
 
 // ReadLog reads the metrics log at path as a series labelled label (the
 // file's base name without extension when label is empty). The file is
-// either td2048's metrics log (JSON lines) or the output of a TDL2048+
-// training run (ReadTDL), told apart by its first character.
+// td2048's metrics log (JSON lines), the printed output of a training run
+// of the course demo or of td2048 train (ReadCourse), or that of TDL2048+
+// (ReadTDL): a log starts with a JSON object, and the first line of a
+// printed output that starts a statistics block tells the other two
+// apart.
 func ReadLog(path, label string) (Series, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -120,7 +124,15 @@ func ReadLog(path, label string) (Series, error) {
 	br := bufio.NewReaderSize(f, tdlSniff)
 	head, _ := br.Peek(tdlSniff)
 	var s Series
-	if IsTDL(head) {
+	switch {
+	case !IsTDL(head):
+		s.Records, err = stats.ReadLog(br)
+	case sniffCourse(head):
+		s.Records, err = ReadCourse(br)
+		if err == nil && len(s.Records) == 0 {
+			return Series{}, fmt.Errorf("%s: no complete statistics block (N avg = A max = M, then a line per tile)", path)
+		}
+	default:
 		s.Records, err = ReadTDL(br)
 		s.Tiles = []int{}
 		for _, r := range s.Records {
@@ -131,10 +143,8 @@ func ReadLog(path, label string) (Series, error) {
 			}
 		}
 		if err == nil && len(s.Records) == 0 {
-			return Series{}, fmt.Errorf("%s: no statistics blocks: neither a td2048 metrics log (JSON lines) nor TDL2048+ training output (III/NNN Tms Rops, local: avg=...)", path)
+			return Series{}, fmt.Errorf("%s: no statistics blocks: neither a td2048 metrics log (JSON lines), nor the printed output of the course demo or td2048 train (N avg = A max = M), nor TDL2048+ training output (III/NNN Tms Rops, local: avg=...)", path)
 		}
-	} else {
-		s.Records, err = stats.ReadLog(br)
 	}
 	if err != nil {
 		return Series{}, fmt.Errorf("%s: %v", path, err)
@@ -147,6 +157,25 @@ func ReadLog(path, label string) (Series, error) {
 	}
 	s.Label = label
 	return s, nil
+}
+
+// sniffCourse reports whether head, the start of a printed output, is the
+// course format's: a course block line comes before any line of TDL2048+
+// (a block line or a recipe line), or the course demo's or td2048 train's
+// first line heads it.
+func sniffCourse(head []byte) bool {
+	for i, line := range strings.Split(string(head), "\n") {
+		line = strings.TrimRight(line, " \r")
+		switch {
+		case i == 0 && (line == "TDL2048-Demo" || strings.HasPrefix(line, "td2048 train")):
+			return true
+		case isCourseBlock(line):
+			return true
+		case isTDLIndex(line), strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
+			return false
+		}
+	}
+	return false
 }
 
 // Save draws the figure of series to path, PNG, SVG or PDF by its
@@ -207,12 +236,22 @@ func CurvesWith(w io.Writer, format string, opt Options, series []Series) error 
 	canvases := gplot.Align([][]*gplot.Plot{{plots[0]}, {plots[1]}}, tiles, dc)
 	plots[0].Draw(canvases[0][0])
 	plots[1].Draw(canvases[1][0])
+	var buf bytes.Buffer
 	if img, ok := c.(*vgimg.Canvas); ok {
 		// Fast compression: a figure is refreshed at every checkpoint.
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		return enc.Encode(w, img.Image())
+		err = enc.Encode(&buf, img.Image())
+	} else {
+		_, err = c.(io.WriterTo).WriteTo(&buf)
 	}
-	_, err = c.(io.WriterTo).WriteTo(w)
+	if err != nil {
+		return err
+	}
+	data, err := markFigure(format, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
 	return err
 }
 
@@ -274,6 +313,11 @@ func reachTiles(series []Series) []int {
 	return tiles
 }
 
+// MaxScore bounds the mean scores a figure draws: far above any game's
+// (a 2048 game ends below 4 million), and far below the values whose
+// axis the drawing cannot lay out. A log with a larger one is refused.
+const MaxScore = 1e15
+
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func figure(series []Series) ([2]*gplot.Plot, error) {
@@ -283,6 +327,12 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 	for _, s := range series {
 		if len(s.Records) == 0 {
 			return [2]*gplot.Plot{}, fmt.Errorf("%s: no statistics blocks", s.Label)
+		}
+		for _, r := range s.Records {
+			if finite(r.Avg) && (r.Avg < 0 || r.Avg > MaxScore) {
+				return [2]*gplot.Plot{}, fmt.Errorf("%s: the block at %d episodes has a mean score of %g, which no game scores (0 to %g): a damaged log?",
+					s.Label, r.Episodes, r.Avg, float64(MaxScore))
+			}
 		}
 	}
 	score, reach := gplot.New(), gplot.New()
@@ -474,10 +524,14 @@ type legendLineT struct {
 func legendLine(c color.Color, d []vg.Length) gplot.Thumbnailer { return legendLineT{c, d} }
 
 // Human writes a number as people write counts and scores: 0, 950,
-// 2.5k, 50k, 1.5M.
+// 2.5k, 50k, 1.5M, 2T; from 10^15 on, 1e+15.
 func Human(v float64) string {
 	a := math.Abs(v)
 	switch {
+	case a >= 1e15 || !finite(a):
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case a >= 1e12:
+		return trim(v/1e12) + "T"
 	case a >= 1e9:
 		return trim(v/1e9) + "G"
 	case a >= 1e6:

@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/td2048/td2048/stats"
 )
@@ -40,7 +42,7 @@ func TestHuman(t *testing.T) {
 	for v, want := range map[float64]string{
 		0: "0", 5: "5", 950: "950", 1000: "1k", 2500: "2.5k", 20000: "20k", 50000: "50k",
 		100000: "100k", 1e6: "1M", 1.5e6: "1.5M", 12.5e6: "12.5M", 2e9: "2G", -20000: "-20k",
-		0.25: "0.25", 60000.00000001: "60k",
+		0.25: "0.25", 60000.00000001: "60k", 2e12: "2T", 1e15: "1e+15", 1.5e300: "1.5e+300",
 	} {
 		if got := Human(v); got != want {
 			t.Errorf("Human(%v) = %q, want %q", v, got, want)
@@ -240,6 +242,34 @@ func TestCurvesErrors(t *testing.T) {
 		if _, err := Format(path); (err == nil) != ok {
 			t.Errorf("Format(%q): %v", path, err)
 		}
+	}
+}
+
+// A mean score past any game's is refused with a message naming its
+// block; one up to MaxScore draws. Such logs once kept the drawing in an
+// endless loop, so each figure is bounded by a deadline that only a hang
+// can reach.
+func TestCurvesHugeScores(t *testing.T) {
+	for _, c := range []struct {
+		avg float64
+		ok  bool
+	}{{1e14, true}, {MaxScore, true}, {1.01 * MaxScore, false}, {1e150, false}, {1e200, false}, {1e300, false}, {math.MaxFloat64, false}, {-1, false}} {
+		t.Run(fmt.Sprint(c.avg), func(t *testing.T) {
+			s := Series{Label: "h", Records: []stats.Record{{Episodes: 1000, Games: 1000, Avg: c.avg}, {Episodes: 2000, Games: 1000, Avg: 5}}}
+			done := make(chan error, 1)
+			go func() { done <- Curves(io.Discard, "png", []Series{s}) }()
+			select {
+			case err := <-done:
+				if c.ok && err != nil {
+					t.Fatal(err)
+				}
+				if !c.ok && (err == nil || !strings.Contains(err.Error(), "h: the block at 1000 episodes has a mean score of")) {
+					t.Fatalf("got %v, want a refusal", err)
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatal("the figure is still being drawn after two minutes")
+			}
+		})
 	}
 }
 

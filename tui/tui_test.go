@@ -149,7 +149,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 	m := newModel(nil)
 	pump(t, m, m.Init(), nil)
 	v := checkScreen(t, m)
-	if m.Board() != game.Start(learn.NewRand(learn.Mix(7, 0), 0)) {
+	if m.Board() != game.Start(learn.NewRand(7, 0)) {
 		t.Fatalf("start board:\n%s", m.Board())
 	}
 	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
@@ -167,7 +167,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 			continue
 		}
 		moved++
-		if want := game.Spawn(after, learn.NewRand(learn.Mix(7, 0), uint64(n+1))); m.Board() != want || m.Moves() != n+1 {
+		if want := game.Spawn(after, learn.NewRand(7, uint64(n+1))); m.Board() != want || m.Moves() != n+1 {
 			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.Board(), want)
 		}
 		checkScreen(t, m)
@@ -363,5 +363,23 @@ func TestPast32768(t *testing.T) {
 	}
 	if m.top() != 16 {
 		t.Errorf("best tile index %d", m.top())
+	}
+}
+
+// The header shows the seed the user gave for the first game, and the
+// next for each new game: the seed that replays it (session.New).
+func TestHeaderShowsGivenSeed(t *testing.T) {
+	m := newModel(func(c *Config) { c.Seed = 42 })
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if v := m.View(); !strings.Contains(v, "game seed 42") {
+		t.Fatalf("first game:\n%s", v)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")})
+	g, err := session.New(session.Game2048, 43)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := m.View(); !strings.Contains(v, "game seed 43") || m.Board() != g.Board() {
+		t.Fatalf("second game: board %v, want %v:\n%s", m.Board(), g.Board(), v)
 	}
 }

@@ -81,7 +81,11 @@ func TestLayoutFits(t *testing.T) {
 							t.Errorf("%s: a line %d wide: %q", where, w, l)
 						}
 					}
-					if !strings.Contains(lines[0], "td2048") {
+					first := 0
+					for first < len(lines) && strings.TrimSpace(lines[first]) == "" {
+						first++
+					}
+					if first == len(lines) || !strings.Contains(lines[first], "td2048") {
 						t.Errorf("%s: the header is not on the first line:\n%s", where, v)
 					}
 					if !strings.Contains(lines[len(lines)-1], "? help") {
@@ -288,4 +292,39 @@ func TestGameDescriptors(t *testing.T) {
 		}
 	}()
 	New(Config{Game: "chess"})
+}
+
+// A large terminal's room is used: the board's tiles grow to 11 columns
+// by 5 lines, and the screen stands in the middle of the terminal, its
+// margins left and right, above and below, within a column or a line of
+// each other.
+func TestLargeTerminalRoom(t *testing.T) {
+	m := newModel(nil)
+	pump(t, m, m.Init(), nil)
+	for _, tm := range []struct{ w, h, cell int }{{120, 40, 11}, {200, 60, 11}, {80, 24, 7}} {
+		m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
+		l := m.layout(tm.w, tm.h)
+		if l.board.cell != tm.cell {
+			t.Errorf("%dx%d: tiles %d columns wide, want %d", tm.w, tm.h, l.board.cell, tm.cell)
+		}
+		lines := strings.Split(m.View(), "\n")
+		top, left, right := 0, tm.w, tm.w
+		for top < len(lines) && lines[top] == "" {
+			top++
+		}
+		bottom := tm.h - len(lines)
+		for _, s := range lines[top:] {
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			left = min(left, len(s)-len(strings.TrimLeft(s, " ")))
+		}
+		right = tm.w - left - l.width
+		if d := top - bottom; d < -1 || d > 1 {
+			t.Errorf("%dx%d: %d lines above the screen, %d below", tm.w, tm.h, top, bottom)
+		}
+		if d := left - right; d < -1 || d > 1 {
+			t.Errorf("%dx%d: %d columns left of the screen, %d right", tm.w, tm.h, left, right)
+		}
+	}
 }

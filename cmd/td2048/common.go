@@ -15,6 +15,7 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/plot"
 	"github.com/td2048/td2048/runfile"
 	"github.com/td2048/td2048/safefile"
 )
@@ -143,7 +144,8 @@ func samePath(a, b string) bool { return safefile.Same(a, b) }
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
 // writes ("weights", "log", "image", "stats"), and a file of that kind may
-// be replaced only where replacing it loses nothing (an image of a plot).
+// be replaced only where replacing it loses nothing (a figure td2048 drew,
+// which plot.Drawn recognises by its mark).
 // For weights, game and spec describe what would be written.
 func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
 	head, err := safefile.Sniff(path, 512)
@@ -154,8 +156,13 @@ func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
 		return nil // no file, or an empty one
 	}
 	what := describeFile(path, head)
-	if want == "image" && strings.HasPrefix(what, "a") && strings.Contains(what, "image") {
-		return nil // a plot is redrawn from its log: replacing it loses nothing
+	if want == "image" {
+		if drawn, _ := plot.Drawn(path); drawn {
+			return nil // td2048's own figure is redrawn from its logs: replacing it loses nothing
+		}
+		if strings.HasSuffix(what, " image") {
+			what += " that td2048 did not draw"
+		}
 	}
 	hint := "choose another --" + flagName + ", or --force to replace it"
 	if flagName == "" {

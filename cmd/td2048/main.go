@@ -77,9 +77,17 @@ func names() []string {
 	return n
 }
 
+// buildVersion, when set at link time (go build -ldflags "-X
+// main.buildVersion=v1.2.3", as deploy/k8s/Dockerfile does, its build
+// context having no VCS information), is the version this build reports.
+var buildVersion string
+
 // version is the module version and VCS revision of this build, as the Go
-// toolchain recorded them.
+// toolchain recorded them, or the version stamped at link time.
 func version() string { return buildinfo.Version() }
+
+// The version stamped at link time is the one results record too.
+func init() { buildinfo.Stamp(buildVersion) }
 
 // examples are each command's examples in its help.
 var examples = map[string]string{
@@ -104,7 +112,8 @@ var examples = map[string]string{
   td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
 	"plot": `  td2048 plot weights.jsonl                      # curve.png
   td2048 plot a.jsonl b.jsonl --label "alpha 0.1,alpha 0.025" -o cmp.svg
-  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)`,
+  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)
+  td2048 plot weights.jsonl demo.txt --label td2048,mine      # beside your course demo's (./2048 > demo.txt)`,
 	"bench": `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
   td2048 bench --short                           # the quick workload CI runs
   td2048 bench --threads 0                       # all cores`,
@@ -131,14 +140,21 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		SilenceErrors: true,
 		// Suggestions for a mistyped command ("trian" -> "train").
 		SuggestionsMinimumDistance: 2,
-		RunE: func(c *cobra.Command, args []string) error {
-			return c.Help()
-		},
 	}
 	r.SetOut(e.stdout)
 	r.SetErr(e.stderr)
 	r.SetIn(e.stdin)
 	r.SetVersionTemplate("td2048 {{.Version}}\n")
+	// -V too, as many tools spell it (cobra's own is -v, --version).
+	upperV := r.Flags().BoolP("V", "V", false, "print the version")
+	r.Flags().MarkHidden("V")
+	r.RunE = func(c *cobra.Command, args []string) error {
+		if *upperV {
+			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			return nil
+		}
+		return c.Help()
+	}
 	r.SetFlagErrorFunc(flagError)
 	r.AddCommand(&cobra.Command{
 		Use:   "version",
@@ -180,7 +196,7 @@ func flagError(c *cobra.Command, err error) error {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
 	}
-	return usagef("%s (see 'td2048 %s --help')", msg, c.Name())
+	return usagef("%s (see '%s --help')", msg, c.CommandPath())
 }
 
 func nearestFlag(c *cobra.Command, name string) string {

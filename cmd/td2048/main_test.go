@@ -173,7 +173,7 @@ func TestHintLoadsDefaultWeights(t *testing.T) {
 // TestCommandLineConventions: version, completion, help on stdout with
 // examples, suggestions for mistyped commands and flags.
 func TestCommandLineConventions(t *testing.T) {
-	for _, args := range [][]string{{"version"}, {"--version"}} {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}, {"-V"}} {
 		if code, out, _ := runCmd(t, args...); code != 0 || !strings.HasPrefix(out, "td2048 ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: %d %q", args, code, out)
 		}
@@ -192,7 +192,10 @@ func TestCommandLineConventions(t *testing.T) {
 	if code, _, errs := runCmd(t, "trian"); code != 2 || !strings.Contains(errs, "did you mean: train") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("mistyped command: %d %q", code, errs)
 	}
-	if code, _, errs := runCmd(t, "eval", "--gmaes", "5"); code != 2 || !strings.Contains(errs, "did you mean --games?") {
+	if code, _, errs := runCmd(t, "eval", "--gmaes", "5"); code != 2 || !strings.Contains(errs, "did you mean --games?") || !strings.Contains(errs, "(see 'td2048 eval --help')") {
 		t.Errorf("mistyped flag: %d %q", code, errs)
+	}
+	if code, _, errs := runCmd(t, "-Q"); code != 2 || errs != "td2048: unknown shorthand flag: 'Q' in -Q (see 'td2048 --help')\n" {
+		t.Errorf("unknown flag of td2048 itself: %d %q", code, errs)
 	}
 }

@@ -31,7 +31,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
 	auto := fs.Bool("auto", false, "start with the agent playing")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "random seed of the games (random when not given)")
+	fs.Var(&seed, "seed", "seed of the first game, shown on screen; each new game takes the next (random when not given)")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	return func(args []string) error {

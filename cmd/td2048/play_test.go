@@ -39,7 +39,7 @@ func TestPlayCommand(t *testing.T) {
 	in := &keyReader{keys: []string{"\x1b[D", "\x1b[B", "s", "s", "+", "3", "q"}}
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"play", "--load", w, "--seed", "5"}, &env{stdout: &out, stderr: &errb, stdin: in})
+		done <- run([]string{"play", "--load", w, "--seed", "1"}, &env{stdout: &out, stderr: &errb, stdin: in})
 	}()
 	select {
 	case code := <-done:
@@ -50,7 +50,7 @@ func TestPlayCommand(t *testing.T) {
 		t.Fatal("play did not quit on q")
 	}
 	screen := out.String()
-	for _, want := range []string{"td2048", "network 8x4", "move values, depth 2", "★ best", "moves 4", "depth 3", "60ms per move", "seed = 5\n"} {
+	for _, want := range []string{"td2048", "network 8x4", "move values, depth 2", "★ best", "moves 4", "depth 3", "60ms per move", "game seed 1", "seed = 1\n"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen never showed %q", want)
 		}
@@ -197,7 +197,7 @@ func TestPlayThrees(t *testing.T) {
 	screen := runPlay(t, []string{"\x1b[D", "\x1b[B", "\x1b[C", "s", "s", "+", "3", "q"},
 		[]time.Duration{ms, ms, ms, ms, ms, ms, ms, 300 * time.Millisecond}, "--load", w, "--seed", "5")
 	for _, want := range []string{"td2048 · Threes!", "network 0123,4567,89ab,cdef+hint", "next tile", "move values, depth 2", "★ best",
-		"1536", "3072", "6144", "depth 3", "60ms per move", "seed = 5\n"} {
+		"1536", "3072", "6144", "depth 3", "60ms per move", "game seed 5", "seed = 5\n"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the screen never showed %q", want)
 		}

@@ -13,16 +13,16 @@ func init() {
 	register(&command{
 		name:  "plot",
 		args:  "LOG...",
-		short: "draw learning curves (mean score, 2048/4096/... reach rates) from metrics logs (or TDL2048+ training outputs) as PNG, SVG or PDF",
+		short: "draw learning curves (mean score, 2048/4096/... reach rates) from metrics logs, the course demo's printed output or TDL2048+'s, as PNG, SVG or PDF",
 		setup: setupPlot,
 	})
 }
 
 func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 	out := fs.StringP("out", "o", "curve.png", "output image: .png, .svg or .pdf")
-	labels := fs.String("label", "", "comma-separated legend labels, one per LOG (default: the file names); a LOG is td2048's metrics log or the saved output of a TDL2048+ training run")
+	labels := fs.String("label", "", "comma-separated legend labels, one per LOG (default: the file names); a LOG is td2048's metrics log, or the saved output of a training run of the course demo, td2048 train or TDL2048+")
 	title := fs.String("title", "", "the figure's title (default: \"Learning curve: RUN (network N)\", or \"Learning curves\")")
-	force := fs.Bool("force", false, "replace an -o file that is not an image")
+	force := fs.Bool("force", false, "replace an -o file that is not a figure td2048 drew (a photo, a paper)")
 	dpi := fs.Int("dpi", plot.DefaultDPI, "PNG resolution in dots per inch; the figure stays 9 x 7.5 inches (300 for print)")
 	return func(args []string) error {
 		if len(args) == 0 {
@@ -49,7 +49,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		if *labels != "" {
 			names = strings.Split(*labels, ",")
 			if len(names) != len(args) {
-				return usagef("--label has %d labels for %d logs", len(names), len(args))
+				return usagef("--label has %s for %s", counted(len(names), "label"), counted(len(args), "log"))
 			}
 		}
 		var series []plot.Series
@@ -85,7 +85,15 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		for _, s := range series {
 			blocks += len(s.Records)
 		}
-		fmt.Fprintf(e.stdout, "%s: %d logs, %d blocks\n", *out, len(series), blocks)
+		fmt.Fprintf(e.stdout, "%s: %s, %s\n", *out, counted(len(series), "log"), counted(blocks, "block"))
 		return nil
 	}
+}
+
+// counted is n of a noun, plural but for one: "1 log", "2 logs".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

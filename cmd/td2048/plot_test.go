@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/xml"
+	"image"
 	"image/png"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/plot"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -190,7 +192,7 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", empty, "-o", out}, 1, "no statistics blocks"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "x.gif")}, 2, "unknown image format .gif"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "x")}, 2, "no extension"},
-		{[]string{"plot", good, "--label", "a,b", "-o", out}, 2, "2 labels for 1 logs"},
+		{[]string{"plot", good, "--label", "a,b", "-o", out}, 2, "2 labels for 1 log"},
 		{[]string{"plot", "-o", out}, 2, "no metrics log"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "nodir", "x.png")}, 2, "nodir"},
 	} {
@@ -218,5 +220,101 @@ func TestPlotTDL(t *testing.T) {
 	c := svgTextCount(t, svg)
 	if c["td2048"] != 1 || c["TDL2048+"] != 1 || c["2048"] != 1 {
 		t.Errorf("legend: %v", c)
+	}
+}
+
+// train's printed output is the course demo's format: plot draws it as it
+// draws the run's metrics log, and beside the course demo's own output.
+func TestPlotCourseOutput(t *testing.T) {
+	demo, err := filepath.Abs("../../plot/testdata/demo-train.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	out := mustTrain(t, "--episodes", "300", "--every", "100", "--network", "2x4", "--seed", "1", "--threads", "1", "--save", "w.td2048")
+	os.WriteFile("train.txt", []byte(out), 0o644)
+	printed, err := plot.ReadLog("train.txt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged, err := plot.ReadLog("w.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(printed.Records) != 3 || len(logged.Records) != 3 {
+		t.Fatalf("%d blocks printed, %d logged", len(printed.Records), len(logged.Records))
+	}
+	for i, p := range printed.Records {
+		l := logged.Records[i]
+		if p.Episodes != l.Episodes || p.Games != l.Games || math.Abs(p.Avg-l.Avg) > 0.01*l.Avg || p.Max != l.Max ||
+			p.Network != "2x4" || p.Game != "2048" || p.Seed != 1 {
+			t.Errorf("block %d printed %+v, logged %+v", i+1, p, l)
+		}
+		for k, v := range l.Reach {
+			if math.Abs(p.Reach[k]-v) > 1e-6 {
+				t.Errorf("block %d: reach of %s printed %v, logged %v", i+1, k, p.Reach[k], v)
+			}
+		}
+	}
+	code, stdout, errs := runCmd(t, "plot", "train.txt", demo, "w.jsonl", "--label", "printed,C++ demo,logged", "-o", "both.svg")
+	if code != 0 || stdout != "both.svg: 3 logs, 9 blocks\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	if c := svgTextCount(t, "both.svg"); c["C++ demo"] != 1 || c["printed"] != 1 || c["logged"] != 1 {
+		t.Errorf("legend: %v", c)
+	}
+	if code, stdout, _ := runCmd(t, "plot", "w.jsonl", "-o", "one.png"); code != 0 || stdout != "one.png: 1 log, 3 blocks\n" {
+		t.Errorf("one log: exit %d, %q", code, stdout)
+	}
+}
+
+// Only td2048's own figures are replaced without --force: a photo, a
+// drawing or a paper's PDF under a plot's name is refused by plot, by
+// train --plot and by sweep report, before any work, and kept.
+func TestPlotReplacesOnlyItsOwnFigures(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeLog(t, "run.jsonl", 5, 1)
+	var photo bytes.Buffer
+	png.Encode(&photo, image.NewGray(image.Rect(0, 0, 4, 4)))
+	foreign := map[string][]byte{
+		"photo.png":   photo.Bytes(),
+		"drawing.svg": []byte("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"),
+		"thesis.pdf":  []byte("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"),
+	}
+	for name, data := range foreign {
+		os.WriteFile(name, data, 0o644)
+		kind := map[string]string{".png": "a PNG image", ".svg": "an SVG image", ".pdf": "a PDF image"}[filepath.Ext(name)]
+		oneLine(t, []string{"plot", "run.jsonl", "-o", name}, 1, name+" holds "+kind+" that td2048 did not draw; not overwriting it")
+		oneLine(t, []string{"train", "--episodes", "10", "--network", "2x4", "--save", "x.td2048", "--plot", name}, 1, name+" holds "+kind+" that td2048 did not draw")
+		if got := fileBytes(t, name); !bytes.Equal(got, data) {
+			t.Errorf("%s changed", name)
+		}
+		if _, err := os.Stat("x.td2048"); err == nil {
+			t.Fatalf("train --plot %s trained before refusing", name)
+		}
+		if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name, "--force"); code != 0 {
+			t.Errorf("--force over %s: %s", name, errs)
+		}
+		if drawn, err := plot.Drawn(name); !drawn || err != nil {
+			t.Errorf("%s drawn over is not td2048's: %v", name, err)
+		}
+		// Now td2048's own: replaced again without --force.
+		if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name); code != 0 {
+			t.Errorf("replacing td2048's %s: %s", name, errs)
+		}
+	}
+	os.MkdirAll("sweep/task-000", 0o755)
+	os.WriteFile("sweep/task-000/task.json", []byte(`{"task":0,"label":"alpha=0.1"}`), 0o644)
+	writeLog(t, "sweep/task-000/weights.jsonl", 5, 1)
+	os.WriteFile("sweep/curves.png", photo.Bytes(), 0o644)
+	oneLine(t, []string{"sweep", "report", "sweep"}, 1, "curves.png holds a PNG image that td2048 did not draw")
+	if code, out, errs := runCmd(t, "sweep", "report", "sweep", "--plot", "sweep/mine.svg"); code != 0 || !strings.Contains(out, "curves = sweep/mine.svg") {
+		t.Errorf("sweep report --plot: exit %d, %q, %q", code, out, errs)
+	}
+	if code, _, errs := runCmd(t, "sweep", "report", "sweep", "--plot", "sweep/mine.svg"); code != 0 {
+		t.Errorf("sweep report over its own figure: %s", errs)
+	}
+	if !bytes.Equal(fileBytes(t, "sweep/curves.png"), photo.Bytes()) {
+		t.Error("sweep report replaced the photo")
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 
@@ -17,13 +19,20 @@ import (
 // progress shows how a long command goes. On a terminal it keeps a live
 // line on stderr (done and total, speed, the block or the games so far,
 // time left), redrawn a few times a second and cleared before anything
-// else is printed. When stderr is not a terminal (a file, a pipe,
-// /dev/null) it writes plain lines instead: training one per block (block),
-// evaluations one every tenth of their games or every minute (tick).
+// else is printed. The line fits the terminal: its width is measured at
+// every redraw, so a resized window gets lines of its new width at once,
+// and what does not fit is left out, the least telling part first (the
+// episodes per second, then the moves per second, the reach rate, the
+// mean score; the time left and the count stay). A line as wide as the
+// terminal would wrap, and its redraw would leave the cut copy above.
+// When stderr is not a terminal (a file, a pipe, /dev/null) it writes
+// plain lines instead: training one per block (block), evaluations one
+// every tenth of their games or every minute (tick).
 type progress struct {
 	mu         sync.Mutex
 	w          io.Writer
 	live       bool
+	width      func() int // the terminal's columns, on a terminal
 	shown      bool
 	goal, tile int // the tile index whose reach rate is shown, and its value
 
@@ -43,16 +52,30 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
+// terminalWidth measures the columns of the terminal w is, 80 when it
+// cannot.
+func terminalWidth(w io.Writer) func() int {
+	return func() int {
+		if f, ok := w.(*os.File); ok {
+			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+				return cols
+			}
+		}
+		return 80
+	}
+}
+
 // newProgress is training's progress: episodes and their moves.
 func newProgress(e *env, goal, tile int) *progress {
-	return &progress{w: e.stderr, live: isTerminal(e.stderr), goal: goal, tile: tile, unit: "episodes", moves: "moves"}
+	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: terminalWidth(e.stderr), goal: goal, tile: tile,
+		unit: "episodes", moves: "moves"}
 }
 
 // newEvalProgress is an evaluation's: games of name (a command, or a
 // phase of bench) and their moves (or slides, in Threes!).
 func newEvalProgress(e *env, name string, goal, tile int, moves string) *progress {
-	return &progress{w: e.stderr, live: isTerminal(e.stderr), goal: goal, tile: tile, eval: true,
-		name: name, unit: "games", moves: moves}
+	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: terminalWidth(e.stderr), goal: goal, tile: tile,
+		eval: true, name: name, unit: "games", moves: moves}
 }
 
 func (p *progress) clear() {
@@ -77,7 +100,13 @@ func (p *progress) tick(s learn.Snapshot) {
 		}
 		return
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s", p.line(s, true))
+	line := p.line(s, true)
+	if p.width != nil {
+		// One column short of the width: a line that fills the last
+		// column wraps on some terminals.
+		line = fit(p.parts(s, true), p.width()-1)
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s", line)
 	p.shown = true
 }
 
@@ -88,36 +117,98 @@ func (p *progress) plainDue(s learn.Snapshot) bool {
 	return s.Done/step > p.plainDone/step && s.Done < s.Total || s.Elapsed-p.plainAt >= time.Minute
 }
 
-func (p *progress) line(s learn.Snapshot, live bool) string {
+// A part of a progress line, and how long it stays as the line narrows:
+// a part of a lower rank goes first.
+type part struct {
+	text string
+	rank int
+}
+
+// The ranks of the parts of a progress line.
+const (
+	rankEpisodeSpeed = iota
+	rankMoveSpeed
+	rankRate
+	rankMean
+	rankElapsed
+	rankLeft
+	rankCount
+)
+
+// parts are the parts of the progress line of snapshot s, in order.
+func (p *progress) parts(s learn.Snapshot, live bool) []part {
 	sec := max(s.Session.Seconds(), 1e-9)
-	var parts []string
-	add := func(format string, a ...any) { parts = append(parts, fmt.Sprintf(format, a...)) }
+	var parts []part
+	add := func(rank int, format string, a ...any) { parts = append(parts, part{fmt.Sprintf(format, a...), rank}) }
 	if p.eval {
-		add("%d/%d %s", s.Done, s.Total, p.unit)
-		add("%s %s/s", rate(s.Moves, s.Session), p.moves)
+		add(rankCount, "%d/%d %s", s.Done, s.Total, p.unit)
+		add(rankMoveSpeed, "%s %s/s", rate(s.Moves, s.Session), p.moves)
 		if s.Block.Games > 0 {
-			add("avg %.0f", s.Block.Avg())
-			add("%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
+			add(rankMean, "avg %.0f", s.Block.Avg())
+			add(rankRate, "%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
 		}
 	} else {
-		add("%d/%d", s.Done, s.Total)
-		add("%.0f %s/s", float64(s.Played)/sec, p.unit)
-		add("%s %s/s", rate(s.Moves, s.Session), p.moves)
+		add(rankCount, "%d/%d", s.Done, s.Total)
+		add(rankEpisodeSpeed, "%.0f %s/s", float64(s.Played)/sec, p.unit)
+		add(rankMoveSpeed, "%s %s/s", rate(s.Moves, s.Session), p.moves)
 		if s.Block.Games > 0 {
-			add("block avg %.0f", s.Block.Avg())
-			add("%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
+			add(rankMean, "block avg %.0f", s.Block.Avg())
+			add(rankRate, "%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
 		}
 	}
 	if !live {
-		add("%s elapsed", s.Elapsed.Round(time.Second))
+		add(rankElapsed, "%s elapsed", s.Elapsed.Round(time.Second))
 	}
 	if left, ok := p.eta.left(s, p.eval); ok {
-		add("%s left", left.Round(time.Second))
+		add(rankLeft, "%s left", left.Round(time.Second))
+	}
+	return parts
+}
+
+func (p *progress) line(s learn.Snapshot, live bool) string {
+	var texts []string
+	for _, pt := range p.parts(s, live) {
+		texts = append(texts, pt.text)
 	}
 	if live {
-		return strings.Join(parts, "  ")
+		return strings.Join(texts, "  ")
 	}
-	return p.name + ": " + strings.Join(parts, ", ")
+	return p.name + ": " + strings.Join(texts, ", ")
+}
+
+// fit joins the parts of a live line, two spaces apart, leaving out the
+// parts of the lowest rank until the line is at most width columns; a
+// single part still too wide is cut.
+func fit(parts []part, width int) string {
+	width = max(width, 1)
+	for {
+		n := 0
+		for i, pt := range parts {
+			if i > 0 {
+				n += 2
+			}
+			n += utf8.RuneCountInString(pt.text)
+		}
+		if n <= width || len(parts) <= 1 {
+			break
+		}
+		low := 0
+		for i, pt := range parts {
+			if pt.rank < parts[low].rank {
+				low = i
+			}
+		}
+		parts = slices.Delete(slices.Clone(parts), low, low+1)
+	}
+	var texts []string
+	for _, pt := range parts {
+		texts = append(texts, pt.text)
+	}
+	line := strings.Join(texts, "  ")
+	if r := []rune(line); len(r) > width {
+		line = string(r[:width])
+	}
+	return line
 }
 
 // block writes training's plain line for a finished block. Its speed is

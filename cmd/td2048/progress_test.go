@@ -163,3 +163,43 @@ func TestProgressPlainLines(t *testing.T) {
 		t.Fatal("/dev/null or a buffer taken for a terminal")
 	}
 }
+
+// A live line narrows by leaving out its least telling parts, the count
+// last; a single part still too wide is cut.
+func TestProgressLineFitsWidth(t *testing.T) {
+	parts := []part{{"12000/100000", rankCount}, {"2105 episodes/s", rankEpisodeSpeed}, {"4.3M moves/s", rankMoveSpeed},
+		{"block avg 24000", rankMean}, {"2048 12.5%", rankRate}, {"1m5s left", rankLeft}}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{200, "12000/100000  2105 episodes/s  4.3M moves/s  block avg 24000  2048 12.5%  1m5s left"},
+		{84, "12000/100000  2105 episodes/s  4.3M moves/s  block avg 24000  2048 12.5%  1m5s left"},
+		{79, "12000/100000  4.3M moves/s  block avg 24000  2048 12.5%  1m5s left"},
+		{60, "12000/100000  block avg 24000  2048 12.5%  1m5s left"},
+		{50, "12000/100000  block avg 24000  1m5s left"},
+		{40, "12000/100000  block avg 24000  1m5s left"},
+		{30, "12000/100000  1m5s left"},
+		{20, "12000/100000"},
+		{5, "12000"},
+		{0, "1"},
+	} {
+		got := fit(parts, c.width)
+		if got != c.want || len(got) > max(c.width, 1) {
+			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+		}
+	}
+	// Redraws measure the width each time: a resize shows at once.
+	var buf bytes.Buffer
+	cols := 120
+	p := &progress{w: &buf, live: true, width: func() int { return cols }, goal: 11, tile: 2048, unit: "episodes", moves: "moves"}
+	s := learn.Snapshot{Done: 12000, Total: 100000, Played: 12000, Moves: 4e6, Elapsed: time.Second, Session: time.Second,
+		Block: stats.Block{Games: 10, Sum: 240000}}
+	p.tick(s)
+	cols = 30
+	p.tick(s)
+	lines := strings.Split(buf.String(), "\r\033[K")
+	if len(lines) != 3 || !strings.Contains(lines[1], "episodes/s") || len(lines[2]) > 29 || !strings.HasPrefix(lines[2], "12000/100000") {
+		t.Errorf("redraws at 120 then 30 columns: %q", lines)
+	}
+}

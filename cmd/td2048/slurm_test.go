@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -107,7 +108,7 @@ SwitchType=switch/none
 ReturnToService=2
 KillWait=10
 MinJobAge=600
-NodeName=localhost CPUs=2 State=UNKNOWN
+NodeName=localhost CPUs=2 RealMemory=2048 State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 `, freePort(t), freePort(t), sock, dir)
 	confPath := filepath.Join(dir, "slurm.conf")
@@ -210,26 +211,126 @@ func (c *slurmCluster) wait(t *testing.T, id string, d time.Duration) {
 			case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED":
 				done = false
 			default:
-				outs, _ := filepath.Glob(filepath.Join(c.dir, "*.out"))
-				var logs string
-				for _, o := range outs {
-					b, _ := os.ReadFile(o)
-					logs += o + ":\n" + tail(string(b), 1500) + "\n"
-				}
-				t.Fatalf("job %s: %s\n%s\n%s", id, m[1], out, logs)
+				t.Fatalf("job %s: %s\n%s\n%s", id, m[1], out, c.logs())
 			}
 		}
 		return done
 	})
 }
 
-func TestSlurmCluster(t *testing.T) {
-	needSlurm(t)
-	c := startSlurm(t)
-	deploy, err := filepath.Abs(filepath.Join("..", "..", "deploy", "slurm"))
+// logs are the ends of the jobs' logs.
+func (c *slurmCluster) logs() string {
+	outs, _ := filepath.Glob(filepath.Join(c.dir, "logs", "*"))
+	var logs string
+	for _, o := range outs {
+		b, _ := os.ReadFile(o)
+		logs += o + ":\n" + tail(string(b), 1500) + "\n"
+	}
+	return logs
+}
+
+var arrayTask = regexp.MustCompile(`JobId=\d+ (?:ArrayJobId=\d+ ArrayTaskId=(\S+) )?`)
+
+// ended waits for every task of job id to end and returns their states
+// by array task ("" for a job that is not an array).
+func (c *slurmCluster) ended(t *testing.T, id string, d time.Duration) map[string]string {
+	t.Helper()
+	var states map[string]string
+	waitUntil(t, d, "job "+id+" to end", func() bool {
+		out, err := c.try("scontrol", "show", "job", id)
+		if err != nil {
+			return false
+		}
+		states = map[string]string{}
+		for _, rec := range strings.Split(out, "\n\n") {
+			m, st := arrayTask.FindStringSubmatch(rec), jobState.FindStringSubmatch(rec)
+			if m == nil || st == nil {
+				continue
+			}
+			switch st[1] {
+			case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED":
+				return false
+			}
+			states[m[1]] = st[1]
+		}
+		return len(states) > 0
+	})
+	return states
+}
+
+// field is a field of scontrol show job's first record of id.
+func (c *slurmCluster) field(t *testing.T, id, name string) string {
+	t.Helper()
+	out := c.must(t, nil, "scontrol", "show", "job", id)
+	m := regexp.MustCompile(`\b` + name + `=(\S*)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("job %s has no %s:\n%s", id, name, out)
+	}
+	return m[1]
+}
+
+// tryEnv runs a command with the cluster's environment and env in its
+// folder.
+func (c *slurmCluster) tryEnv(env []string, name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env, cmd.Dir = append(append([]string{}, c.env...), env...), c.dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// slurmDeploy is deploy/slurm, absolute.
+func slurmDeploy(t *testing.T) string {
+	t.Helper()
+	d, err := filepath.Abs(filepath.Join("..", "..", "deploy", "slurm"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// mustContain fails the test unless the file at path holds each of want.
+func mustContain(t *testing.T, path string, want ...string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(string(b), w) {
+			t.Errorf("%s does not say %q:\n%s", path, w, tail(string(b), 1500))
+		}
+	}
+}
+
+// twoIDs are the two job ids a submit script prints.
+func twoIDs(t *testing.T, out string) (array, final string) {
+	t.Helper()
+	f := strings.Fields(out)
+	if len(f) != 2 {
+		t.Fatalf("the submission printed %q, want two job ids", out)
+	}
+	return f[0], f[1]
+}
+
+// sameGames says whether two Threes! statistics files hold the same
+// games, action for action: only their recorded times may differ.
+func sameGames(t *testing.T, a, b string) bool {
+	t.Helper()
+	times := regexp.MustCompile(`\(\d+\)|@\d+`)
+	x, err1 := os.ReadFile(a)
+	y, err2 := os.ReadFile(b)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return len(x) > 0 && times.ReplaceAllString(string(x), "") == times.ReplaceAllString(string(y), "")
+}
+
+func TestSlurmCluster(t *testing.T) {
+	needSlurm(t)
+	c := startSlurm(t)
+	deploy := slurmDeploy(t)
+	logs := filepath.Join(c.dir, "logs")
 
 	t.Run("sharded eval", func(t *testing.T) {
 		w := filepath.Join(c.dir, "tiny.td2048")
@@ -241,13 +342,11 @@ func TestSlurmCluster(t *testing.T) {
 			t.Fatal(errb)
 		}
 		out := filepath.Join(c.dir, "eval-out")
-		ids := strings.Fields(c.must(t, []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=200", "DEPTH=2", "SEED=9", "OUT=" + out},
-			filepath.Join(deploy, "submit-eval.sh")))
-		if len(ids) != 2 {
-			t.Fatalf("submit-eval.sh printed %q", ids)
-		}
-		c.wait(t, ids[0], 60*time.Second)
-		c.wait(t, ids[1], 30*time.Second)
+		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=200", "DEPTH=2", "SEED=9", "OUT=" + out, "MERGE_SBATCH=--time=7"}
+		// The options given go to the shards, MERGE_SBATCH to the merge.
+		array, merge := twoIDs(t, c.must(t, settings, filepath.Join(deploy, "submit-eval.sh"), "--time=30"))
+		c.wait(t, array, 60*time.Second)
+		c.wait(t, merge, 30*time.Second)
 		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -263,19 +362,88 @@ func TestSlurmCluster(t *testing.T) {
 			if err != nil || r.ShardK != k || r.ShardN != 4 || r.Count != 50 {
 				t.Errorf("part %d: %+v %v", k, r, err)
 			}
+			// Slurm's log of the task, and td2048's of its one attempt.
+			task := fmt.Sprintf("td2048-eval-%s_%d", array, k)
+			mustContain(t, filepath.Join(logs, task+".out"), fmt.Sprintf("shard %d/4, attempt 0", k))
+			mustContain(t, filepath.Join(logs, task+".attempt-0.log"), fmt.Sprintf("shard = %d/4: games %d..%d of 200", k, 50*k, 50*k+49))
+		}
+		mustContain(t, filepath.Join(logs, "td2048-merge-"+merge+".out"), "td2048 merge (4 shards)")
+		if got := c.field(t, array, "TimeLimit"); got != "00:30:00" {
+			t.Errorf("the shards' time limit is %s, want the submission's --time=30", got)
+		}
+		if got := c.field(t, merge, "TimeLimit"); got != "00:07:00" {
+			t.Errorf("the merge's time limit is %s, want MERGE_SBATCH's --time=7, not the shards' options", got)
+		}
+		if a, m := c.field(t, array, "MinMemoryNode"), c.field(t, merge, "MinMemoryNode"); a != "512M" || m != "128M" {
+			t.Errorf("memory: the shards ask %s, the merge %s; want their scripts' 512M and 128M", a, m)
+		}
+		if stray, _ := filepath.Glob(filepath.Join(c.dir, "*.out")); len(stray) > 0 {
+			t.Errorf("logs outside the logs folder: %v", stray)
+		}
+		// A second evaluation into the same OUT is refused.
+		if o, err := c.tryEnv(settings, filepath.Join(deploy, "submit-eval.sh")); err == nil || !strings.Contains(o, "holds files already") {
+			t.Errorf("a second submission into %s: %v %s", out, err, o)
+		}
+	})
+
+	t.Run("Threes! eval with a shard resubmitted", func(t *testing.T) {
+		w := trainedThreesWeights(t)
+		wholeStats := filepath.Join(t.TempDir(), "whole.txt")
+		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "40", "--seed", "4", "--stats", wholeStats)
+		if code != 0 {
+			t.Fatal(errb)
+		}
+		out := filepath.Join(c.dir, "threes-out")
+		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=40", "SEED=4", "STATS=yes", "OUT=" + out}
+		array, merge := twoIDs(t, c.must(t, settings, filepath.Join(deploy, "submit-eval.sh"), "--hold"))
+		if o, err := c.tryEnv(nil, filepath.Join(deploy, "resubmit.sh"), out); err == nil || !strings.Contains(o, "still queued or running") {
+			t.Errorf("resubmit.sh while the evaluation is queued: %v %s", err, o)
+		}
+		// Shard 2 cancelled: its merge never runs.
+		c.must(t, nil, "scancel", array+"_2")
+		c.must(t, nil, "scontrol", "release", array)
+		states := c.ended(t, array, 60*time.Second)
+		// (A task cancelled before it started may leave no record.)
+		if states["0"] != "COMPLETED" || states["1"] != "COMPLETED" || states["3"] != "COMPLETED" || states["2"] != "CANCELLED" && states["2"] != "" {
+			t.Fatalf("the shards ended %v", states)
+		}
+		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
+			t.Fatalf("the merge after a cancelled shard: %s", st)
+		}
+		// resubmit.sh, with the settings submit-eval.sh kept, submits shard
+		// 2 alone, as shard 2 of 4, and the merge.
+		array2, merge2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), out))
+		if got := c.field(t, array2, "ArrayTaskId"); got != "2" {
+			t.Errorf("resubmitted tasks %s, want 2", got)
+		}
+		c.wait(t, array2, 60*time.Second)
+		c.wait(t, merge2, 30*time.Second)
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_2.attempt-0.log", array2)), "shard = 2/4: games 20..29 of 40")
+		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if statsPart(t, string(merged)) != statsPart(t, whole) {
+			t.Errorf("merged under Slurm:\n%s\nwant (one process):\n%s", merged, whole)
+		}
+		if !sameGames(t, filepath.Join(out, "stats.txt"), wholeStats) {
+			t.Error("the merged statistics file holds other games than one process's")
+		}
+		if code, jout, errb := runCmd(t, "judge", filepath.Join(out, "stats.txt")); code != 0 || !strings.Contains(jout, "Passed") {
+			t.Errorf("judge of the merged statistics: %d %s %s", code, jout, errb)
 		}
 	})
 
 	t.Run("sweep with a requeue", func(t *testing.T) {
 		plan := filepath.Join(c.dir, "plan.toml")
 		// Tasks 0-2 are quick; task 3 trains long enough to be requeued
-		// after its first checkpoint.
+		// after its first checkpoint. No threads: the tasks train on their
+		// --cpus-per-task (1).
 		os.WriteFile(plan, []byte(`out = "sweep"
 [train]
 network = "2x4"
 episodes = 1000
 every = 500
-threads = 1
 [grid]
 seed = [1, 2]
 [[task]]
@@ -287,26 +455,32 @@ every = 1000
 [eval]
 games = 20
 `), 0o644)
-		ids := strings.Fields(c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
-		if len(ids) != 2 {
-			t.Fatalf("submit-sweep.sh printed %q", ids)
-		}
+		array, report := twoIDs(t, c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
 		long := filepath.Join(c.dir, "sweep", "task-003")
 		waitUntil(t, 60*time.Second, "task 3's first checkpoint", func() bool {
 			h, err := netfile.ReadHeader(filepath.Join(long, "weights.td2048"))
 			return err == nil && h.Episodes > 0
 		})
-		task := ids[0] + "_3"
+		task := array + "_3"
 		c.must(t, nil, "scontrol", "requeue", task)
 		// A requeued job may start again once its credential has expired
 		// (cred_expire=5 above; Slurm's default is two minutes): starting
 		// it sooner (scontrol update StartTime=now) kills it at launch.
-		c.wait(t, ids[0], 90*time.Second)
-		c.wait(t, ids[1], 30*time.Second)
+		c.wait(t, array, 90*time.Second)
+		c.wait(t, report, 30*time.Second)
 		log, _ := os.ReadFile(filepath.Join(long, "train.txt"))
-		if !regexp.MustCompile(`resuming from .*weights.td2048 \([1-9]\d* episodes done\)`).Match(log) {
+		resumed := regexp.MustCompile(`resuming from .*weights.td2048 \([1-9]\d* episodes done\)`)
+		if !resumed.Match(log) {
 			t.Errorf("task 3 did not resume after its requeue:\n%s", tail(string(log), 2000))
 		}
+		// Each attempt has its log; Slurm's log of the task has both.
+		first, _ := os.ReadFile(filepath.Join(logs, "td2048-sweep-"+task+".attempt-0.log"))
+		second, _ := os.ReadFile(filepath.Join(logs, "td2048-sweep-"+task+".attempt-1.log"))
+		if !strings.Contains(string(first), "task 3 of 4") || resumed.Match(first) || !resumed.Match(second) {
+			t.Errorf("attempt logs of task 3:\n%s\n--\n%s", tail(string(first), 1000), tail(string(second), 1000))
+		}
+		mustContain(t, filepath.Join(logs, "td2048-sweep-"+task+".out"), "task 3, attempt 0", "task 3, attempt 1")
+		mustContain(t, filepath.Join(c.dir, "sweep", "task-000", "train.txt"), "\nthreads = 1\n")
 		if _, err := evalresult.Read(filepath.Join(long, "eval.json")); err != nil {
 			t.Error(err)
 		}
@@ -314,14 +488,7 @@ games = 20
 		if err != nil || h.Episodes != 30000 {
 			t.Errorf("task 3 ended at %d episodes (%v), want 30000", h.Episodes, err)
 		}
-		reports, _ := filepath.Glob(filepath.Join(c.dir, "td2048-report-*.out"))
-		if len(reports) != 1 {
-			t.Fatalf("report outputs: %v", reports)
-		}
-		report, _ := os.ReadFile(reports[0])
-		if !strings.Contains(string(report), "4 of 4 tasks done") {
-			t.Errorf("report:\n%s", report)
-		}
+		mustContain(t, filepath.Join(logs, "td2048-report-"+report+".out"), "4 of 4 tasks done")
 		// A finished task run again does nothing.
 		t.Setenv("SLURM_ARRAY_TASK_ID", "3")
 		t.Setenv("SLURM_ARRAY_TASK_COUNT", "4")
@@ -330,4 +497,236 @@ games = 20
 			t.Errorf("rerun of a finished task: %d %q %q", code, out, errb)
 		}
 	})
+
+	t.Run("sweep with a task resubmitted", func(t *testing.T) {
+		plan := filepath.Join(c.dir, "plan2.toml")
+		os.WriteFile(plan, []byte(`out = "sweep2"
+[train]
+network = "2x4"
+episodes = 500
+every = 250
+threads = 1
+[grid]
+alpha = [0.1, 0.05]
+seed = [1, 2]
+[eval]
+games = 10
+`), 0o644)
+		env := []string{"PLAN=" + plan, "REPORT_SBATCH=--time=3"}
+		array, report := twoIDs(t, c.must(t, env, filepath.Join(deploy, "submit-sweep.sh"), "--hold"))
+		c.must(t, nil, "scancel", array+"_1")
+		c.must(t, nil, "scontrol", "release", array)
+		if states := c.ended(t, array, 60*time.Second); states["1"] != "CANCELLED" && states["1"] != "" || states["0"] != "COMPLETED" {
+			t.Fatalf("the tasks ended %v", states)
+		}
+		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
+			t.Fatalf("the report after a cancelled task: %s", st)
+		}
+		array2, report2 := twoIDs(t, c.must(t, []string{"REPORT_SBATCH=--time=3"}, filepath.Join(deploy, "resubmit.sh"), plan))
+		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
+			t.Errorf("resubmitted tasks %s, want 1", got)
+		}
+		c.wait(t, array2, 60*time.Second)
+		c.wait(t, report2, 30*time.Second)
+		if got := c.field(t, report2, "TimeLimit"); got != "00:03:00" {
+			t.Errorf("the report's time limit is %s, want REPORT_SBATCH's", got)
+		}
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-sweep-%s_1.attempt-0.log", array2)), "task 1 of 4 (alpha=0.1 seed=2)")
+		mustContain(t, filepath.Join(logs, "td2048-report-"+report2+".out"), "4 of 4 tasks done")
+	})
+}
+
+// slurmScript runs a deploy/slurm script with args outside Slurm, as a
+// task would run it, with td2048 this test binary, in dir.
+func slurmScript(t *testing.T, dir, script string, args []string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{filepath.Join(slurmDeploy(t), script)}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "TD2048="+os.Args[0], "TD2048_BE_MAIN=1", "SLURM_CPUS_PER_TASK=1"), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// The job scripts run as Slurm runs them (its variables set by hand):
+// the task's index is the shard's or the plan task's whatever the array
+// (a lone --array=2 used to play all the games as shard 0 of 1, and the
+// sweep's --array=3 to run task 0); logs per attempt; the merge's stale
+// result; the sweep's --cpus-per-task.
+func TestSlurmScriptsAsTasks(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	if code, _, errb := runCmd(t, "train", "--network", "2x4", "--episodes", "300", "--seed", "1", "--threads", "1", "--save", w, "--log", "none"); code != 0 {
+		t.Fatal(errb)
+	}
+	out := filepath.Join(dir, "out")
+	eval := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=200", "SEED=9", "OUT=" + out, "SLURM_JOB_NAME=td2048-eval", "SLURM_ARRAY_JOB_ID=77"}
+	lone := func(k int) []string {
+		return append(eval, fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", k), fmt.Sprintf("SLURM_ARRAY_TASK_MIN=%d", k), fmt.Sprintf("SLURM_ARRAY_TASK_MAX=%d", k), "SLURM_ARRAY_TASK_COUNT=1")
+	}
+
+	t.Run("a shard alone in its array", func(t *testing.T) {
+		o, err := slurmScript(t, dir, "eval-array.sbatch", nil, lone(2)...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+		r, err := evalresult.Read(filepath.Join(out, "part-2.json"))
+		if err != nil || r.ShardK != 2 || r.ShardN != 4 || r.First != 100 || r.Count != 50 {
+			t.Errorf("part-2.json: shard %d/%d, games %d.. (%d), %v; want shard 2/4, games 100..149", r.ShardK, r.ShardN, r.First, r.Count, err)
+		}
+		if !strings.Contains(o, "shard 2/4, attempt 0") || !strings.Contains(o, "output in logs/td2048-eval-77_2.attempt-0.log") {
+			t.Errorf("the task's own output: %s", o)
+		}
+		mustContain(t, filepath.Join(dir, "logs", "td2048-eval-77_2.attempt-0.log"), "shard = 2/4: games 100..149 of 200")
+		// A requeued attempt logs apart.
+		if o, err := slurmScript(t, dir, "eval-array.sbatch", nil, append(lone(2), "SLURM_RESTART_COUNT=1")...); err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+		mustContain(t, filepath.Join(dir, "logs", "td2048-eval-77_2.attempt-1.log"), "shard = 2/4")
+		if o, err := slurmScript(t, dir, "eval-array.sbatch", nil, slices.DeleteFunc(lone(3), func(s string) bool { return s == "SHARDS=4" })...); err == nil || !strings.Contains(o, "set SHARDS") {
+			t.Errorf("a shard without SHARDS: %v %s", err, o)
+		}
+	})
+
+	t.Run("a failed merge leaves no merged result", func(t *testing.T) {
+		for _, k := range []int{0, 1, 3} {
+			if o, err := slurmScript(t, dir, "eval-array.sbatch", nil, lone(k)...); err != nil {
+				t.Fatalf("%v\n%s", err, o)
+			}
+		}
+		o, err := slurmScript(t, dir, "merge.sbatch", nil, "OUT="+out)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "200", "--seed", "9")
+		if code != 0 {
+			t.Fatal(errb)
+		}
+		if statsPart(t, o) != statsPart(t, whole) {
+			t.Errorf("merged:\n%s\nwant:\n%s", o, whole)
+		}
+		os.Remove(filepath.Join(out, "part-3.json"))
+		if o, err := slurmScript(t, dir, "merge.sbatch", nil, "OUT="+out); err == nil || !strings.Contains(o, "missing 3/4") {
+			t.Errorf("the merge of 3 shards of 4: %v\n%s", err, o)
+		}
+		for _, f := range []string{"merged.json", "merged.txt", ".merged.txt.part"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+				t.Errorf("%s is left after a failed merge", f)
+			}
+		}
+	})
+
+	t.Run("a sweep task alone in its array", func(t *testing.T) {
+		plan := filepath.Join(dir, "plan.toml")
+		os.WriteFile(plan, []byte(`out = "sweep"
+[train]
+network = "2x4"
+episodes = 200
+every = 100
+[grid]
+alpha = [0.1, 0.05]
+seed = [1, 2]
+[eval]
+games = 10
+`), 0o644)
+		o, err := slurmScript(t, dir, "sweep-array.sbatch", nil, "PLAN="+plan, "SLURM_JOB_NAME=td2048-sweep", "SLURM_ARRAY_JOB_ID=78",
+			"SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_MIN=3", "SLURM_ARRAY_TASK_MAX=3", "SLURM_ARRAY_TASK_COUNT=1")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, o)
+		}
+		if _, err := evalresult.Read(filepath.Join(dir, "sweep", "task-003", "eval.json")); err != nil {
+			t.Errorf("task 3 did not run: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "sweep", "task-000")); err == nil {
+			t.Error("task 0 ran")
+		}
+		// The plan gives no threads: the task trains on its one CPU.
+		mustContain(t, filepath.Join(dir, "logs", "td2048-sweep-78_3.attempt-0.log"), "task 3 of 4 (alpha=0.05 seed=2)", "\nthreads = 1\n")
+	})
+
+	t.Run("submit-eval.sh wants a new OUT", func(t *testing.T) {
+		o, err := slurmScript(t, dir, "submit-eval.sh", nil, "WEIGHTS="+w, "OUT="+out)
+		if err == nil || !strings.Contains(o, "holds files already") {
+			t.Errorf("%v %s", err, o)
+		}
+	})
+}
+
+// fakeSlurm puts on PATH an sbatch that logs its arguments and prints job
+// ids from 100 up, and an squeue that prints the comments in queue.
+func fakeSlurm(t *testing.T, queue string) (logPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	logPath = filepath.Join(dir, "sbatch.log")
+	os.WriteFile(filepath.Join(dir, "queue"), []byte(queue), 0o644)
+	os.WriteFile(filepath.Join(dir, "sbatch"), []byte(`#!/bin/sh
+n=$(cat `+logPath+` 2>/dev/null | wc -l)
+echo "$*" >> `+logPath+`
+echo $((100 + n))
+`), 0o755)
+	os.WriteFile(filepath.Join(dir, "squeue"), []byte("#!/bin/sh\ncat "+filepath.Join(dir, "queue")+"\n"), 0o755)
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	return logPath
+}
+
+// resubmit.sh's choice of tasks and of options, with a stand-in sbatch.
+func TestSlurmResubmitChoosesTasks(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	os.WriteFile(filepath.Join(out, "submit.env"), []byte("SHARDS=10\nWEIGHTS=/w.td2048\nGAMES=1000\nDEPTH=1\nSEED=1\nSTATS=no\nEVAL_ARGS=''\nMERGE_ARGS=''\n"), 0o644)
+	for _, k := range []int{3, 4, 6, 9} {
+		os.WriteFile(filepath.Join(out, fmt.Sprintf("part-%d.json", k)), nil, 0o644)
+	}
+	calls := func(log string) []string {
+		b, _ := os.ReadFile(log)
+		return strings.Split(strings.TrimSpace(string(b)), "\n")
+	}
+
+	log := fakeSlurm(t, "")
+	t.Setenv("MERGE_SBATCH", "--time=5")
+	o, err := slurmScript(t, dir, "resubmit.sh", []string{out, "--time=60", "--mem=1G"})
+	if err != nil || strings.TrimSpace(o) != "100 101" {
+		t.Fatalf("%v %q", err, o)
+	}
+	cs := calls(log)
+	if len(cs) != 2 || !strings.Contains(cs[0], "--time=60 --mem=1G --array=0-2,5,7-8 ") || !strings.HasSuffix(cs[0], "eval-array.sbatch") ||
+		!strings.Contains(cs[0], "--comment=td2048 eval "+out) {
+		t.Errorf("the array's submission: %q", cs)
+	}
+	if len(cs) == 2 && (!strings.Contains(cs[1], "--dependency=afterok:100 --kill-on-invalid-dep=yes --time=5 ") || strings.Contains(cs[1], "--time=60") ||
+		!strings.HasSuffix(cs[1], "merge.sbatch")) {
+		t.Errorf("the merge's submission, with MERGE_SBATCH and not the array's options: %q", cs[1])
+	}
+
+	t.Setenv("MERGE_SBATCH", "")
+	for _, k := range []int{0, 1, 2, 5, 7, 8} {
+		os.WriteFile(filepath.Join(out, fmt.Sprintf("part-%d.json", k)), nil, 0o644)
+	}
+	log = fakeSlurm(t, "")
+	if o, err := slurmScript(t, dir, "resubmit.sh", []string{out}); err != nil || strings.TrimSpace(o) != "none 100" {
+		t.Errorf("with every shard done: %v %q", err, o)
+	}
+	if cs := calls(log); len(cs) != 1 || strings.Contains(cs[0], "dependency") || !strings.HasSuffix(cs[0], "merge.sbatch") {
+		t.Errorf("with every shard done, the merge alone: %q", cs)
+	}
+
+	fakeSlurm(t, "td2048 eval "+out+"\n")
+	if o, err := slurmScript(t, dir, "resubmit.sh", []string{out}); err == nil || !strings.Contains(o, "still queued or running") {
+		t.Errorf("while its jobs are queued: %v %q", err, o)
+	}
+
+	plan := filepath.Join(dir, "plan.toml")
+	os.WriteFile(plan, []byte("out = \"sw\"\n[train]\nnetwork = \"2x4\"\n[grid]\nseed = [1, 2, 3, 4, 5]\n"), 0o644)
+	for _, k := range []int{1, 2} {
+		os.MkdirAll(filepath.Join(dir, "sw", fmt.Sprintf("task-%03d", k)), 0o755)
+		os.WriteFile(filepath.Join(dir, "sw", fmt.Sprintf("task-%03d", k), "eval.json"), nil, 0o644)
+	}
+	log = fakeSlurm(t, "")
+	if o, err := slurmScript(t, dir, "submit-sweep.sh", nil, "PLAN=plan.toml", "MAX_RUNNING=2", "REPORT_SBATCH=--time=3"); err != nil || strings.TrimSpace(o) != "100 101" {
+		t.Fatalf("%v %q", err, o)
+	}
+	if cs := calls(log); len(cs) != 2 || !strings.Contains(cs[0], "--array=0,3-4%2 ") || !strings.Contains(cs[0], "--comment=td2048 sweep "+plan) ||
+		!strings.HasSuffix(cs[1], " --time=3 "+filepath.Join(slurmDeploy(t), "sweep-report.sbatch")) {
+		t.Errorf("the sweep's submissions: %q", cs)
+	}
 }

@@ -217,6 +217,17 @@ func sweepReport(arg, figure string, e *env) error {
 	if len(taskDirs) == 0 {
 		return fmt.Errorf("%s holds no task folders (task-K): run td2048 sweep run PLAN --task K first", dir)
 	}
+	if figure == "" {
+		figure = filepath.Join(dir, "curves.png")
+	}
+	if figure != "none" {
+		if _, err := plot.Format(figure); err != nil {
+			return usagef("--plot: %v", err)
+		}
+		if err := refuseClobber(figure, "plot", "image", "", nil); err != nil {
+			return err
+		}
+	}
 	var rows []taskRow
 	var series []plot.Series
 	for _, td := range taskDirs {
@@ -258,12 +269,6 @@ func sweepReport(arg, figure string, e *env) error {
 	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(rows))
 	if figure == "none" || len(series) == 0 {
 		return nil
-	}
-	if figure == "" {
-		figure = filepath.Join(dir, "curves.png")
-	}
-	if _, err := plot.Format(figure); err != nil {
-		return usagef("--plot: %v", err)
 	}
 	if err := plot.SaveWith(figure, plot.Options{Title: "Learning curves: " + filepath.Base(dir)}, series...); err != nil {
 		return err

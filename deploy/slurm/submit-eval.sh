@@ -1,13 +1,32 @@
 #!/bin/bash
 # Submit a sharded evaluation and its merge:
 #   SHARDS=16 WEIGHTS=8x6.td2048 GAMES=1000 DEPTH=6 OUT=eval-8x6 deploy/slurm/submit-eval.sh [sbatch options]
-# Prints the array's and the merge's job ids. Results: $OUT/part-K.json,
-# then $OUT/merged.json and $OUT/merged.txt.
+# Settings: eval-array.sbatch's (SHARDS, WEIGHTS, OUT, GAMES, DEPTH, SEED,
+# STATS, EVAL_ARGS, TD2048) and the merge's MERGE_ARGS. OUT must be a new
+# (or empty) folder; the settings are kept in OUT/submit.env, for
+# resubmit.sh OUT to submit the shards that failed and the merge again.
+# Options given go to the shards' array only; the merge gets MERGE_SBATCH;
+# options every job needs go in SBATCH_ACCOUNT, SBATCH_PARTITION,
+# SBATCH_QOS (resubmit.sh says more). Prints the array's and the merge's
+# job ids. Results: OUT/part-K.json, then OUT/merged.json and
+# OUT/merged.txt; logs in LOGS (default logs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-n=${SHARDS:-4}
+die() { echo "submit-eval.sh: $*" >&2; exit 1; }
 : "${WEIGHTS:?set WEIGHTS to the weights to evaluate}"
-export OUT=${OUT:-eval-out}
-array=$(sbatch --parsable --export=ALL --array="0-$((n - 1))" "$@" "$here/eval-array.sbatch")
-merge=$(sbatch --parsable --export=ALL --dependency="afterok:${array%%;*}" --kill-on-invalid-dep=yes "$@" "$here/merge.sbatch")
-echo "$array $merge"
+SHARDS=${SHARDS:-4}
+OUT=${OUT:-eval-out}
+[[ $SHARDS =~ ^[1-9][0-9]*$ ]] || die "SHARDS=$SHARDS: want a count of shards"
+[ -f "$WEIGHTS" ] || die "WEIGHTS=$WEIGHTS: no such file"
+case ${STATS:-no} in yes | no) ;; *) die "STATS=$STATS: want yes or no" ;; esac
+if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT")" ]; then
+  die "$OUT holds files already: give a new OUT for a new evaluation; to finish the one submitted there, deploy/slurm/resubmit.sh $OUT"
+fi
+mkdir -p "$OUT"
+WEIGHTS=$(cd "$(dirname "$WEIGHTS")" && pwd)/$(basename "$WEIGHTS")
+GAMES=${GAMES:-1000} DEPTH=${DEPTH:-1} SEED=${SEED:-1} STATS=${STATS:-no}
+EVAL_ARGS=${EVAL_ARGS:-} MERGE_ARGS=${MERGE_ARGS:-}
+for v in SHARDS WEIGHTS GAMES DEPTH SEED STATS EVAL_ARGS MERGE_ARGS; do
+  printf '%s=%q\n' "$v" "${!v}"
+done >"$OUT/submit.env"
+exec "$here/resubmit.sh" "$OUT" "$@"

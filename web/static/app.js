@@ -268,8 +268,8 @@ function setPlaying(on) {
   if (page.playing === on) return;
   page.playing = on;
   const b = $("play");
-  b.textContent = on ? "Agent: pause" : "Agent: play";
   b.classList.toggle("on", on);
+  b.setAttribute("aria-pressed", on ? "true" : "false");
   $("board").dataset.playing = on ? "1" : "0";
   if (on) autoplay();
 }
@@ -440,19 +440,22 @@ function short(x) {
   return String(+x.toFixed(2));
 }
 
+// drawCurve draws the training curve: the average score of each block
+// (solid, left axis) and the share of its games that reached the goal
+// tile (dashed, right axis), with both axes' titles and a legend above
+// the plot, so that all of it is seen at once.
 function drawCurve(c) {
   const points = c.points;
   const box = $("curve");
   box.textContent = "";
-  $("curve-goal").textContent = c.goal;
   if (!points.length) {
     box.textContent = c.other
       ? `The log holds ${c.other} blocks of another game's training, none of ${game().title}.`
       : "The log has no blocks yet.";
     return;
   }
-  const W = 520, H = 250, L = 52, R = 44, T = 12, B = 34;
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "training curve" });
+  const W = 520, H = 270, L = 66, R = 58, T = 34, B = 36;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `training curve: average score and ${c.goal} rate by episodes` });
   const xMax = Math.max(...points.map((p) => p.episodes), 1);
   const xs = niceStep(xMax, 5);
   const xTop = Math.ceil(xMax / xs) * xs;
@@ -473,12 +476,23 @@ function drawCurve(c) {
     svg.appendChild(el("line", { class: "axis", x1: X(v), x2: X(v), y1: H - B, y2: H - B + 4 }));
     svg.appendChild(el("text", { x: X(v), y: H - B + 16, "text-anchor": "middle" }, short(v)));
   }
-  svg.appendChild(el("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle" }, "episodes"));
+  // The axes' titles: episodes under, the score left, the rate right.
+  const mid = (T + H - B) / 2;
+  svg.appendChild(el("text", { class: "title", x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle" }, "episodes"));
+  svg.appendChild(el("text", { class: "title", x: 14, y: mid, "text-anchor": "middle", transform: `rotate(-90 14 ${mid})` }, "average score"));
+  svg.appendChild(el("text", { class: "title", x: W - 10, y: mid, "text-anchor": "middle", transform: `rotate(90 ${W - 10} ${mid})` }, `${c.goal} rate`));
   svg.appendChild(el("line", { class: "axis", x1: L, x2: W - R, y1: H - B, y2: H - B }));
   svg.appendChild(el("line", { class: "axis", x1: L, x2: L, y1: T, y2: H - B }));
   const path = (f) => points.map((p, i) => (i ? "L" : "M") + X(p.episodes).toFixed(1) + " " + f(p).toFixed(1)).join(" ");
   svg.appendChild(el("path", { class: "avg", d: path((p) => Y(p.avg)) }));
   svg.appendChild(el("path", { class: "reach", d: path((p) => Yr(p.reach)) }));
+  // The legend, above the plot.
+  const legend = el("g", { class: "legend" });
+  legend.appendChild(el("line", { class: "avg", x1: L, x2: L + 26, y1: 14, y2: 14 }));
+  legend.appendChild(el("text", { x: L + 32, y: 18 }, "average score per block"));
+  legend.appendChild(el("line", { class: "reach", x1: L + 200, x2: L + 226, y1: 14, y2: 14 }));
+  legend.appendChild(el("text", { x: L + 232, y: 18 }, `${c.goal} rate (share of the block's games)`));
+  svg.appendChild(legend);
   const last = points[points.length - 1];
   svg.appendChild(el("title", {}, `${last.episodes} episodes: avg ${Math.round(last.avg)}, ${c.goal} rate ${(100 * last.reach).toFixed(1)}%`));
   box.appendChild(svg);

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Submit what is left of an evaluation or a sweep, then its merge or
+# report:
+#   deploy/slurm/resubmit.sh OUT [sbatch options]         an evaluation submit-eval.sh submitted
+#   deploy/slurm/resubmit.sh PLAN.toml [sbatch options]   a sweep
+# An evaluation's shards are those with no part file in OUT, played with
+# the settings submit-eval.sh kept in OUT/submit.env; a sweep's tasks are
+# those with no eval.json in their folder (a task stopped half-way
+# resumes from its checkpoint). They go as one array of their own indexes
+# (--array=2,5-7), and the merge or report after it with
+# --dependency=afterok; with none left, the merge or report alone.
+# submit-eval.sh and submit-sweep.sh submit through this script too.
+#
+# Options given go to the array only (--time, --mem, --cpus-per-task ...);
+# the merge gets MERGE_SBATCH, the report REPORT_SBATCH (sbatch options,
+# split at spaces). Options every job needs (account, partition, QOS) go
+# in the variables sbatch reads for every job: SBATCH_ACCOUNT,
+# SBATCH_PARTITION, SBATCH_QOS. MAX_RUNNING=N runs at most N array tasks
+# at once. LOGS (default logs) is the folder of the jobs' logs.
+# It refuses while jobs it submitted for the same OUT or plan are queued
+# or running. Prints the array's job id (none when nothing is left) and
+# the merge's or report's.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "resubmit.sh: $*" >&2; exit 1; }
+[ $# -ge 1 ] || die "usage: resubmit.sh OUT|PLAN.toml [sbatch options]"
+target=$1
+shift
+missing=()
+if [ -d "$target" ]; then
+  OUT=$(cd "$target" && pwd)
+  [ -f "$OUT/submit.env" ] || die "$target has no submit.env: not an evaluation submit-eval.sh submitted"
+  set -a
+  # shellcheck disable=SC1091
+  . "$OUT/submit.env"
+  set +a
+  export OUT
+  for ((k = 0; k < SHARDS; k++)); do
+    [ -e "$OUT/part-$k.json" ] || missing+=("$k")
+  done
+  tag="td2048 eval $OUT"
+  array_job=eval-array.sbatch final_job=merge.sbatch final_opts=${MERGE_SBATCH:-}
+elif [ -f "$target" ]; then
+  PLAN=$(cd "$(dirname "$target")" && pwd)/$(basename "$target")
+  export PLAN
+  list=$("${TD2048:-td2048}" sweep list "$PLAN") || die "td2048 sweep list $PLAN failed"
+  while IFS=$'\t' read -r k dir _; do
+    [[ $k =~ ^[0-9]+$ ]] || continue
+    [ -e "$dir/eval.json" ] || missing+=("$k")
+  done <<<"$list"
+  tag="td2048 sweep $PLAN"
+  array_job=sweep-array.sbatch final_job=sweep-report.sbatch final_opts=${REPORT_SBATCH:-}
+else
+  die "$target: no such folder (an evaluation's OUT) or file (a sweep's plan)"
+fi
+if squeue -h -u "$(id -un)" -o '%k' | grep -qxF -- "$tag"; then
+  die "jobs for $target are still queued or running (squeue -u $(id -un)): resubmit once they have ended"
+fi
+
+# compact prints its increasing numbers as Slurm's ranges: 0-2,5,7-8.
+compact() {
+  local spec="" start=$1 prev=$1 k
+  shift
+  for k in "$@" ""; do
+    if [ -n "$k" ] && [ "$k" -eq $((prev + 1)) ]; then
+      prev=$k
+      continue
+    fi
+    spec+=${spec:+,}$start
+    if [ "$prev" != "$start" ]; then
+      spec+=-$prev
+    fi
+    start=$k prev=$k
+  done
+  echo "$spec"
+}
+
+LOGS=$(mkdir -p "${LOGS:-logs}" && cd "${LOGS:-logs}" && pwd)
+export LOGS
+array=none
+dep=()
+if [ ${#missing[@]} -gt 0 ]; then
+  spec=$(compact "${missing[@]}")${MAX_RUNNING:+%$MAX_RUNNING}
+  array=$(sbatch --parsable --export=ALL --comment="$tag" --output="$LOGS/%x-%A_%a.out" "$@" --array="$spec" "$here/$array_job")
+  array=${array%%;*}
+  dep=(--dependency="afterok:$array" --kill-on-invalid-dep=yes)
+fi
+# shellcheck disable=SC2086 # final_opts are options, split at spaces
+final=$(sbatch --parsable --export=ALL --comment="$tag" --output="$LOGS/%x-%j.out" "${dep[@]}" $final_opts "$here/$final_job")
+echo "$array ${final%%;*}"

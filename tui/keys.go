@@ -1,0 +1,95 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/td2048/td2048/game"
+)
+
+// keyDirs are the keys that slide the board: the arrows, and vi's hjkl.
+var keyDirs = map[string]int{
+	"up": game.Up, "right": game.Right, "down": game.Down, "left": game.Left,
+	"k": game.Up, "l": game.Right, "j": game.Down, "h": game.Left,
+}
+
+// keys handles a key message. Keys that arrive together, typed fast or
+// pasted, come as one message of several runes ("++++q"): each rune is a
+// key, in order, and a q among them quits at once.
+func (m *Model) keys(k tea.KeyMsg) tea.Cmd {
+	names := []string{k.String()}
+	if k.Type == tea.KeyRunes && !k.Alt && (len(k.Runes) > 1 || k.Paste) {
+		names = names[:0]
+		for _, r := range k.Runes {
+			names = append(names, string(r))
+		}
+	}
+	var cmds []tea.Cmd
+	for _, s := range names {
+		cmd, quit := m.key(s)
+		if quit {
+			m.Stop()
+			return tea.Quit
+		}
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// key handles the key named s (as tea.Key.String names it); it reports
+// whether the key quits.
+func (m *Model) key(s string) (tea.Cmd, bool) {
+	if d, ok := keyDirs[s]; ok {
+		m.setPlaying(false)
+		return m.apply(d, false), false
+	}
+	switch s {
+	case "q", "ctrl+c":
+		return nil, true
+	case "esc":
+		if !m.help {
+			return nil, true
+		}
+		m.help = false
+	case "?":
+		m.help = !m.help
+	default:
+		return m.command(s), false
+	}
+	return nil, false
+}
+
+// command handles the keys that neither move nor quit.
+func (m *Model) command(s string) tea.Cmd {
+	switch s {
+	case " ", "p":
+		if m.g.Over() && !m.playing {
+			m.newGame()
+			return tea.Batch(m.setPlaying(true), m.askHint())
+		}
+		return m.setPlaying(!m.playing)
+	case "s", ".":
+		m.setPlaying(false)
+		if m.g.Over() || m.thinking {
+			return nil
+		}
+		m.thinking = true
+		return m.think(true)
+	case "+", "=", "f":
+		m.speed = min(m.speed+1, len(Speeds)-1)
+	case "-", "_":
+		m.speed = max(m.speed-1, 0)
+	case "1", "2", "3", "4":
+		m.depth = int(s[0] - '0')
+		m.hintOK = false
+		return m.askHint()
+	case "t":
+		m.hints = !m.hints
+		m.hintOK = false
+		return m.askHint()
+	case "n", "r":
+		m.newGame()
+		m.thinking = false
+		return tea.Batch(m.askHint(), m.next(0))
+	}
+	return nil
+}
