@@ -11,7 +11,17 @@
 // byte for byte the one the unsharded run prints.
 //
 // The file is one JSON object, written atomically, whose "checksum" is the
-// SHA-256 of the object's canonical encoding with the checksum empty.
+// SHA-256 of the object's canonical encoding with the checksum empty. Its
+// fields are those of Result, each documented there; they say what was
+// evaluated (the game, network, weights' checksum, seed and search), which
+// games (the game count, the shard and its first game), by which build of
+// td2048, and the counts the statistics are made of.
+//
+// Versions: version 1 lacks the build; version 2 adds it ("build") and
+// "mixed_builds". Decode reads both. A field added later is omitted when
+// zero, so that an older file's checksum still verifies (the encoding of
+// its fields is unchanged), and comes with a new Version, so that an older
+// td2048 refuses a file it cannot read whole instead of misreading it.
 package evalresult
 
 import (
@@ -27,6 +37,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
@@ -34,11 +45,17 @@ import (
 // Format names the file format in Result.Format.
 const Format = "td2048-eval-result"
 
-// Version is the format version this package reads and writes.
-const Version = 1
+// Version is the format version this package writes; it reads this one
+// and every older one (see the package comment).
+const Version = 2
 
 // MaxShards bounds N in a shard K/N.
 const MaxShards = 1 << 20
+
+// MaxGames bounds the games of an evaluation: 2^40, about 1.1e12, so that
+// a shard's range (K*games/N) and the sums of scores and moves stay far
+// inside 64 bits.
+const MaxGames = 1 << 40
 
 // A Shard is part K (from 0) of N of an evaluation.
 type Shard struct{ K, N int }
@@ -47,6 +64,7 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 
 // Games returns the games of the shard in an evaluation of total games:
 // first .. first+count-1.
+// total is at most MaxGames and s a valid shard (ParseShard's bounds).
 func (s Shard) Games(total int) (first, count int) {
 	lo := int(int64(s.K) * int64(total) / int64(s.N))
 	hi := int(int64(s.K+1) * int64(total) / int64(s.N))
@@ -144,8 +162,8 @@ func AutoShard(getenv func(string) string, count int) (Shard, error) {
 // Result is one shard's evaluation, or the merge of all of them (Shard N
 // 1 then, First 0 and Count GamesTotal).
 type Result struct {
-	Format   string `json:"format"`
-	Version  int    `json:"version"`
+	Format   string `json:"format"`   // always Format
+	Version  int    `json:"version"`  // the format's version: 1 or 2
 	Checksum string `json:"checksum"` // SHA-256 of the encoding with this empty
 
 	// What was evaluated: a merge refuses shards that differ in any.
@@ -181,6 +199,12 @@ type Result struct {
 	PlaceMS     int64  `json:"place_ms,omitempty"`
 	Stats       string `json:"stats,omitempty"` // relative to the result file's folder
 	StatsSHA256 string `json:"stats_sha256,omitempty"`
+
+	// Version 2. Build is the td2048 that played the games (of a merge:
+	// of all its shards); nil in a version 1 file and in a merge of shards
+	// of different builds, which sets MixedBuilds.
+	Build       *buildinfo.Info `json:"build,omitempty"`
+	MixedBuilds bool            `json:"mixed_builds,omitempty"`
 }
 
 // Shard is the result's shard.
@@ -264,8 +288,8 @@ func Decode(rd io.Reader) (Result, error) {
 	if r.Format != Format {
 		return Result{}, fmt.Errorf("not an evaluation result: format %q", r.Format)
 	}
-	if r.Version != Version {
-		return Result{}, fmt.Errorf("evaluation result version %d: this td2048 reads version %d", r.Version, Version)
+	if r.Version < 1 || r.Version > Version {
+		return Result{}, fmt.Errorf("evaluation result version %d: this td2048 reads versions 1 to %d (a newer td2048 wrote it?)", r.Version, Version)
 	}
 	sum, _, err := r.sum()
 	if err != nil {
@@ -285,7 +309,7 @@ func (r *Result) check() error {
 	if r.Game != "2048" && r.Game != "threes" {
 		return fmt.Errorf("game %q", r.Game)
 	}
-	if r.GamesTotal < 1 || r.ShardN < 1 || r.ShardN > MaxShards || r.ShardK < 0 || r.ShardK >= r.ShardN {
+	if r.GamesTotal < 1 || r.GamesTotal > MaxGames || r.ShardN < 1 || r.ShardN > MaxShards || r.ShardK < 0 || r.ShardK >= r.ShardN {
 		return fmt.Errorf("shard %d/%d of %d games", r.ShardK, r.ShardN, r.GamesTotal)
 	}
 	if first, count := r.Shard().Games(r.GamesTotal); first != r.First || count != r.Count {
@@ -355,13 +379,47 @@ func sameAs(a, b *Result) string {
 	return ""
 }
 
+// Rerun says how the evaluation of next differs from that of prev, "" when
+// next is the same evaluation run again: the same game, network, weights
+// (by checksum), learner, seed, search, games and shard, with or without a
+// statistics file alike. The build and the times may differ.
+func Rerun(prev, next *Result) string {
+	n := *next
+	n.Stats = prev.Stats
+	if d := sameAs(&n, prev); d != "" {
+		return d
+	}
+	if prev.Shard() != next.Shard() {
+		return fmt.Sprintf("shard %s, not %s", next.Shard(), prev.Shard())
+	}
+	return ""
+}
+
+// describeBuild names the build of a result.
+func describeBuild(r *Result) string {
+	switch {
+	case r.Build != nil:
+		return r.Build.Describe()
+	case r.MixedBuilds:
+		return "several builds (merged with mixed builds allowed)"
+	}
+	return "a td2048 that did not record its build (result format version 1)"
+}
+
+// MergeOptions are the choices of Merge.
+type MergeOptions struct {
+	// MixedBuilds merges shards of different builds of td2048, or of
+	// builds not recorded; the merge then records no build.
+	MixedBuilds bool
+}
+
 // Merge merges the results of all the shards of one evaluation, given in
 // any order, into the result of the whole (shard 0/1). It refuses a set
-// with a shard missing or given twice, or shards of different
-// evaluations, naming the files. The merged Stats is empty: the caller
-// concatenates the shards' statistics files (Threes!) in the order of
-// Ordered.
-func Merge(parts []Part) (Result, error) {
+// with a shard missing or given twice, shards of different evaluations,
+// or, unless opt.MixedBuilds, of different or unrecorded builds, naming
+// the files. The merged Stats is empty: the caller concatenates the
+// shards' statistics files (Threes!) in the order of Ordered.
+func Merge(parts []Part, opt MergeOptions) (Result, error) {
 	if len(parts) == 0 {
 		return Result{}, errors.New("no shards to merge")
 	}
@@ -392,9 +450,16 @@ func Merge(parts []Part) (Result, error) {
 		}
 		return Result{}, fmt.Errorf("%d of %d shards given; missing %s%s", len(seen), first.ShardN, strings.Join(missing, ", "), more)
 	}
+	mixed, err := mixedBuilds(ps, opt)
+	if err != nil {
+		return Result{}, err
+	}
 	m := first.Result
 	m.Checksum, m.ShardK, m.ShardN, m.First, m.Count = "", 0, 1, 0, m.GamesTotal
 	m.Stats, m.StatsSHA256 = "", ""
+	if mixed {
+		m.Build, m.MixedBuilds = nil, true
+	}
 	var b stats.Block
 	m.ElapsedMS, m.WallMS, m.Placements, m.TimeMS, m.SlideMS, m.PlaceMS = 0, 0, 0, 0, 0, 0
 	for i := range ps {
@@ -413,6 +478,31 @@ func Merge(parts []Part) (Result, error) {
 		return Result{}, err
 	}
 	return m, nil
+}
+
+// mixedBuilds reports whether the shards come from different builds, or
+// from builds not recorded, and refuses them unless opt.MixedBuilds.
+func mixedBuilds(ps []Part, opt MergeOptions) (bool, error) {
+	if len(ps) < 2 {
+		return false, nil
+	}
+	first := &ps[0]
+	for i := range ps {
+		p := &ps[i]
+		if p.Build != nil && first.Build != nil && buildinfo.Same(*p.Build, *first.Build) {
+			continue
+		}
+		if opt.MixedBuilds {
+			return true, nil
+		}
+		for _, q := range []*Part{first, p} {
+			if q.Build == nil {
+				return false, fmt.Errorf("%s was written by %s: its build cannot be compared with the other shards'; rerun it with this td2048, or merge with --mixed-builds if the builds are known to play alike", q.Path, describeBuild(&q.Result))
+			}
+		}
+		return false, fmt.Errorf("%s and %s come from different builds of td2048 (%s; %s): rerun the shards with one build, or merge with --mixed-builds", first.Path, p.Path, describeBuild(&first.Result), describeBuild(&p.Result))
+	}
+	return false, nil
 }
 
 // Ordered returns the parts sorted by their first game.

@@ -2,11 +2,14 @@ package evalresult
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -117,18 +120,23 @@ func parts(total, n int, seed uint64) ([]Part, stats.Block) {
 			b.Add(game(i))
 		}
 		r := Result{Game: "2048", Network: "4x6", WeightsSum: "ab", Seed: seed, Depth: 2, Search: "2-ply", GamesTotal: total,
-			ShardK: k, ShardN: n, First: first, ElapsedMS: 10, WallMS: int64(k)}
+			ShardK: k, ShardN: n, First: first, ElapsedMS: 10, WallMS: int64(k), Build: testBuild()}
 		r.SetBlock(&b)
 		ps = append(ps, Part{Path: filepath.Join("d", s.String()), Result: r})
 	}
 	return ps, whole
 }
 
+// testBuild is a build with a clean commit.
+func testBuild() *buildinfo.Info {
+	return &buildinfo.Info{Version: "v1.2.3", Revision: "0123456789abcdef", Go: "go1.26.8", Platform: "linux/amd64", Executable: "ee"}
+}
+
 func TestMergeIsTheWhole(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 40} {
 		ps, whole := parts(37, n, 9)
 		rand.New(rand.NewPCG(1, uint64(n))).Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
-		m, err := Merge(ps)
+		m, err := Merge(ps, MergeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,10 +173,157 @@ func TestMergeRefuses(t *testing.T) {
 		{other(func(r *Result) { r.Game = "threes" }), "game threes"},
 		{nil, "no shards"},
 	} {
-		_, err := Merge(c.parts)
+		_, err := Merge(c.parts, MergeOptions{})
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("Merge error %v; want one containing %q", err, c.err)
 		}
+	}
+}
+
+// TestMergeBuilds: shards of different builds, or of a build not recorded
+// (a version 1 file), are refused with both named, unless MixedBuilds,
+// which merges them into a result that records no build. Builds whose
+// commit does not tell the code are told apart by their executables.
+func TestMergeBuilds(t *testing.T) {
+	ps, _ := parts(20, 4, 1)
+	with := func(f func(b *buildinfo.Info)) []Part {
+		qs := append([]Part{}, ps...)
+		b := *testBuild()
+		f(&b)
+		qs[2].Build = &b
+		return qs
+	}
+	for _, c := range []struct {
+		name  string
+		parts []Part
+		err   string // "" for a merge
+	}{
+		{"same build", ps, ""},
+		{"other commit", with(func(b *buildinfo.Info) { b.Revision = "fedcba" }), "d/0/4 and d/2/4 come from different builds of td2048 (v1.2.3 (commit 0123456789ab), go1.26.8, linux/amd64; v1.2.3 (commit fedcba), go1.26.8, linux/amd64)"},
+		{"other toolchain", with(func(b *buildinfo.Info) { b.Go = "go1.27" }), "different builds"},
+		{"other platform", with(func(b *buildinfo.Info) { b.Platform = "linux/arm64" }), "different builds"},
+		{"same clean commit, other executable", with(func(b *buildinfo.Info) { b.Executable = "ff" }), ""},
+		{"modified checkout, other executable", func() []Part {
+			qs := append([]Part{}, ps...)
+			for i := range qs {
+				b := *testBuild()
+				b.Modified, b.Executable = true, fmt.Sprint(i%2)
+				qs[i].Build = &b
+			}
+			return qs
+		}(), "executable 1"},
+		{"version 1 shard", func() []Part {
+			qs := append([]Part{}, ps...)
+			qs[3].Build = nil
+			return qs
+		}(), "d/3/4 was written by a td2048 that did not record its build (result format version 1)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Merge(c.parts, MergeOptions{})
+			if c.err == "" {
+				if err != nil || m.Build == nil || m.MixedBuilds {
+					t.Fatalf("Merge = build %v mixed %v, %v", m.Build, m.MixedBuilds, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "--mixed-builds") {
+				t.Fatalf("Merge error %v; want one containing %q", err, c.err)
+			}
+			m, err = Merge(c.parts, MergeOptions{MixedBuilds: true})
+			if err != nil || m.Build != nil || !m.MixedBuilds {
+				t.Fatalf("Merge with mixed builds = build %v mixed %v, %v", m.Build, m.MixedBuilds, err)
+			}
+			// The merge records that it mixed builds, and is refused as a
+			// shard of a merge with another build.
+			var buf bytes.Buffer
+			Encode(&buf, m)
+			if !strings.Contains(buf.String(), `"mixed_builds": true`) {
+				t.Fatalf("merged file: %s", buf.String())
+			}
+		})
+	}
+	// A whole evaluation of a version 1 file merges alone.
+	one, _ := parts(5, 1, 2)
+	one[0].Build = nil
+	if _, err := Merge(one, MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRerun: a result is the same evaluation as another when everything
+// but the build, the times and the statistics file's presence agree.
+func TestRerun(t *testing.T) {
+	ps, _ := parts(20, 4, 1)
+	prev := ps[1].Result
+	for _, c := range []struct {
+		name string
+		f    func(r *Result)
+		want string
+	}{
+		{"same", func(r *Result) {}, ""},
+		{"other build and times", func(r *Result) { r.Build = nil; r.ElapsedMS, r.WallMS, r.Threads = 99, 99, 7 }, ""},
+		{"with statistics", func(r *Result) { r.Stats = "s.txt" }, ""},
+		{"seed", func(r *Result) { r.Seed = 99 }, "seed 99, not 1"},
+		{"weights", func(r *Result) { r.WeightsSum = "cd" }, "other weights"},
+		{"search", func(r *Result) { r.Search = "3-ply" }, `search "3-ply", not "2-ply"`},
+		{"games", func(r *Result) { r.GamesTotal = 3 }, "an evaluation of 3 games, not 20"},
+		{"shard", func(r *Result) { r.ShardK = 2 }, "shard 2/4, not 1/4"},
+		{"shards", func(r *Result) { r.ShardK, r.ShardN = 0, 1 }, "one of 1 shards, not 4"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			next := prev
+			c.f(&next)
+			if got := Rerun(&prev, &next); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+				t.Fatalf("Rerun = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestVersion1: a file of format version 1 (no build) still reads, with
+// its checksum checked; a version newer than this td2048's is refused.
+func TestVersion1(t *testing.T) {
+	ps, _ := parts(20, 4, 1)
+	r := ps[0].Result
+	r.Build = nil
+	r.Format, r.Version = Format, 1
+	sum, js, err := r.sum()
+	if err != nil || strings.Contains(string(js), "build") {
+		t.Fatalf("%v %s", err, js)
+	}
+	r.Checksum = sum
+	v1, _ := json.MarshalIndent(r, "", "  ")
+	got, err := Decode(bytes.NewReader(v1))
+	if err != nil || got.Version != 1 || got.Build != nil || got.Block() != r.Block() {
+		t.Fatalf("version 1: %+v, %v", got, err)
+	}
+	newer := bytes.Replace(v1, []byte(`"version": 1`), []byte(`"version": 3`), 1)
+	if _, err := Decode(bytes.NewReader(newer)); err == nil || !strings.Contains(err.Error(), "version 3: this td2048 reads versions 1 to 2") {
+		t.Fatalf("version 3: %v", err)
+	}
+}
+
+// TestGamesBound: every shard of the largest evaluation has its games in
+// range, and a result of more games is refused.
+func TestGamesBound(t *testing.T) {
+	for _, n := range []int{1, 3, 4, MaxShards - 1, MaxShards} {
+		next := 0
+		for _, k := range []int{0, 1, n / 2, n - 2, n - 1} {
+			if k < 0 || k >= n {
+				continue
+			}
+			first, count := Shard{k, n}.Games(MaxGames)
+			if first < 0 || count < 0 || first+count > MaxGames || first < next && k > 0 {
+				t.Fatalf("shard %d/%d of %d games: %d+%d", k, n, MaxGames, first, count)
+			}
+			next = first
+		}
+	}
+	ps, _ := parts(20, 1, 1)
+	r := ps[0].Result
+	r.GamesTotal, r.Count = MaxGames+1, MaxGames+1
+	if err := r.check(); err == nil || !strings.Contains(err.Error(), "shard 0/1 of 1099511627777 games") {
+		t.Fatalf("check of %d games: %v", r.GamesTotal, err)
 	}
 }
 
@@ -249,10 +404,10 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 		r2, err := Decode(&out)
-		if err != nil || r2.Checksum != r.Checksum {
+		if err != nil || r.Version == Version && r2.Checksum != r.Checksum {
 			t.Fatalf("round trip: %v", err)
 		}
-		if _, err := Merge([]Part{{"a", r}}); err != nil && r.ShardN == 1 {
+		if _, err := Merge([]Part{{"a", r}}, MergeOptions{}); err != nil && r.ShardN == 1 {
 			t.Fatalf("a whole evaluation does not merge alone: %v", err)
 		}
 	})

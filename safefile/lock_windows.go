@@ -7,6 +7,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// fileLocks: an output file itself is not locked, only its lock file: a
+// file held open cannot be renamed over on Windows, and hard links to
+// outputs are rare there.
+const fileLocks = false
+
 // tryLock locks f's first byte exclusively without waiting (LockFileEx);
 // held reports that another open file holds it. Windows' locks are
 // mandatory, so the holder's process id cannot be read while it holds it.

@@ -15,14 +15,18 @@ import (
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	for path, want := range map[string]string{
-		"":                                 "empty file name",
-		dir:                                "is a folder",
-		dir + "/":                          "is a folder",
-		filepath.Join(dir, "no", "x"):      "does not exist",
-		filepath.Join(dir, "f", "x"):       "is not a folder",
-		filepath.Join(dir, "fine.td2048"):  "",
-		filepath.Join(dir, "f"):            "",
-		filepath.Join(dir, "sp ace[1]*.w"): "",
+		"":                                     "empty file name",
+		dir:                                    "is a folder",
+		dir + "/":                              "is a folder",
+		filepath.Join(dir, "no", "x"):          "does not exist",
+		filepath.Join(dir, "f", "x"):           "is not a folder",
+		filepath.Join(dir, "fine.td2048"):      "",
+		filepath.Join(dir, "f"):                "",
+		filepath.Join(dir, "sp ace[1]*.w"):     "",
+		filepath.Join(dir, ".w.td2048.lock"):   "is td2048's own lock file of w.td2048",
+		filepath.Join(dir, ".w.td2048.tmp123"): "is td2048's own temporary file of w.td2048",
+		filepath.Join(dir, ".lock"):            "",
+		filepath.Join(dir, ".w.tmp"):           "",
 	} {
 		if want == "is not a folder" {
 			os.WriteFile(filepath.Join(dir, "f"), nil, 0o644)
@@ -56,8 +60,13 @@ func TestLockRefusesSecondWriter(t *testing.T) {
 	}
 	_, err = Acquire(path)
 	var le *LockError
-	if !errors.As(err, &le) || le.PID != os.Getpid() || !strings.Contains(err.Error(), "is being written by process") {
+	if !errors.As(err, &le) || le.PID != os.Getpid() || !strings.Contains(err.Error(), "is named twice among this command's outputs") {
 		t.Fatalf("second lock: %v", err)
+	}
+	// Another process is named with its command line.
+	le.PID, le.Cmd = le.PID+1, "td2048 train"
+	if want := fmt.Sprintf("is being written by process %d (td2048 train); wait", le.PID); !strings.Contains(le.Error(), want) {
+		t.Fatalf("%v, want %q", le, want)
 	}
 	// AcquireAll releases what it took when one lock fails.
 	if _, err := AcquireAll(filepath.Join(dir, "a"), path); err == nil {

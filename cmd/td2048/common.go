@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
@@ -118,6 +119,10 @@ func rate(moves int64, d time.Duration) string {
 	return fmt.Sprintf("%.0f", r)
 }
 
+// samePath reports whether two paths name the same file (or would, links
+// followed).
+func samePath(a, b string) bool { return safefile.Same(a, b) }
+
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
 // writes ("weights", "log", "image", "stats"), and a file of that kind may
@@ -175,6 +180,8 @@ func describeFile(path string, head []byte) string {
 		return "an SVG image"
 	case strings.HasPrefix(s, `{"episodes":`):
 		return "a training run's metrics log"
+	case strings.Contains(s, `"format": "`+evalresult.Format+`"`):
+		return "an evaluation result"
 	case strings.Contains(s, "|") && strings.Contains(s, "@"):
 		return "a Threes! statistics file"
 	}

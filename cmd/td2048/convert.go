@@ -30,6 +30,9 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			return usagef("want IN and OUT, got %d arguments", len(args))
 		}
 		in, out := args[0], args[1]
+		if in == "" || out == "" {
+			return usagef("IN and OUT must not be empty file names")
+		}
 		kind := netfile.FormatOfName(out)
 		if *to != "" {
 			k, err := netfile.ParseFormat(*to)

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
@@ -45,7 +46,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	sf.define(fs)
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
-	force := fs.Bool("force", false, "replace an existing --stats file")
+	force := fs.Bool("force", false, "replace whatever file --out or --stats names (--out replaces a result of the same evaluation without it)")
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
 	var part shardFlags
 	part.define(fs)
@@ -53,8 +54,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if *nGames <= 0 {
-			return usagef("--games must be positive")
+		if err := checkEvalFiles(fs, *nGames, *load, part.out, *statsFile); err != nil {
+			return err
 		}
 		if err := checkThreads(*threads); err != nil {
 			return err
@@ -77,7 +78,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if *interleave < 0 || *interleave > learn.MaxInterleave {
 			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
 		}
-		if err := part.resolve(*nGames, *load); err != nil {
+		if err := part.resolve(*nGames, *load, *force); err != nil {
 			return err
 		}
 		defer part.release()
@@ -102,6 +103,11 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		sd := seed.value()
+		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
+			opt.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads)
+		if err := part.checkRerun(res, *load); err != nil {
+			return err
+		}
 		ctx, stop := interruptible()
 		defer stop()
 		if !*asJSON {
@@ -173,9 +179,32 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if interrupted {
 			return fmt.Errorf("interrupted after %d games", n)
 		}
-		return part.save(shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
-			cfg.Search.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads), &ev, *statsFile)
+		return part.save(res, &ev, *statsFile)
 	}
+}
+
+// checkEvalFiles refuses, before anything is read, a game count whose
+// shards' ranges could overflow, an empty output name, an output that is
+// the --load file, and --out and --stats naming one file.
+func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) error {
+	if games <= 0 {
+		return usagef("--games must be positive")
+	}
+	if int64(games) > evalresult.MaxGames {
+		return usagef("--games %d: at most %d (2^40) games in one evaluation", games, int64(evalresult.MaxGames))
+	}
+	for _, o := range []struct{ flag, path string }{{"out", out}, {"stats", statsFile}} {
+		if flagGiven(fs, o.flag) && o.path == "" {
+			return usagef("--%s: empty file name", o.flag)
+		}
+		if samePath(o.path, load) {
+			return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
+		}
+	}
+	if samePath(out, statsFile) {
+		return usagef("--out and --stats name the same file %s", out)
+	}
+	return nil
 }
 
 // interruptible is a context cancelled by the first Ctrl-C or SIGTERM;

@@ -8,16 +8,21 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/stats"
@@ -472,5 +477,347 @@ func TestCheckpointOnFullDisk(t *testing.T) {
 	mustTrain(t, "--resume", w)
 	if st := runState(t, w); st.Done != 300 {
 		t.Fatalf("resumed to %d episodes", st.Done)
+	}
+}
+
+// TestLinksToARunningRun: the one-writer lock is the file's, not the
+// name's: a symbolic or a hard link to a running run's log, or a symbolic
+// link to its weights, is refused naming the run, even with --force, and
+// the run's log is not cut. Once the run has stopped, a save to a symbolic
+// link writes the file it points to and leaves the link a link.
+func TestLinksToARunningRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Chdir(t.TempDir())
+	cmd := exec.Command(os.Args[0], "train", "--network", "2x4", "--episodes", "100000000", "--save", "w.td2048", "--checkpoint-every", "1000", "--threads", "1")
+	cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor(t, func() bool { _, err := os.Stat("w.td2048"); return err == nil }, &out)
+	if err := os.Symlink("w.jsonl", "alias.jsonl"); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	os.Link("w.jsonl", "hard.jsonl")
+	os.Symlink("w.td2048", "alias.td2048")
+	running := fmt.Sprintf("is being written by process %d", cmd.Process.Pid)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--save", "y.td2048", "--log", "alias.jsonl"}, "alias.jsonl (a link to w.jsonl) " + running},
+		{[]string{"--save", "y.td2048", "--log", "hard.jsonl"}, "hard.jsonl " + running},
+		{[]string{"--save", "alias.td2048", "--log", "none"}, "alias.td2048 (a link to w.td2048) " + running},
+	} {
+		before, _ := os.Stat("w.jsonl")
+		code, _, errs := runCmd(t, append([]string{"train", "--network", "2x4", "--episodes", "10", "--force"}, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d: %s(want %q)", c.args, code, errs, c.msg)
+		}
+		if after, _ := os.Stat("w.jsonl"); after.Size() < before.Size() {
+			t.Fatalf("%v cut the running run's log from %d to %d bytes", c.args, before.Size(), after.Size())
+		}
+	}
+	if fi, err := os.Lstat("alias.td2048"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link to the running run's weights was replaced")
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if bytes.IndexByte(fileBytes(t, "w.jsonl"), 0) >= 0 {
+		t.Fatal("the run's log holds NUL bytes")
+	}
+	mustTrain(t, "--network", "2x4", "--episodes", "10", "--save", "alias.td2048", "--log", "none", "--force")
+	if fi, err := os.Lstat("alias.td2048"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("a save through a link replaced the link")
+	}
+	if h, err := netfile.ReadHeader("w.td2048"); err != nil || h.Episodes != 10 {
+		t.Fatalf("the link's target after a save through it: %d episodes, %v", h.Episodes, err)
+	}
+}
+
+// TestStaleTemporariesOfOtherFiles: a run cleaning up after a killed save
+// of w.td2048 removes only w.td2048's temporaries, not the save under way
+// of a file whose name starts with w.td2048.
+func TestStaleTemporariesOfOtherFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile(".w.td2048.tmp123", []byte("a killed save"), 0o644)
+	os.WriteFile(".w.td2048.tmpX.td2048.tmp456", []byte("another file's save"), 0o644)
+	mustTrain(t, "--network", "2x4", "--episodes", "10", "--save", "w.td2048")
+	if _, err := os.Stat(".w.td2048.tmp123"); err == nil {
+		t.Error("w.td2048's stale temporary was kept")
+	}
+	if _, err := os.Stat(".w.td2048.tmpX.td2048.tmp456"); err != nil {
+		t.Error("the save under way of w.td2048.tmpX.td2048 was removed")
+	}
+}
+
+// evalParts plays an evaluation of 20 games with seed 5 in two shards,
+// p0.json and p1.json, in the working folder.
+func evalParts(t *testing.T, w string) {
+	t.Helper()
+	for k := range 2 {
+		if code, _, errs := runCmd(t, "eval", "--load", w, "--games", "20", "--seed", "5", "--threads", "1",
+			"--shard", fmt.Sprintf("%d/2", k), "--out", fmt.Sprintf("p%d.json", k)); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+}
+
+// TestEvalOutReplacesOnlyReruns: eval --out and merge --out replace a
+// result file only with a rerun of its evaluation (the same weights, seed,
+// search, games and shard); another evaluation's result, a damaged one and
+// any other file are refused, and --force, which the refusal advises,
+// replaces them.
+func TestEvalOutReplacesOnlyReruns(t *testing.T) {
+	w := trainedWeights(t)
+	t.Chdir(t.TempDir())
+	evalParts(t, w)
+	if code, _, errs := runCmd(t, "merge", "p0.json", "p1.json", "--out", "expensive.json"); code != 0 {
+		t.Fatal(errs)
+	}
+	merged, p0 := fileBytes(t, "expensive.json"), fileBytes(t, "p0.json")
+	hint := "; not overwriting it (choose another --out, or --force to replace it)"
+	eval := []string{"eval", "--load", w, "--threads", "1"}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--games", "3", "--seed", "99", "--out", "expensive.json"}, "expensive.json holds the result of another evaluation (this one has seed 99, not 5)" + hint},
+		{[]string{"--games", "3", "--seed", "5", "--out", "expensive.json"}, "an evaluation of 3 games, not 20"},
+		{[]string{"--games", "20", "--seed", "5", "--depth", "2", "--out", "expensive.json"}, `search "2-ply expectimax, no table", not "1-ply (greedy)"`},
+		{[]string{"--games", "20", "--seed", "5", "--shard", "1/2", "--out", "p0.json"}, "shard 1/2, not 0/2"},
+		{[]string{"--games", "20", "--seed", "5", "--shard", "0/4", "--out", "p0.json"}, "one of 4 shards, not 2"},
+	} {
+		code, out, errs := runCmd(t, append(eval, c.args...)...)
+		if code != 1 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 || strings.Contains(out, "avg =") {
+			t.Errorf("%v: exit %d: %s%s(want %q)", c.args, code, out, errs, c.msg)
+		}
+	}
+	if !bytes.Equal(fileBytes(t, "expensive.json"), merged) || !bytes.Equal(fileBytes(t, "p0.json"), p0) {
+		t.Fatal("a refused evaluation changed a result file")
+	}
+	// Reruns of the same evaluation replace: the whole in one process
+	// over the merge, a shard over itself, a merge over itself.
+	for _, args := range [][]string{
+		append(eval, "--games", "20", "--seed", "5", "--out", "expensive.json"),
+		append(eval, "--games", "20", "--seed", "5", "--shard", "0/2", "--out", "p0.json", "--threads", "2"),
+		{"merge", "p0.json", "p1.json", "--out", "expensive.json"},
+	} {
+		if code, _, errs := runCmd(t, args...); code != 0 {
+			t.Errorf("rerun %v: exit %d: %s", args, code, errs)
+		}
+	}
+	// A damaged result, or a file that is no result, is refused; --force
+	// replaces either.
+	os.WriteFile("damaged.json", bytes.Replace(merged, []byte(`"seed": 5`), []byte(`"seed": 6`), 1), 0o644)
+	os.WriteFile("notes.txt", []byte("precious"), 0o644)
+	for name, msg := range map[string]string{
+		"damaged.json": "damaged.json: damaged evaluation result: checksum does not match" + hint,
+		"notes.txt":    "notes.txt holds other data" + hint,
+	} {
+		oneLine(t, append(eval, "--games", "3", "--out", name), 1, msg)
+		oneLine(t, []string{"merge", "p0.json", "p1.json", "--out", name}, 1, strings.Replace(msg, "(choose another --out, or --force", "(choose another --out, or --force", 1))
+		if code, _, errs := runCmd(t, append(eval, "--games", "3", "--out", name, "--force")...); code != 0 {
+			t.Errorf("--force over %s: %s", name, errs)
+		}
+	}
+	if code, _, errs := runCmd(t, append(eval, "--games", "3", "--seed", "99", "--out", "expensive.json", "--force")...); code != 0 {
+		t.Fatalf("--force: %s", errs)
+	}
+	if r, err := evalresult.Read("expensive.json"); err != nil || r.GamesTotal != 3 {
+		t.Fatalf("after --force: %d games, %v", r.GamesTotal, err)
+	}
+}
+
+// TestEmptyOutputNamesRefused: an empty output name is a usage error at
+// once, never "none".
+func TestEmptyOutputNamesRefused(t *testing.T) {
+	w := trainedWeights(t)
+	t.Chdir(t.TempDir())
+	evalParts(t, w)
+	for _, args := range [][]string{
+		{"eval", "--load", w, "--games", "100000", "--out", ""},
+		{"eval", "--load", w, "--games", "100000", "--stats", ""},
+		{"merge", "p0.json", "p1.json", "--out", ""},
+		{"merge", "p0.json", "p1.json", "--stats", ""},
+		{"convert", w, ""},
+		{"convert", w, "", "--to", "w"},
+	} {
+		code, out, errs := runCmd(t, args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "empty") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+// TestMergeOutputsAreNotItsInputs: merge's --out and --stats are refused,
+// with --force too, when they name one another or a file the merge reads;
+// a merge whose shards took no measurable time prints no speed.
+func TestMergeOutputsAreNotItsInputs(t *testing.T) {
+	w := trainedThreesWeights(t)
+	t.Chdir(t.TempDir())
+	var inputs [][]byte
+	for k := range 2 {
+		if code, _, errs := runCmd(t, "eval", "--load", w, "--games", "4", "--seed", "3", "--shard", fmt.Sprintf("%d/2", k),
+			"--out", fmt.Sprintf("t%d.json", k), "--stats", fmt.Sprintf("t%d.txt", k)); code != 0 {
+			t.Fatal(errs)
+		}
+		inputs = append(inputs, fileBytes(t, fmt.Sprintf("t%d.json", k)), fileBytes(t, fmt.Sprintf("t%d.txt", k)))
+	}
+	merge := []string{"merge", "t0.json", "t1.json"}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--stats", "same.txt", "--out", "same.txt"}, "--out and --stats name the same file same.txt"},
+		{[]string{"--stats", "t0.txt", "--force"}, "--stats t0.txt is the statistics file of the shard t0.json being merged"},
+		{[]string{"--out", "t1.json", "--force"}, "--out t1.json is the shard t1.json being merged"},
+		{[]string{"--out", "t1.txt", "--force"}, "--out t1.txt is the statistics file of the shard t1.json"},
+	} {
+		oneLine(t, append(merge, c.args...), 2, c.msg)
+	}
+	for k := range 2 {
+		if !bytes.Equal(fileBytes(t, fmt.Sprintf("t%d.json", k)), inputs[2*k]) || !bytes.Equal(fileBytes(t, fmt.Sprintf("t%d.txt", k)), inputs[2*k+1]) {
+			t.Fatalf("shard %d's files changed", k)
+		}
+	}
+	// Shards whose times add up to 0 ms.
+	for k := range 2 {
+		name := fmt.Sprintf("t%d.json", k)
+		r, err := evalresult.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.ElapsedMS, r.TimeMS, r.SlideMS, r.PlaceMS = 0, 0, 0, 0
+		if err := evalresult.Write(name, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCmd(t, merge...)
+	if code != 0 || strings.Contains(out, "M moves/s") || !strings.Contains(out, "speed n/a") {
+		t.Errorf("merge of 0 ms: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// TestOutputIsNotTheLoadFile: eval's --out and --stats are refused, with
+// --force too, when they name the weights being evaluated (also through a
+// link) or one another, or a lock or temporary file of td2048's own.
+func TestOutputIsNotTheLoadFile(t *testing.T) {
+	w := trainedWeights(t)
+	t.Chdir(t.TempDir())
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", ".w.td2048.lock", "--force"}, 2, ".w.td2048.lock is td2048's own lock file of w.td2048")
+	oneLine(t, []string{"train", "--network", "2x4", "--episodes", "10", "--save", ".w.td2048.tmp12", "--force"}, 2, "td2048's own temporary file of w.td2048")
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", w, "--force"}, 2, "is the --load file")
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--stats", w, "--force"}, 2, "is the --load file")
+	oneLine(t, []string{"eval", "--load", w, "--games", "2", "--out", "r.json", "--stats", "r.json"}, 2, "--out and --stats name the same file r.json")
+	if err := os.Symlink(w, "link.td2048"); err == nil {
+		oneLine(t, []string{"eval", "--load", "link.td2048", "--games", "2", "--out", w, "--force"}, 2, "is the --load file")
+	}
+}
+
+// writeVersion1 rewrites the result file at path as td2048 wrote results
+// before they recorded their build: format version 1, no build.
+func writeVersion1(t *testing.T, path string) {
+	t.Helper()
+	r, err := evalresult.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Build, r.Version, r.Checksum = nil, 1, ""
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(js)
+	r.Checksum = hex.EncodeToString(sum[:])
+	js, _ = json.MarshalIndent(r, "", "  ")
+	if err := os.WriteFile(path, append(js, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResultsCarryTheirBuild: a result file names the td2048 that played
+// it as td2048 version does, with the weights' checksum, seed, search and
+// games; merge refuses shards of another build, or of a build not
+// recorded (a result file of an older td2048, which still reads), unless
+// --mixed-builds; and --games is bounded so that no shard's games run out
+// of range.
+func TestResultsCarryTheirBuild(t *testing.T) {
+	w := trainedWeights(t)
+	t.Chdir(t.TempDir())
+	evalParts(t, w)
+	var raw map[string]any
+	if err := json.Unmarshal(fileBytes(t, "p1.json"), &raw); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := raw["build"].(map[string]any)
+	_, vout, _ := runCmd(t, "version")
+	if b == nil || b["go"] != runtime.Version() || b["platform"] == nil || b["version"] == nil ||
+		!strings.Contains(vout, fmt.Sprint(b["version"])) || raw["version"] != 2.0 {
+		t.Fatalf("build %v in a result (td2048 version: %s)", raw["build"], vout)
+	}
+	for _, k := range []string{"weights_checksum", "seed", "search", "games_total", "first_game", "games", "shard", "shards"} {
+		if raw[k] == nil || raw[k] == "" {
+			t.Errorf("the result has no %s", k)
+		}
+	}
+	// Another build.
+	r, err := evalresult.Read("p1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := *r.Build
+	other.Revision, other.Modified = "0123456789abcdef0123", false
+	r.Build = &other
+	evalresult.Write("other.json", r)
+	oneLine(t, []string{"merge", "p0.json", "other.json"}, 1, "p0.json and other.json come from different builds of td2048")
+	oneLine(t, []string{"merge", "p0.json", "other.json"}, 1, "(commit 0123456789ab)")
+	code, out, errs := runCmd(t, "merge", "p0.json", "other.json", "--mixed-builds", "--out", "mixed.json")
+	if code != 0 || !strings.Contains(out, "20 games in") || !strings.Contains(string(fileBytes(t, "mixed.json")), `"mixed_builds": true`) {
+		t.Fatalf("--mixed-builds: exit %d: %s%s", code, out, errs)
+	}
+	// An older td2048's result: read, replaced by a rerun, merged only
+	// when told.
+	writeVersion1(t, "p1.json")
+	oneLine(t, []string{"merge", "p0.json", "p1.json"}, 1, "p1.json was written by a td2048 that did not record its build (result format version 1)")
+	if code, _, errs := runCmd(t, "merge", "p0.json", "p1.json", "--mixed-builds"); code != 0 {
+		t.Fatalf("version 1 with --mixed-builds: %s", errs)
+	}
+	if code, _, errs := runCmd(t, "eval", "--load", w, "--games", "20", "--seed", "5", "--shard", "1/2", "--out", "p1.json"); code != 0 {
+		t.Fatalf("rerun over a version 1 result: %s", errs)
+	}
+	if code, _, errs := runCmd(t, "merge", "p0.json", "p1.json"); code != 0 {
+		t.Fatalf("after the rerun: %s", errs)
+	}
+	// Game counts whose shard ranges would overflow are refused at once.
+	for _, games := range []string{"4611686018427387904", "1099511627777"} {
+		code, out, errs := runCmd(t, "eval", "--load", w, "--games", games, "--shard", "3/4", "--out", "big.json")
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "at most 1099511627776") {
+			t.Errorf("--games %s: exit %d: %s%s", games, code, out, errs)
+		}
+	}
+}
+
+// TestWeightsChangedWhileLoaded: an evaluation whose weights file is
+// replaced (a training run's checkpoint) between its checksum and its load
+// is refused: its result would name weights it did not play.
+func TestWeightsChangedWhileLoaded(t *testing.T) {
+	w := trainedWeights(t)
+	s := shardFlags{out: filepath.Join(t.TempDir(), "r.json")}
+	if err := s.resolve(10, w, false); err != nil {
+		t.Fatal(err)
+	}
+	defer s.release()
+	if err := s.checkRerun(evalresult.Result{}, w); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w+".new", fileBytes(t, w), 0o644)
+	os.Rename(w+".new", w)
+	if err := s.checkRerun(evalresult.Result{}, w); err == nil || !strings.Contains(err.Error(), "changed while it was loaded") {
+		t.Fatalf("weights replaced: %v", err)
 	}
 }

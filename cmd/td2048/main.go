@@ -29,12 +29,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/buildinfo"
 )
 
 // A command is one subcommand: its flags are defined on fs by setup, which
@@ -83,42 +84,10 @@ var buildVersion string
 
 // version is the module version and VCS revision of this build, as the Go
 // toolchain recorded them, or the version stamped at link time.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := bi.Main.Version
-	if buildVersion != "" {
-		v = buildVersion
-	} else if v == "" {
-		v = "(devel)"
-	}
-	var rev, when, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
-		}
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if rev != "" {
-		v += fmt.Sprintf(" (commit %s%s", rev, dirty)
-		if when != "" {
-			v += ", " + when
-		}
-		v += ")"
-	}
-	return v + ", " + bi.GoVersion
-}
+func version() string { return buildinfo.Version() }
+
+// The version stamped at link time is the one results record too.
+func init() { buildinfo.Stamp(buildVersion) }
 
 // examples are each command's examples in its help.
 var examples = map[string]string{

@@ -13,6 +13,7 @@ import (
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -30,7 +31,8 @@ shard's wall time). With --out the merged result is written too.
 
 The shards may come in any order; a missing or repeated shard, or a shard
 of other weights, another seed, search, game count or shard count is
-refused with the files named. Threes!: with --stats, the shards'
+refused with the files named, and so are shards written by different
+builds of td2048 (as td2048 version names them), unless --mixed-builds. Threes!: with --stats, the shards'
 statistics files (eval --stats, named in their results and looked up
 beside them) are checked against their checksums and concatenated in game
 order into one file the course judge and td2048 judge accept.`,
@@ -42,12 +44,21 @@ order into one file the course judge and td2048 judge accept.`,
 }
 
 func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
-	out := fs.String("out", "", "write the merged result (a result file of shard 0/1) here")
+	out := fs.String("out", "", "write the merged result (a result file of shard 0/1) here; a result there is replaced only by the merge of the same evaluation, another file only with --force")
 	statsOut := fs.String("stats", "", "Threes!: concatenate the shards' statistics files here, in game order")
-	force := fs.Bool("force", false, "replace an existing --out or --stats file")
+	force := fs.Bool("force", false, "replace whatever file --out or --stats names (never one of the shards' files)")
+	mixed := fs.Bool("mixed-builds", false, "merge shards written by different builds of td2048, or by a td2048 that did not record its build (the merged result then records none)")
 	return func(args []string) error {
 		if len(args) == 0 {
 			return usagef("want the shards' result files (td2048 eval --shard K/N --out FILE writes one)")
+		}
+		for _, o := range []struct{ flag, path string }{{"out", *out}, {"stats", *statsOut}} {
+			if flagGiven(fs, o.flag) && o.path == "" {
+				return usagef("--%s: empty file name", o.flag)
+			}
+		}
+		if samePath(*out, *statsOut) {
+			return usagef("--out and --stats name the same file %s", *out)
 		}
 		var parts []evalresult.Part
 		for _, a := range args {
@@ -57,7 +68,18 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			parts = append(parts, evalresult.Part{Path: a, Result: r})
 		}
-		m, err := evalresult.Merge(parts)
+		// The shards' files are inputs, never outputs.
+		for _, p := range parts {
+			for _, o := range []struct{ flag, path string }{{"out", *out}, {"stats", *statsOut}} {
+				if samePath(o.path, p.Path) {
+					return usagef("--%s %s is the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
+				}
+				if p.Stats != "" && samePath(o.path, shardStats(p)) {
+					return usagef("--%s %s is the statistics file of the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
+				}
+			}
+		}
+		m, err := evalresult.Merge(parts, evalresult.MergeOptions{MixedBuilds: *mixed})
 		if err != nil {
 			return err
 		}
@@ -68,11 +90,23 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			if o.path == "" {
 				continue
 			}
-			release, err := claimOutput(o.path, o.flag, o.want, *force)
+			// A result at --out is replaced by the merge of its evaluation.
+			rerun := false
+			if o.flag == "out" && !*force {
+				if head, err := safefile.Sniff(o.path, 256); err == nil && isResult(head) {
+					rerun = true
+				}
+			}
+			release, err := claimOutput(o.path, o.flag, o.want, *force || rerun)
 			if err != nil {
 				return err
 			}
 			defer release()
+			if rerun {
+				if err := refuseResult(o.path, o.flag, &m); err != nil {
+					return err
+				}
+			}
 		}
 		if *statsOut != "" {
 			if err := concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
@@ -95,6 +129,14 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 	}
 }
 
+// shardStats is the path of a shard's statistics file.
+func shardStats(p evalresult.Part) string {
+	if filepath.IsAbs(p.Stats) {
+		return p.Stats
+	}
+	return filepath.Join(filepath.Dir(p.Path), p.Stats)
+}
+
 func absOr(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a
@@ -108,10 +150,7 @@ func concatStats(path string, parts []evalresult.Part) error {
 	return netfile.WriteAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		for _, p := range parts {
-			src := p.Stats
-			if !filepath.IsAbs(src) {
-				src = filepath.Join(filepath.Dir(p.Path), src)
-			}
+			src := shardStats(p)
 			sum, err := evalresult.HashFile(src)
 			if err != nil {
 				return fmt.Errorf("statistics file of %s: %v", p.Path, err)
@@ -163,8 +202,12 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 		fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
 	}
 	el := time.Duration(m.ElapsedMS) * time.Millisecond
-	_, err = fmt.Fprintf(w, "%d games in %s of the shards' time in all (longest shard %s), %s moves/s of one shard's time\n",
-		b.Games, el, time.Duration(m.WallMS)*time.Millisecond, rate(m.Moves, el))
+	speed := rate(m.Moves, el) + " moves/s of one shard's time"
+	if el <= 0 {
+		speed = "speed n/a (under a millisecond in all)"
+	}
+	_, err = fmt.Fprintf(w, "%d games in %s of the shards' time in all (longest shard %s), %s\n",
+		b.Games, el, time.Duration(m.WallMS)*time.Millisecond, speed)
 	if statsPath != "" {
 		fmt.Fprintf(w, "statistics file = %s (%d games; check it with td2048 judge %s)\n", statsPath, b.Games, statsPath)
 	}

@@ -14,6 +14,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
@@ -34,18 +35,24 @@ type shardFlags struct {
 	weights string // the weights file's checksum (netfile.FileSum)
 	release func()
 	started time.Time
+	// loadStat is the weights file when it was hashed.
+	loadStat os.FileInfo
+	// replace: a result file is at --out and not --force: it is replaced
+	// only by a rerun of its evaluation (checkRerun).
+	replace bool
 }
 
 func (s *shardFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&s.spec, "shard", "", "play only shard K/N (from 0) of the games, the contiguous games K*games/N .. (K+1)*games/N-1, and write the result to --out for td2048 merge; auto: the task index of a Slurm job array (SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of --shards or TD2048_SHARDS)")
 	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the number of shards (default: SLURM_ARRAY_TASK_COUNT, or TD2048_SHARDS)")
-	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search) to this JSON file for td2048 merge; an existing result file there is replaced")
+	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search, games, shard and td2048's build) to this JSON file for td2048 merge; a result there is replaced only by a rerun of the same evaluation (weights, seed, search, games and shard), another file only with --force")
 }
 
 // resolve reads the flags for an evaluation of total games: the games
 // this process plays are s.first .. s.first+s.games-1 (all of them when
-// not sharded). It claims --out and hashes the weights at load.
-func (s *shardFlags) resolve(total int, load string) error {
+// not sharded). It claims --out (force: whatever is there) and hashes the
+// weights at load.
+func (s *shardFlags) resolve(total int, load string, force bool) error {
 	s.total, s.first, s.games = total, 0, total
 	s.release = func() {}
 	s.started = time.Now()
@@ -82,9 +89,10 @@ func (s *shardFlags) resolve(total int, load string) error {
 		}
 		s.first, s.games = s.shard.Games(total)
 	}
-	if err := s.claim(); err != nil {
+	if err := s.claim(force); err != nil {
 		return err
 	}
+	s.loadStat, _ = os.Stat(load)
 	sum, err := netfile.FileSum(load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		s.release()
@@ -94,18 +102,66 @@ func (s *shardFlags) resolve(total int, load string) error {
 	return nil
 }
 
-// claim locks --out and refuses a file there that is not an evaluation
-// result (one is replaced: it is reproduced by the same command).
-func (s *shardFlags) claim() error {
-	force := false
-	if head, err := safefile.Sniff(s.out, 256); err == nil && strings.Contains(string(head), `"format": "`+evalresult.Format+`"`) {
-		force = true
-	}
-	release, err := claimOutput(s.out, "out", "result", force)
+// claim locks --out and, unless force, refuses a file there that is not
+// an evaluation result; a result there is compared with the evaluation
+// once it is known (checkRerun).
+func (s *shardFlags) claim(force bool) error {
+	release, err := claimOutput(s.out, "out", "result", true)
 	if err != nil {
 		return err
 	}
 	s.release = sync.OnceFunc(release)
+	if force {
+		return nil
+	}
+	head, err := safefile.Sniff(s.out, 256)
+	if err == nil && isResult(head) {
+		s.replace = true
+		return nil
+	}
+	if err := refuseClobber(s.out, "out", "result", "", nil); err != nil {
+		s.release()
+		return err
+	}
+	return nil
+}
+
+// isResult reports whether a file's first bytes are an evaluation result's.
+func isResult(head []byte) bool {
+	return strings.Contains(string(head), `"format": "`+evalresult.Format+`"`)
+}
+
+// checkRerun, before any game, refuses to replace a result file at --out
+// that is not of the evaluation r (its evaluation fields set), and checks
+// that the weights were not replaced while they were hashed and loaded.
+func (s *shardFlags) checkRerun(r evalresult.Result, load string) error {
+	if s.out == "" {
+		return nil
+	}
+	if fi, err := os.Stat(load); err == nil && s.loadStat != nil &&
+		(!os.SameFile(fi, s.loadStat) || fi.Size() != s.loadStat.Size() || !fi.ModTime().Equal(s.loadStat.ModTime())) {
+		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", load)
+	}
+	if !s.replace {
+		return nil
+	}
+	r.WeightsSum = s.weights
+	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
+	return refuseResult(s.out, "out", &r)
+}
+
+// refuseResult refuses to replace the result file at path unless it holds
+// the result of the evaluation of next (a rerun, which gives the same
+// counts).
+func refuseResult(path, flagName string, next *evalresult.Result) error {
+	hint := "choose another --" + flagName + ", or --force to replace it"
+	prev, err := evalresult.Read(path)
+	if err != nil {
+		return fmt.Errorf("%v; not overwriting it (%s)", err, hint)
+	}
+	if d := evalresult.Rerun(&prev, next); d != "" {
+		return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+	}
 	return nil
 }
 
@@ -124,6 +180,8 @@ func (s *shardFlags) save(r evalresult.Result, ev *games.Evaluation, statsPath s
 		return nil
 	}
 	defer s.release()
+	b := buildinfo.Current()
+	r.Build = &b
 	r.WeightsSum = s.weights
 	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
 	if sp := ev.Speed; sp != nil { // the course summary's speeds (Threes!)

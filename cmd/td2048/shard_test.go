@@ -55,8 +55,8 @@ func evalShards(t *testing.T, dir string, n int, args ...string) string {
 
 func TestShardedEvalMergesExactly(t *testing.T) {
 	w := trainedWeights(t)
-	dir := t.TempDir()
 	for _, search := range [][]string{{"--depth", "1"}, {"--depth", "2"}} {
+		dir := t.TempDir() // each evaluation's results its own (another's are not replaced)
 		args := append([]string{"--load", w, "--games", "40", "--seed", "11", "--threads", "2"}, search...)
 		code, whole, errb := runCmd(t, append([]string{"eval"}, args...)...)
 		if code != 0 {

@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -30,7 +31,7 @@ type Log struct {
 
 // CreateLog starts a new, empty log at path.
 func CreateLog(path string) (*Log, error) {
-	f, err := os.Create(path)
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("log: %v", err)
 	}
@@ -79,7 +80,7 @@ func ForkLog(path, from string, st *State) (*Log, error) {
 // that it holds the checkpoint's part: at least st.LogOffset bytes,
 // ending with the record of a block of this run.
 func openRunLog(path string, st *State, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag, 0)
+	f, err := safefile.OpenFile(path, flag, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("the run's log %s is missing (the checkpoint expects %d bytes of it): continue with a new log (--log FILE) or none (--log none)", path, st.LogOffset)
 	}
@@ -114,7 +115,7 @@ func openRunLog(path string, st *State, flag int) (*os.File, error) {
 // whose log it is): new records go after its last complete one, and a torn
 // last line (a killed writer) is cut off.
 func AppendLog(path string) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("log: %v", err)
 	}
