@@ -35,7 +35,7 @@ are printed and the exit status is 1.`,
 }
 
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play with")
+	load := fs.String("load", "", loadHelp("weights to play with"))
 	nGames := fs.Int("games", 1000, "games to play")
 	var seed seedFlag
 	fs.Var(&seed, "seed", "random seed (printed at start; random when not given); game i draws from (seed, i) alone")
@@ -60,6 +60,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		if err := sf.check(); err != nil {
+			return err
+		}
+		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
 		if !flagGiven(fs, "game") {

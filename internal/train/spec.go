@@ -60,10 +60,11 @@ type Spec struct {
 
 // Default is the spec of the train command without flags: the course's
 // 4x6 network (the game's default network), 100,000 episodes at alpha
-// 0.1, saved to weights.td2048.
+// 0.1, saved to the game's own file (games.Game.File: weights.td2048 for
+// 2048, threes.td2048 for Threes!).
 func Default() Spec {
 	return Spec{
-		Network: "4x6", Episodes: 100000, Alpha: 0.1, Save: "weights.td2048", Every: 1000, Learner: "after",
+		Network: "4x6", Episodes: 100000, Alpha: 0.1, Every: 1000, Learner: "after",
 		CoherenceAlpha: 1, Update: "backward", CheckpointEvery: 10000, CheckpointGap: Duration(time.Minute),
 	}
 }
