@@ -78,12 +78,12 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", loadHelp("weights to value the moves with (none: rewards only; a missing default file too)"))
+	load := fs.String("load", "", loadHelp("weights to value the moves with; none, or no default file: rewards only"))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
-	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
 	nextTile := fs.Int("next", 0, "Threes!: the next tile, 1, 2 or 3, as the game shows it (needed for Threes!)")
 	fs.IntVar(nextTile, "hint", 0, "the next tile (now --next)")
 	fs.MarkDeprecated("hint", "use --next (the Threes! next tile; \"hint\" is the move advice)")

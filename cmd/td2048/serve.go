@@ -67,7 +67,7 @@ var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "", loadHelp("weights to play and advise with; their game is the page's"))
-	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
 	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
 	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
