@@ -257,7 +257,8 @@ above 1 only from a checkpoint (as after kill -9) or with checkpoints at
 the same episodes, since the games in turn pause at checkpoints, not at
 Ctrl-C or --duration.
 
-eval --interleave plays greedy 2048 games in turn the same way; its
+eval --interleave plays greedy 2048 games in turn the same way (at
+--depth 1, without --downgrade; 0: 2 on AMD processors, else 1); its
 statistics do not depend on it, nor on --threads. docs/speed.md says why
 and what was measured.`
 
@@ -295,14 +296,14 @@ func checkpointsTopic() string {
 	return `--save FILE holds a run's weights and its state; it is also its
 checkpoint. It defaults to the game's own file: weights.td2048 for 2048,
 threes.td2048 for Threes!. It is rewritten every --checkpoint-every
-episodes (10000), at the end and on Ctrl-C or SIGTERM, atomically and with
-a checksum. A checkpoint that would come within --checkpoint-gap (1m) of
-the last one is skipped, so that a short run learns instead of writing
-weights; a --checkpoint-every given saves at each of its episodes unless
---checkpoint-gap is given too. Skipping one changes nothing learnt. A
-checkpoint that cannot be written stops the run, and FILE keeps the last
-one intact: continue with td2048 train --resume FILE once the problem is
-fixed.
+episodes (10000; 0: only at the end), at the end and on Ctrl-C or SIGTERM,
+atomically and with a checksum. A checkpoint that would come within
+--checkpoint-gap (1m) of the last one is skipped, so that a short run
+learns instead of writing weights; a --checkpoint-every given saves at
+each of its episodes unless --checkpoint-gap is given too. Skipping one
+changes nothing learnt. A checkpoint that cannot be written stops the run,
+and FILE keeps the last one intact: continue with td2048 train --resume
+FILE once the problem is fixed.
 
 ` + wrapIndent("--resume FILE continues the run exactly where it stopped; --episodes gives it a new total, so a finished run goes on. "+
 		"A resumed run keeps its settings: it may be given other values of "+strings.Join(override, ", ")+
@@ -315,7 +316,7 @@ fixed.
   course demo's way; the default for the game's own file) trains on in
   place and continues that file's log.
 - --duration 60m stops after that much training, saves and exits 0 (for
-  equal-compute comparisons); --resume goes on.
+  equal-compute comparisons; 0, the default: no limit); --resume goes on.
 - --log FILE: the metrics log, one JSON line per block (default: the
   --save file with .jsonl; none: no log). --plot FILE draws the learning
   curve (PNG, SVG or PDF) at every checkpoint and at the end. --every N:
