@@ -15,8 +15,12 @@
 //	td2048 sweep    train and evaluate a plan's configurations, a job array task each
 //	td2048 version  the module version and commit of this build
 //
-// Run "td2048 help COMMAND" for a command's flags and examples, and
-// "td2048 completion bash|zsh|fish" for shell completion.
+// Run "td2048 help COMMAND" for a command's flags and examples, "td2048
+// help TOPIC" for the long explanations (td2048 help lists the topics),
+// and "td2048 completion bash|zsh|fish" for shell completion, which also
+// completes the values of flags like --recipe, --network and --game. The
+// same help is in docs/reference/commands and docs/man, generated
+// (go generate ./cmd/td2048).
 //
 // The command line is cobra's (with pflag): it gives the conventions users of
 // Go tools expect (GNU --flag spelling, nested help on stdout, suggestions for
