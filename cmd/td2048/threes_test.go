@@ -439,4 +439,9 @@ func TestEachGameItsOwnFile(t *testing.T) {
 	if code, _, errs := runCmd(t, "eval", "--game", "nope"); code != 2 || !strings.Contains(errs, "unknown game") {
 		t.Fatalf("eval --game nope: exit %d: %s", code, errs)
 	}
+	// serve (as play) reads the game's file too, and says whose.
+	_, stop := startServe(t, "--game", "threes")
+	if code, out, errs := stop(); code != 0 || !strings.Contains(out, "Threes! network 0123,4567,89ab,cdef+hint") || !strings.Contains(out, "from threes.td2048") {
+		t.Fatalf("serve --game threes: exit %d: %s\n%s", code, errs, out)
+	}
 }
