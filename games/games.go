@@ -41,6 +41,11 @@ type Game struct {
 	Rates []int
 	// Network is the default network spec.
 	Network string
+	// File is the weights file the commands save to and load from when
+	// none is named (weights.td2048, threes.td2048), so that the games'
+	// runs in one folder never collide; its metrics log is beside it
+	// (threes.jsonl).
+	File string
 	// Learners are the learner kinds that fit the game, the default first.
 	Learners []learn.Kind
 	// CheckSpec refuses networks the game cannot use.

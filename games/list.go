@@ -22,6 +22,7 @@ func init() {
 		Name: "2048", Title: "2048", Code: board.Pow2,
 		Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
 		Network:  "4x6",
+		File:     "weights.td2048",
 		Learners: []learn.Kind{learn.AfterState, learn.State},
 		Move:     "move",
 		CheckSpec: func(s ntuple.Spec) error {
@@ -90,6 +91,7 @@ func init() {
 		Name: "threes", Title: "Threes!", Code: threes.Code,
 		Goal: 13, Rates: []int{12, 13, 14},
 		Network:   "4x6+hint",
+		File:      "threes.td2048",
 		Learners:  []learn.Kind{learn.AfterState},
 		Move:      "slide",
 		HasNext:   true,

@@ -150,6 +150,10 @@ func (m Mode) Describe() string {
 	return what + ", backward episode updates"
 }
 
+// ModeNames are the update modes ParseMode reads, the default first (for
+// help and completion).
+var ModeNames = []string{"backward", "online", "fast", "forward", "delayed"}
+
 // ParseMode reads "backward", "online", "fast", "forward" or "delayed"
 // (fast and forward are online with Value ValueChoice and ValueFresh),
 // optionally followed by

@@ -350,3 +350,22 @@ func TestCoherenceOnSquaresLearns(t *testing.T) {
 	}
 	t.Logf("default %.0f, fast %.0f", online, fast)
 }
+
+// TestNamesParse: every name help and completion offer is one the
+// parsers read.
+func TestNamesParse(t *testing.T) {
+	for _, n := range ModeNames {
+		_, err := ParseMode(n)
+		if n == "delayed" {
+			_, err = ParseMode(n + ",lambda=0.5")
+		}
+		if err != nil {
+			t.Errorf("ModeNames: %s: %v", n, err)
+		}
+	}
+	for _, n := range ShapingNames {
+		if _, err := ParseShaping(n); err != nil {
+			t.Errorf("ShapingNames: %s: %v", n, err)
+		}
+	}
+}

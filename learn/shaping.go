@@ -35,6 +35,10 @@ type Shaping struct {
 	Block, Limit int
 }
 
+// ShapingNames are the kinds of shaping ParseShaping reads (for help and
+// completion).
+var ShapingNames = []string{"restart", "carousel"}
+
 // ParseShaping reads "" or "none", "restart" with optional ",L=N" and
 // ",at=F" (default L=10, at=0.5), or "carousel" with optional ",block=N"
 // and ",limit=N" (default 2048 and 65536).

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# duel.sh: the equal-compute duel (README, "Equal compute"): td2048 and
-# TDL2048+ train the same network by TC on all cores for the same wall
-# time, one after the other, then td2048 evaluates both sets of weights
-# on the same games and prints the ratios.
+# duel.sh: the equal-compute duel (docs/explanation/experiments.md,
+# "Equal-compute duels"): td2048 and TDL2048+ train the same network by
+# TC on all cores for the same wall time, one after the other, then
+# td2048 evaluates both sets of weights on the same games and prints the
+# ratios.
 #
 #   scripts/duel.sh TDLBIN SECONDS OUTDIR [NETWORK [TDL_FIRST_EPISODES]]
 #

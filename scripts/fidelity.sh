@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fidelity.sh: train td2048 and TDL2048+ with the same recipes and compare
-# their learning results (README, "Fidelity with TDL2048+").
+# their learning results (docs/explanation/fidelity.md).
 #
 #   scripts/fidelity.sh TDL2048_BINARY [OUTDIR]
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # methodspeed.sh: training speed of each learning method, td2048 beside
-# TDL2048+ (README, "Fidelity with TDL2048+", the speed table).
+# TDL2048+ (docs/explanation/fidelity.md, "Speed of each method").
 #
 #   scripts/methodspeed.sh TDL2048_BINARY [OUTDIR]
 #

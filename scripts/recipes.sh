@@ -16,8 +16,7 @@ tc-fast|--coherence --update fast|-a 1.0 -tt fast
 '
 # tc is both programs' default TC, forward: s'_t valued again just before
 # its online update; tc-fast values it as it was when chosen (TDL2048+'s
-# -tt fast, its fastest TC, which td2048 ran by default on one thread
-# until 2026-11-26).
+# -tt fast, its fastest TC).
 
 # all_methods: every method's name, in order.
 all_methods() { echo "$recipes" | awk -F'|' 'NF {print $1}'; }

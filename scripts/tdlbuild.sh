@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tdlbuild.sh: TDL2048+'s fastest builds, to compare td2048 against
-# (README, "Speed", "On an Intel Xeon").
+# (docs/speed.md, "Beside TDL2048+").
 #
 #   scripts/tdlbuild.sh TDL2048_SOURCE OUTDIR [WEIGHTS.w]
 #
@@ -15,8 +15,8 @@
 #   OUTDIR/tc8x6/2048     profiled on 8x6 TC (-a 1.0) on two threads, 4k
 #                         episodes, for the equal-compute duel's 8x6 TC
 #                         (the 8x6 TD(0) build ran TC at 0.28M moves/s on
-#                         one thread); on 2026-11-27 it was no faster than
-#                         the default build (README, "Equal compute")
+#                         one thread); measured, it was no faster than
+#                         the default build (docs/explanation/experiments.md)
 #   OUTDIR/methods4x6/2048  profiled on 4x6 training by each learning
 #                         method of scripts/recipes.sh (a few thousand
 #                         episodes each), for scripts/methodspeed.sh: the
@@ -27,7 +27,7 @@
 #                         run's `-o`); only when WEIGHTS.w is given
 #
 # Use the build profiled on the work measured: profile-guided code is
-# fast only where the profile ran (on 2026-11-26 the 4x6 training build
+# fast only where the profile ran (measured, the 4x6 training build
 # ran 30k episodes in 26.6 s against the default's 27.9-33.0 s, and 8x6
 # 2.5 times slower than the default, its 8x6 code compiled as cold).
 # TDL2048+'s README advises against `make native`, and it was slower

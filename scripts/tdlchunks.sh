@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tdlchunks.sh: TDL2048+ trained for a budget of wall time, for the
-# equal-compute duel (README, "Equal compute"). TDL2048+ has no time limit,
+# equal-compute duel (docs/explanation/experiments.md, "Equal-compute duels"). TDL2048+ has no time limit,
 # so it runs in chunks (each reloading and saving the weights and TC
 # tables with -io), the next chunk sized to 60% of what the last one's rate
 # fits in the time left, until less than 2000 episodes would fit. Games
 # grow longer as the network learns, so a chunk runs slower than the one
-# before: at 90% the 8x6 duel's second chunk (2026-11-27) overran by 237 s.
+# before: at 90% an 8x6 duel's second chunk overran by 237 s.
 #
 #   scripts/tdlchunks.sh TDLBIN BUDGET_SECONDS OUT.w FIRST_EPISODES TDL_FLAGS...
 #

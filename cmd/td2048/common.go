@@ -57,7 +57,11 @@ func (s *seedFlag) value() uint64 {
 func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
 	net, h, err := netfile.LoadAny(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, h, fmt.Errorf("%s not found: train one with td2048 train, or name another with --load", path)
+		train := "td2048 train"
+		if game != "" && game != games.Default {
+			train += " --game " + game
+		}
+		return nil, h, fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
 	}
 	if err != nil {
 		var pe *os.PathError

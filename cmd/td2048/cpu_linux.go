@@ -9,7 +9,7 @@ import (
 // cpuModel is the processor's name as Linux reports it (/proc/cpuinfo's
 // first "model name"), or "" where it does not say (arm64 kernels give
 // none). bench prints it: its speeds, and how they compare with other
-// programs', depend on the processor (see README, Speed).
+// programs', depend on the processor (docs/speed.md).
 func cpuModel() string {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {

@@ -36,20 +36,23 @@ are printed and the exit status is 1.`,
 }
 
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play with")
+	load := fs.String("load", "", loadHelp("weights to play with"))
 	nGames := fs.Int("games", 1000, "games to play")
 	var seed seedFlag
-	fs.Var(&seed, "seed", "random seed (printed at start; random when not given); game i draws from (seed, i) alone")
-	threads := fs.Int("threads", 0, "worker threads (0: all cores); the statistics do not depend on it")
-	interleave := fs.Int("interleave", 0, fmt.Sprintf("greedy games each thread plays in turn, so that one game's memory waits overlap another's move (0: the fastest measured on this processor: %d on AMD processors, else 1); the statistics do not depend on it; 2048 at --depth 1 without --downgrade", learn.DefaultEvalInterleave))
+	fs.Var(&seed, "seed", "random seed (random when not given; td2048 help seeds)")
+	threads := fs.Int("threads", 0, "worker threads (0: all cores; the statistics stay the same)")
+	interleave := fs.Int("interleave", 0, "greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)")
 	var sf searchFlags
 	sf.define(fs)
-	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
-	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
-	force := fs.Bool("force", false, "replace whatever file --out or --stats names (--out replaces a result of the same evaluation without it)")
-	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
+	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file to `FILE` (for td2048 judge)")
+	force := fs.Bool("force", false, "replace a --stats or --out file of another evaluation")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	var part shardFlags
 	part.define(fs)
+	setGroup(fs, "basic", "load", "game", "games", "seed", "depth")
+	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint")
+	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "shard", "shards", "out")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -61,6 +64,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		if err := sf.check(); err != nil {
+			return err
+		}
+		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
 		if !flagGiven(fs, "game") {

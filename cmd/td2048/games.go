@@ -1,6 +1,13 @@
 package main
 
-import "github.com/td2048/td2048/games"
+import (
+	"fmt"
+	"strings"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/games"
+)
 
 // gameOf is the game named by --game ("" when neither the flag nor a file
 // names one: the default game), a usage error when there is none.
@@ -18,4 +25,33 @@ func gameTitle(name string) string {
 		return g.Title
 	}
 	return name
+}
+
+// loadHelp is the help of the --load flag of a command that reads
+// weights: what it does with them, and the file it reads when none is
+// named (defaultLoad).
+func loadHelp(what string) string {
+	var files []string
+	for _, g := range games.All() {
+		if g.Name == games.Default {
+			files = append(files, g.File)
+		} else {
+			files = append(files, fmt.Sprintf("%s with --game %s", g.File, g.Name))
+		}
+	}
+	return fmt.Sprintf("%s (default: the game's file, %s)", what, strings.Join(files, "; "))
+}
+
+// defaultLoad gives --load, when it is not given, the file of the game
+// --game names (the default game's when it names none): each game its
+// own file, weights.td2048 or threes.td2048, as train saves them.
+func defaultLoad(fs *flag.FlagSet, load *string, game string) error {
+	g, err := gameOf(game)
+	if err != nil {
+		return err
+	}
+	if !fs.Changed("load") {
+		*load = g.File
+	}
+	return nil
 }

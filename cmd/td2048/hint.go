@@ -78,13 +78,13 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to value the moves with (none: rewards only); a missing default file shows rewards only")
+	load := fs.String("load", "", loadHelp("weights to value the moves with; none, or no default file: rewards only"))
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
-	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
-	nextTile := fs.Int("next", 0, "Threes!: the next tile, 1, 2 or 3")
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
+	nextTile := fs.Int("next", 0, "Threes!: the next tile, 1, 2 or 3, as the game shows it (needed for Threes!)")
 	fs.IntVar(nextTile, "hint", 0, "the next tile (now --next)")
 	fs.MarkDeprecated("hint", "use --next (the Threes! next tile; \"hint\" is the move advice)")
 	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
@@ -92,11 +92,14 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty; 2048 tiles up to 2^31), or 0x and the 64-bit hex packing")
 		}
-		// Like eval, play and serve, hint uses weights.td2048 unless told
+		// Like eval, play and serve, hint uses the game's file unless told
 		// otherwise; without weights it still shows the rules' side.
 		if *load == "none" {
 			*load = ""
 		} else if !flagGiven(fs, "load") {
+			if err := defaultLoad(fs, load, *gameName); err != nil {
+				return err
+			}
 			if _, err := os.Stat(*load); err != nil {
 				*load = ""
 			}
@@ -118,6 +121,9 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			fmt.Fprintln(e.stdout, note)
 		}
 		p, err := g.Position(b, *nextTile)
+		if err != nil && g.HasNext && !flagGiven(fs, "next") && !flagGiven(fs, "hint") {
+			return usagef("%s needs the next tile, shown beside the board: give it with --next (%v)", g.Title, err)
+		}
 		if err != nil {
 			return usagef("--next %d: %v", *nextTile, err)
 		}

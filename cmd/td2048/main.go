@@ -15,8 +15,12 @@
 //	td2048 sweep    train and evaluate a plan's configurations, a job array task each
 //	td2048 version  the module version and commit of this build
 //
-// Run "td2048 help COMMAND" for a command's flags and examples, and
-// "td2048 completion bash|zsh|fish" for shell completion.
+// Run "td2048 help COMMAND" for a command's flags and examples, "td2048
+// help TOPIC" for the long explanations (td2048 help lists the topics),
+// and "td2048 completion bash|zsh|fish" for shell completion, which also
+// completes the values of flags like --recipe, --network and --game. The
+// same help is in docs/reference/commands and docs/man, generated
+// (go generate ./cmd/td2048).
 //
 // The command line is cobra's (with pflag): it gives the conventions users of
 // Go tools expect (GNU --flag spelling, nested help on stdout, suggestions for
@@ -91,12 +95,6 @@ func init() { buildinfo.Stamp(buildVersion) }
 
 // examples are each command's examples in its help.
 var examples = map[string]string{
-	"train": `  td2048 train                                   # the course's 4x6 network, 100,000 episodes, to weights.td2048
-  td2048 train --plot curve.png --seed 1 --threads 1   # a repeatable run with its learning curve
-  td2048 train --resume weights.td2048 --episodes 200000   # continue a run (stopped or finished)
-  td2048 train --load weights.td2048 --episodes 50000      # train on from saved weights
-  td2048 train --game threes --save threes.td2048          # Threes!, 4x6 tables per next tile
-  td2048 train --network 8x6 --alpha-schedule 0:0.1,500000:0.01 --save 8x6.td2048`,
 	"eval": `  td2048 eval                                    # 1000 greedy games with weights.td2048
   td2048 eval --games 1000 --depth 2             # one more layer of expectimax
   td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
@@ -156,6 +154,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		return c.Help()
 	}
 	r.SetFlagErrorFunc(flagError)
+	r.SetUsageTemplate(usageTemplate)
 	r.AddCommand(&cobra.Command{
 		Use:   "version",
 		Short: "print the module version and commit of this build",
@@ -182,8 +181,12 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		runFn := cmd.setup(c.Flags(), e)
 		c.RunE = func(_ *cobra.Command, args []string) error { return runFn(args) }
 		c.Flags().SortFlags = false
+		completeFlags(c)
 		r.AddCommand(c)
 	}
+	addTopics(r)
+	addGenDocs(r)
+	addCompletion(r)
 	return r
 }
 

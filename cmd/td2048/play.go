@@ -26,7 +26,8 @@ func init() {
 }
 
 func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play and advise with; their game (2048 or Threes!) is the one played")
+	load := fs.String("load", "", loadHelp("weights to play and advise with; their game is the one played"))
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
 	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
 	auto := fs.Bool("auto", false, "start with the agent playing")
@@ -47,7 +48,10 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
 			return errNoTerminal
 		}
-		net, h, g, err := loadPlayable(*load)
+		if err := defaultLoad(fs, load, *gameName); err != nil {
+			return err
+		}
+		net, h, g, err := loadPlayable(*load, *gameName)
 		if err != nil {
 			return err
 		}

@@ -214,7 +214,7 @@ func fit(parts []part, width int) string {
 // block writes training's plain line for a finished block. Its speed is
 // the block's own, named so: the final line's is the whole run's, and the
 // two differ as episodes lengthen (5.5M against 4.3M moves/s on the
-// README's first command).
+// course's run, td2048 train without flags).
 func (p *progress) block(done, total int, elapsed time.Duration, movesPerSec float64) {
 	if p.live {
 		return
@@ -234,7 +234,7 @@ func (p *progress) block(done, total int, elapsed time.Duration, movesPerSec flo
 // episodes lengthen; the episodes left are taken to run at the recent
 // speed, each as long as the recent ones plus that growth carried a third
 // of the way into what is left (at most doubling, at least half): learning
-// curves flatten, so carrying it further overshoots. On the README's
+// curves flatten, so carrying it further overshoots. On the course run's
 // learning curve the estimate is within 5% of the truth from a fifth of
 // the run on (20% low at a tenth), where the average pace says 72% low at
 // a tenth, 44% at half and 33% at nine tenths.

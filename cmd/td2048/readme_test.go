@@ -190,19 +190,8 @@ func runReadmeCommand(t *testing.T, c readmeCommand) {
 		if code == 0 {
 			return
 		}
-		if threesCollision(args, errs) {
-			t.Skipf("%s: waits for each game's own default file (Threes! weights saved to threes.td2048, its log beside it): today train --game threes saves to weights.td2048, which holds the 2048 weights of the sections above, and is refused: %s", where, strings.TrimSpace(errs))
-		}
 		t.Fatalf("%s: exit %d: %s", where, code, errs)
 	}
-}
-
-// threesCollision tells the one refusal this test waits to see go: a
-// Threes! training that names no file of its own, refused because the
-// default file holds the 2048 weights.
-func threesCollision(args []string, errs string) bool {
-	return args[0] == "train" && slices.Contains(args, "threes") && !slices.Contains(args, "--save") &&
-		strings.Contains(errs, "weights.td2048")
 }
 
 // TestReadmeFrontDoor: README.md stays a front door of at most 200 lines,

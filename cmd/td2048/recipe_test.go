@@ -62,8 +62,8 @@ func TestRecipeOverride(t *testing.T) {
 	if code, out, _ := runCmd(t, "train", "--recipe", "list"); code != 0 || !strings.Contains(out, "jaskowski2018:") || !strings.Contains(out, "--shaping restart") {
 		t.Fatalf("recipe list: exit %d: %s", code, out)
 	}
-	if code, out, _ := runCmd(t, "help", "train"); code != 0 || !strings.Contains(out, "Multistage temporal difference learning for 2048-like games") {
-		t.Fatalf("help train: %s", out)
+	if code, out, _ := runCmd(t, "help", "recipes"); code != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), "Multistage temporal difference learning for 2048-like games") {
+		t.Fatalf("help recipes: %s", out)
 	}
 }
 

@@ -37,12 +37,12 @@ func autoCache(depth int, moveTime time.Duration) byteSize {
 }
 
 func (f *searchFlags) define(fs *flag.FlagSet) {
-	fs.IntVar(&f.depth, "depth", 1, "search depth in plies: 1 greedy, 2 one more chance+max layer (seed 000's expectimax), 3 and up deeper")
+	fs.IntVar(&f.depth, "depth", 1, "search depth in plies: 1 greedy, 2 one more chance and max layer, 3 and up deeper")
 	f.fs = fs
-	fs.Var(&f.cache, "cache", "transposition table size, shared by all threads (like 256M or 1G; 0 turns it off; default: none at 2 plies, where it costs more than it saves, 64M deeper)")
-	fs.DurationVar(&f.moveTime, "move-time", 0, "time budget per move (like 100ms): deepen from depth 1 until it runs out; --depth then caps the depth")
-	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on (TDL2048+'s -h T, bare -h is 32768): once a move makes it, decide on the board with its large tiles lowered into the gaps below them, one gap more at each such move; 0 is off")
-	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: after this many downgrades the trigger tile becomes 65536 (TDL2048+'s STINT; 0 unlimited)")
+	fs.Var(&f.cache, "cache", "transposition table `SIZE`, like 256M (0: none; default: none at 2 plies, 64M deeper)")
+	fs.DurationVar(&f.moveTime, "move-time", 0, "deepen each move for `TIME`, like 100ms, up to --depth")
+	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off)")
+	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: downgrades until the trigger becomes 65536 (0: no end)")
 }
 
 func (f *searchFlags) check() error {

@@ -18,11 +18,11 @@ import (
 )
 
 // loadPlayable loads weights for play and serve, for the game their
-// header names (a reference-format file, which names none, is 2048's),
-// checked as train and eval check them. It returns the game.
-func loadPlayable(path string) (*ntuple.Network, netfile.Header, *games.Game, error) {
-	name := ""
-	if h, err := netfile.ReadHeader(path); err == nil {
+// header names (a reference-format file, which names none, is 2048's)
+// unless name (--game) names one, checked as train and eval check them.
+// It returns the game.
+func loadPlayable(path, name string) (*ntuple.Network, netfile.Header, *games.Game, error) {
+	if h, err := netfile.ReadHeader(path); err == nil && name == "" {
 		name = h.Game
 	}
 	g, err := games.Lookup(name)
@@ -66,7 +66,8 @@ func init() {
 var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "weights.td2048", "weights to play and advise with; their game (2048 or Threes!) is the page's")
+	load := fs.String("load", "", loadHelp("weights to play and advise with; their game is the page's"))
+	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
 	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
 	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
@@ -88,7 +89,10 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
 			}
 		}
-		nw, h, g, err := loadPlayable(*load)
+		if err := defaultLoad(fs, load, *gameName); err != nil {
+			return err
+		}
+		nw, h, g, err := loadPlayable(*load, *gameName)
 		if err != nil {
 			return err
 		}

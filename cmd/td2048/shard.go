@@ -43,9 +43,9 @@ type shardFlags struct {
 }
 
 func (s *shardFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "play only shard K/N (from 0) of the games, the contiguous games K*games/N .. (K+1)*games/N-1, and write the result to --out for td2048 merge; auto: the task index of a Slurm job array (SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of --shards or TD2048_SHARDS)")
-	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the number of shards (default: SLURM_ARRAY_TASK_COUNT, or TD2048_SHARDS)")
-	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search, games, shard and td2048's build) to this JSON file for td2048 merge; a result there is replaced only by a rerun of the same evaluation (weights, seed, search, games and shard), another file only with --force")
+	fs.StringVar(&s.spec, "shard", "", "play only shard `K/N` (from 0) of the games, for td2048 merge; auto: a Slurm array's or Indexed Job's index")
+	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the number of shards (default: SLURM_ARRAY_TASK_COUNT or TD2048_SHARDS)")
+	fs.StringVar(&s.out, "out", "", "write the result to `FILE` (JSON) for td2048 merge; only a rerun replaces a result there")
 }
 
 // resolve reads the flags for an evaluation of total games: the games

@@ -49,8 +49,8 @@ so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
 a requeue, a Pod's deletion), or killed, resumes from its last checkpoint.
 A task whose folder holds another configuration is refused.
 
-The plan's keys are in the README (section "Clusters") and in the package
-documentation of sweep: [train] any setting of td2048 train, named as its
+The plan's keys are in docs/how-to/clusters.md (section "Sweeps") and in
+the package documentation of sweep: [train] any setting of td2048 train, named as its
 flag with _ for - (alpha_schedule, coherence_from, checkpoint_every, ...;
 a 0 given is 0; load is relative to the plan; a task's files are its
 folder's, so not save, resume, log, plot or force); [grid] lists of those;

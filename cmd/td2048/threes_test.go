@@ -385,3 +385,63 @@ func TestThreesHintMoveTime(t *testing.T) {
 		}
 	}
 }
+
+// TestEachGameItsOwnFile: without --save, train writes the game's own
+// file (2048: weights.td2048, Threes!: threes.td2048, logs beside them),
+// so the two games' runs in one folder never collide; eval and hint
+// without --load read the file of the game --game names, and a Threes!
+// hint without --next asks for the next tile rather than refusing a
+// "--next 0" never given.
+func TestEachGameItsOwnFile(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct{ game, network, file, log string }{
+		{"2048", "2x4", "weights.td2048", "weights.jsonl"},
+		{"threes", "0123,4567,89ab,cdef+hint", "threes.td2048", "threes.jsonl"},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			code, o, errs := runCmd(t, "train", "--game", c.game, "--network", c.network, "--episodes", "20", "--every", "10", "--seed", "1")
+			if code != 0 || !strings.Contains(o, "saved "+c.file+" ") {
+				t.Fatalf("train: exit %d: %s\n%s", code, errs, o)
+			}
+			if h, err := netfile.ReadHeader(c.file); err != nil || h.Game != c.game {
+				t.Fatalf("%s: %+v %v", c.file, h, err)
+			}
+			if _, err := os.Stat(c.log); err != nil {
+				t.Fatalf("no log beside %s: %v", c.file, err)
+			}
+			code, o, errs = runCmd(t, "eval", "--game", c.game, "--games", "2", "--seed", "1")
+			if code != 0 || !strings.Contains(o, "loaded = "+c.file+" (20 episodes") {
+				t.Fatalf("eval --game %s: exit %d: %s\n%s", c.game, code, errs, o)
+			}
+		})
+	}
+	// The 2048 file was not touched by the Threes! run, and is eval's
+	// default without --game.
+	if h, err := netfile.ReadHeader("weights.td2048"); err != nil || h.Game != "2048" || h.Episodes != 20 {
+		t.Fatalf("weights.td2048: %+v %v", h, err)
+	}
+	if code, o, errs := runCmd(t, "eval", "--games", "2"); code != 0 || !strings.Contains(o, "loaded = weights.td2048") {
+		t.Fatalf("eval: exit %d: %s\n%s", code, errs, o)
+	}
+	// Training on from the Threes! file saves to it: the game comes with
+	// the file, unnamed.
+	if code, o, errs := runCmd(t, "train", "--load", "threes.td2048", "--episodes", "10", "--every", "10"); code != 0 || !strings.Contains(o, "saved threes.td2048 ") {
+		t.Fatalf("train --load threes.td2048: exit %d: %s\n%s", code, errs, o)
+	}
+	const board = "1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12"
+	code, _, errs := runCmd(t, "hint", "--game", "threes", board)
+	if code != 2 || !strings.Contains(errs, "give it with --next") || strings.Contains(errs, "--next 0") {
+		t.Fatalf("hint without --next: exit %d: %s", code, errs)
+	}
+	if code, o, errs := runCmd(t, "hint", "--game", "threes", "--next", "3", board); code != 0 || !strings.Contains(o, "reward+value") {
+		t.Fatalf("hint --game threes: exit %d: %s\n%s", code, errs, o)
+	}
+	if code, _, errs := runCmd(t, "eval", "--game", "nope"); code != 2 || !strings.Contains(errs, "unknown game") {
+		t.Fatalf("eval --game nope: exit %d: %s", code, errs)
+	}
+	// serve (as play) reads the game's file too, and says whose.
+	_, stop := startServe(t, "--game", "threes")
+	if code, out, errs := stop(); code != 0 || !strings.Contains(out, "Threes! network 0123,4567,89ab,cdef+hint") || !strings.Contains(out, "from threes.td2048") {
+		t.Fatalf("serve --game threes: exit %d: %s\n%s", code, errs, out)
+	}
+}

@@ -20,8 +20,8 @@ import (
 func init() {
 	register(&command{
 		name:  "train",
-		short: "learn n-tuple network weights by TD(0), printing statistics every block",
-		long:  trainLong(),
+		short: "learn network weights by TD(0) and its research variants",
+		long:  "Learn n-tuple network weights by TD learning, printing statistics every block.",
 		setup: setupTrain,
 	})
 }
@@ -29,7 +29,8 @@ func init() {
 func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	s := train.Default()
 	s.AddFlags(fs)
-	quiet := fs.Bool("quiet", false, "print only the statistics blocks and the closing lines: no header, and no progress on stderr (warnings and errors still go there)")
+	quiet := fs.Bool("quiet", false, "only the statistics blocks and closing lines")
+	setGroup(fs, "run", "quiet")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])

@@ -3,16 +3,23 @@ package train
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	flag "github.com/spf13/pflag"
 )
 
 // AddFlags defines a flag for each field of s on fs, named by its toml
-// key (with - for _), with its help tag as help and its value in s as
-// default; parsing fs sets the fields.
+// key (with - for _), with its help tag as help, its group tag as its
+// GroupAnnotation and its value in s as default; parsing fs sets the
+// fields.
 func (s *Spec) AddFlags(fs *flag.FlagSet) {
 	for _, f := range fields {
+		if f.Arg != "" {
+			// pflag names the value by the first word of the help in
+			// backquotes: --save FILE rather than --save string.
+			f.Help = strings.Replace(f.Help, f.Arg, "`"+f.Arg+"`", 1)
+		}
 		switch p := s.value(f).Addr().Interface().(type) {
 		case *string:
 			if f.NonEmpty {
@@ -35,8 +42,13 @@ func (s *Spec) AddFlags(fs *flag.FlagSet) {
 		default:
 			panic("train: no flag for Spec field " + f.Key)
 		}
+		fs.SetAnnotation(f.Flag, GroupAnnotation, []string{f.Group})
 	}
 }
+
+// GroupAnnotation is the flag annotation AddFlags gives each flag: its
+// field's group (Groups), for help to show the flags by group.
+const GroupAnnotation = "group"
 
 // GivenFlags are the fields whose flags were set on fs.
 func GivenFlags(fs *flag.FlagSet) Given {

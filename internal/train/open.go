@@ -102,6 +102,9 @@ func (r *Run) settle(given Given) error {
 		return err
 	}
 	r.Game = g
+	if s.Save == "" {
+		s.Save = g.File // each game its own file, so 2048's and Threes!' runs never collide
+	}
 	if s.Resume != "" {
 		st, ok, err := ReadState(r.Loaded)
 		if !ok {

@@ -11,14 +11,19 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
 // Spec is every setting of a training run. Each field's help tag is its
-// documentation, shown as the train command's flag help; its toml tag is
-// its key in a sweep plan, and (with _ as -) the name of its flag; its
+// documentation, shown as the train command's flag help (a line; the
+// train command's help topics explain at length), and its arg tag, when
+// there is one, the word of the help that names the flag's value (FILE);
+// its group tag the
+// group of flags it is shown in (basic, research or run); its toml tag
+// is its key in a sweep plan, and (with _ as -) the name of its flag; its
 // json tag its key in a checkpoint (and a sweep task's task.json); its
 // resume tag what a resumed run does with it (a Rule).
 //
@@ -27,43 +32,44 @@ import (
 // run's settings on its checkpoint) take it in Complete, for the fields a
 // Given set does not name.
 type Spec struct {
-	Recipe          string   `toml:"recipe" json:"recipe,omitempty" resume:"refuse" help:"train by a published recipe (see above; list prints each with its flags): td, online, otd, otd-tc, tc, ms, guei2022, jaskowski2018, matsuzaki2017; flags given override it"`
-	Game            string   `toml:"game" json:"game,omitempty" resume:"keep" help:"2048 or threes (default: the game of the --load or --resume file, else 2048)"`
-	Network         string   `toml:"network" json:"network,omitempty" resume:"keep" help:"network: 4x6, 5x6, 6x6, 7x6, 8x6, 4x5, 5x4, 2x4, 8x4, 9x4 (or TDL2048+'s 4x6patt ...), or hex patterns like 012345,456789 (add /noiso for no isomorphisms; @T0,T1,... for 2048 stages, one table set per threshold on the board's scale, the sum of its distinct tiles, as TDL2048+'s -@, so 4x6@0,16384 or 4x6patt@2 switches tables at the first 16384; +hint for Threes! tables per hint; Threes! default 4x6+hint)"`
-	Episodes        int      `toml:"episodes" json:"total" resume:"override" help:"episodes to train (with --resume: the run's new total)"`
-	Alpha           float64  `toml:"alpha" json:"alpha" resume:"refuse" help:"learning rate for the whole value (each of the patterns x images weights moves by alpha*error/(patterns x images))"`
-	AlphaSchedule   string   `toml:"alpha_schedule" json:"alpha_schedule,omitempty" resume:"refuse" help:"learning rate by episode, like 0:0.1,200000:0.05,400000:0.025 (overrides --alpha from the first step)"`
-	Plateau         string   `toml:"plateau" json:"plateau,omitempty" resume:"refuse" help:"cut the rate by FACTOR when the mean of BLOCKS block averages has not improved for BLOCKS blocks, like 0.5:10"`
-	AlphaFloor      float64  `toml:"alpha_floor" json:"alpha_floor,omitempty" resume:"refuse" help:"the lowest rate --plateau cuts to, like 0.0025 (0: no floor); a schedule's own steps below it stand"`
-	Seed            *uint64  `toml:"seed" json:"seed" resume:"keep" help:"random seed (printed at start; random when not given)"`
-	Save            string   `toml:"save" json:"-" resume:"fresh" flag:"nonempty" help:"write the weights (and the run's state, for --resume) to this file"`
-	Load            string   `toml:"load" json:"load,omitempty" resume:"refuse" help:"start from the weights in this file (td2048, 2048.bin or TDL2048+ .w)"`
-	Resume          string   `toml:"resume" json:"-" resume:"fresh" help:"continue the interrupted or finished run saved in this file, exactly where it stopped"`
-	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" help:"episodes each thread plays in turn, so that one's memory waits overlap another's work; after-state learning without shaping (0: the fastest measured on this processor: 2 on AMD processors for networks of at most 40 weights a board, like 4x6 and 5x6, else 1; on several threads the run then plays that many or one at a time, whichever it measures faster as it goes: see --threads). With --threads 1 any value repeats a run from its seed (give it to repeat a run on another vendor's processor); a run stopped and resumed learns as one never stopped at 1 from any stop, above 1 from a checkpoint (a kill -9's) or with checkpoints at the same episodes"`
-	Duration        Duration `toml:"duration" json:"duration" resume:"fresh" help:"stop after this much training (like 60m), save, and exit 0: equal-compute comparisons; --resume continues the run (0: no limit)"`
-	Every           int      `toml:"every" json:"every" resume:"keep" help:"episodes per statistics block"`
-	Learner         string   `toml:"learner" json:"learner" resume:"keep" help:"what the network values: after (after-states, the default) or state (states before the move, seed 004)"`
-	Coherence       bool     `toml:"coherence" json:"coherence" resume:"keep" help:"temporal coherence (TC): each weight's step scaled by |E|/A of its past updates (alpha defaults to 1.0); a --load'ed network keeps its weights and starts its accumulators, as TDL2048+ does for OTD then TC"`
-	CoherenceFrom   Episode  `toml:"coherence_from" json:"coherence_from,omitempty" resume:"refuse" help:"switch to temporal coherence at this episode, or this share of --episodes (like 90%): OTD then TC in one run; the rate becomes --coherence-alpha unless --alpha-schedule is given"`
-	CoherenceAlpha  float64  `toml:"coherence_alpha" json:"coherence_alpha" resume:"refuse" help:"the rate from --coherence-from on (TDL2048+'s TC rate 1.0)"`
-	Shaping         string   `toml:"shaping" json:"shaping,omitempty" resume:"keep" help:"2048 sub-episodes: restart[,L=10][,at=0.5] (replay the late part of games from a chosen after-state, TDL2048+'s restart) or carousel[,block=2048][,limit=65536] (start from boards of ever larger tiles, TDL2048+'s -b); see docs/methods.md"`
-	Init            float64  `toml:"init" json:"init" resume:"refuse" help:"optimistic initialisation: a new network values every board at this (like 320000; TDL2048+'s 4x6patt=320000/norm)"`
-	Update          string   `toml:"update" json:"update,omitempty" resume:"refuse" help:"how after-states learn: backward (after the episode, the course's rule), online (as the next move is chosen, TDL2048+'s default: each after-state from its value at the choice for plain TD(0), valued again with --coherence, stages or --shaping), fast or forward (online, always from the value at the choice or always valued again: TDL2048+'s -tt fast and forward) or delayed (online lambda on the values of the choices, after Jaskowski 2018), optionally with ,nstep=N (n-step TD) and ,lambda=L (TD(lambda): backward untruncated unless nstep is given, online truncated at nstep, default 5, like backward,lambda=0.5,nstep=5 or delayed,lambda=0.5); see docs/methods.md"`
-	Promote         bool     `toml:"promote" json:"promote" resume:"keep" help:"weight promotion for a multi-stage network: a stage first entered starts from the weights of the stage below"`
-	Threads         int      `toml:"threads" json:"threads" resume:"keep" help:"worker threads sharing the weights without locks (0: all cores); only 1 repeats a run exactly for a seed. Unless --interleave is given, a run of several measures as it goes whether all its threads or half of them, and (where --interleave defaults to 2) two games in turn or one, train faster, and keeps the faster"`
-	CheckpointEvery int      `toml:"checkpoint_every" json:"checkpoint_every" resume:"override" help:"save weights and run state every this many episodes (0: only at the end and on interrupt); by default at most once per --checkpoint-gap"`
-	CheckpointGap   Duration `toml:"checkpoint_gap" json:"checkpoint_gap" resume:"override" help:"skip the checkpoints that come sooner than this after the last one, so that a short run learns instead of writing weights (0: save at every --checkpoint-every; the default when --checkpoint-every is given)"`
-	Log             string   `toml:"log" json:"-" resume:"override" flag:"nonempty" help:"metrics log, one JSON line per block (default: the --save file with .jsonl; none to turn it off)"`
-	Plot            string   `toml:"plot" json:"-" resume:"override" flag:"nonempty" help:"draw the learning curve to this PNG, SVG or PDF at every checkpoint and at the end"`
-	Force           bool     `toml:"force" json:"-" resume:"fresh" help:"replace existing files: a --save file with trained weights, another run's --log, a --plot that is not an image"`
+	Recipe          string   `toml:"recipe" json:"recipe,omitempty" resume:"refuse" group:"research" help:"train by a published recipe (td2048 help recipes)"`
+	Game            string   `toml:"game" json:"game,omitempty" resume:"keep" group:"basic" help:"2048 or threes (default: the loaded file's, else 2048)"`
+	Network         string   `toml:"network" json:"network,omitempty" resume:"keep" group:"basic" help:"4x6, 8x6, ..., patterns, stages (td2048 help networks)"`
+	Episodes        int      `toml:"episodes" json:"total" resume:"override" group:"basic" help:"episodes to train (--resume: the new total)"`
+	Alpha           float64  `toml:"alpha" json:"alpha" resume:"refuse" group:"basic" help:"the learning rate (td2048 help rates)"`
+	AlphaSchedule   string   `toml:"alpha_schedule" json:"alpha_schedule,omitempty" resume:"refuse" group:"research" help:"the rate by episode, like 0:0.1,200000:0.05"`
+	Plateau         string   `toml:"plateau" json:"plateau,omitempty" resume:"refuse" group:"research" arg:"F:B" help:"F:B: cut the rate by F after B blocks of no progress"`
+	AlphaFloor      float64  `toml:"alpha_floor" json:"alpha_floor,omitempty" resume:"refuse" group:"research" help:"the lowest rate --plateau cuts to (0: none)"`
+	Seed            *uint64  `toml:"seed" json:"seed" resume:"keep" group:"basic" help:"random seed (random when not given; td2048 help seeds)"`
+	Save            string   `toml:"save" json:"-" resume:"fresh" flag:"nonempty" group:"basic" arg:"FILE" help:"write weights and run state to FILE (default: the game's own, weights.td2048 or threes.td2048)"`
+	Load            string   `toml:"load" json:"load,omitempty" resume:"refuse" group:"run" arg:"FILE" help:"start a new run from the weights in FILE"`
+	Resume          string   `toml:"resume" json:"-" resume:"fresh" group:"run" arg:"FILE" help:"continue the run saved in FILE, exactly"`
+	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" group:"run" help:"episodes each thread plays in turn (0: the fastest)"`
+	Duration        Duration `toml:"duration" json:"duration" resume:"fresh" group:"run" arg:"TIME" help:"stop after training for TIME (like 60m), and save"`
+	Every           int      `toml:"every" json:"every" resume:"keep" group:"run" help:"episodes per statistics block"`
+	Learner         string   `toml:"learner" json:"learner" resume:"keep" group:"research" help:"after (after-states) or state"`
+	Coherence       bool     `toml:"coherence" json:"coherence" resume:"keep" group:"research" help:"temporal coherence (TC) from the start"`
+	CoherenceFrom   Episode  `toml:"coherence_from" json:"coherence_from,omitempty" resume:"refuse" group:"research" help:"switch to TC at this episode or share, like 90%"`
+	CoherenceAlpha  float64  `toml:"coherence_alpha" json:"coherence_alpha" resume:"refuse" group:"research" help:"the rate from --coherence-from on"`
+	Shaping         string   `toml:"shaping" json:"shaping,omitempty" resume:"keep" group:"research" help:"2048: restart or carousel (td2048 help shaping)"`
+	Init            float64  `toml:"init" json:"init" resume:"refuse" group:"research" help:"optimistic TD: a new network's value of every board"`
+	Update          string   `toml:"update" json:"update,omitempty" resume:"refuse" group:"research" help:"backward, online, fast, forward or delayed, and ,nstep=N ,lambda=L"`
+	Promote         bool     `toml:"promote" json:"promote" resume:"keep" group:"research" help:"a stage first entered starts from the weights below"`
+	Threads         int      `toml:"threads" json:"threads" resume:"keep" group:"basic" help:"worker threads (0: all cores; td2048 help threads)"`
+	CheckpointEvery int      `toml:"checkpoint_every" json:"checkpoint_every" resume:"override" group:"run" arg:"N" help:"save every N episodes (0: at the end)"`
+	CheckpointGap   Duration `toml:"checkpoint_gap" json:"checkpoint_gap" resume:"override" group:"run" arg:"TIME" help:"no checkpoint within TIME of the last"`
+	Log             string   `toml:"log" json:"-" resume:"override" flag:"nonempty" group:"run" help:"metrics log, or none (default: --save's .jsonl)"`
+	Plot            string   `toml:"plot" json:"-" resume:"override" flag:"nonempty" group:"basic" arg:"FILE" help:"draw the learning curve to FILE, PNG, SVG or PDF"`
+	Force           bool     `toml:"force" json:"-" resume:"fresh" group:"run" help:"replace files that train would otherwise keep"`
 }
 
 // Default is the spec of the train command without flags: the course's
 // 4x6 network (the game's default network), 100,000 episodes at alpha
-// 0.1, saved to weights.td2048.
+// 0.1, saved to the game's own file (games.Game.File: weights.td2048 for
+// 2048, threes.td2048 for Threes!).
 func Default() Spec {
 	return Spec{
-		Network: "4x6", Episodes: 100000, Alpha: 0.1, Save: "weights.td2048", Every: 1000, Learner: "after",
+		Episodes: 100000, Alpha: 0.1, Every: 1000, Learner: "after",
 		CoherenceAlpha: 1, Update: "backward", CheckpointEvery: 10000, CheckpointGap: Duration(time.Minute),
 	}
 }
@@ -97,11 +103,17 @@ func (s *Spec) Complete(given Given) {
 
 // A field is one setting of Spec, as its tags describe it.
 type field struct {
-	Key, Flag, Help string
-	Rule            Rule
-	NonEmpty        bool
-	index           int
+	Key, Flag, Help, Group string
+	Arg                    string // the word of Help that names the value
+	Rule                   Rule
+	NonEmpty               bool
+	index                  int
 }
+
+// Groups are the groups of train's flags, in the order help shows them:
+// the few a first run needs, the research methods, and the control of a
+// run (its files, checkpoints and speed).
+var Groups = []string{"basic", "research", "run"}
 
 // fields lists Spec's fields in order.
 var fields = func() []field {
@@ -111,10 +123,10 @@ var fields = func() []field {
 		f := t.Field(i)
 		key := f.Tag.Get("toml")
 		rule, ok := rules[f.Tag.Get("resume")]
-		if key == "" || !ok || f.Tag.Get("help") == "" {
-			panic("train: Spec." + f.Name + " lacks its toml, resume or help tag")
+		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
+			panic("train: Spec." + f.Name + " lacks its toml, resume, group or help tag")
 		}
-		fs[i] = field{Key: key, Flag: strings.ReplaceAll(key, "_", "-"), Help: f.Tag.Get("help"), Rule: rule,
+		fs[i] = field{Key: key, Flag: strings.ReplaceAll(key, "_", "-"), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
 			NonEmpty: f.Tag.Get("flag") == "nonempty", index: i}
 	}
 	return fs

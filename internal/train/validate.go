@@ -88,9 +88,6 @@ func (s *Spec) Validate() error {
 	if s.Resume != "" && s.Load != "" {
 		return bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
 	}
-	if s.Save == "" {
-		return bad("save", ": want a file name")
-	}
 	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
 		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
 	}

@@ -71,7 +71,7 @@ func TestComplete(t *testing.T) {
 		t.Errorf("%+v", s)
 	}
 	s, given = Default(), Given{"alpha": true, "network": true, "save": true}
-	s.Coherence, s.Alpha, s.Resume, s.Save = true, 0.5, "r.td2048", "s.td2048"
+	s.Coherence, s.Alpha, s.Resume, s.Save, s.Network = true, 0.5, "r.td2048", "s.td2048", "4x6"
 	s.Complete(given)
 	if s.Network != "4x6" || s.Alpha != 0.5 || s.CheckpointGap != Duration(time.Minute) || s.Save != "s.td2048" {
 		t.Errorf("given: %+v", s)

@@ -1,7 +1,7 @@
 // Command memwall estimates how fast a program could play and learn with
 // a network, were it to do nothing but read and write its weights: the
 // memory wall beneath td2048's and TDL2048+'s training, greedy play and
-// 2-ply search (README, "Speed"; docs/speed.md).
+// 2-ply search (docs/speed.md; docs/explanation/experiments.md, "The memory wall").
 //
 //	go run ./scripts/memwall --load weights.td2048                # one thread
 //	go run ./scripts/memwall --load weights.td2048 --threads 2

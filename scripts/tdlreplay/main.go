@@ -1,6 +1,6 @@
 // Command tdlreplay trains td2048's 4x6 network on the random tiles
 // TDL2048+ would draw for the same seed, to check episode by episode that
-// both programs learn the same thing (README, "Fidelity with TDL2048+").
+// both programs learn the same thing (docs/explanation/fidelity.md, "Replays").
 //
 //	go run ./scripts/tdlreplay --update backward --episodes 3 --seed 1
 //	./2048 -n 4x6patt -tt backward -t 3x1 -s 1        # TDL2048+: the same scores, one per block
