@@ -122,6 +122,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
 			part.header(out)
 		}
+		part.note(e.stderr)
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
 			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/safefile"
 )
@@ -29,7 +31,8 @@ type shardFlags struct {
 	getenv func(string) string // os.Getenv but in tests
 
 	shard   evalresult.Shard
-	first   int // the shard's games: first .. first+games-1
+	leftOut string // --shard auto: the shards the job array does not run
+	first   int    // the shard's games: first .. first+games-1
 	games   int
 	total   int
 	weights string // the weights file's checksum (netfile.FileSum)
@@ -43,8 +46,8 @@ type shardFlags struct {
 }
 
 func (s *shardFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "play only shard K/N (from 0) of the games, the contiguous games K*games/N .. (K+1)*games/N-1, and write the result to --out for td2048 merge; auto: the task index of a Slurm job array (SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX of --shards or TD2048_SHARDS)")
-	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the number of shards (default: SLURM_ARRAY_TASK_COUNT, or TD2048_SHARDS)")
+	fs.StringVar(&s.spec, "shard", "", "play only shard K/N (from 0) of the games, the contiguous games K*games/N .. (K+1)*games/N-1, and write the result to --out for td2048 merge; auto: K is the task's index in a Slurm job array (SLURM_ARRAY_TASK_ID itself, whatever the array) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), N is --shards or TD2048_SHARDS")
+	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the evaluation's number of shards (default: TD2048_SHARDS; never the array's size)")
 	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search, games, shard and td2048's build) to this JSON file for td2048 merge; a result there is replaced only by a rerun of the same evaluation (weights, seed, search, games and shard), another file only with --force")
 }
 
@@ -70,22 +73,16 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 		}
 		var err error
 		if s.spec == "auto" {
-			getenv := s.getenv
-			if getenv == nil {
-				getenv = os.Getenv
+			if err := s.auto(); err != nil {
+				return err
 			}
-			if s.count < 0 {
-				return usagef("--shards must not be negative")
-			}
-			s.shard, err = evalresult.AutoShard(getenv, s.count)
 		} else {
 			if s.count != 0 {
 				return usagef("--shards goes with --shard auto (K/N gives the count)")
 			}
-			s.shard, err = evalresult.ParseShard(s.spec)
-		}
-		if err != nil {
-			return usagef("--shard: %v", err)
+			if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
+				return usagef("--shard: %v", err)
+			}
 		}
 		s.first, s.games = s.shard.Games(total)
 	}
@@ -99,6 +96,42 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 		return fmt.Errorf("cannot read %s: %v", load, unwrapPathErr(err))
 	}
 	s.weights = sum
+	return nil
+}
+
+// shardsVar gives the shard count of --shard auto without --shards.
+const shardsVar = "TD2048_SHARDS"
+
+// auto sets the shard of --shard auto: the job array's task index itself
+// (never its offset in the array, so that an array resubmitting shard 2
+// alone plays shard 2), of the count --shards or TD2048_SHARDS gives
+// (never the array's size).
+func (s *shardFlags) auto() error {
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	task, err := jobarray.FromEnv(getenv)
+	if err != nil {
+		return usagef("--shard auto: %v", err)
+	}
+	n := s.count
+	if n == 0 {
+		v := getenv(shardsVar)
+		if v == "" {
+			return usagef("--shard auto: give the evaluation's shard count with --shards N or %s=N (the whole evaluation's, not this array's size: an array resubmitting shard 2 alone plays shard 2 of N)", shardsVar)
+		}
+		if n, err = strconv.Atoi(v); err != nil || strings.HasPrefix(v, "+") {
+			return usagef("--shard auto: %s=%q is not a count", shardsVar, v)
+		}
+	}
+	if n < 1 || n > evalresult.MaxShards {
+		return usagef("--shard auto: %d shards: want 1 to %d", n, evalresult.MaxShards)
+	}
+	if err := task.In(n, "shard", "the evaluation"); err != nil {
+		return usagef("--shard auto: %v", err)
+	}
+	s.shard, s.leftOut = evalresult.Shard{K: task.Index, N: n}, task.LeftOut(n)
 	return nil
 }
 
@@ -171,6 +204,13 @@ func (s *shardFlags) header(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", s.shard, s.first, s.first+s.games-1, s.total, s.out)
+}
+
+// note warns that the job array runs only some of the shards.
+func (s *shardFlags) note(w io.Writer) {
+	if s.leftOut != "" {
+		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
+	}
 }
 
 // save writes the result r of the shard (its evaluation fields set by the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/plot"
@@ -42,7 +43,10 @@ Task K works in OUT/task-K (OUT: the plan's out, or its name, beside the
 plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
 (the metrics log), curve.png, train.txt (train's output), eval.json (the
 evaluation's result, td2048 merge's format) and task.json (its settings).
---task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+--task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
+itself, whatever the array: sbatch --array=3 runs task 3 of the plan. A
+task id outside the plan is refused, and an array that runs only some of
+the plan's tasks says which it leaves out.
 
 A task is safe to run again: a finished one (its eval.json written) says
 so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
@@ -66,7 +70,7 @@ work is refused, naming the task and the key, before anything runs.`,
 }
 
 func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
-	task := fs.String("task", "", "run: the task to run, from 0, or auto (SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX)")
+	task := fs.String("task", "", "run: the task to run, from 0, or auto (the job array's SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX, itself)")
 	figure := fs.String("plot", "", "report: draw all tasks' learning curves here (default DIR/curves.png; none for no figure)")
 	return func(args []string) error {
 		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
@@ -119,11 +123,17 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	case taskArg == "":
 		return usagef("sweep run needs --task K (0 to %d) or --task auto", len(p.Tasks)-1)
 	case taskArg == "auto":
-		s, err := evalresult.AutoShard(os.Getenv, len(p.Tasks))
-		if err != nil {
-			return usagef("--task auto: %v", strings.Replace(err.Error(), "shard auto: ", "", 1))
+		task, err := jobarray.FromEnv(os.Getenv)
+		if err == nil {
+			err = task.In(len(p.Tasks), "task", planPath)
 		}
-		k = s.K
+		if err != nil {
+			return usagef("--task auto: %v", err)
+		}
+		k = task.Index
+		if left := task.LeftOut(len(p.Tasks)); left != "" {
+			fmt.Fprintf(e.stderr, "td2048 sweep: %s (deploy/slurm/resubmit.sh %s submits the tasks not done)\n", left, planPath)
+		}
 	default:
 		if _, err := fmt.Sscan(taskArg, &k); err != nil || fmt.Sprint(k) != taskArg || k < 0 || k >= len(p.Tasks) {
 			return usagef("--task %q: want a task from 0 to %d (the plan has %d), or auto", taskArg, len(p.Tasks)-1, len(p.Tasks))
