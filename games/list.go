@@ -71,6 +71,9 @@ func init() {
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
+			if cfg.Done != nil {
+				ec.Done = func(b *stats.Block) { cfg.Done(&Evaluation{Block: *b}) }
+			}
 			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
 			} else {
@@ -128,8 +131,15 @@ func init() {
 			if !Greedy(cfg.Search) {
 				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick})
+			tc := learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
+			if cfg.Done != nil {
+				tc.Done = func(e *learn.ThreesEvaluation) {
+					sp := e.Speed()
+					cfg.Done(&Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements})
+				}
+			}
+			ev, err := learn.EvaluateThrees(ctx, tc)
 			speed := ev.Speed()
 			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
 		},

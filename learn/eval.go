@@ -115,6 +115,11 @@ type EvalConfig struct {
 	// after Evaluate returns.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
+	// Done, when set, is called after each finished game, in game order,
+	// with the block of the games finished so far, 0..k: a shard's
+	// record of its progress. It runs while the workers wait to hand on
+	// their games, so it should be quick or rare; it must not keep b.
+	Done func(b *stats.Block)
 }
 
 // Evaluate plays cfg.Games games without learning. Game i (counted from
@@ -150,6 +155,9 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
 		func(ep Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)
+			if cfg.Done != nil {
+				cfg.Done(b)
+			}
 			return nil
 		})
 	return total, Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}

@@ -122,6 +122,13 @@ type ThreesEvalConfig struct {
 	// a goroutine of its own, as ThreesEvalConfig's: Moves counts slides.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
+	// Done, when set, is called after each finished game, in game order,
+	// once its line went to Stats, with the evaluation of the games
+	// finished so far, 0..k (its Block and Summary; not Slides or
+	// Elapsed): a shard's record of its progress. It runs while the
+	// workers wait to hand on their games, so it should be quick or rare;
+	// it must not keep ev.
+	Done func(ev *ThreesEvaluation)
 }
 
 // An ThreesEvaluation is what EvaluateThrees found.
@@ -173,8 +180,12 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 			b.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
 			ev.Summary.Add(g.gs)
 			if cfg.Stats != nil {
-				_, err := cfg.Stats.Write(g.line)
-				return err
+				if _, err := cfg.Stats.Write(g.line); err != nil {
+					return err
+				}
+			}
+			if cfg.Done != nil {
+				cfg.Done(&ThreesEvaluation{Block: *b, Summary: ev.Summary})
 			}
 			return nil
 		})
