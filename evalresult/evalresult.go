@@ -17,6 +17,10 @@
 // games (the game count, the shard and its first game), by which build of
 // td2048, and the counts the statistics are made of.
 //
+// A shard under way records the games it has finished in a Progress, a
+// file of its own beside the result (progress.go), so that a rerun
+// continues from its first unfinished game.
+//
 // Versions: version 1 lacks the build; version 2 adds it ("build") and
 // "mixed_builds". Decode reads both. A field added later is omitted when
 // zero, so that an older file's checksum still verifies (the encoding of
@@ -168,8 +172,12 @@ func (r Result) sum() (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	h := sha256.Sum256(js)
-	return hex.EncodeToString(h[:]), js, nil
+	return sha256Hex(js), js, nil
+}
+
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // Encode writes r, checksummed, as indented JSON and a newline.
@@ -205,6 +213,12 @@ func Decode(rd io.Reader) (Result, error) {
 	if len(data) > maxFile {
 		return Result{}, errors.New("not an evaluation result: larger than 1 MiB")
 	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Format == ProgressFormat {
+		return Result{}, errors.New("the progress record of a shard under way, not a result: rerun the shard's command to finish it")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Result
@@ -234,14 +248,22 @@ func Decode(rd io.Reader) (Result, error) {
 }
 
 // check tests the result's counts for consistency.
-func (r *Result) check() error {
+func (r *Result) check() error { return r.checkCounts(false) }
+
+// checkCounts tests the counts for consistency: of all the shard's games,
+// or with partial of its first r.Count.
+func (r *Result) checkCounts(partial bool) error {
 	if r.Game != "2048" && r.Game != "threes" {
 		return fmt.Errorf("game %q", r.Game)
 	}
 	if r.GamesTotal < 1 || r.GamesTotal > MaxGames || r.ShardN < 1 || r.ShardN > MaxShards || r.ShardK < 0 || r.ShardK >= r.ShardN {
 		return fmt.Errorf("shard %d/%d of %d games", r.ShardK, r.ShardN, r.GamesTotal)
 	}
-	if first, count := r.Shard().Games(r.GamesTotal); first != r.First || count != r.Count {
+	first, count := r.Shard().Games(r.GamesTotal)
+	if partial && r.Count >= 0 && r.Count <= count {
+		count = r.Count // the first r.Count games of the shard
+	}
+	if first != r.First || count != r.Count {
 		return fmt.Errorf("shard %s of %d games is games %d..%d, not %d..%d", r.Shard(), r.GamesTotal, first, first+count-1, r.First, r.First+r.Count-1)
 	}
 	if len(r.End) > stats.Tiles {
