@@ -128,8 +128,10 @@ type EvalConfig struct {
 //
 // Cancelling ctx abandons the games under way at their next move: the
 // block holds the games 0..k-1 finished before the first abandoned one
-// (so an interrupted evaluation is a prefix of the whole), and
-// Result.Moves counts every move played, abandoned games' included.
+// (so an interrupted evaluation is a prefix of the whole, exactly: a game
+// that ends after the cancellation is abandoned too, its last moves being
+// perhaps those of searches cut short), and Result.Moves counts every
+// move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	lanes := cfg.Interleave
@@ -228,7 +230,10 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot
 	err := runGames(ctx, games, threads, func() worker[played[G]] {
 		return newWorker(&stop, &moves)
 	}, func(_ int, g played[G]) error {
-		if !g.finished {
+		// A game handed on after the cancellation counts as abandoned
+		// even when it ended: its last moves may come from searches cut
+		// short (search.Options.Stop), before its worker saw stop.
+		if !g.finished || ctx.Err() != nil {
 			return errAbandoned
 		}
 		mu.Lock()
