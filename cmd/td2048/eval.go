@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -86,7 +85,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if !g.StatsFile {
 				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
 			}
-			release, err := claimOutput(*statsFile, "stats", "stats", *force)
+			release, err := part.claimStats(*statsFile, *force)
 			if err != nil {
 				return err
 			}
@@ -105,7 +104,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		sd := seed.value()
 		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
 			opt.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads)
-		if err := part.checkRerun(res, *load); err != nil {
+		if err := part.checkRerun(res, *load, *force); err != nil {
 			return err
 		}
 		ctx, stop := interruptible()
@@ -130,25 +129,12 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
 		}
-		var ev games.Evaluation
-		if *statsFile != "" {
-			err = netfile.WriteAtomic(*statsFile, func(w io.Writer) error {
-				bw := bufio.NewWriterSize(w, 1<<20)
-				cfg.Stats = bw
-				var err error
-				if ev, err = g.Evaluate(ctx, cfg); err != nil {
-					return err
-				}
-				return bw.Flush()
-			})
-		} else {
-			ev, err = g.Evaluate(ctx, cfg)
-		}
+		ev, complete, err := part.play(ctx, g, cfg)
 		prog.clear()
 		if err != nil {
 			return err
 		}
-		interrupted := ctx.Err() != nil
+		interrupted := !complete
 		n := ev.Block.Games
 		if *asJSON {
 			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
@@ -160,7 +146,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if ev.Speed != nil {
 				r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
 			}
-			r.StatsFile = *statsFile
+			r.StatsFile = part.statsFile(complete)
+			r.Earlier = part.earlier()
 			r.Interrupted = interrupted
 			if err := writeJSON(out, r); err != nil {
 				return err
@@ -173,14 +160,14 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 				fmt.Fprintf(out, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 			}
 			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
-			if *statsFile != "" {
+			if *statsFile != "" && complete {
 				fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", *statsFile, n, *statsFile)
 			}
 		}
 		if interrupted {
-			return fmt.Errorf("interrupted after %d games", n)
+			return fmt.Errorf("interrupted after %d games%s", n, part.stopped(n))
 		}
-		return part.save(res, &ev, *statsFile)
+		return nil
 	}
 }
 
@@ -250,6 +237,10 @@ type evalJSON struct {
 	Placements int64    `json:"placements,omitempty"`
 	Ops        *opsJSON `json:"ops,omitempty"`
 	StatsFile  string   `json:"stats_file,omitempty"`
+	// Earlier counts the games among Games that an earlier run of the
+	// same eval --out command finished (it continued after them, or found
+	// them all done).
+	Earlier int `json:"games_earlier,omitempty"`
 }
 
 // opsJSON are the speeds of the Threes! course summary, null where no

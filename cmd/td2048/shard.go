@@ -5,9 +5,9 @@ package main
 
 import (
 	"fmt"
+	"hash"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +17,6 @@ import (
 
 	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/evalresult"
-	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/safefile"
@@ -43,6 +42,15 @@ type shardFlags struct {
 	// replace: a result file is at --out and not --force: it is replaced
 	// only by a rerun of its evaluation (checkRerun).
 	replace bool
+
+	// The progress record beside --out, and the statistics file (--stats)
+	// and the one under way (checkpoint.go).
+	progress, stats, partial string
+	next                     evalresult.Result    // the result's evaluation fields and build
+	finished                 *evalresult.Result   // a result of this evaluation there, done: nothing to play
+	prior                    *evalresult.Progress // games an earlier run finished: continued after them
+	hash                     hash.Hash            // the checksum of the statistics lines prior records
+	statsSrc                 string               // where those lines are
 }
 
 func (s *shardFlags) define(fs *flag.FlagSet) {
@@ -139,11 +147,20 @@ func (s *shardFlags) auto() error {
 // an evaluation result; a result there is compared with the evaluation
 // once it is known (checkRerun).
 func (s *shardFlags) claim(force bool) error {
+	s.progress = progressName(s.out)
+	if err := safefile.Check(s.progress); err != nil {
+		return usagef("--out: its progress record %v", err)
+	}
 	release, err := claimOutput(s.out, "out", "result", true)
 	if err != nil {
 		return err
 	}
-	s.release = sync.OnceFunc(release)
+	lock, err := safefile.Acquire(s.progress)
+	if err != nil {
+		release()
+		return err
+	}
+	s.release = sync.OnceFunc(func() { lock.Release(); release() })
 	if force {
 		return nil
 	}
@@ -160,27 +177,27 @@ func (s *shardFlags) claim(force bool) error {
 }
 
 // isResult reports whether a file's first bytes are an evaluation result's.
-func isResult(head []byte) bool {
-	return strings.Contains(string(head), `"format": "`+evalresult.Format+`"`)
-}
+func isResult(head []byte) bool { return evalresult.IsResult(head) }
 
-// checkRerun, before any game, refuses to replace a result file at --out
-// that is not of the evaluation r (its evaluation fields set), and checks
-// that the weights were not replaced while they were hashed and loaded.
-func (s *shardFlags) checkRerun(r evalresult.Result, load string) error {
-	if s.out == "" {
-		return nil
-	}
+// checkRerun, before any game, checks that the weights were not replaced
+// while they were hashed and loaded, and decides what an earlier run of
+// the evaluation r (its evaluation fields set) left at --out: a result of
+// another evaluation is refused, a finished one of this evaluation is
+// done, and a progress record is continued (resume).
+func (s *shardFlags) checkRerun(r evalresult.Result, load string, force bool) error {
 	if fi, err := os.Stat(load); err == nil && s.loadStat != nil &&
 		(!os.SameFile(fi, s.loadStat) || fi.Size() != s.loadStat.Size() || !fi.ModTime().Equal(s.loadStat.ModTime())) {
 		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", load)
 	}
-	if !s.replace {
+	if s.out == "" {
 		return nil
 	}
+	b := buildinfo.Current()
+	r.Build = &b
 	r.WeightsSum = s.weights
 	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
-	return refuseResult(s.out, "out", &r)
+	s.next = r
+	return s.resume(&s.next, force)
 }
 
 // refuseResult refuses to replace the result file at path unless it holds
@@ -204,6 +221,24 @@ func (s *shardFlags) header(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", s.shard, s.first, s.first+s.games-1, s.total, s.out)
+	switch {
+	case s.finished != nil:
+		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.finished.Build))
+	case s.prior != nil:
+		d := &s.prior.Done
+		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", s.first+d.Count, s.first, s.first+d.Count-1, d.Count, s.games, s.progress)
+	}
+}
+
+// earlier is how many of the games an earlier run finished.
+func (s *shardFlags) earlier() int {
+	switch {
+	case s.finished != nil:
+		return s.finished.Count
+	case s.prior != nil:
+		return s.prior.Done.Count
+	}
+	return 0
 }
 
 // note warns that the job array runs only some of the shards.
@@ -211,37 +246,6 @@ func (s *shardFlags) note(w io.Writer) {
 	if s.leftOut != "" {
 		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
 	}
-}
-
-// save writes the result r of the shard (its evaluation fields set by the
-// caller) with the block b; statsPath is the Threes! statistics file.
-func (s *shardFlags) save(r evalresult.Result, ev *games.Evaluation, statsPath string) error {
-	if s.out == "" {
-		return nil
-	}
-	defer s.release()
-	b := buildinfo.Current()
-	r.Build = &b
-	r.WeightsSum = s.weights
-	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
-	if sp := ev.Speed; sp != nil { // the course summary's speeds (Threes!)
-		r.Placements, r.TimeMS, r.SlideMS, r.PlaceMS = sp.Placements, sp.Time, sp.SlideTime, sp.PlaceTime
-	}
-	r.SetBlock(&ev.Block)
-	r.ElapsedMS = ev.Elapsed.Milliseconds()
-	r.WallMS = time.Since(s.started).Milliseconds()
-	if statsPath != "" {
-		sum, err := evalresult.HashFile(statsPath)
-		if err != nil {
-			return err
-		}
-		r.StatsSHA256 = sum
-		r.Stats = statsPath
-		if rel, err := filepath.Rel(filepath.Dir(s.out), statsPath); err == nil && filepath.IsAbs(statsPath) == filepath.IsAbs(s.out) {
-			r.Stats = rel
-		}
-	}
-	return evalresult.Write(s.out, r)
 }
 
 // result starts a shard's result with what was evaluated.

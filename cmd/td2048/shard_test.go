@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/netfile"
@@ -241,4 +242,27 @@ func TestTaskIdentityFromArray(t *testing.T) {
 		slurmTask(t, 4, 1, 4)
 		oneLine(t, []string{"sweep", "run", plan, "--task", "auto"}, 2, "array task 4 (SLURM_ARRAY_TASK_ID) is not a task of "+plan+", which has 4 (0 to 3)")
 	})
+}
+
+// TestMergeTimeLine: the merge's last line gives both of its times for
+// what they are: the shards' play added up, and the longest shard's run
+// from start to end.
+func TestMergeTimeLine(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	out := evalShards(t, dir, 3, "--load", w, "--games", "30", "--seed", "2", "--threads", "1")
+	var sum, longest int64
+	for k := range 3 {
+		r, err := evalresult.Read(filepath.Join(dir, fmt.Sprintf("part-%d-of-3.json", k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, longest = sum+r.ElapsedMS, max(longest, r.WallMS)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := fmt.Sprintf("30 games in 3 shards: %v of play summed over the shards, %v for the longest shard from start to end; ",
+		time.Duration(sum)*time.Millisecond, time.Duration(longest)*time.Millisecond)
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, want) || !strings.HasSuffix(last, " moves/s per shard") && !strings.HasSuffix(last, "(under a millisecond in all)") {
+		t.Errorf("merge's last line:\n%s\nwant it to start %q", last, want)
+	}
 }

@@ -187,7 +187,8 @@ func sweepRun(planPath, taskArg string, e *env) error {
 
 // resumeTask is the spec that resumes task's run from its checkpoint st
 // in save: to the task's episodes, on its threads, and, for a task of a
-// Duration, for the time it has left; more is false when it has none.
+// Duration, for the time it has left; more is false when it has no time
+// or episodes left.
 func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, given train.Given, more bool) {
 	s, given = train.Default(), train.Given{"resume": true, "episodes": true}
 	s.Resume, s.Episodes = save, task.Episodes
@@ -199,7 +200,10 @@ func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, giv
 		s.Duration, given["duration"] = train.Duration(left), true
 		return s, given, left > 0
 	}
-	return s, given, true
+	// A run trained to its end is left as it is: saved again, its weight
+	// file would differ (its run state) from the one its evaluation under
+	// way was recorded with, and the evaluation would start over.
+	return s, given, st.Done < task.Episodes
 }
 
 // claimTask records the task in its folder's task.json, or refuses a
@@ -303,6 +307,10 @@ func sweepReport(arg, figure string, e *env) error {
 			last := recs[len(recs)-1]
 			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
 			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})
+		}
+		if p, err := evalresult.ReadProgress(progressName(filepath.Join(td, "eval.json"))); err == nil {
+			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
+			r.state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}
 		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
 			b := res.Block()
