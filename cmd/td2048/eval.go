@@ -29,7 +29,15 @@ func init() {
 block of the course demo over all of them (Threes!: the course's summary),
 the headline rate and the speed. Ctrl-C or SIGTERM stops the games under
 way at their next move: the statistics of the games finished before them
-are printed and the exit status is 1.`,
+are printed and the exit status is 1.
+
+With --out FILE (a shard's result, or the whole evaluation's), the games
+finished are recorded as they go in FILE.progress (after the first game,
+then every 30 seconds, and when stopped), and the same command run again
+continues from the first game not finished: its statistics are those of
+one uninterrupted run. Run again once finished, it prints them and plays
+nothing. --force starts over. A --stats file is written as FILE.partial
+and takes its name only when every game is in it.`,
 		setup: setupEval,
 	})
 }
@@ -44,8 +52,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	var sf searchFlags
 	sf.define(fs)
 	gameName := fs.String("game", "", "2048 or threes (default: the game of the --load file, else 2048)")
-	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge)")
-	force := fs.Bool("force", false, "replace whatever file --out or --stats names (--out replaces a result of the same evaluation without it)")
+	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file here (one line per game, for td2048 judge and the course judge; FILE.partial until every game is in it)")
+	force := fs.Bool("force", false, "replace whatever file --out or --stats names, and start over rather than continue an earlier run's games (--out FILE.progress)")
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
 	var part shardFlags
 	part.define(fs)

@@ -56,7 +56,7 @@ type shardFlags struct {
 func (s *shardFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&s.spec, "shard", "", "play only shard K/N (from 0) of the games, the contiguous games K*games/N .. (K+1)*games/N-1, and write the result to --out for td2048 merge; auto: K is the task's index in a Slurm job array (SLURM_ARRAY_TASK_ID itself, whatever the array) or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX), N is --shards or TD2048_SHARDS")
 	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the evaluation's number of shards (default: TD2048_SHARDS; never the array's size)")
-	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search, games, shard and td2048's build) to this JSON file for td2048 merge; a result there is replaced only by a rerun of the same evaluation (weights, seed, search, games and shard), another file only with --force")
+	fs.StringVar(&s.out, "out", "", "write the evaluation's result (counts, scores, the weights' checksum, seed, search, games, shard and td2048's build) to this JSON file for td2048 merge, recording the games finished in FILE.progress as they go so that the same command continues them; a result of the same evaluation (weights, seed, search, games and shard) there is done already, another file is replaced only with --force")
 }
 
 // resolve reads the flags for an evaluation of total games: the games
