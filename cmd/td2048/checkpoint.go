@@ -252,14 +252,18 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 	if err == nil {
 		err = r.failed
 	}
-	if err != nil {
-		return ev, false, err
+	all, complete := addEval(r.prior, ev), false
+	switch {
+	case err != nil:
+	case all.Block.Games < s.games:
+		err = r.stop(&ev)
+	default:
+		complete, err = true, r.finish(&ev)
 	}
-	all := addEval(r.prior, ev)
-	if all.Block.Games < s.games {
-		return all, false, r.stop(&ev)
+	if err != nil && s.out != "" && r.kept > 0 {
+		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, s.progress, finishedGames(r.kept), s.first+r.kept)
 	}
-	return all, true, r.finish(&ev)
+	return all, complete, err
 }
 
 // evalOf is the evaluation a result holds.
@@ -424,6 +428,7 @@ func (r *evalRun) finish(ev *games.Evaluation) error {
 		if err := r.sink.f.Sync(); err != nil {
 			return fmt.Errorf("--stats: %v", err)
 		}
+		r.sink.f.Close() // Windows renames no open file
 		return rename(s.partial, s.stats)
 	}
 	if r.sink != nil && r.kept != s.games {
@@ -436,6 +441,7 @@ func (r *evalRun) finish(ev *games.Evaluation) error {
 		return err
 	}
 	if r.sink != nil {
+		r.sink.f.Close() // flushed and synced by result; Windows renames no open file
 		if err := rename(s.partial, s.stats); err != nil {
 			return err
 		}
@@ -487,4 +493,12 @@ func (s *shardFlags) stopped(n int) string {
 		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", s.partial)
 	}
 	return ""
+}
+
+// finishedGames counts finished games in words.
+func finishedGames(n int) string {
+	if n == 1 {
+		return "1 finished game"
+	}
+	return fmt.Sprintf("%d finished games", n)
 }

@@ -261,3 +261,43 @@ func TestSweepTaskEvalContinues(t *testing.T) {
 		t.Errorf("the continued task's evaluation:\n%s\nwant:\n%s", merged, whole)
 	}
 }
+
+// TestShardOnFullDisk: a shard whose statistics file fills the disk stops
+// with an error that names the record it keeps; with room again, the same
+// command continues from it (the lines written after the record cut off)
+// to one process's statistics.
+func TestShardOnFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, 600<<10, false) // less than the statistics of the shard's 2000 games (1.4 MB)
+	w := trainedThreesWeights(t)
+	args := []string{"eval", "--load", w, "--games", "4000", "--seed", "3", "--threads", "1"}
+	wholeStats := filepath.Join(t.TempDir(), "whole.txt")
+	code, whole, errb := runCmd(t, append(args, "--stats", wholeStats)...)
+	if code != 0 {
+		t.Fatal(errb)
+	}
+	part := func(k int) []string {
+		return append(args, "--shard", fmt.Sprintf("%d/2", k), "--out", filepath.Join(dir, fmt.Sprintf("part-%d.json", k)), "--stats", filepath.Join(dir, fmt.Sprintf("stats-%d.txt", k)))
+	}
+	prog := progressName(filepath.Join(dir, "part-0.json"))
+	code, _, errb = runCmd(t, part(0)...)
+	if code != 1 || !strings.Contains(errb, "no space") || !strings.Contains(errb, prog+" keeps 1 finished game: the same command continues at game 1") || strings.Count(errb, "td2048 eval:") != 1 {
+		t.Fatalf("a shard on a full disk: exit %d: %s", code, errb)
+	}
+	p, err := evalresult.ReadProgress(prog)
+	if err != nil || p.Done.Count == 0 {
+		t.Fatalf("its record: %d games, %v", p.Done.Count, err)
+	}
+	remount(t, dir, 16<<20)
+	code, out, errb := runCmd(t, part(0)...)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("continuing at game %d:", p.Done.Count)) {
+		t.Fatalf("with room again: exit %d\n%s%s", code, out, errb)
+	}
+	if code, _, errb := runCmd(t, part(1)...); code != 0 {
+		t.Fatal(errb)
+	}
+	merged := filepath.Join(dir, "stats.txt")
+	code, mout, errb := runCmd(t, "merge", filepath.Join(dir, "part-0.json"), filepath.Join(dir, "part-1.json"), "--stats", merged)
+	if code != 0 || statsPart(t, mout) != statsPart(t, whole) || !sameGames(t, merged, wholeStats) {
+		t.Errorf("merged: exit %d\n%s%s\nwant:\n%s", code, mout, errb, whole)
+	}
+}

@@ -129,37 +129,28 @@ func (t Task) LeftOut(n int) string {
 	if t.Count == 0 || n < 1 {
 		return ""
 	}
-	var ids []int // the array's ids, when they can be told
-	if span := (t.Max-t.Min)/t.Step + 1; span == t.Count && (t.Max-t.Min)%t.Step == 0 {
-		for i := t.Min; i <= t.Max; i += t.Step {
-			ids = append(ids, i)
-		}
-	}
-	if ids == nil {
-		// A list (--array=0,3,7): only its count and bounds are known.
+	// A range (--array=0-9, or 0-9:3) holds every Step-th id from Min to
+	// Max; a list (--array=0,3,7) tells only its count and bounds.
+	if span := (t.Max-t.Min)/t.Step + 1; span != t.Count || (t.Max-t.Min)%t.Step != 0 {
 		if t.Min == 0 && t.Max >= n-1 && t.Count >= n {
 			return ""
 		}
 		return fmt.Sprintf("this array has %d tasks, ids %d to %d, and the plan %d: the tasks it leaves out must run in another job", t.Count, t.Min, t.Max, n)
 	}
-	runs := make([]bool, n)
-	count := 0
-	for _, i := range ids {
-		if i < n {
-			runs[i] = true
-			count++
-		}
-	}
 	var left []int
-	for i, r := range runs {
-		if !r {
+	for i := range n {
+		if i < t.Min || i > t.Max || (i-t.Min)%t.Step != 0 {
 			left = append(left, i)
 		}
 	}
 	if len(left) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("this array runs %d of the %d tasks; %s %s must run in another job", count, n, plural(len(left), "task", "tasks"), Ranges(left))
+	ids := Ranges(left)
+	if len(ids) > 60 { // a long list, cut at an id
+		ids = ids[:strings.LastIndexByte(ids[:60], ',')] + ",..."
+	}
+	return fmt.Sprintf("this array runs %d of the %d tasks; %s %s must run in another job", n-len(left), n, plural(len(left), "task", "tasks"), ids)
 }
 
 func plural(n int, one, many string) string {

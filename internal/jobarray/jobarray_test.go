@@ -112,3 +112,34 @@ func TestRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestLeftOutLong(t *testing.T) {
+	task, _ := FromEnv(env(SlurmID, "0", SlurmMin, "0", SlurmMax, "998", SlurmCount, "500", SlurmStep, "2"))
+	got := task.LeftOut(1000)
+	if want := "this array runs 500 of the 1000 tasks; tasks 1,3,5,"; !strings.HasPrefix(got, want) || !strings.HasSuffix(got, ",... must run in another job") || len(got) > 140 {
+		t.Errorf("LeftOut = %q", got)
+	}
+}
+
+func FuzzFromEnv(f *testing.F) {
+	f.Add("3", "3", "3", "1", "", 4)
+	f.Add("6", "0", "9", "4", "3", 10)
+	f.Add("9223372036854775807", "0", "9223372036854775807", "9223372036854775807", "1", 1<<20)
+	f.Fuzz(func(t *testing.T, id, lo, hi, count, step string, n int) {
+		task, err := FromEnv(env(SlurmID, id, SlurmMin, lo, SlurmMax, hi, SlurmCount, count, SlurmStep, step))
+		if err != nil {
+			return
+		}
+		if task.Index < 0 || task.Count > 0 && (task.Index < task.Min || task.Index > task.Max || task.Step < 1) {
+			t.Fatalf("FromEnv = %+v", task)
+		}
+		n = n%(1<<20) + 1
+		if n < 1 {
+			n = -n + 1
+		}
+		if (task.In(n, "task", "p") == nil) != (task.Index < n) {
+			t.Fatalf("In(%d) of %+v", n, task)
+		}
+		task.LeftOut(n)
+	})
+}
