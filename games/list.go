@@ -72,7 +72,11 @@ func init() {
 			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
 			if cfg.Done != nil {
-				ec.Done = func(b *stats.Block) { cfg.Done(&Evaluation{Block: *b}) }
+				var ev Evaluation // one, reused: Done keeps none
+				ec.Done = func(b *stats.Block) {
+					ev = Evaluation{Block: *b}
+					cfg.Done(&ev)
+				}
 			}
 			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
@@ -134,9 +138,12 @@ func init() {
 			tc := learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
 			if cfg.Done != nil {
+				var ev Evaluation // one, reused: Done keeps none
+				var sp stats.Speed
 				tc.Done = func(e *learn.ThreesEvaluation) {
-					sp := e.Speed()
-					cfg.Done(&Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements})
+					sp = e.Speed()
+					ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
+					cfg.Done(&ev)
 				}
 			}
 			ev, err := learn.EvaluateThrees(ctx, tc)

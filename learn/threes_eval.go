@@ -158,7 +158,7 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 		gs   threes.GameStats
 		line []byte // the game's record, when cfg.Stats is set
 	}
-	var ev ThreesEvaluation
+	var ev, sofar ThreesEvaluation // sofar: what Done sees
 	var err error
 	ev.Block, ev.Slides, ev.Elapsed, err = evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
 		func(stop *atomic.Bool, slides *atomic.Int64) worker[played[game]] {
@@ -185,7 +185,8 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 				}
 			}
 			if cfg.Done != nil {
-				cfg.Done(&ThreesEvaluation{Block: *b, Summary: ev.Summary})
+				sofar = ThreesEvaluation{Block: *b, Summary: ev.Summary}
+				cfg.Done(&sofar)
 			}
 			return nil
 		})
