@@ -251,6 +251,9 @@ func TestSweepTaskEvalContinues(t *testing.T) {
 	os.WriteFile(plan, []byte("[train]\nnetwork = \"2x4\"\nepisodes = 100\nevery = 50\nthreads = 1\n[eval]\ngames = 400\ndepth = 2\nthreads = 1\n"), 0o644)
 	task := filepath.Join(dir, "plan", "task-000")
 	_, p := stopShard(t, filepath.Join(task, "eval.json"), syscall.SIGTERM, "sweep", "run", plan, "--task", "0")
+	if code, out, _ := runCmd(t, "sweep", "report", plan, "--plot", "none"); code != 0 || !strings.Contains(out, fmt.Sprintf("evaluating (%d of 400 games)", p.Done.Count)) {
+		t.Errorf("the report of a task stopped during its evaluation:\n%s", out)
+	}
 	code, out, errb := runCmd(t, "sweep", "run", plan, "--task", "0")
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("continuing at game %d:", p.Done.Count)) || !strings.Contains(out, "task 0 done") {
 		t.Fatalf("the task run again: exit %d\n%s%s", code, out, errb)
