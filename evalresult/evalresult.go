@@ -17,6 +17,10 @@
 // games (the game count, the shard and its first game), by which build of
 // td2048, and the counts the statistics are made of.
 //
+// A shard under way records the games it has finished in a Progress, a
+// file of its own beside the result (progress.go), so that a rerun
+// continues from its first unfinished game.
+//
 // Versions: version 1 lacks the build; version 2 adds it ("build") and
 // "mixed_builds". Decode reads both. A field added later is omitted when
 // zero, so that an older file's checksum still verifies (the encoding of
@@ -86,77 +90,6 @@ func ParseShard(v string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: want 0 <= K < N <= %d", v, MaxShards)
 	}
 	return Shard{k, n}, nil
-}
-
-// Environment variables that AutoShard reads.
-const (
-	SlurmID    = "SLURM_ARRAY_TASK_ID"
-	SlurmCount = "SLURM_ARRAY_TASK_COUNT"
-	SlurmMin   = "SLURM_ARRAY_TASK_MIN"
-	K8sIndex   = "JOB_COMPLETION_INDEX"
-	CountVar   = "TD2048_SHARDS"
-)
-
-// AutoShard is the shard of this task of a job array, from the engine's
-// environment (getenv is os.Getenv but for tests): Slurm's
-// SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN, so --array=1-4 works
-// too) of SLURM_ARRAY_TASK_COUNT, or Kubernetes' JOB_COMPLETION_INDEX of
-// count, or when count is 0, of TD2048_SHARDS (an Indexed Job does not
-// tell its completions). A count given (not 0) overrides Slurm's too.
-func AutoShard(getenv func(string) string, count int) (Shard, error) {
-	num := func(name string) (int, bool, error) {
-		v := getenv(name)
-		if v == "" {
-			return 0, false, nil
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return 0, true, fmt.Errorf("%s=%q is not a count", name, v)
-		}
-		return n, true, nil
-	}
-	var idx, n int
-	id, slurm, err := num(SlurmID)
-	if err != nil {
-		return Shard{}, err
-	}
-	if slurm {
-		lo, _, err := num(SlurmMin)
-		if err != nil {
-			return Shard{}, err
-		}
-		c, ok, err := num(SlurmCount)
-		if err != nil {
-			return Shard{}, err
-		}
-		if !ok && count == 0 {
-			return Shard{}, fmt.Errorf("%s is set but not %s: give the shard count", SlurmID, SlurmCount)
-		}
-		idx, n = id-lo, c
-	} else {
-		i, ok, err := num(K8sIndex)
-		if err != nil {
-			return Shard{}, err
-		}
-		if !ok {
-			return Shard{}, fmt.Errorf("shard auto: neither %s (Slurm job array) nor %s (Kubernetes Indexed Job) is set", SlurmID, K8sIndex)
-		}
-		c, ok, err := num(CountVar)
-		if err != nil {
-			return Shard{}, err
-		}
-		if !ok && count == 0 {
-			return Shard{}, fmt.Errorf("%s is set: give the shard count (the Job's completions) with %s or a flag", K8sIndex, CountVar)
-		}
-		idx, n = i, c
-	}
-	if count > 0 {
-		n = count
-	}
-	if n < 1 || n > MaxShards || idx < 0 || idx >= n {
-		return Shard{}, fmt.Errorf("shard auto: task %d of %d is not a shard (want 0 <= task < count <= %d)", idx, n, MaxShards)
-	}
-	return Shard{idx, n}, nil
 }
 
 // Result is one shard's evaluation, or the merge of all of them (Shard N
@@ -239,8 +172,12 @@ func (r Result) sum() (string, []byte, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	h := sha256.Sum256(js)
-	return hex.EncodeToString(h[:]), js, nil
+	return sha256Hex(js), js, nil
+}
+
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
 }
 
 // Encode writes r, checksummed, as indented JSON and a newline.
@@ -276,6 +213,12 @@ func Decode(rd io.Reader) (Result, error) {
 	if len(data) > maxFile {
 		return Result{}, errors.New("not an evaluation result: larger than 1 MiB")
 	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Format == ProgressFormat {
+		return Result{}, errors.New("the progress record of a shard under way, not a result: rerun the shard's command to finish it")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var r Result
@@ -305,14 +248,22 @@ func Decode(rd io.Reader) (Result, error) {
 }
 
 // check tests the result's counts for consistency.
-func (r *Result) check() error {
+func (r *Result) check() error { return r.checkCounts(false) }
+
+// checkCounts tests the counts for consistency: of all the shard's games,
+// or with partial of its first r.Count.
+func (r *Result) checkCounts(partial bool) error {
 	if r.Game != "2048" && r.Game != "threes" {
 		return fmt.Errorf("game %q", r.Game)
 	}
 	if r.GamesTotal < 1 || r.GamesTotal > MaxGames || r.ShardN < 1 || r.ShardN > MaxShards || r.ShardK < 0 || r.ShardK >= r.ShardN {
 		return fmt.Errorf("shard %d/%d of %d games", r.ShardK, r.ShardN, r.GamesTotal)
 	}
-	if first, count := r.Shard().Games(r.GamesTotal); first != r.First || count != r.Count {
+	first, count := r.Shard().Games(r.GamesTotal)
+	if partial && r.Count >= 0 && r.Count <= count {
+		count = r.Count // the first r.Count games of the shard
+	}
+	if first != r.First || count != r.Count {
 		return fmt.Errorf("shard %s of %d games is games %d..%d, not %d..%d", r.Shard(), r.GamesTotal, first, first+count-1, r.First, r.First+r.Count-1)
 	}
 	if len(r.End) > stats.Tiles {

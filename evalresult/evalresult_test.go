@@ -65,41 +65,6 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-func TestAutoShard(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		m := map[string]string{}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return func(k string) string { return m[k] }
-	}
-	for _, c := range []struct {
-		env   func(string) string
-		count int
-		want  Shard
-		err   string
-	}{
-		{env(SlurmID, "2", SlurmCount, "4"), 0, Shard{2, 4}, ""},
-		{env(SlurmID, "3", SlurmCount, "4", SlurmMin, "1"), 0, Shard{2, 4}, ""}, // --array=1-4
-		{env(SlurmID, "2"), 8, Shard{2, 8}, ""},
-		{env(SlurmID, "2"), 0, Shard{}, "give the shard count"},
-		{env(SlurmID, "4", SlurmCount, "4"), 0, Shard{}, "is not a shard"},
-		{env(K8sIndex, "1", CountVar, "3"), 0, Shard{1, 3}, ""},
-		{env(K8sIndex, "1"), 2, Shard{1, 2}, ""},
-		{env(K8sIndex, "1"), 0, Shard{}, CountVar},
-		{env(K8sIndex, "x", CountVar, "3"), 0, Shard{}, "not a count"},
-		{env(), 0, Shard{}, "neither"},
-	} {
-		s, err := AutoShard(c.env, c.count)
-		if c.err == "" && (err != nil || s != c.want) {
-			t.Errorf("AutoShard = %v, %v; want %v", s, err, c.want)
-		}
-		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("AutoShard error %v; want one containing %q", err, c.err)
-		}
-	}
-}
-
 // parts plays a made-up evaluation of total games in n shards: game i
 // scores from (seed, i) alone.
 func parts(total, n int, seed uint64) ([]Part, stats.Block) {

@@ -72,6 +72,13 @@ func init() {
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
+			if cfg.Done != nil {
+				var ev Evaluation // one, reused: Done keeps none
+				ec.Done = func(b *stats.Block) {
+					ev = Evaluation{Block: *b}
+					cfg.Done(&ev)
+				}
+			}
 			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
 			} else {
@@ -130,8 +137,18 @@ func init() {
 			if !Greedy(cfg.Search) {
 				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			ev, err := learn.EvaluateThrees(ctx, learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick})
+			tc := learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
+			if cfg.Done != nil {
+				var ev Evaluation // one, reused: Done keeps none
+				var sp stats.Speed
+				tc.Done = func(e *learn.ThreesEvaluation) {
+					sp = e.Speed()
+					ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
+					cfg.Done(&ev)
+				}
+			}
+			ev, err := learn.EvaluateThrees(ctx, tc)
 			speed := ev.Speed()
 			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
 		},

@@ -85,6 +85,13 @@ type EvalConfig struct {
 	// Tick, when set, sees the progress about every 250ms (learn.Snapshot:
 	// Moves counts every move played).
 	Tick func(learn.Snapshot)
+	// Done, when set, is called after each finished game, in game order
+	// (after its line went to Stats), with the evaluation of the games
+	// finished so far: its Block, and Speed and Placements in a game with
+	// a course summary; not Moves or Elapsed. It runs while the workers
+	// wait to hand on their games, so it should be quick or rare; it must
+	// not keep ev.
+	Done func(ev *Evaluation)
 }
 
 // An Evaluation is what an evaluation found: the finished games, a

@@ -115,6 +115,11 @@ type EvalConfig struct {
 	// after Evaluate returns.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
+	// Done, when set, is called after each finished game, in game order,
+	// with the block of the games finished so far, 0..k: a shard's
+	// record of its progress. It runs while the workers wait to hand on
+	// their games, so it should be quick or rare; it must not keep b.
+	Done func(b *stats.Block)
 }
 
 // Evaluate plays cfg.Games games without learning. Game i (counted from
@@ -123,8 +128,10 @@ type EvalConfig struct {
 //
 // Cancelling ctx abandons the games under way at their next move: the
 // block holds the games 0..k-1 finished before the first abandoned one
-// (so an interrupted evaluation is a prefix of the whole), and
-// Result.Moves counts every move played, abandoned games' included.
+// (so an interrupted evaluation is a prefix of the whole, exactly: a game
+// that ends after the cancellation is abandoned too, its last moves being
+// perhaps those of searches cut short), and Result.Moves counts every
+// move played, abandoned games' included.
 func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	lanes := cfg.Interleave
@@ -150,6 +157,9 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
 		func(ep Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)
+			if cfg.Done != nil {
+				cfg.Done(b)
+			}
 			return nil
 		})
 	return total, Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
@@ -220,7 +230,10 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot
 	err := runGames(ctx, games, threads, func() worker[played[G]] {
 		return newWorker(&stop, &moves)
 	}, func(_ int, g played[G]) error {
-		if !g.finished {
+		// A game handed on after the cancellation counts as abandoned
+		// even when it ended: its last moves may come from searches cut
+		// short (search.Options.Stop), before its worker saw stop.
+		if !g.finished || ctx.Err() != nil {
 			return errAbandoned
 		}
 		mu.Lock()

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -120,5 +121,33 @@ func TestEvaluateTicks(t *testing.T) {
 	}
 	if last := snaps[len(snaps)-1]; last.Done > block.Games {
 		t.Fatalf("last tick %+v, %d games", last, block.Games)
+	}
+}
+
+// A game that ends after the evaluation is cancelled is not counted,
+// even when its worker has not yet seen the cancellation: its last moves
+// may come from searches cut short (here the policy cancels in the middle
+// of game 3 and plays on, and with one processor the worker finishes the
+// game before anything else runs).
+func TestGameEndingAfterCancelAbandoned(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	net := ntuple.MustNew("0123,4567")
+	Train(context.Background(), net, Config{Episodes: 100, Seed: 3, Threads: 1, Every: 100})
+	first3, _ := Evaluate(context.Background(), EvalConfig{Games: 3, Seed: 3, Threads: 1, NewPolicy: greedyPolicies(net)})
+	cancelAt := first3.Moves + 3 + 5 // a policy call a game more than its moves: the fifth of game 3
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls int64
+	block, _ := Evaluate(ctx, EvalConfig{Games: 10, Seed: 3, Threads: 1, NewPolicy: func() Policy {
+		g := greedy(net)
+		return func(b board.Board) search.Choice {
+			if calls++; calls == cancelAt {
+				cancel()
+			}
+			return g(b)
+		}
+	}})
+	if block != first3 {
+		t.Errorf("cancelled during game 3: %d games counted (%+v); want the first 3 (%+v)", block.Games, block, first3)
 	}
 }

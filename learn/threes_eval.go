@@ -122,6 +122,13 @@ type ThreesEvalConfig struct {
 	// a goroutine of its own, as ThreesEvalConfig's: Moves counts slides.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
+	// Done, when set, is called after each finished game, in game order,
+	// once its line went to Stats, with the evaluation of the games
+	// finished so far, 0..k (its Block and Summary; not Slides or
+	// Elapsed): a shard's record of its progress. It runs while the
+	// workers wait to hand on their games, so it should be quick or rare;
+	// it must not keep ev.
+	Done func(ev *ThreesEvaluation)
 }
 
 // An ThreesEvaluation is what EvaluateThrees found.
@@ -151,7 +158,7 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 		gs   threes.GameStats
 		line []byte // the game's record, when cfg.Stats is set
 	}
-	var ev ThreesEvaluation
+	var ev, sofar ThreesEvaluation // sofar: what Done sees
 	var err error
 	ev.Block, ev.Slides, ev.Elapsed, err = evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
 		func(stop *atomic.Bool, slides *atomic.Int64) worker[played[game]] {
@@ -173,8 +180,13 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 			b.Add(g.gs.Score, g.gs.MaxTile, g.gs.Slides)
 			ev.Summary.Add(g.gs)
 			if cfg.Stats != nil {
-				_, err := cfg.Stats.Write(g.line)
-				return err
+				if _, err := cfg.Stats.Write(g.line); err != nil {
+					return err
+				}
+			}
+			if cfg.Done != nil {
+				sofar = ThreesEvaluation{Block: *b, Summary: ev.Summary}
+				cfg.Done(&sofar)
 			}
 			return nil
 		})

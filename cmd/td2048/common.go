@@ -184,8 +184,10 @@ func describeFile(path string, head []byte) string {
 		return "an SVG image"
 	case strings.HasPrefix(s, `{"episodes":`):
 		return "a training run's metrics log"
-	case strings.Contains(s, `"format": "`+evalresult.Format+`"`):
+	case evalresult.IsResult(head):
 		return "an evaluation result"
+	case evalresult.IsProgress(head):
+		return "the progress record of an evaluation under way"
 	case strings.Contains(s, "|") && strings.Contains(s, "@"):
 		return "a Threes! statistics file"
 	}

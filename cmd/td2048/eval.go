@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,7 +29,15 @@ func init() {
 block of the course demo over all of them (Threes!: the course's summary),
 the headline rate and the speed. Ctrl-C or SIGTERM stops the games under
 way at their next move: the statistics of the games finished before them
-are printed and the exit status is 1.`,
+are printed and the exit status is 1.
+
+With --out FILE (a shard's result, or the whole evaluation's), the games
+finished are recorded as they go in FILE.progress (after the first game,
+then every 30 seconds, and when stopped), and the same command run again
+continues from the first game not finished: its statistics are those of
+one uninterrupted run. Run again once finished, it prints them and plays
+nothing. --force starts over. A --stats file is written as FILE.partial
+and takes its name only when every game is in it.`,
 		setup: setupEval,
 	})
 }
@@ -45,8 +52,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	var sf searchFlags
 	sf.define(fs)
 	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
-	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file to `FILE` (for td2048 judge)")
-	force := fs.Bool("force", false, "replace a --stats or --out file of another evaluation")
+	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file to `FILE` (for td2048 judge; FILE.partial until whole)")
+	force := fs.Bool("force", false, "replace a --stats or --out file of another evaluation; start over, not continue")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	var part shardFlags
 	part.define(fs)
@@ -92,7 +99,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if !g.StatsFile {
 				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
 			}
-			release, err := claimOutput(*statsFile, "stats", "stats", *force)
+			release, err := part.claimStats(*statsFile, *force)
 			if err != nil {
 				return err
 			}
@@ -111,7 +118,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		sd := seed.value()
 		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
 			opt.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads)
-		if err := part.checkRerun(res, *load); err != nil {
+		if err := part.checkRerun(res, *load, *force); err != nil {
 			return err
 		}
 		ctx, stop := interruptible()
@@ -128,6 +135,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
 			part.header(out)
 		}
+		part.note(e.stderr)
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
 			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}
@@ -135,25 +143,12 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
 		}
-		var ev games.Evaluation
-		if *statsFile != "" {
-			err = netfile.WriteAtomic(*statsFile, func(w io.Writer) error {
-				bw := bufio.NewWriterSize(w, 1<<20)
-				cfg.Stats = bw
-				var err error
-				if ev, err = g.Evaluate(ctx, cfg); err != nil {
-					return err
-				}
-				return bw.Flush()
-			})
-		} else {
-			ev, err = g.Evaluate(ctx, cfg)
-		}
+		ev, complete, err := part.play(ctx, g, cfg)
 		prog.clear()
 		if err != nil {
 			return err
 		}
-		interrupted := ctx.Err() != nil
+		interrupted := !complete
 		n := ev.Block.Games
 		if *asJSON {
 			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
@@ -165,7 +160,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if ev.Speed != nil {
 				r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
 			}
-			r.StatsFile = *statsFile
+			r.StatsFile = part.statsFile(complete)
+			r.Earlier = part.earlier()
 			r.Interrupted = interrupted
 			if err := writeJSON(out, r); err != nil {
 				return err
@@ -178,14 +174,14 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 				fmt.Fprintf(out, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 			}
 			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
-			if *statsFile != "" {
+			if *statsFile != "" && complete {
 				fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", *statsFile, n, *statsFile)
 			}
 		}
 		if interrupted {
-			return fmt.Errorf("interrupted after %d games", n)
+			return fmt.Errorf("interrupted after %d games%s", n, part.stopped(n))
 		}
-		return part.save(res, &ev, *statsFile)
+		return nil
 	}
 }
 
@@ -255,6 +251,10 @@ type evalJSON struct {
 	Placements int64    `json:"placements,omitempty"`
 	Ops        *opsJSON `json:"ops,omitempty"`
 	StatsFile  string   `json:"stats_file,omitempty"`
+	// Earlier counts the games among Games that an earlier run of the
+	// same eval --out command finished (it continued after them, or found
+	// them all done).
+	Earlier int `json:"games_earlier,omitempty"`
 }
 
 // opsJSON are the speeds of the Threes! course summary, null where no

@@ -245,7 +245,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, within time.Duration) int {
 
 // Ctrl-C or SIGTERM stops eval within moments, deep searches and long
 // move times included; it prints the statistics of the games finished
-// and exits with status 1.
+// and exits with status 1. A Threes! statistics file stays NAME.partial.
 func TestEvalInterrupted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs td2048 processes")
@@ -289,9 +289,14 @@ func TestEvalInterrupted(t *testing.T) {
 			t.Errorf("%s: %s games finished:\n%s", c.name, m[1], out)
 		}
 		if c.name == "Threes! greedy" {
-			data, _ := os.ReadFile(sf)
-			if n := strings.Count(string(data), "\n"); m[1] != strconv.Itoa(n) {
-				t.Errorf("%s: %s games, %d in the statistics file", c.name, m[1], n)
+			// The finished games' lines are in stats.txt.partial, said so;
+			// no file at --stats looks finished.
+			data, _ := os.ReadFile(sf + ".partial")
+			if n := strings.Count(string(data), "\n"); m[1] != strconv.Itoa(n) || !strings.Contains(errb.String(), "their statistics lines in "+sf+".partial") {
+				t.Errorf("%s: %s games, %d in the statistics file under way: %s", c.name, m[1], n, errb)
+			}
+			if _, err := os.Stat(sf); err == nil {
+				t.Errorf("%s: an interrupted evaluation left %s", c.name, sf)
 			}
 		}
 	}

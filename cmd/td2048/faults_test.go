@@ -600,15 +600,18 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 	if !bytes.Equal(fileBytes(t, "expensive.json"), merged) || !bytes.Equal(fileBytes(t, "p0.json"), p0) {
 		t.Fatal("a refused evaluation changed a result file")
 	}
-	// Reruns of the same evaluation replace: the whole in one process
-	// over the merge, a shard over itself, a merge over itself.
+	// Reruns of the same evaluation are accepted: the whole in one
+	// process over the merge and a shard over itself find their games
+	// done already (by this build: nothing to play); a merge over itself
+	// replaces.
 	for _, args := range [][]string{
 		append(eval, "--games", "20", "--seed", "5", "--out", "expensive.json"),
 		append(eval, "--games", "20", "--seed", "5", "--shard", "0/2", "--out", "p0.json", "--threads", "2"),
 		{"merge", "p0.json", "p1.json", "--out", "expensive.json"},
 	} {
-		if code, _, errs := runCmd(t, args...); code != 0 {
-			t.Errorf("rerun %v: exit %d: %s", args, code, errs)
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || args[0] == "eval" && !strings.Contains(out, "\ndone already: ") {
+			t.Errorf("rerun %v: exit %d: %s%s", args, code, out, errs)
 		}
 	}
 	// A damaged result, or a file that is no result, is refused; --force
@@ -812,12 +815,12 @@ func TestWeightsChangedWhileLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.release()
-	if err := s.checkRerun(evalresult.Result{}, w); err != nil {
+	if err := s.checkRerun(evalresult.Result{}, w, false); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(w+".new", fileBytes(t, w), 0o644)
 	os.Rename(w+".new", w)
-	if err := s.checkRerun(evalresult.Result{}, w); err == nil || !strings.Contains(err.Error(), "changed while it was loaded") {
+	if err := s.checkRerun(evalresult.Result{}, w, false); err == nil || !strings.Contains(err.Error(), "changed while it was loaded") {
 		t.Fatalf("weights replaced: %v", err)
 	}
 }

@@ -100,7 +100,7 @@ var examples = map[string]string{
   td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
   td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file
   td2048 eval --games 1000 --depth 6 --shard 3/16 --out part-3.json   # shard 3 of 16, for td2048 merge
-  td2048 eval --shard auto --out part-$SLURM_ARRAY_TASK_ID.json        # in a Slurm array (or Indexed Job)`,
+  td2048 eval --shard auto --shards 16 --out part-$SLURM_ARRAY_TASK_ID.json   # shard K of 16 in a Slurm array (or Indexed Job)`,
 	"hint": `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
   td2048 hint 0x1000000000002211 --depth 3 --json
   td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,

@@ -26,8 +26,8 @@ func init() {
 --shard K/N --out PART.json) and print the evaluation's statistics: the
 lines after the first are those one unsharded td2048 eval of the same
 weights, seed, search and games prints, byte for byte, up to the rate
-line; the last line gives the shards' summed time (and the longest
-shard's wall time). With --out the merged result is written too.
+line; the last line gives the shards' play time summed over them, and
+the longest shard's time from its start to its result. With --out the merged result is written too.
 
 The shards may come in any order; a missing or repeated shard, or a shard
 of other weights, another seed, search, game count or shard count is
@@ -201,13 +201,17 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	if b.Games > 0 {
 		fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
 	}
+	// Two times: the shards' play added up (what one process of one
+	// shard's threads would have taken), and the longest shard's run from
+	// its start to its result (loading included; the wall time of shards
+	// that all ran at once).
 	el := time.Duration(m.ElapsedMS) * time.Millisecond
-	speed := rate(m.Moves, el) + " moves/s of one shard's time"
+	speed := rate(m.Moves, el) + " " + g.Move + "s/s per shard"
 	if el <= 0 {
 		speed = "speed n/a (under a millisecond in all)"
 	}
-	_, err = fmt.Fprintf(w, "%d games in %s of the shards' time in all (longest shard %s), %s\n",
-		b.Games, el, time.Duration(m.WallMS)*time.Millisecond, speed)
+	_, err = fmt.Fprintf(w, "%d games in %d shards: %s of play summed over the shards, %s for the longest shard from start to end; %s\n",
+		b.Games, shards, el, time.Duration(m.WallMS)*time.Millisecond, speed)
 	if statsPath != "" {
 		fmt.Fprintf(w, "statistics file = %s (%d games; check it with td2048 judge %s)\n", statsPath, b.Games, statsPath)
 	}

@@ -5,9 +5,10 @@ package main
 
 import (
 	"fmt"
+	"hash"
 	"io"
 	"os"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 	"github.com/td2048/td2048/buildinfo"
 	"github.com/td2048/td2048/evalresult"
-	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/safefile"
 )
@@ -29,7 +30,8 @@ type shardFlags struct {
 	getenv func(string) string // os.Getenv but in tests
 
 	shard   evalresult.Shard
-	first   int // the shard's games: first .. first+games-1
+	leftOut string // --shard auto: the shards the job array does not run
+	first   int    // the shard's games: first .. first+games-1
 	games   int
 	total   int
 	weights string // the weights file's checksum (netfile.FileSum)
@@ -40,12 +42,21 @@ type shardFlags struct {
 	// replace: a result file is at --out and not --force: it is replaced
 	// only by a rerun of its evaluation (checkRerun).
 	replace bool
+
+	// The progress record beside --out, and the statistics file (--stats)
+	// and the one under way (checkpoint.go).
+	progress, stats, partial string
+	next                     evalresult.Result    // the result's evaluation fields and build
+	finished                 *evalresult.Result   // a result of this evaluation there, done: nothing to play
+	prior                    *evalresult.Progress // games an earlier run finished: continued after them
+	hash                     hash.Hash            // the checksum of the statistics lines prior records
+	statsSrc                 string               // where those lines are
 }
 
 func (s *shardFlags) define(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "shard", "", "play only shard `K/N` (from 0) of the games, for td2048 merge; auto: a Slurm array's or Indexed Job's index")
-	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the number of shards (default: SLURM_ARRAY_TASK_COUNT or TD2048_SHARDS)")
-	fs.StringVar(&s.out, "out", "", "write the result to `FILE` (JSON) for td2048 merge; only a rerun replaces a result there")
+	fs.StringVar(&s.spec, "shard", "", "play only shard `K/N` (from 0) of the games, for td2048 merge; auto: a Slurm array's or Indexed Job's own index")
+	fs.IntVar(&s.count, "shards", 0, "with --shard auto: the evaluation's number of shards (default: TD2048_SHARDS)")
+	fs.StringVar(&s.out, "out", "", "write the result to `FILE` (JSON) for td2048 merge, continuing from FILE.progress; only a rerun replaces a result")
 }
 
 // resolve reads the flags for an evaluation of total games: the games
@@ -70,22 +81,16 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 		}
 		var err error
 		if s.spec == "auto" {
-			getenv := s.getenv
-			if getenv == nil {
-				getenv = os.Getenv
+			if err := s.auto(); err != nil {
+				return err
 			}
-			if s.count < 0 {
-				return usagef("--shards must not be negative")
-			}
-			s.shard, err = evalresult.AutoShard(getenv, s.count)
 		} else {
 			if s.count != 0 {
 				return usagef("--shards goes with --shard auto (K/N gives the count)")
 			}
-			s.shard, err = evalresult.ParseShard(s.spec)
-		}
-		if err != nil {
-			return usagef("--shard: %v", err)
+			if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
+				return usagef("--shard: %v", err)
+			}
 		}
 		s.first, s.games = s.shard.Games(total)
 	}
@@ -102,15 +107,60 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 	return nil
 }
 
+// shardsVar gives the shard count of --shard auto without --shards.
+const shardsVar = "TD2048_SHARDS"
+
+// auto sets the shard of --shard auto: the job array's task index itself
+// (never its offset in the array, so that an array resubmitting shard 2
+// alone plays shard 2), of the count --shards or TD2048_SHARDS gives
+// (never the array's size).
+func (s *shardFlags) auto() error {
+	getenv := s.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	task, err := jobarray.FromEnv(getenv)
+	if err != nil {
+		return usagef("--shard auto: %v", err)
+	}
+	n := s.count
+	if n == 0 {
+		v := getenv(shardsVar)
+		if v == "" {
+			return usagef("--shard auto: give the evaluation's shard count with --shards N or %s=N (the whole evaluation's, not this array's size: an array resubmitting shard 2 alone plays shard 2 of N)", shardsVar)
+		}
+		if n, err = strconv.Atoi(v); err != nil || strings.HasPrefix(v, "+") {
+			return usagef("--shard auto: %s=%q is not a count", shardsVar, v)
+		}
+	}
+	if n < 1 || n > evalresult.MaxShards {
+		return usagef("--shard auto: %d shards: want 1 to %d", n, evalresult.MaxShards)
+	}
+	if err := task.In(n, "shard", "the evaluation"); err != nil {
+		return usagef("--shard auto: %v", err)
+	}
+	s.shard, s.leftOut = evalresult.Shard{K: task.Index, N: n}, task.LeftOut(n)
+	return nil
+}
+
 // claim locks --out and, unless force, refuses a file there that is not
 // an evaluation result; a result there is compared with the evaluation
 // once it is known (checkRerun).
 func (s *shardFlags) claim(force bool) error {
+	s.progress = progressName(s.out)
+	if err := safefile.Check(s.progress); err != nil {
+		return usagef("--out: its progress record %v", err)
+	}
 	release, err := claimOutput(s.out, "out", "result", true)
 	if err != nil {
 		return err
 	}
-	s.release = sync.OnceFunc(release)
+	lock, err := safefile.Acquire(s.progress)
+	if err != nil {
+		release()
+		return err
+	}
+	s.release = sync.OnceFunc(func() { lock.Release(); release() })
 	if force {
 		return nil
 	}
@@ -127,27 +177,27 @@ func (s *shardFlags) claim(force bool) error {
 }
 
 // isResult reports whether a file's first bytes are an evaluation result's.
-func isResult(head []byte) bool {
-	return strings.Contains(string(head), `"format": "`+evalresult.Format+`"`)
-}
+func isResult(head []byte) bool { return evalresult.IsResult(head) }
 
-// checkRerun, before any game, refuses to replace a result file at --out
-// that is not of the evaluation r (its evaluation fields set), and checks
-// that the weights were not replaced while they were hashed and loaded.
-func (s *shardFlags) checkRerun(r evalresult.Result, load string) error {
-	if s.out == "" {
-		return nil
-	}
+// checkRerun, before any game, checks that the weights were not replaced
+// while they were hashed and loaded, and decides what an earlier run of
+// the evaluation r (its evaluation fields set) left at --out: a result of
+// another evaluation is refused, a finished one of this evaluation is
+// done, and a progress record is continued (resume).
+func (s *shardFlags) checkRerun(r evalresult.Result, load string, force bool) error {
 	if fi, err := os.Stat(load); err == nil && s.loadStat != nil &&
 		(!os.SameFile(fi, s.loadStat) || fi.Size() != s.loadStat.Size() || !fi.ModTime().Equal(s.loadStat.ModTime())) {
 		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", load)
 	}
-	if !s.replace {
+	if s.out == "" {
 		return nil
 	}
+	b := buildinfo.Current()
+	r.Build = &b
 	r.WeightsSum = s.weights
 	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
-	return refuseResult(s.out, "out", &r)
+	s.next = r
+	return s.resume(&s.next, force)
 }
 
 // refuseResult refuses to replace the result file at path unless it holds
@@ -171,37 +221,31 @@ func (s *shardFlags) header(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", s.shard, s.first, s.first+s.games-1, s.total, s.out)
+	switch {
+	case s.finished != nil:
+		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.finished.Build))
+	case s.prior != nil:
+		d := &s.prior.Done
+		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", s.first+d.Count, s.first, s.first+d.Count-1, d.Count, s.games, s.progress)
+	}
 }
 
-// save writes the result r of the shard (its evaluation fields set by the
-// caller) with the block b; statsPath is the Threes! statistics file.
-func (s *shardFlags) save(r evalresult.Result, ev *games.Evaluation, statsPath string) error {
-	if s.out == "" {
-		return nil
+// earlier is how many of the games an earlier run finished.
+func (s *shardFlags) earlier() int {
+	switch {
+	case s.finished != nil:
+		return s.finished.Count
+	case s.prior != nil:
+		return s.prior.Done.Count
 	}
-	defer s.release()
-	b := buildinfo.Current()
-	r.Build = &b
-	r.WeightsSum = s.weights
-	r.GamesTotal, r.ShardK, r.ShardN, r.First = s.total, s.shard.K, s.shard.N, s.first
-	if sp := ev.Speed; sp != nil { // the course summary's speeds (Threes!)
-		r.Placements, r.TimeMS, r.SlideMS, r.PlaceMS = sp.Placements, sp.Time, sp.SlideTime, sp.PlaceTime
+	return 0
+}
+
+// note warns that the job array runs only some of the shards.
+func (s *shardFlags) note(w io.Writer) {
+	if s.leftOut != "" {
+		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
 	}
-	r.SetBlock(&ev.Block)
-	r.ElapsedMS = ev.Elapsed.Milliseconds()
-	r.WallMS = time.Since(s.started).Milliseconds()
-	if statsPath != "" {
-		sum, err := evalresult.HashFile(statsPath)
-		if err != nil {
-			return err
-		}
-		r.StatsSHA256 = sum
-		r.Stats = statsPath
-		if rel, err := filepath.Rel(filepath.Dir(s.out), statsPath); err == nil && filepath.IsAbs(statsPath) == filepath.IsAbs(s.out) {
-			r.Stats = rel
-		}
-	}
-	return evalresult.Write(s.out, r)
 }
 
 // result starts a shard's result with what was evaluated.

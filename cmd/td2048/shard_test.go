@@ -8,7 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/netfile"
 )
 
@@ -180,4 +182,87 @@ func TestThreesShardsMergeForTheJudge(t *testing.T) {
 	// A statistics file changed after its shard was written is refused.
 	os.WriteFile(filepath.Join(dir, "p1.txt"), []byte("x\n"), 0o644)
 	oneLine(t, []string{"merge", parts[0], parts[1], parts[2], "--stats", filepath.Join(dir, "m2.txt")}, 1, "checksum differs")
+}
+
+// slurmTask sets the environment of task id of a Slurm job array of
+// --array=lo-hi, as Slurm sets it.
+func slurmTask(t *testing.T, id, lo, hi int) {
+	t.Helper()
+	t.Setenv("SLURM_ARRAY_TASK_ID", fmt.Sprint(id))
+	t.Setenv("SLURM_ARRAY_TASK_MIN", fmt.Sprint(lo))
+	t.Setenv("SLURM_ARRAY_TASK_MAX", fmt.Sprint(hi))
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", fmt.Sprint(hi-lo+1))
+}
+
+// TestTaskIdentityFromArray: --shard auto and --task auto take the job
+// array's task id itself, whatever the array: a shard or task resubmitted
+// alone (sbatch --array=2) is shard or task 2 of the whole plan, not the
+// first of a plan of one, and the shard count comes from --shards or
+// TD2048_SHARDS, never the array's size. An id outside the plan is
+// refused; an array running part of the plan says which tasks it leaves.
+func TestTaskIdentityFromArray(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	t.Run("shard", func(t *testing.T) {
+		slurmTask(t, 2, 2, 2)
+		p := filepath.Join(dir, "part-2.json")
+		eval := []string{"eval", "--load", w, "--games", "40", "--seed", "3", "--shard", "auto", "--out", p}
+		oneLine(t, eval, 2, "give the evaluation's shard count with --shards N or TD2048_SHARDS=N")
+		t.Setenv("TD2048_SHARDS", "4")
+		code, out, errb := runCmd(t, eval...)
+		if code != 0 || !strings.Contains(out, "shard = 2/4: games 20..29 of 40") {
+			t.Fatalf("exit %d: %s%s", code, out, errb)
+		}
+		if !strings.Contains(errb, "this array runs 1 of the 4 tasks; tasks 0-1,3 must run in another job") {
+			t.Errorf("no word of the shards the array leaves out: %q", errb)
+		}
+		r, err := evalresult.Read(p)
+		if err != nil || r.Shard() != (evalresult.Shard{K: 2, N: 4}) || r.First != 20 || r.Count != 10 {
+			t.Errorf("part-2.json: shard %v, games %d.. (%d), %v", r.Shard(), r.First, r.Count, err)
+		}
+		// --shards overrides TD2048_SHARDS; an id outside is refused.
+		oneLine(t, append(eval, "--shards", "2"), 2, "array task 2 (SLURM_ARRAY_TASK_ID) is not a shard of the evaluation, which has 2 (0 to 1)")
+		slurmTask(t, 4, 1, 4) // --array=1-4 for 4 shards
+		oneLine(t, eval, 2, "number the array from 0 (sbatch --array=0-3)")
+	})
+	t.Run("sweep task", func(t *testing.T) {
+		plan := filepath.Join(dir, "plan.toml")
+		os.WriteFile(plan, []byte("[train]\nnetwork = \"2x4\"\nepisodes = 100\nevery = 50\nthreads = 1\n[grid]\nseed = [1, 2, 3, 4]\n[eval]\ngames = 5\n"), 0o644)
+		slurmTask(t, 3, 3, 3)
+		code, out, errb := runCmd(t, "sweep", "run", plan, "--task", "auto")
+		if code != 0 || !strings.Contains(out, "task 3 of 4 (seed=4)") || !strings.Contains(out, "task 3 done") {
+			t.Fatalf("exit %d: %s%s", code, out, errb)
+		}
+		if !strings.Contains(errb, "this array runs 1 of the 4 tasks; tasks 0-2 must run in another job") {
+			t.Errorf("no word of the tasks the array leaves out: %q", errb)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "plan", "task-000")); err == nil {
+			t.Error("task 0 ran")
+		}
+		slurmTask(t, 4, 1, 4)
+		oneLine(t, []string{"sweep", "run", plan, "--task", "auto"}, 2, "array task 4 (SLURM_ARRAY_TASK_ID) is not a task of "+plan+", which has 4 (0 to 3)")
+	})
+}
+
+// TestMergeTimeLine: the merge's last line gives both of its times for
+// what they are: the shards' play added up, and the longest shard's run
+// from start to end.
+func TestMergeTimeLine(t *testing.T) {
+	w := trainedWeights(t)
+	dir := t.TempDir()
+	out := evalShards(t, dir, 3, "--load", w, "--games", "30", "--seed", "2", "--threads", "1")
+	var sum, longest int64
+	for k := range 3 {
+		r, err := evalresult.Read(filepath.Join(dir, fmt.Sprintf("part-%d-of-3.json", k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, longest = sum+r.ElapsedMS, max(longest, r.WallMS)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := fmt.Sprintf("30 games in 3 shards: %v of play summed over the shards, %v for the longest shard from start to end; ",
+		time.Duration(sum)*time.Millisecond, time.Duration(longest)*time.Millisecond)
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, want) || !strings.HasSuffix(last, " moves/s per shard") && !strings.HasSuffix(last, "(under a millisecond in all)") {
+		t.Errorf("merge's last line:\n%s\nwant it to start %q", last, want)
+	}
 }

@@ -332,21 +332,50 @@ func TestSlurmCluster(t *testing.T) {
 	deploy := slurmDeploy(t)
 	logs := filepath.Join(c.dir, "logs")
 
-	t.Run("sharded eval", func(t *testing.T) {
+	t.Run("sharded eval with a shard stopped and resubmitted", func(t *testing.T) {
 		w := filepath.Join(c.dir, "tiny.td2048")
 		if code, _, errb := runCmd(t, "train", "--network", "2x4", "--episodes", "300", "--seed", "1", "--threads", "1", "--save", w, "--log", "none"); code != 0 {
 			t.Fatal(errb)
 		}
-		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "200", "--depth", "2", "--seed", "9", "--threads", "2")
+		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "1200", "--depth", "2", "--seed", "9", "--threads", "2")
 		if code != 0 {
 			t.Fatal(errb)
 		}
 		out := filepath.Join(c.dir, "eval-out")
-		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=200", "DEPTH=2", "SEED=9", "OUT=" + out, "MERGE_SBATCH=--time=7"}
+		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=1200", "DEPTH=2", "SEED=9", "OUT=" + out, "MERGE_SBATCH=--time=7"}
 		// The options given go to the shards, MERGE_SBATCH to the merge.
 		array, merge := twoIDs(t, c.must(t, settings, filepath.Join(deploy, "submit-eval.sh"), "--time=30"))
-		c.wait(t, array, 60*time.Second)
-		c.wait(t, merge, 30*time.Second)
+		if got := c.field(t, array, "TimeLimit"); got != "00:30:00" {
+			t.Errorf("the shards' time limit is %s, want the submission's --time=30", got)
+		}
+		if got := c.field(t, merge, "TimeLimit"); got != "00:07:00" {
+			t.Errorf("the merge's time limit is %s, want MERGE_SBATCH's --time=7, not the shards' options", got)
+		}
+		if a, m := c.field(t, array, "MinMemoryNode"), c.field(t, merge, "MinMemoryNode"); a != "512M" || m != "128M" {
+			t.Errorf("memory: the shards ask %s, the merge %s; want their scripts' 512M and 128M", a, m)
+		}
+		// Shard 1 stopped mid-way as a time limit or a preemption stops
+		// it (scancel: SIGTERM, then SIGKILL after KillWait); the merge
+		// after it is cancelled.
+		n := stopTask(t, c, array, 1, progressName(filepath.Join(out, "part-1.json")))
+		if n <= 0 || n >= 300 {
+			t.Fatalf("shard 1 was stopped after %d of its 300 games: not mid-way", n)
+		}
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_1.attempt-0.log", array)),
+			fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, progressName(filepath.Join(out, "part-1.json")), 300+n))
+		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
+			t.Fatalf("the merge after a stopped shard: %s", st)
+		}
+		// resubmit.sh submits shard 1 alone (--array=1): it continues from
+		// the first game it had not finished, and the merge follows.
+		array2, merge2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), out))
+		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
+			t.Errorf("resubmitted tasks %s, want 1", got)
+		}
+		c.wait(t, array2, 60*time.Second)
+		c.wait(t, merge2, 30*time.Second)
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_1.attempt-0.log", array2)),
+			fmt.Sprintf("continuing at game %d: games 300..%d finished earlier (%d of 300, ", 300+n, 299+n, n))
 		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -359,24 +388,18 @@ func TestSlurmCluster(t *testing.T) {
 		}
 		for k := range 4 {
 			r, err := evalresult.Read(filepath.Join(out, fmt.Sprintf("part-%d.json", k)))
-			if err != nil || r.ShardK != k || r.ShardN != 4 || r.Count != 50 {
+			if err != nil || r.ShardK != k || r.ShardN != 4 || r.Count != 300 {
 				t.Errorf("part %d: %+v %v", k, r, err)
+			}
+			if k == 1 {
+				continue
 			}
 			// Slurm's log of the task, and td2048's of its one attempt.
 			task := fmt.Sprintf("td2048-eval-%s_%d", array, k)
 			mustContain(t, filepath.Join(logs, task+".out"), fmt.Sprintf("shard %d/4, attempt 0", k))
-			mustContain(t, filepath.Join(logs, task+".attempt-0.log"), fmt.Sprintf("shard = %d/4: games %d..%d of 200", k, 50*k, 50*k+49))
+			mustContain(t, filepath.Join(logs, task+".attempt-0.log"), fmt.Sprintf("shard = %d/4: games %d..%d of 1200", k, 300*k, 300*k+299))
 		}
-		mustContain(t, filepath.Join(logs, "td2048-merge-"+merge+".out"), "td2048 merge (4 shards)")
-		if got := c.field(t, array, "TimeLimit"); got != "00:30:00" {
-			t.Errorf("the shards' time limit is %s, want the submission's --time=30", got)
-		}
-		if got := c.field(t, merge, "TimeLimit"); got != "00:07:00" {
-			t.Errorf("the merge's time limit is %s, want MERGE_SBATCH's --time=7, not the shards' options", got)
-		}
-		if a, m := c.field(t, array, "MinMemoryNode"), c.field(t, merge, "MinMemoryNode"); a != "512M" || m != "128M" {
-			t.Errorf("memory: the shards ask %s, the merge %s; want their scripts' 512M and 128M", a, m)
-		}
+		mustContain(t, filepath.Join(logs, "td2048-merge-"+merge2+".out"), "td2048 merge (4 shards)")
 		if stray, _ := filepath.Glob(filepath.Join(c.dir, "*.out")); len(stray) > 0 {
 			t.Errorf("logs outside the logs folder: %v", stray)
 		}
@@ -386,39 +409,42 @@ func TestSlurmCluster(t *testing.T) {
 		}
 	})
 
-	t.Run("Threes! eval with a shard resubmitted", func(t *testing.T) {
+	t.Run("Threes! eval with a shard stopped and resubmitted", func(t *testing.T) {
 		w := trainedThreesWeights(t)
 		wholeStats := filepath.Join(t.TempDir(), "whole.txt")
-		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "40", "--seed", "4", "--stats", wholeStats)
+		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "120", "--depth", "3", "--seed", "4", "--stats", wholeStats)
 		if code != 0 {
 			t.Fatal(errb)
 		}
 		out := filepath.Join(c.dir, "threes-out")
-		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=40", "SEED=4", "STATS=yes", "OUT=" + out}
+		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=120", "DEPTH=3", "SEED=4", "STATS=yes", "OUT=" + out}
 		array, merge := twoIDs(t, c.must(t, settings, filepath.Join(deploy, "submit-eval.sh"), "--hold"))
 		if o, err := c.tryEnv(nil, filepath.Join(deploy, "resubmit.sh"), out); err == nil || !strings.Contains(o, "still queued or running") {
 			t.Errorf("resubmit.sh while the evaluation is queued: %v %s", err, o)
 		}
-		// Shard 2 cancelled: its merge never runs.
-		c.must(t, nil, "scancel", array+"_2")
 		c.must(t, nil, "scontrol", "release", array)
-		states := c.ended(t, array, 60*time.Second)
-		// (A task cancelled before it started may leave no record.)
-		if states["0"] != "COMPLETED" || states["1"] != "COMPLETED" || states["3"] != "COMPLETED" || states["2"] != "CANCELLED" && states["2"] != "" {
-			t.Fatalf("the shards ended %v", states)
+		// Shard 2 stopped mid-way: no statistics file that judge would
+		// take for the shard's, no result; its merge never runs.
+		n := stopTask(t, c, array, 2, progressName(filepath.Join(out, "part-2.json")))
+		if n <= 0 || n >= 30 {
+			t.Fatalf("shard 2 was stopped after %d of its 30 games: not mid-way", n)
+		}
+		if _, err := os.Stat(filepath.Join(out, "stats-2.txt")); err == nil {
+			t.Error("the stopped shard left a statistics file under its name")
 		}
 		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
-			t.Fatalf("the merge after a cancelled shard: %s", st)
+			t.Fatalf("the merge after a stopped shard: %s", st)
 		}
 		// resubmit.sh, with the settings submit-eval.sh kept, submits shard
-		// 2 alone, as shard 2 of 4, and the merge.
+		// 2 alone, as shard 2 of 4, continuing it, and the merge.
 		array2, merge2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), out))
 		if got := c.field(t, array2, "ArrayTaskId"); got != "2" {
 			t.Errorf("resubmitted tasks %s, want 2", got)
 		}
 		c.wait(t, array2, 60*time.Second)
 		c.wait(t, merge2, 30*time.Second)
-		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_2.attempt-0.log", array2)), "shard = 2/4: games 20..29 of 40")
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_2.attempt-0.log", array2)), "shard = 2/4: games 60..89 of 120",
+			fmt.Sprintf("continuing at game %d: games 60..%d finished earlier (%d of 30, ", 60+n, 59+n, n))
 		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -498,7 +524,7 @@ games = 20
 		}
 	})
 
-	t.Run("sweep with a task resubmitted", func(t *testing.T) {
+	t.Run("sweep with a task stopped and resubmitted", func(t *testing.T) {
 		plan := filepath.Join(c.dir, "plan2.toml")
 		os.WriteFile(plan, []byte(`out = "sweep2"
 [train]
@@ -507,20 +533,21 @@ episodes = 500
 every = 250
 threads = 1
 [grid]
-alpha = [0.1, 0.05]
 seed = [1, 2]
 [eval]
-games = 10
+games = 300
+depth = 2
 `), 0o644)
 		env := []string{"PLAN=" + plan, "REPORT_SBATCH=--time=3"}
-		array, report := twoIDs(t, c.must(t, env, filepath.Join(deploy, "submit-sweep.sh"), "--hold"))
-		c.must(t, nil, "scancel", array+"_1")
-		c.must(t, nil, "scontrol", "release", array)
-		if states := c.ended(t, array, 60*time.Second); states["1"] != "CANCELLED" && states["1"] != "" || states["0"] != "COMPLETED" {
-			t.Fatalf("the tasks ended %v", states)
+		array, report := twoIDs(t, c.must(t, env, filepath.Join(deploy, "submit-sweep.sh")))
+		// Task 1 stopped during its evaluation.
+		task := filepath.Join(c.dir, "sweep2", "task-001")
+		n := stopTask(t, c, array, 1, progressName(filepath.Join(task, "eval.json")))
+		if n <= 0 || n >= 300 {
+			t.Fatalf("task 1 was stopped after %d of its 300 games: not mid-way", n)
 		}
 		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
-			t.Fatalf("the report after a cancelled task: %s", st)
+			t.Fatalf("the report after a stopped task: %s", st)
 		}
 		array2, report2 := twoIDs(t, c.must(t, []string{"REPORT_SBATCH=--time=3"}, filepath.Join(deploy, "resubmit.sh"), plan))
 		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
@@ -531,9 +558,74 @@ games = 10
 		if got := c.field(t, report2, "TimeLimit"); got != "00:03:00" {
 			t.Errorf("the report's time limit is %s, want REPORT_SBATCH's", got)
 		}
-		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-sweep-%s_1.attempt-0.log", array2)), "task 1 of 4 (alpha=0.1 seed=2)")
-		mustContain(t, filepath.Join(logs, "td2048-report-"+report2+".out"), "4 of 4 tasks done")
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-sweep-%s_1.attempt-0.log", array2)), "task 1 of 2 (seed=2)",
+			fmt.Sprintf("continuing at game %d: games 0..%d finished earlier (%d of 300, ", n, n-1, n))
+		mustContain(t, filepath.Join(logs, "td2048-report-"+report2+".out"), "2 of 2 tasks done")
+		_, whole, _ := runCmd(t, "eval", "--load", filepath.Join(task, "weights.td2048"), "--games", "300", "--depth", "2", "--seed", "1")
+		_, merged, _ := runCmd(t, "merge", filepath.Join(task, "eval.json"))
+		if statsPart(t, merged) != statsPart(t, whole) {
+			t.Errorf("task 1's evaluation, continued:\n%s\nwant (one process):\n%s", merged, whole)
+		}
 	})
+
+	t.Run("tasks named by the array's own index", func(t *testing.T) {
+		// --array=2 with --shard auto plays shard 2 of TD2048_SHARDS;
+		// --array=3 with --task auto runs task 3 of the plan.
+		w := filepath.Join(c.dir, "tiny.td2048")
+		out := filepath.Join(c.dir, "auto-out")
+		os.MkdirAll(out, 0o755)
+		job := strings.TrimSpace(c.must(t, []string{"TD2048_SHARDS=4"}, "sbatch", "--parsable", "--array=2", "--output="+filepath.Join(logs, "auto-%A_%a.out"),
+			"--wrap", fmt.Sprintf(`exec "$TD2048" eval --load %s --games 40 --seed 3 --threads 1 --shard auto --out %s/part-$SLURM_ARRAY_TASK_ID.json`, w, out)))
+		plan := filepath.Join(c.dir, "plan3.toml")
+		os.WriteFile(plan, []byte("out = \"sweep3\"\n[train]\nnetwork = \"2x4\"\nepisodes = 100\nevery = 50\nthreads = 1\n[grid]\nseed = [1, 2, 3, 4]\n[eval]\ngames = 5\n"), 0o644)
+		job2 := strings.TrimSpace(c.must(t, nil, "sbatch", "--parsable", "--array=3", "--output="+filepath.Join(logs, "auto-%A_%a.out"),
+			"--wrap", fmt.Sprintf(`exec "$TD2048" sweep run %s --task auto`, plan)))
+		c.wait(t, job, 60*time.Second)
+		c.wait(t, job2, 60*time.Second)
+		r, err := evalresult.Read(filepath.Join(out, "part-2.json"))
+		if err != nil || r.Shard() != (evalresult.Shard{K: 2, N: 4}) || r.First != 20 || r.Count != 10 {
+			t.Errorf("--array=2 --shard auto: shard %v, games %d.. (%d), %v; want shard 2/4, games 20..29", r.Shard(), r.First, r.Count, err)
+		}
+		mustContain(t, filepath.Join(logs, "auto-"+job+"_2.out"), "this array runs 1 of the 4 tasks; tasks 0-1,3 must run in another job")
+		if _, err := evalresult.Read(filepath.Join(c.dir, "sweep3", "task-003", "eval.json")); err != nil {
+			t.Errorf("--array=3 --task auto did not run task 3: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(c.dir, "sweep3", "task-000")); err == nil {
+			t.Error("--array=3 --task auto ran task 0")
+		}
+		mustContain(t, filepath.Join(logs, "auto-"+job2+"_3.out"), "task 3 of 4 (seed=4)", "tasks 0-2 must run in another job")
+	})
+}
+
+// stopTask stops array task k of job array once its progress record
+// exists (it has finished a game) as a time limit or a preemption stops a
+// job: scancel, which sends SIGTERM, then SIGKILL after KillWait. It
+// waits for the task to end cancelled and returns the games the record
+// holds.
+func stopTask(t *testing.T, c *slurmCluster, array string, k int, progress string) int {
+	t.Helper()
+	waitUntil(t, 60*time.Second, "task "+fmt.Sprint(k)+"'s first record", func() bool {
+		_, err := os.Stat(progress)
+		return err == nil
+	})
+	c.must(t, nil, "scancel", fmt.Sprintf("%s_%d", array, k))
+	states := c.ended(t, array, 60*time.Second)
+	if st := states[fmt.Sprint(k)]; st != "CANCELLED" {
+		t.Fatalf("task %d ended %s (the tasks: %v), not cancelled: too short for this machine?\n%s", k, st, states, c.logs())
+	}
+	p, err := evalresult.ReadProgress(progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := strings.TrimSuffix(progress, ".progress"); fileExists(res) {
+		t.Fatalf("the stopped task wrote %s", res)
+	}
+	return p.Done.Count
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // slurmScript runs a deploy/slurm script with args outside Slurm, as a

@@ -17,6 +17,7 @@ import (
 
 	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/plot"
@@ -42,7 +43,10 @@ Task K works in OUT/task-K (OUT: the plan's out, or its name, beside the
 plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
 (the metrics log), curve.png, train.txt (train's output), eval.json (the
 evaluation's result, td2048 merge's format) and task.json (its settings).
---task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+--task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
+itself, whatever the array: sbatch --array=3 runs task 3 of the plan. A
+task id outside the plan is refused, and an array that runs only some of
+the plan's tasks says which it leaves out.
 
 A task is safe to run again: a finished one (its eval.json written) says
 so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
@@ -66,7 +70,7 @@ work is refused, naming the task and the key, before anything runs.`,
 }
 
 func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
-	task := fs.String("task", "", "run: the task to run, from 0, or auto (SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX)")
+	task := fs.String("task", "", "run: the task to run, from 0, or auto (the job array's SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX, itself)")
 	figure := fs.String("plot", "", "report: draw all tasks' learning curves here (default DIR/curves.png; none for no figure)")
 	return func(args []string) error {
 		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
@@ -119,11 +123,17 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	case taskArg == "":
 		return usagef("sweep run needs --task K (0 to %d) or --task auto", len(p.Tasks)-1)
 	case taskArg == "auto":
-		s, err := evalresult.AutoShard(os.Getenv, len(p.Tasks))
-		if err != nil {
-			return usagef("--task auto: %v", strings.Replace(err.Error(), "shard auto: ", "", 1))
+		task, err := jobarray.FromEnv(os.Getenv)
+		if err == nil {
+			err = task.In(len(p.Tasks), "task", planPath)
 		}
-		k = s.K
+		if err != nil {
+			return usagef("--task auto: %v", err)
+		}
+		k = task.Index
+		if left := task.LeftOut(len(p.Tasks)); left != "" {
+			fmt.Fprintf(e.stderr, "td2048 sweep: %s (deploy/slurm/resubmit.sh %s submits the tasks not done)\n", left, planPath)
+		}
 	default:
 		if _, err := fmt.Sscan(taskArg, &k); err != nil || fmt.Sprint(k) != taskArg || k < 0 || k >= len(p.Tasks) {
 			return usagef("--task %q: want a task from 0 to %d (the plan has %d), or auto", taskArg, len(p.Tasks)-1, len(p.Tasks))
@@ -177,7 +187,8 @@ func sweepRun(planPath, taskArg string, e *env) error {
 
 // resumeTask is the spec that resumes task's run from its checkpoint st
 // in save: to the task's episodes, on its threads, and, for a task of a
-// Duration, for the time it has left; more is false when it has none.
+// Duration, for the time it has left; more is false when it has no time
+// or episodes left.
 func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, given train.Given, more bool) {
 	s, given = train.Default(), train.Given{"resume": true, "episodes": true}
 	s.Resume, s.Episodes = save, task.Episodes
@@ -189,7 +200,10 @@ func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, giv
 		s.Duration, given["duration"] = train.Duration(left), true
 		return s, given, left > 0
 	}
-	return s, given, true
+	// A run trained to its end is left as it is: saved again, its weight
+	// file would differ (its run state) from the one its evaluation under
+	// way was recorded with, and the evaluation would start over.
+	return s, given, st.Done < task.Episodes
 }
 
 // claimTask records the task in its folder's task.json, or refuses a
@@ -293,6 +307,10 @@ func sweepReport(arg, figure string, e *env) error {
 			last := recs[len(recs)-1]
 			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
 			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})
+		}
+		if p, err := evalresult.ReadProgress(progressName(filepath.Join(td, "eval.json"))); err == nil {
+			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
+			r.state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}
 		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
 			b := res.Block()

@@ -4,7 +4,8 @@
 #   deploy/slurm/resubmit.sh OUT [sbatch options]         an evaluation submit-eval.sh submitted
 #   deploy/slurm/resubmit.sh PLAN.toml [sbatch options]   a sweep
 # An evaluation's shards are those with no part file in OUT, played with
-# the settings submit-eval.sh kept in OUT/submit.env; a sweep's tasks are
+# the settings submit-eval.sh kept in OUT/submit.env (a shard stopped
+# half-way continues from its part-K.json.progress); a sweep's tasks are
 # those with no eval.json in their folder (a task stopped half-way
 # resumes from its checkpoint). They go as one array of their own indexes
 # (--array=2,5-7), and the merge or report after it with

@@ -1,0 +1,162 @@
+package evalresult
+
+// The progress record of a shard under way.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/td2048/td2048/safefile"
+)
+
+// ProgressFormat names the format of a progress record in
+// Progress.Format.
+const ProgressFormat = "td2048-eval-progress"
+
+// ProgressVersion is the progress record's format version.
+const ProgressVersion = 1
+
+// A Progress is the record of a shard under way: the games it has
+// finished, so that a rerun of the shard continues from the first game
+// not finished, and its statistics are those of one uninterrupted run.
+// Games are independent and game i draws from (seed, i) alone, so the
+// finished games are a prefix First .. First+Done.Count-1 of the shard's,
+// and their counts are integers that add up exactly.
+//
+// It is a file of its own beside the result file (td2048 eval writes
+// part-K.json.progress), never the result itself: whatever takes an
+// existing result file for a finished shard (td2048 merge, the cluster
+// scripts) never mistakes a shard under way for a finished one. Like the
+// result, it is one JSON object written atomically, whose "checksum" is
+// the SHA-256 of the object's encoding with the checksum empty.
+type Progress struct {
+	Format   string `json:"format"`   // always ProgressFormat
+	Version  int    `json:"version"`  // ProgressVersion
+	Checksum string `json:"checksum"` // SHA-256 of the encoding with this empty
+
+	// Done is the shard's result so far: what is evaluated, by which
+	// build, the shard, and the counts of its games finished, First ..
+	// First+Count-1 (Count may be 0 to all of the shard's games). With a
+	// statistics file (Threes!), Stats names it (the file it becomes when
+	// the shard is finished) and StatsSHA256 is the SHA-256 of the first
+	// StatsBytes bytes of the statistics file under way: the lines of
+	// those games. Done's own Format and Version are the result format's,
+	// its Checksum empty.
+	Done       Result `json:"done"`
+	StatsBytes int64  `json:"stats_bytes"`
+}
+
+// sum is the checksum of p's encoding with an empty checksum.
+func (p Progress) sum() (string, error) {
+	p.Checksum = ""
+	js, err := json.Marshal(p)
+	if err != nil {
+		return "", err
+	}
+	return sha256Hex(js), nil
+}
+
+// EncodeProgress writes p, checksummed, as indented JSON and a newline.
+func EncodeProgress(w io.Writer, p Progress) error {
+	p.Format, p.Version = ProgressFormat, ProgressVersion
+	p.Done.Format, p.Done.Version, p.Done.Checksum = Format, Version, ""
+	sum, err := p.sum()
+	if err != nil {
+		return err
+	}
+	p.Checksum = sum
+	js, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(js, '\n'))
+	return err
+}
+
+// WriteProgress saves p at path atomically.
+func WriteProgress(path string, p Progress) error {
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return EncodeProgress(w, p) })
+}
+
+// DecodeProgress reads one progress record, checking its format,
+// checksum and counts.
+func DecodeProgress(rd io.Reader) (Progress, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, maxFile+1))
+	if err != nil {
+		return Progress{}, err
+	}
+	if len(data) > maxFile {
+		return Progress{}, errors.New("not an evaluation's progress record: larger than 1 MiB")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p Progress
+	if err := dec.Decode(&p); err != nil {
+		return Progress{}, fmt.Errorf("not an evaluation's progress record: %v", err)
+	}
+	if dec.More() {
+		return Progress{}, errors.New("not an evaluation's progress record: data after the object")
+	}
+	if p.Format != ProgressFormat {
+		return Progress{}, fmt.Errorf("not an evaluation's progress record: format %q", p.Format)
+	}
+	if p.Version != ProgressVersion {
+		return Progress{}, fmt.Errorf("evaluation progress record version %d: this td2048 reads version %d (a newer td2048 wrote it?)", p.Version, ProgressVersion)
+	}
+	sum, err := p.sum()
+	if err != nil {
+		return Progress{}, err
+	}
+	if sum != p.Checksum {
+		return Progress{}, errors.New("damaged evaluation progress record: checksum does not match")
+	}
+	if err := p.check(); err != nil {
+		return Progress{}, fmt.Errorf("damaged evaluation progress record: %v", err)
+	}
+	return p, nil
+}
+
+// check tests the record for consistency.
+func (p *Progress) check() error {
+	d := &p.Done
+	if d.Format != Format || d.Version != Version || d.Checksum != "" {
+		return fmt.Errorf("its result is of format %q version %d", d.Format, d.Version)
+	}
+	if err := d.checkCounts(true); err != nil {
+		return err
+	}
+	if (d.Stats == "") != (d.StatsSHA256 == "") || d.Stats == "" && p.StatsBytes != 0 || p.StatsBytes < 0 {
+		return fmt.Errorf("statistics file %q of %d bytes", d.Stats, p.StatsBytes)
+	}
+	return nil
+}
+
+// ReadProgress reads the progress record at path.
+func ReadProgress(path string) (Progress, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Progress{}, err
+	}
+	defer f.Close()
+	p, err := DecodeProgress(f)
+	if err != nil {
+		return Progress{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return p, nil
+}
+
+// IsResult reports whether a file's first bytes are those of a result
+// file (as Encode writes it).
+func IsResult(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("{\n  \"format\": \""+Format+"\""))
+}
+
+// IsProgress reports whether a file's first bytes are those of a progress
+// record (as EncodeProgress writes it).
+func IsProgress(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("{\n  \"format\": \""+ProgressFormat+"\""))
+}
