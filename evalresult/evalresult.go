@@ -223,7 +223,7 @@ func Decode(rd io.Reader) (Result, error) {
 	dec.DisallowUnknownFields()
 	var r Result
 	if err := dec.Decode(&r); err != nil {
-		return Result{}, fmt.Errorf("not an evaluation result: %v", err)
+		return Result{}, fmt.Errorf("not an evaluation result: %w", err)
 	}
 	if dec.More() {
 		return Result{}, errors.New("not an evaluation result: data after the object")
@@ -242,7 +242,7 @@ func Decode(rd io.Reader) (Result, error) {
 		return Result{}, errors.New("damaged evaluation result: checksum does not match")
 	}
 	if err := r.check(); err != nil {
-		return Result{}, fmt.Errorf("damaged evaluation result: %v", err)
+		return Result{}, fmt.Errorf("damaged evaluation result: %w", err)
 	}
 	return r, nil
 }
@@ -294,7 +294,7 @@ func Read(path string) (Result, error) {
 	defer f.Close()
 	r, err := Decode(f)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %v", path, err)
+		return Result{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }

@@ -96,7 +96,7 @@ func DecodeProgress(rd io.Reader) (Progress, error) {
 	dec.DisallowUnknownFields()
 	var p Progress
 	if err := dec.Decode(&p); err != nil {
-		return Progress{}, fmt.Errorf("not an evaluation's progress record: %v", err)
+		return Progress{}, fmt.Errorf("not an evaluation's progress record: %w", err)
 	}
 	if dec.More() {
 		return Progress{}, errors.New("not an evaluation's progress record: data after the object")
@@ -115,7 +115,7 @@ func DecodeProgress(rd io.Reader) (Progress, error) {
 		return Progress{}, errors.New("damaged evaluation progress record: checksum does not match")
 	}
 	if err := p.check(); err != nil {
-		return Progress{}, fmt.Errorf("damaged evaluation progress record: %v", err)
+		return Progress{}, fmt.Errorf("damaged evaluation progress record: %w", err)
 	}
 	return p, nil
 }
@@ -144,7 +144,7 @@ func ReadProgress(path string) (Progress, error) {
 	defer f.Close()
 	p, err := DecodeProgress(f)
 	if err != nil {
-		return Progress{}, fmt.Errorf("%s: %v", path, err)
+		return Progress{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
 }

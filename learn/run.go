@@ -308,7 +308,7 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil {
 			if err := t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
-				return t, fmt.Errorf("resume: generator %d: %v", k, err)
+				return t, fmt.Errorf("resume: generator %d: %w", k, err)
 			}
 		}
 	}

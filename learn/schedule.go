@@ -72,7 +72,7 @@ func ParseSchedule(s string, base float64) (*Schedule, error) {
 			return nil, fmt.Errorf("alpha schedule %q: want EPISODE:ALPHA pairs like 0:0.1,200000:0.05", s)
 		}
 		if err := CheckAlpha(al); err != nil {
-			return nil, fmt.Errorf("alpha schedule %q: %v", s, err)
+			return nil, fmt.Errorf("alpha schedule %q: %w", s, err)
 		}
 		if seen[ep] {
 			return nil, fmt.Errorf("alpha schedule %q: episode %d twice", s, ep)

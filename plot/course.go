@@ -132,7 +132,7 @@ func (c *courseReader) read(br *bufio.Reader) error {
 		line := strings.TrimRight(text, " \r\n")
 		if m := courseTileLine.FindStringSubmatch(line); m != nil && c.cur != nil {
 			if err := c.cur.addTile(m); err != nil {
-				return fmt.Errorf("line %d: %v", n, err)
+				return fmt.Errorf("line %d: %w", n, err)
 			}
 			continue
 		}
@@ -142,7 +142,7 @@ func (c *courseReader) read(br *bufio.Reader) error {
 		if m := courseBlockLine.FindStringSubmatch(line); m != nil {
 			b, threes, err := courseHead(m)
 			if err != nil {
-				return fmt.Errorf("line %d: %v", n, err)
+				return fmt.Errorf("line %d: %w", n, err)
 			}
 			if k := len(c.recs); k > 0 && b.Episodes <= c.recs[k-1].Episodes {
 				return fmt.Errorf("line %d: a block at %d episodes after one at %d: the output of two runs?", n, b.Episodes, c.recs[k-1].Episodes)

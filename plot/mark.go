@@ -85,7 +85,7 @@ func markPDF(data []byte) ([]byte, error) {
 	}
 	n, err := strconv.Atoi(string(size[1]))
 	if err != nil {
-		return nil, fmt.Errorf("the PDF's trailer: %v", err)
+		return nil, fmt.Errorf("the PDF's trailer: %w", err)
 	}
 	var b bytes.Buffer
 	b.Write(data)

@@ -147,7 +147,7 @@ func ReadLog(path, label string) (Series, error) {
 		}
 	}
 	if err != nil {
-		return Series{}, fmt.Errorf("%s: %v", path, err)
+		return Series{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(s.Records) == 0 {
 		return Series{}, fmt.Errorf("%s: no statistics blocks", path)
@@ -381,7 +381,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 		}
 		scoreLines = append(scoreLines, pts)
 		if err := addLine(score, pts, draw.LineStyle{Color: col, Width: vg.Points(1.5)}); err != nil {
-			return [2]*gplot.Plot{}, fmt.Errorf("%s: %v", s.Label, err)
+			return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
 		}
 		if many {
 			score.Legend.Add(s.Label, legendLine(col, nil))
@@ -402,7 +402,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 			}
 			reachLines = append(reachLines, pts)
 			if err := addLine(reach, pts, sty); err != nil {
-				return [2]*gplot.Plot{}, fmt.Errorf("%s: %v", s.Label, err)
+				return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
 			}
 			if !many {
 				reach.Legend.Add(strconv.Itoa(t), legendLine(sty.Color, nil))

@@ -121,7 +121,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			var err error
 			unit, win, err = tdlRecipe(line)
 			if err != nil {
-				return recs, fmt.Errorf("line %d: %v", n, err)
+				return recs, fmt.Errorf("line %d: %w", n, err)
 			}
 			base += last
 			last = 0
@@ -130,7 +130,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		case isTDLIndex(line):
 			i, _, ms, ops, th, err := tdlIndex(line)
 			if err != nil {
-				return recs, fmt.Errorf("line %d: %v", n, err)
+				return recs, fmt.Errorf("line %d: %w", n, err)
 			}
 			if (th >= 0) != (threads > 1) || th >= threads {
 				if th < 0 {

@@ -98,7 +98,7 @@ func Check(path string) error {
 	}
 	real, err := Resolve(path)
 	if err != nil {
-		return fmt.Errorf("cannot write %v", err)
+		return fmt.Errorf("cannot write %w", err)
 	}
 	return check(path, real)
 }
@@ -274,7 +274,7 @@ func target(path string) (string, *Lock, error) {
 func Acquire(path string) (*Lock, error) {
 	real, err := Resolve(path)
 	if err != nil {
-		return nil, fmt.Errorf("lock %v", err)
+		return nil, fmt.Errorf("lock %w", err)
 	}
 	target := ""
 	if abs, err := filepath.Abs(path); err == nil && abs != real {
@@ -296,7 +296,7 @@ func Acquire(path string) (*Lock, error) {
 				le.Cmd = strings.TrimSpace(cmd)
 				return nil, le
 			}
-			return nil, fmt.Errorf("lock %s: %v", path, err)
+			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		// The holder before us may have removed the file after we opened
 		// it: then our lock is on a file nobody else will see; retry.
@@ -491,7 +491,7 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	real, l, err := target(path)
 	if err != nil {
-		return fmt.Errorf("save %v", err)
+		return fmt.Errorf("save %w", err)
 	}
 	if err := check(path, real); err != nil {
 		return err

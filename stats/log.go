@@ -74,7 +74,7 @@ func ReadLog(r io.Reader) ([]Record, error) {
 		}
 		var rec Record
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			return recs, fmt.Errorf("line %d: %v", n, err)
+			return recs, fmt.Errorf("line %d: %w", n, err)
 		}
 		recs = append(recs, rec)
 	}

@@ -113,7 +113,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	var f file
 	md, err := toml.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&f)
 	if err != nil {
-		return nil, fmt.Errorf("plan: %v", err)
+		return nil, fmt.Errorf("plan: %w", err)
 	}
 	for _, u := range md.Undecoded() { // the tables' keys are read below
 		if !slices.Contains([]string{"train", "grid", "task", "eval"}, u[0]) {
@@ -142,7 +142,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	}
 	for k := range f.Grid {
 		if err := checkKey(k); err != nil {
-			return nil, fmt.Errorf("plan: [grid] %v", err)
+			return nil, fmt.Errorf("plan: [grid] %w", err)
 		}
 	}
 	list := f.Task
@@ -184,7 +184,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 				if errors.As(err, &fe) {
 					err = errors.New(fe.Key())
 				}
-				return nil, fmt.Errorf("plan: task %d (%s): %v", t.Index, t.Label, err)
+				return nil, fmt.Errorf("plan: task %d (%s): %w", t.Index, t.Label, err)
 			}
 			p.Tasks = append(p.Tasks, t)
 		}
@@ -205,7 +205,7 @@ func (d decoder) combo(t *Task, grid map[string][]toml.Primitive, keys []string,
 	for i, k := range keys {
 		v, err := d.set(&t.Train, k, grid[k][idx[i]])
 		if err != nil {
-			return nil, fmt.Errorf("plan: [grid] %v", err)
+			return nil, fmt.Errorf("plan: [grid] %w", err)
 		}
 		t.Given[k] = true
 		lab = append(lab, label(k, v))
@@ -230,7 +230,7 @@ func Load(path string) (*Plan, error) {
 	defer f.Close()
 	p, err := Parse(f, path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
 }
@@ -273,7 +273,7 @@ type decoder struct{ md toml.MetaData }
 func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) ([]string, error) {
 	for k := range m {
 		if err := checkKey(k); err != nil {
-			return nil, fmt.Errorf("plan: %s %v", where, err)
+			return nil, fmt.Errorf("plan: %s %w", where, err)
 		}
 	}
 	var lab []string
@@ -281,7 +281,7 @@ func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) 
 		if p, ok := m[k]; ok {
 			v, err := d.set(s, k, p)
 			if err != nil {
-				return nil, fmt.Errorf("plan: %s %v", where, err)
+				return nil, fmt.Errorf("plan: %s %w", where, err)
 			}
 			given[k] = true
 			lab = append(lab, label(k, v))
@@ -294,7 +294,7 @@ func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) 
 func (d decoder) set(s *train.Spec, k string, p toml.Primitive) (any, error) {
 	var v any
 	if err := d.md.PrimitiveDecode(p, &v); err != nil {
-		return nil, fmt.Errorf("%s: %v", k, err)
+		return nil, fmt.Errorf("%s: %w", k, err)
 	}
 	ptr, _ := s.Field(k)
 	if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
@@ -343,10 +343,10 @@ func (d decoder) eval(m table) (Eval, error) {
 		}
 		var v any
 		if err := d.md.PrimitiveDecode(p, &v); err != nil {
-			return ev, fmt.Errorf("plan: [eval] %s: %v", k, err)
+			return ev, fmt.Errorf("plan: [eval] %s: %w", k, err)
 		}
 		if err := d.decode(k, v, p, ptr); err != nil {
-			return ev, fmt.Errorf("plan: [eval] %v", err)
+			return ev, fmt.Errorf("plan: [eval] %w", err)
 		}
 	}
 	if ev.Games < 1 || ev.Games > 1e9 || ev.Depth < 1 || ev.Depth > 12 || ev.Threads < 0 || ev.Threads > train.MaxThreads() {

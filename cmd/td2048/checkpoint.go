@@ -65,7 +65,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	if !force && s.replace {
 		prev, err := evalresult.Read(s.out)
 		if err != nil {
-			return fmt.Errorf("%v; not overwriting it (choose another --out, or --force to replace it)", err)
+			return fmt.Errorf("%w; not overwriting it (choose another --out, or --force to replace it)", err)
 		}
 		if d := evalresult.Rerun(&prev, next); d != "" {
 			return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (choose another --out, or --force to replace it)", s.out, d)
@@ -304,27 +304,27 @@ func (r *evalRun) openStats() error {
 	if s.prior == nil {
 		f, err := os.OpenFile(s.partial, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 		if err != nil {
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		r.sink = &statsSink{f: f, h: sha256.New()}
 	} else {
 		if s.statsSrc != s.partial { // stopped as it finished: NAME is whole
 			if err := os.Rename(s.statsSrc, s.partial); err != nil {
-				return fmt.Errorf("--stats: %v", err)
+				return fmt.Errorf("--stats: %w", err)
 			}
 		}
 		f, err := os.OpenFile(s.partial, os.O_WRONLY, 0)
 		if err != nil {
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		n := s.prior.StatsBytes
 		if err := f.Truncate(n); err != nil { // lines written after the record
 			f.Close()
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		if _, err := f.Seek(n, io.SeekStart); err != nil {
 			f.Close()
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		r.sink = &statsSink{f: f, h: s.hash, n: n}
 	}
@@ -381,10 +381,10 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 	res.WallMS = r.wallMS + time.Since(s.started).Milliseconds()
 	if r.sink != nil {
 		if err := r.bw.Flush(); err != nil {
-			return res, fmt.Errorf("--stats: %v", err)
+			return res, fmt.Errorf("--stats: %w", err)
 		}
 		if err := r.sink.f.Sync(); err != nil {
-			return res, fmt.Errorf("--stats: %v", err)
+			return res, fmt.Errorf("--stats: %w", err)
 		}
 		res.Stats, res.StatsSHA256 = s.relStats(), hex.EncodeToString(r.sink.h.Sum(nil))
 	}
@@ -397,7 +397,7 @@ func (r *evalRun) stop(ev *games.Evaluation) error {
 	s := r.s
 	if r.sink != nil {
 		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 	}
 	switch {
@@ -423,10 +423,10 @@ func (r *evalRun) finish(ev *games.Evaluation) error {
 			return nil
 		}
 		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		if err := r.sink.f.Sync(); err != nil {
-			return fmt.Errorf("--stats: %v", err)
+			return fmt.Errorf("--stats: %w", err)
 		}
 		r.sink.f.Close() // Windows renames no open file
 		return rename(s.partial, s.stats)
@@ -463,7 +463,7 @@ func rename(partial, path string) error {
 		real = path
 	}
 	if err := os.Rename(partial, real); err != nil {
-		return fmt.Errorf("--stats: %v", err)
+		return fmt.Errorf("--stats: %w", err)
 	}
 	if d, err := os.Open(filepath.Dir(real)); err == nil {
 		d.Sync()

@@ -42,7 +42,7 @@ func setupJudge(fs *flag.FlagSet, e *env) func([]string) error {
 		defer f.Close()
 		sum, fault, err := judge(f)
 		if err != nil {
-			return fmt.Errorf("%s: %v", args[0], err)
+			return fmt.Errorf("%s: %w", args[0], err)
 		}
 		if *asJSON {
 			r := judgeJSON{File: args[0], Passed: fault == nil, Fault: fault}

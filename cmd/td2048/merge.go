@@ -153,7 +153,7 @@ func concatStats(path string, parts []evalresult.Part) error {
 			src := shardStats(p)
 			sum, err := evalresult.HashFile(src)
 			if err != nil {
-				return fmt.Errorf("statistics file of %s: %v", p.Path, err)
+				return fmt.Errorf("statistics file of %s: %w", p.Path, err)
 			}
 			if sum != p.StatsSHA256 {
 				return fmt.Errorf("%s is not the statistics file of %s: its checksum differs", src, p.Path)

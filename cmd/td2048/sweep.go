@@ -175,11 +175,11 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	}
 	if more {
 		if err := runTrain(sub, spec, given, false); err != nil {
-			return fmt.Errorf("task %d: %v", k, err)
+			return fmt.Errorf("task %d: %w", k, err)
 		}
 	}
 	if err := runCommand(t.EvalArgs(dir), sub); err != nil {
-		return fmt.Errorf("task %d: %v", k, err)
+		return fmt.Errorf("task %d: %w", k, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
 	return nil

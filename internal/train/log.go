@@ -33,7 +33,7 @@ type Log struct {
 func CreateLog(path string) (*Log, error) {
 	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	return &Log{path: path, f: f}, nil
 }
@@ -49,7 +49,7 @@ func ResumeLog(path string, st *State) (*Log, error) {
 	}
 	if err := f.Truncate(st.LogOffset); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	return &Log{path: path, f: f, good: st.LogOffset, pending: append([]stats.Record(nil), st.LogPending...)}, nil
 }
@@ -70,7 +70,7 @@ func ForkLog(path, from string, st *State) (*Log, error) {
 	}
 	if _, err := io.Copy(l.f, io.NewSectionReader(src, 0, st.LogOffset)); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("log %s: %v", path, err)
+		return nil, fmt.Errorf("log %s: %w", path, err)
 	}
 	l.good, l.pending = st.LogOffset, append([]stats.Record(nil), st.LogPending...)
 	return l, nil
@@ -85,7 +85,7 @@ func openRunLog(path string, st *State, flag int) (*os.File, error) {
 		return nil, fmt.Errorf("the run's log %s is missing (the checkpoint expects %d bytes of it): continue with a new log (--log FILE) or none (--log none)", path, st.LogOffset)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	fail := func(format string, a ...any) (*os.File, error) {
 		f.Close()
@@ -94,7 +94,7 @@ func openRunLog(path string, st *State, flag int) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	if fi.Size() < st.LogOffset {
 		return fail("it has %d bytes, the checkpoint recorded %d", fi.Size(), st.LogOffset)
@@ -117,12 +117,12 @@ func openRunLog(path string, st *State, flag int) (*os.File, error) {
 func AppendLog(path string) (*Log, error) {
 	f, err := safefile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	end := fi.Size()
 	// Back up to the end of the last complete line.
@@ -138,7 +138,7 @@ func AppendLog(path string) (*Log, error) {
 	}
 	if err := f.Truncate(end); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("log: %v", err)
+		return nil, fmt.Errorf("log: %w", err)
 	}
 	return &Log{path: path, f: f, good: end}, nil
 }
@@ -159,7 +159,7 @@ func lastRecord(f *os.File, end int64) (stats.Record, error) {
 		line = line[i+1:]
 	}
 	if err := json.Unmarshal(line, &rec); err != nil {
-		return rec, fmt.Errorf("its record at the checkpoint is not a statistics block (%v)", err)
+		return rec, fmt.Errorf("its record at the checkpoint is not a statistics block (%w)", err)
 	}
 	return rec, nil
 }
@@ -197,7 +197,7 @@ func (l *Log) flush() error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("log %s: %v", l.path, err)
+	return fmt.Errorf("log %s: %w", l.path, err)
 }
 
 // sanitize keeps a record encodable: JSON has no NaN or infinity.

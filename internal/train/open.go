@@ -79,7 +79,7 @@ func (r *Run) openInput() error {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return fmt.Errorf("cannot read %s: %v", path, err)
+		return fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	r.in = f
 	h, err := netfile.ReadHeaderFrom(f, path)
@@ -111,7 +111,7 @@ func (r *Run) settle(given Given) error {
 			return fmt.Errorf("%s holds weights but no run to resume (use --load %s to train on from its weights)", s.Resume, s.Resume)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %v", s.Resume, err)
+			return fmt.Errorf("%s: %w", s.Resume, err)
 		}
 		saved := st.Saved(r.Loaded, s.Resume)
 		if *s, err = s.Resumed(saved, given); err != nil {
@@ -127,7 +127,7 @@ func (r *Run) settle(given Given) error {
 	}
 	if r.Learning, err = s.learning(); err != nil {
 		if s.Resume != "" {
-			return fmt.Errorf("%s: damaged run state: %v", s.Resume, err)
+			return fmt.Errorf("%s: damaged run state: %w", s.Resume, err)
 		}
 		return err
 	}
@@ -231,7 +231,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 func refuseAny(path, flag, _ string) error {
 	head, err := safefile.Sniff(path, 1)
 	if err != nil {
-		return fmt.Errorf("--%s %s: %v", flag, path, err)
+		return fmt.Errorf("--%s %s: %w", flag, path, err)
 	}
 	if len(head) > 0 {
 		return fmt.Errorf("%s exists; not overwriting it (choose another --%s, or --force to replace it)", path, flag)
@@ -281,7 +281,7 @@ func (r *Run) makeNet(given Given) error {
 		return err
 	}
 	if err := r.Game.CheckSpec(net.Spec()); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if s.Load != "" {
 		r.State = State{Base: h.Episodes}
