@@ -13,12 +13,8 @@ import (
 // in turn where that plays fastest (FastestEvalInterleave). Greedy play
 // reads a hundred weights a move from 256 MB and more, and one game's move
 // cannot start before its last one's weights arrive; with two games in
-// turn, one game's weights load while the other's move is decided. On the
-// AMD EPYC (eval --games 5000 on TDL2048+'s 100k 4x6 weights,
-// 2026-11-25/26) two games ran 1.13-1.15x one on one thread (two sets of 5
-// alternating rounds) and 1.05-1.18x on two; three and four ran 4.2-4.3M
-// and 3.9-4.0M moves/s against two's 4.5M: more games only add cache
-// pressure.
+// turn, one game's weights load while the other's move is decided. Three
+// or four games only add cache pressure (docs/speed.md, "Games in turn").
 const DefaultEvalInterleave = 2
 
 // FastestEvalInterleave is EvalConfig.Interleave's default on this

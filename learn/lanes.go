@@ -142,12 +142,10 @@ const laneCount = 1024
 // with another's work, and threads add cores, but threads that share a
 // core (SMT siblings, or vCPUs a hypervisor places on one) share its
 // outstanding misses, and threads that write the same weights pay for
-// each line that moves between their caches. On this project's 2-vCPU
-// machine, in the periods when its two threads run slow, 30k episodes of
-// 4x6 took 10-13 s one at a time against 15 s two in turn, and two threads
-// together could be slower than one alone; in its fast periods two in turn
-// are level or a few per cent faster, and two threads 1.7x one. So the run
-// measures: it keeps its current choice, tries another for a short while
+// each line that moves between their caches. On a virtual machine whose
+// vCPUs sit far apart, two threads together can for minutes be slower
+// than one alone, and then fast again (docs/speed.md, "Threads"). So the
+// run measures: it keeps its current choice, tries another for a short while
 // now and then, and keeps whichever made more moves per second.
 type laneControl struct {
 	_       [64]byte
@@ -355,8 +353,8 @@ func (c *laneControl) run(done <-chan struct{}, choices []laneChoice, tm laneTim
 		cur, hold = pickLanes(cur, next, now, then, hold, tm)
 		if choices[cur].threads < choices[0].threads {
 			// Resting threads costs more when the machine speeds up
-			// again than keeping them costs while it is slow (on this
-			// project's machine, 1.7x against 1.3x): look again sooner.
+			// again than keeping them costs while it is slow: look
+			// again sooner.
 			hold = min(hold, 4*tm.hold)
 		}
 		c.set(choices[cur])

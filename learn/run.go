@@ -147,41 +147,22 @@ const DefaultInterleave = 2
 
 // InterleaveHelps reports whether games in turn (Config.Interleave,
 // EvalConfig.Interleave) make this processor faster than one game at a
-// time, as measured on the two processors this project has run on. On an
-// AMD EPYC (Zen 5) they did: one core there keeps many misses in flight
-// (about two dozen), more than one game's move asks for at once, so the
-// other game's work fills the wait. On an Intel Xeon (Cascade Lake) they
-// did not: one game's prefetches already fill the core's few miss buffers
-// (perf puts 39% of training on PREFETCHT0s waiting for one), so a second
-// game only adds cache pressure. There, one thread, alternating rounds
-// (2026-11-26): greedy play on TDL2048+'s 100k 4x6 weights, 3000 games,
-// one at a time was faster in 7 of 8 rounds and level in the eighth
-// (1.56-2.07M against 1.45-1.79M moves/s, median ratio 1.09x); 4x6 from
-// zero, 30k episodes online, one at a time was faster in 4 of 6 rounds
-// (median 1.05x, on a machine whose times for the same run spread over
-// 22-34 s), and in all 4 of the course's 100k-episode rounds (1.03-1.18x).
-// Other processors get one game at a time, the plain choice, until
-// measured.
+// time. They do where one core keeps more misses in flight than one game's
+// move asks for, so that the other game's work fills the wait (the AMD
+// EPYC); where one game's prefetches already fill the core's miss buffers
+// (the Intel Xeon), a second game only adds cache pressure. Other
+// processors get one game at a time, the plain choice, until measured
+// (docs/speed.md, "Games in turn", has the figures).
 func InterleaveHelps() bool { return ntuple.Vendor() == "AuthenticAMD" }
 
 // FastestInterleave is the number of episodes each worker, on any number
 // of threads, should play in turn to train net fastest with kind and
 // shaping on this processor (the train command's default):
 // DefaultInterleave where InterleaveHelps and for networks of at most 40
-// weights a board (4x6, 5x6, staged 4x6), 1 elsewhere. On the AMD EPYC,
-// one thread (2026-11-25): 100k episodes of 4x6 from zero, 5 alternating
-// rounds online, took 60.0 s at 2 against 72.0 s at 1; backward, 3
-// rounds, 66.7 s against 78.9 s; 5k episodes of 5x6 1.31-1.33 s against
-// 1.30-1.51 s. Two threads (2026-11-26): 30k episodes of 4x6 from zero, 10
-// alternating rounds each, two in turn were faster in 17 of 20 pairs, by a
-// median 1.07x online and 1.15x backward (the threads' shared weights make
-// that machine's two-thread times bimodal, 6-7 s or 10-14 s, for one at a
-// time as for two in turn and for TDL2048+ alike; the pairs where both ran
-// fast gave 1.05x and 1.10x). A move of 8x6 asks for 64 weights a board,
-// enough to fill the processor's outstanding misses alone: two in turn
-// took 2.78-2.94 s against 2.60-2.65 s for 5k episodes on one thread. On
-// several threads neither choice always wins (docs/speed.md), so the
-// train command lets such runs adapt it (Config.AdaptInterleave).
+// weights a board (4x6, 5x6, staged 4x6), 1 elsewhere: a move of 8x6 asks
+// for 64 weights a board, enough to fill the outstanding misses alone. On
+// several threads neither choice always wins, so the train command lets
+// such runs adapt it (Config.AdaptInterleave; docs/speed.md, "Threads").
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 	if InterleaveHelps() && net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
 		return DefaultInterleave

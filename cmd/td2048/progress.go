@@ -213,8 +213,7 @@ func fit(parts []part, width int) string {
 
 // block writes training's plain line for a finished block. Its speed is
 // the block's own, named so: the final line's is the whole run's, and the
-// two differ as episodes lengthen (5.5M against 4.3M moves/s on the
-// course's run, td2048 train without flags).
+// two differ as episodes lengthen.
 func (p *progress) block(done, total int, elapsed time.Duration, movesPerSec float64) {
 	if p.live {
 		return
