@@ -55,3 +55,9 @@ func estimateN4x6(w *float32, bs *uint64, n int, out *float32) {
 	}
 	estimateN4x6asm(w, bs, n, out)
 }
+
+// indexPrefetchAVXh is indexPrefetchAVX for compact weights at w (weight
+// i at w[i], 2 bytes).
+//
+//go:noescape
+func indexPrefetchAVXh(w *int16, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)

@@ -183,3 +183,20 @@ TEXT ·indexPrefetchAVX(SB), NOSPLIT, $0-48
 TEXT ·indexPrefetch3AVX(SB), NOSPLIT, $0-48
 	PATTERNS(PF8X3)
 	RET
+
+// PF4H(o) and PF8H: PF4 and PF8 for compact weights: weight i at DI+2i.
+#define PF4H(o) \
+	MOVL (o)(R14), AX; \
+	MOVL (o+4)(R14), BX; \
+	MOVL (o+8)(R14), DX; \
+	MOVL (o+12)(R14), R8; \
+	PREFETCHT0 (DI)(AX*2); \
+	PREFETCHT0 (DI)(BX*2); \
+	PREFETCHT0 (DI)(DX*2); \
+	PREFETCHT0 (DI)(R8*2)
+#define PF8H PF4H(0); PF4H(16)
+
+// func indexPrefetchAVXh(w *int16, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetchAVXh(SB), NOSPLIT, $0-48
+	PATTERNS(PF8H)
+	RET

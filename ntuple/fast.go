@@ -74,6 +74,12 @@ func index4x6go(b board.Board, dst []uint32, base uint32) []uint32 {
 // them, so that their cache misses overlap other work.
 // Any index is safe: a prefetch is a hint that never faults.
 func (n *Network) Prefetch(x []uint32) {
+	if n.hs != nil {
+		if len(x) > 0 && len(n.h) > 0 {
+			prefetch2(unsafe.Pointer(&n.h[0]), x)
+		}
+		return
+	}
 	if n.p != nil {
 		if len(x) > 0 {
 			prefetch3(unsafe.Pointer(&n.p[0]), x)
@@ -93,6 +99,10 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateMany
 
 // EstimateManyStage is EstimateMany by the tables of stage k.
 func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
+	if n.hs != nil {
+		n.estimateManyQ(k, bs, out[:len(bs)])
+		return
+	}
 	if n.Direct() {
 		if len(bs) == 0 {
 			return
@@ -182,6 +192,10 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	}
 	per := n.Lookups()
 	_ = dst[len(bs)*per-1]
+	if n.hs != nil {
+		n.fetchQ(k, bs, dst)
+		return
+	}
 	if n.Direct() {
 		indexN4x6(&n.w[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0])
 		return
@@ -234,6 +248,12 @@ func (n *Network) SumFetched(k int, x []uint32, out []float32) {
 	}
 	per := n.Lookups()
 	_ = x[len(out)*per-1]
+	if n.hs != nil {
+		for i := range out {
+			out[i] = n.sumQ(k, x[i*per:(i+1)*per])
+		}
+		return
+	}
 	if n.Direct() {
 		sumIndex4x6asm(&n.w[k*n.stage], &x[0], len(out), &out[0])
 		return

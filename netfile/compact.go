@@ -1,0 +1,365 @@
+package netfile
+
+// Loading weights for play: compact (ntuple's 16-bit weights), without
+// ever holding the float32 weights whole.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/td2048/td2048/ntuple"
+)
+
+// tableSizes are the sizes of a network's tables in file order: stage
+// after stage, patterns in spec order.
+func tableSizes(spec ntuple.Spec) []int {
+	var s []int
+	for range spec.StageCount() {
+		for _, p := range spec.Patterns {
+			s = append(s, 1<<(4*len(p)))
+		}
+	}
+	return s
+}
+
+// A tableCursor follows a stream of weights in file order through the
+// tables: at gives the table of each next weight.
+type tableCursor struct {
+	sizes []int
+	t     int // the current table
+	left  int // weights left in it
+}
+
+func newCursor(spec ntuple.Spec) *tableCursor {
+	c := &tableCursor{sizes: tableSizes(spec)}
+	c.left = c.sizes[0]
+	return c
+}
+
+// next returns the table of the next weight and moves past it.
+func (c *tableCursor) next() int {
+	t, _ := c.take(1)
+	return t
+}
+
+// take returns the table of the next weight and how many of the next n
+// weights are in it, m (at least 1 while there are tables left), and
+// moves past those.
+func (c *tableCursor) take(n int) (t, m int) {
+	for c.left == 0 && c.t+1 < len(c.sizes) {
+		c.t++
+		c.left = c.sizes[c.t]
+	}
+	m = max(1, min(n, c.left))
+	c.left -= m
+	return c.t, m
+}
+
+// expandInt16 is a FillCanonical source of float32 weights, q x s, from a
+// compact file's int16 weights read from r.
+func expandInt16(r io.Reader, spec ntuple.Spec, scales []float32) func([]float32) error {
+	c := newCursor(spec)
+	var buf []int16
+	return func(f []float32) error {
+		if len(buf) < len(f) {
+			buf = make([]int16, len(f))
+		}
+		q := buf[:len(f)]
+		if err := readInt16s(r, q); err != nil {
+			return err
+		}
+		for i := 0; i < len(q); {
+			t, m := c.take(len(q) - i)
+			s := scales[t]
+			for j, x := range q[i : i+m] {
+				f[i+j] = float32(x) * s
+			}
+			i += m
+		}
+		return nil
+	}
+}
+
+// notCompact is why a file was not loaded compact: its tables would not
+// fit 16 bits.
+type notCompact struct{ why error }
+
+func (e notCompact) Error() string { return e.why.Error() }
+
+// readNativeCompact reads a td2048 file of size bytes from r into a
+// compact network. A compact file is read as it lies. A float32 file is
+// read twice: once for the checksum and the statistics of its tables,
+// whose scales make the compact network, and once to fill it, its
+// checksum compared again, so the float32 weights are never held whole.
+// When the tables would not fit 16 bits (ntuple.CompactFits) it returns
+// a notCompact error, and nothing else is wrong.
+func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
+	open := func() (io.Reader, *crc32Tee) {
+		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20)
+		t := &crc32Tee{r: br, h: crc32.New(castagnoli)}
+		return br, t
+	}
+	br, tr := open()
+	l, err := readNativeHead(tr, size)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	if l.elem == 2 { // a compact file
+		net, err := ntuple.NewCompact(l.spec, l.h.Scales)
+		if err != nil {
+			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+		}
+		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readInt16s(tr, q) })
+		if err == nil {
+			err = readTrailer(br, tr.h.Sum32())
+		}
+		if err != nil {
+			net.Free()
+			return nil, Header{}, shortRead(err)
+		}
+		return net, l.h, nil
+	}
+	// First pass: the tables' statistics, every value finite, the
+	// accumulators read through (and checked finite), the checksum.
+	st := make([]ntuple.TableStats, len(tableSizes(l.spec)))
+	c := newCursor(l.spec)
+	buf := make([]float32, 1<<14)
+	for left := l.h.Weights + l.acc; left > 0; {
+		f := buf[:min(int64(len(buf)), left)]
+		if err := readFloats(tr, f); err != nil {
+			return nil, Header{}, shortRead(err)
+		}
+		for i, w := range f {
+			if w-w != 0 {
+				return nil, Header{}, nonFinite(l.h.Weights+l.acc-left+int64(i), l.h.Weights, l.h.Coherence)
+			}
+		}
+		if left > l.acc { // weights, not accumulators
+			w := f[:min(int64(len(f)), left-l.acc)]
+			for len(w) > 0 {
+				t, m := c.take(len(w))
+				st[t].Add(w[:m])
+				w = w[m:]
+			}
+		}
+		left -= int64(len(f))
+	}
+	sum := tr.h.Sum32()
+	if err := readTrailer(br, sum); err != nil {
+		return nil, Header{}, err
+	}
+	if err := ntuple.CompactFits(st); err != nil {
+		return nil, Header{}, notCompact{err}
+	}
+	net, err := ntuple.NewCompact(l.spec, ntuple.CompactScales(st))
+	if err != nil {
+		return nil, Header{}, err
+	}
+	// Second pass: the weights quantized; the file must be the one read.
+	br, tr = open()
+	l2, err := readNativeHead(tr, size)
+	if err == nil && (l2.h.Network != l.h.Network || l2.elem != l.elem || l2.acc != l.acc) {
+		err = errors.New("weight file changed while it was read")
+	}
+	if err == nil {
+		err = net.FillCanonicalCompact(func(f []float32) error { return readFloats(tr, f) })
+	}
+	if err == nil {
+		_, err = io.CopyN(io.Discard, tr, 4*l.acc)
+	}
+	if err == nil && tr.h.Sum32() != sum {
+		err = errors.New("weight file changed while it was read")
+	}
+	if err != nil {
+		net.Free()
+		return nil, Header{}, shortRead(err)
+	}
+	return net, l.h, nil
+}
+
+// nonFinite is checkFinite's refusal for float i of a file of weights
+// weights (then accumulators).
+func nonFinite(i, weights int64, coherent bool) error {
+	what := fmt.Sprintf("weight %d", i)
+	if i >= weights {
+		what = fmt.Sprintf("the coherence accumulators of weight %d", (i-weights)/2)
+	}
+	return fmt.Errorf("weight file holds a value that is not a finite number (%s): the run that wrote it diverged", what)
+}
+
+// crc32Tee is an io.Reader that feeds what it reads to a checksum.
+type crc32Tee struct {
+	r io.Reader
+	h interface {
+		io.Writer
+		Sum32() uint32
+	}
+}
+
+func (t *crc32Tee) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.h.Write(p[:n])
+	return n, err
+}
+
+// buildCompact is build for a compact network: every table read twice,
+// for its statistics (and that every weight is finite), then quantized.
+// It returns a notCompact error when the tables would not fit 16 bits.
+func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
+	if len(tabs) == 0 {
+		return nil, fmt.Errorf("no tables")
+	}
+	if len(tabs) > ntuple.MaxPatterns {
+		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
+	}
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return nil, err
+	}
+	np := len(spec.Patterns)
+	// The tables in file order (stage after stage, patterns in order).
+	order := slices.Clone(tabs)
+	slices.SortStableFunc(order, func(a, b table) int { return (a.stage*np + a.pat) - (b.stage*np + b.pat) })
+	var buf []byte
+	chunk := make([]float32, 1<<14)
+	st := make([]ntuple.TableStats, len(order))
+	for i, t := range order {
+		if err := eachChunk(r, t, chunk, &buf, func(f []float32) error {
+			for _, w := range f {
+				if w-w != 0 {
+					return errors.New("a weight that is not a finite number")
+				}
+			}
+			st[i].Add(f)
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("reading weights: %v", err)
+		}
+	}
+	if err := ntuple.CompactFits(st); err != nil {
+		return nil, notCompact{err}
+	}
+	net, err := ntuple.NewCompact(spec, ntuple.CompactScales(st))
+	if err != nil {
+		return nil, err
+	}
+	// FillCanonicalCompact asks for the weights in file order, in chunks
+	// that never cross a table.
+	t, at := 0, 0
+	err = net.FillCanonicalCompact(func(f []float32) error {
+		for len(f) > 0 {
+			size := 1 << (4 * len(order[t].cells))
+			if at == size {
+				t, at = t+1, 0
+				continue
+			}
+			n := min(len(f), size-at)
+			if err := readRange(r, order[t], at, f[:n], &buf); err != nil {
+				return err
+			}
+			f, at = f[n:], at+n
+		}
+		return nil
+	})
+	if err != nil {
+		net.Free()
+		return nil, fmt.Errorf("reading weights: %v", err)
+	}
+	return net, nil
+}
+
+// eachChunk calls f with table t's weights, len(chunk) at a time.
+func eachChunk(r io.ReaderAt, t table, chunk []float32, buf *[]byte, f func([]float32) error) error {
+	size := 1 << (4 * len(t.cells))
+	for at := 0; at < size; at += len(chunk) {
+		c := chunk[:min(len(chunk), size-at)]
+		if err := readRange(r, t, at, c, buf); err != nil {
+			return err
+		}
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readRange reads weights at .. at+len(dst)-1 of table t into dst.
+func readRange(r io.ReaderAt, t table, at int, dst []float32, buf *[]byte) error {
+	u := t
+	u.at += int64(at) * int64(t.elem)
+	return readTable(r, u, dst, buf)
+}
+
+// ReadAnyPlay is ReadAny for play: with compact set the weights are read
+// into a compact network (ntuple's 16-bit weights; see readNativeCompact
+// and buildCompact), which never holds the float32 weights whole. A file
+// whose tables would not fit 16 bits (ntuple.CompactFits) is read as
+// float32, and note says why; without compact, a compact file's weights
+// are read as float32, q x s. TC accumulators are not read into a compact
+// network: play does not use them.
+func ReadAnyPlay(r io.ReaderAt, size int64, compact bool) (net *ntuple.Network, h Header, k Format, note string, err error) {
+	if !compact {
+		net, h, k, err = ReadAny(r, size)
+		return net, h, k, "", err
+	}
+	head := make([]byte, min(size, 64))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, Header{}, Unknown, "", err
+	}
+	k = Sniff(head)
+	var tabs []table
+	switch k {
+	case Native:
+		net, h, err = readNativeCompact(r, size)
+	case DemoBin:
+		tabs, err = binTables(r, size)
+	case TDLW:
+		tabs, err = wTables(r, size)
+	default:
+		return nil, Header{}, k, "", ErrUnknownFormat
+	}
+	if err == nil && k != Native {
+		net, err = buildCompact(r, tabs)
+		if err == nil {
+			h = refHeader(k, net.Spec())
+		}
+	}
+	var nc notCompact
+	if errors.As(err, &nc) {
+		note = fmt.Sprintf("playing with float32 weights, not 16-bit ones: %v", nc.why)
+		net, h, k, err = ReadAny(r, size)
+	}
+	if err != nil {
+		return nil, Header{}, k, "", err
+	}
+	return net, h, k, note, nil
+}
+
+// LoadPlay is LoadAny for play (ReadAnyPlay).
+func LoadPlay(path string, compact bool) (*ntuple.Network, Header, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Header{}, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, Header{}, "", err
+	}
+	if st.IsDir() {
+		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
+	}
+	net, h, _, note, err := ReadAnyPlay(f, st.Size(), compact)
+	if errors.Is(err, ErrUnknownFormat) {
+		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
+	}
+	if err != nil {
+		return nil, Header{}, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return net, h, note, nil
+}
