@@ -21,6 +21,9 @@ type Searcher struct {
 	// aux its mark in the table keys.
 	stage int
 	aux   uint32
+	// team are the other searchers of a search on several goroutines
+	// (Options.Threads, team.go), made on first use.
+	team []*Searcher
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
@@ -38,6 +41,9 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 	s.begin()
 	s.stage = s.net.StageOf(b)
 	s.aux = uint32(s.stage) << 5 // depths take 5 bits
+	if s.opt.Threads > 1 && depth >= 2 {
+		return s.valuesTeam(b, depth)
+	}
 	var mv [4]MoveValue
 	after, reward := game.Moves(b)
 	for d := range 4 {
@@ -108,7 +114,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		n := 0
 		for e := key.EmptyMask(); e != 0; e &= e - 1 {
 			cell := board.Board(e & -e)
-			sum += 0.9*s.node(key|cell, depth) + 0.1*s.node(key|cell*2, depth)
+			sum = spawnSum(sum, s.node(key|cell, depth), s.node(key|cell*2, depth))
 			n++
 		}
 		if n > 0 {
