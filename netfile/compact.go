@@ -295,15 +295,30 @@ func readRange(r io.ReaderAt, t table, at int, dst []float32, buf *[]byte) error
 	return readTable(r, u, dst, buf)
 }
 
-// ReadAnyPlay is ReadAny for play: with compact set the weights are read
-// into a compact network (ntuple's 16-bit weights; see readNativeCompact
-// and buildCompact), which never holds the float32 weights whole. A file
-// whose tables would not fit 16 bits (ntuple.CompactFits) is read as
-// float32, and note says why; without compact, a compact file's weights
-// are read as float32, q x s. TC accumulators are not read into a compact
-// network: play does not use them.
-func ReadAnyPlay(r io.ReaderAt, size int64, compact bool) (net *ntuple.Network, h Header, k Format, note string, err error) {
-	if !compact {
+// Weights says how ReadAnyPlay holds a network's weights for play.
+type Weights int
+
+const (
+	// Float32 holds them in float32, as training does (a compact file's
+	// as q x s).
+	Float32 Weights = iota
+	// Compact holds them in 16 bits (ntuple's compact weights) where that
+	// pays (ntuple.CompactPays: a network larger than the caches), and a
+	// compact file always.
+	Compact
+	// Compact16 holds them in 16 bits whatever the network's size.
+	Compact16
+)
+
+// ReadAnyPlay is ReadAny for play: with Compact or Compact16 the weights
+// are read into a compact network (ntuple's 16-bit weights; see
+// readNativeCompact and buildCompact), which never holds the float32
+// weights whole. A file whose tables would not fit 16 bits
+// (ntuple.CompactFits) is read as float32, and note says why. TC
+// accumulators are not read into a compact network: play does not use
+// them.
+func ReadAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
+	if w == Float32 {
 		net, h, k, err = ReadAny(r, size)
 		return net, h, k, "", err
 	}
@@ -313,8 +328,17 @@ func ReadAnyPlay(r io.ReaderAt, size int64, compact bool) (net *ntuple.Network, 
 	}
 	k = Sniff(head)
 	var tabs []table
+	var spec ntuple.Spec
 	switch k {
 	case Native:
+		l, herr := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
+		if herr != nil {
+			return nil, Header{}, k, "", herr
+		}
+		if l.elem == 4 && w == Compact && !ntuple.CompactPays(l.spec) {
+			net, h, k, err = ReadAny(r, size)
+			return net, h, k, "", err
+		}
 		net, h, err = readNativeCompact(r, size)
 	case DemoBin:
 		tabs, err = binTables(r, size)
@@ -324,7 +348,13 @@ func ReadAnyPlay(r io.ReaderAt, size int64, compact bool) (net *ntuple.Network, 
 		return nil, Header{}, k, "", ErrUnknownFormat
 	}
 	if err == nil && k != Native {
-		net, err = buildCompact(r, tabs)
+		if spec, err = stagedSpec(tabs); err == nil && w == Compact && !ntuple.CompactPays(spec) {
+			net, h, k, err = ReadAny(r, size)
+			return net, h, k, "", err
+		}
+		if err == nil {
+			net, err = buildCompact(r, tabs)
+		}
 		if err == nil {
 			h = refHeader(k, net.Spec())
 		}
@@ -341,7 +371,7 @@ func ReadAnyPlay(r io.ReaderAt, size int64, compact bool) (net *ntuple.Network, 
 }
 
 // LoadPlay is LoadAny for play (ReadAnyPlay).
-func LoadPlay(path string, compact bool) (*ntuple.Network, Header, string, error) {
+func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, Header{}, "", err
@@ -354,7 +384,7 @@ func LoadPlay(path string, compact bool) (*ntuple.Network, Header, string, error
 	if st.IsDir() {
 		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
 	}
-	net, h, _, note, err := ReadAnyPlay(f, st.Size(), compact)
+	net, h, _, note, err := ReadAnyPlay(f, st.Size(), w)
 	if errors.Is(err, ErrUnknownFormat) {
 		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
 	}

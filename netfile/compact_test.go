@@ -71,7 +71,7 @@ func TestLoadPlayCompact(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer want.Free()
-			got, h, note, err := LoadPlay(path, true)
+			got, h, note, err := LoadPlay(path, Compact16)
 			if err != nil || note != "" {
 				t.Fatalf("LoadPlay: %v %q", err, note)
 			}
@@ -81,7 +81,7 @@ func TestLoadPlayCompact(t *testing.T) {
 				t.Fatalf("header %+v", h)
 			}
 			// Without compact, the float32 network.
-			fl, _, note, err := LoadPlay(path, false)
+			fl, _, note, err := LoadPlay(path, Float32)
 			if err != nil || note != "" || fl.Compact() {
 				t.Fatalf("LoadPlay float32: %v %q", err, note)
 			}
@@ -118,7 +118,7 @@ func TestCompactFileRoundTrip(t *testing.T) {
 	if err != nil || h.Element != "int16" || h.Run != nil || h.Episodes != 5 || len(h.Scales) != 6 {
 		t.Fatalf("compact header %+v: %v", h, err)
 	}
-	back, _, note, err := LoadPlay(cp, true)
+	back, _, note, err := LoadPlay(cp, Compact)
 	if err != nil || note != "" {
 		t.Fatal(err, note)
 	}
@@ -171,7 +171,7 @@ func TestCompactFileRefused(t *testing.T) {
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
-			for _, compact := range []bool{true, false} {
+			for _, compact := range []Weights{Compact, Float32} {
 				net, _, _, _, err := ReadAnyPlay(bytes.NewReader(data), int64(len(data)), compact)
 				if err == nil {
 					net.Free()
@@ -185,20 +185,18 @@ func TestCompactFileRefused(t *testing.T) {
 	}
 }
 
-// changing is a file whose content changes after it has been read once
-// through: a writer replacing it between the compact reader's two passes.
+// changing is a file whose content changes once it has been read to its
+// end: a writer replacing it between the compact reader's two passes.
 type changing struct {
 	data  []byte
-	reads int64
+	ended bool
 }
 
 func (c *changing) ReadAt(p []byte, off int64) (int, error) {
-	c.reads += int64(len(p))
-	if c.reads > int64(len(c.data))+64 {
-		for i := range c.data[len(c.data)/2:] {
-			c.data[len(c.data)/2+i] = 0
-		}
+	if c.ended {
+		clear(c.data[len(c.data)/2:])
 	}
+	c.ended = c.ended || off+int64(len(p)) >= int64(len(c.data))
 	if off >= int64(len(c.data)) {
 		return 0, io.EOF
 	}
@@ -219,7 +217,7 @@ func TestCompactPassesReadOneFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &changing{data: b.Bytes()}
-	net, _, _, _, err := ReadAnyPlay(r, int64(b.Len()), true)
+	net, _, _, _, err := ReadAnyPlay(r, int64(b.Len()), Compact16)
 	if err == nil {
 		net.Free()
 		t.Fatal("a file that changed between the passes was accepted")
@@ -242,7 +240,7 @@ func TestLoadPlayFallsBack(t *testing.T) {
 			if err := SaveFormat(path, k, n, Header{}); err != nil {
 				t.Fatal(err)
 			}
-			got, _, note, err := LoadPlay(path, true)
+			got, _, note, err := LoadPlay(path, Compact16)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +259,7 @@ func FuzzReadAnyPlay(f *testing.F) {
 	Write(&b, c, Header{})
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		net, _, _, note, err := ReadAnyPlay(bytes.NewReader(data), int64(len(data)), true)
+		net, _, _, note, err := ReadAnyPlay(bytes.NewReader(data), int64(len(data)), Compact16)
 		if err != nil {
 			if net != nil || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %q with a network", err)
@@ -279,7 +277,7 @@ func FuzzReadAnyPlay(f *testing.F) {
 			if err := Write(&out, net, Header{}); err != nil {
 				t.Fatal(err)
 			}
-			back, _, _, _, err := ReadAnyPlay(bytes.NewReader(out.Bytes()), int64(out.Len()), true)
+			back, _, _, _, err := ReadAnyPlay(bytes.NewReader(out.Bytes()), int64(out.Len()), Compact16)
 			if err != nil {
 				t.Fatalf("rewritten file refused: %v", err)
 			}
@@ -287,4 +285,49 @@ func FuzzReadAnyPlay(f *testing.F) {
 			back.Free()
 		}
 	})
+}
+
+// TestCompactWherePays: Compact holds a network that fits in the caches
+// in float32, as it is, and a larger one, or any compact file, compact.
+func TestCompactWherePays(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		spec, file string
+		compact    bool
+	}{
+		{"0123,4567", "small.td2048", false},
+		{"0123,4567,012345", "large.td2048", true},
+		{"0123,4567", "small.w", false},
+		{"0123,4567,012345", "large.w", true},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			n := randomNet(t, c.spec, 11)
+			defer n.Free()
+			if ntuple.CompactPays(n.Spec()) != c.compact {
+				t.Fatalf("CompactPays(%s) = %v", c.spec, !c.compact)
+			}
+			path := filepath.Join(dir, c.file)
+			if err := SaveFormat(path, FormatOfName(c.file), n, Header{}); err != nil {
+				t.Fatal(err)
+			}
+			got, _, note, err := LoadPlay(path, Compact)
+			if err != nil || note != "" || got.Compact() != c.compact {
+				t.Fatalf("compact %v, note %q, err %v", got.Compact(), note, err)
+			}
+			got.Free()
+		})
+	}
+	small := randomNet(t, "0123", 12)
+	defer small.Free()
+	c, _ := small.ToCompact()
+	defer c.Free()
+	path := filepath.Join(dir, "c.td2048")
+	if err := Save(path, c, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _, err := LoadPlay(path, Compact)
+	if err != nil || !got.Compact() {
+		t.Fatalf("a small compact file: compact %v, %v", got != nil && got.Compact(), err)
+	}
+	got.Free()
 }

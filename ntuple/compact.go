@@ -40,6 +40,12 @@ import (
 // temporal coherence and packing panic. Weights, Table and EachCanonical
 // give its weights as float32 (q x s, exactly as it reads them).
 
+// CompactPays reports whether a network of spec is large enough for
+// compact weights to make play faster: more weights than stay in the
+// caches unprefetched (4 MiB of float32). Smaller ones lose their
+// precision for nothing.
+func CompactPays(spec Spec) bool { return spec.Weights() > cachedWeights }
+
 // maxQ is the largest |q|: the table's largest |w| is kept as +-maxQ.
 const maxQ = 32767
 
