@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -49,6 +50,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object (statistics, rates, speed, seed, search, network) instead of text")
 	var part shardFlags
 	part.define(fs)
+	var pf playFlags
+	pf.define(fs, "")
+	moveThreads := fs.Int("move-threads", 0, "threads searching each move at 2 plies and deeper, sharing it with one thread's values, out of --threads, which then play --threads/--move-threads games at once (0: 1, so each thread plays its own games, which scales better; with --move-time all of --threads, one game at a time, so each move searches as deep as the machine can within its time)")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -61,6 +65,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if err := sf.check(); err != nil {
 			return err
+		}
+		if *moveThreads < 0 || *moveThreads > maxThreads() {
+			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, maxThreads())
 		}
 		if !flagGiven(fs, "game") {
 			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
@@ -91,12 +98,31 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			defer release()
 		}
-		net, h, kind, err := loadFor(*load, g)
+		net, h, kind, note, err := loadFor(*load, g, pf.weights())
 		if err != nil {
 			return err
 		}
 		defer net.Free()
 		opt := sf.options(kind)
+		// Threads: games at once, each move on moveThreads of them.
+		gameThreads, mt := *threads, *moveThreads
+		if gameThreads == 0 {
+			gameThreads = runtime.GOMAXPROCS(0)
+		}
+		switch {
+		case sf.depth == 1 && sf.moveTime <= 0:
+			mt = 1 // no search to share
+		case mt == 0 && sf.moveTime > 0:
+			mt = gameThreads
+		case mt == 0:
+			mt = 1
+		}
+		gameThreads = max(1, gameThreads/mt)
+		opt.Threads = mt
+		searchText := sf.describe(g.Move)
+		if net.Compact() {
+			searchText += ", 16-bit weights"
+		}
 		if *interleave > 1 && (!g.Interleaves || !games.Greedy(opt) || sf.downgrade != 0) {
 			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
 		}
@@ -112,13 +138,25 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if len(g.Learners) > 1 {
 				learner = fmt.Sprintf(", %s-value", kind)
 			}
-			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\ntotal = %d\nseed = %d\n",
-				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
+			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
+				title, describe(net.Spec()), *load, h.Episodes, learner, searchText)
+			if net.Compact() || note != "" {
+				fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
+			}
+			if mt > 1 {
+				fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", mt, gameThreads)
+			}
+			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
+			for _, n := range []string{note, downgradeNote(net, sf.downgradeOpt())} {
+				if n != "" {
+					fmt.Fprintln(out, n)
+				}
+			}
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}
+			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
@@ -155,6 +193,10 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			r.StatsFile = *statsFile
 			r.Interrupted = interrupted
+			r.Compact = net.Compact()
+			if mt > 1 {
+				r.MoveThreads = mt
+			}
 			if err := writeJSON(out, r); err != nil {
 				return err
 			}
@@ -174,7 +216,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return fmt.Errorf("interrupted after %d games", n)
 		}
 		return part.save(shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
-			cfg.Search.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads), &ev, *statsFile)
+			cfg.Search.Depth, sf.moveTime, int64(sf.cache), searchText, *threads), &ev, *statsFile)
 	}
 }
 
@@ -201,6 +243,10 @@ type evalJSON struct {
 	Downgrade int    `json:"downgrade,omitempty"`
 	Threads   int    `json:"threads"`
 	Seed      uint64 `json:"seed"`
+	// Compact: the games were played with 16-bit weights; MoveThreads
+	// searched each move, when more than 1.
+	Compact     bool `json:"compact,omitempty"`
+	MoveThreads int  `json:"move_threads,omitempty"`
 
 	Requested   int                `json:"games_requested"`
 	Games       int                `json:"games"`

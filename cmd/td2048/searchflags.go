@@ -40,8 +40,26 @@ func (f *searchFlags) define(fs *flag.FlagSet) {
 	f.fs = fs
 	fs.Var(&f.cache, "cache", "transposition table size, shared by all threads (like 256M or 1G; 0 turns it off; default: none at 2 plies, where it costs more than it saves, 64M deeper)")
 	fs.DurationVar(&f.moveTime, "move-time", 0, "time budget per move (like 100ms): deepen from depth 1 until it runs out; --depth then caps the depth")
-	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on (TDL2048+'s -h T, bare -h is 32768): once a move makes it, decide on the board with its large tiles lowered into the gaps below them, one gap more at each such move; 0 is off")
+	f.defineDowngrade(fs)
+}
+
+// defineDowngrade adds the flags of tile-downgrading alone (hint, play
+// and serve have search flags of their own).
+func (f *searchFlags) defineDowngrade(fs *flag.FlagSet) {
+	f.fs = fs
+	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on (TDL2048+'s -h T, bare -h is 32768): once a move makes it (by TDL2048+'s test on its after-state), decide on the board with its large tiles lowered into the gaps below them, one gap more at each such move; 0 is off")
 	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: after this many downgrades the trigger tile becomes 65536 (TDL2048+'s STINT; 0 unlimited)")
+}
+
+// checkDowngrade checks the flags of tile-downgrading.
+func (f *searchFlags) checkDowngrade() error {
+	if err := f.downgradeOpt().Check(); err != nil {
+		return usagef("--downgrade/--stint: %v", err)
+	}
+	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
+		return usagef("--stint needs --downgrade")
+	}
+	return nil
 }
 
 func (f *searchFlags) check() error {
@@ -51,11 +69,8 @@ func (f *searchFlags) check() error {
 	if f.moveTime < 0 {
 		return usagef("--move-time must not be negative")
 	}
-	if err := f.downgradeOpt().Check(); err != nil {
-		return usagef("--downgrade/--stint: %v", err)
-	}
-	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
-		return usagef("--stint needs --downgrade")
+	if err := f.checkDowngrade(); err != nil {
+		return err
 	}
 	if f.fs == nil || !f.fs.Changed("cache") {
 		f.cache = autoCache(f.depth, f.moveTime)
