@@ -53,13 +53,20 @@ const maxQ = 32767
 // maxAbs: maxAbs/32767 (0 for a table of zeros).
 func Scale(maxAbs float32) float32 { return maxAbs / maxQ }
 
-// quantize is w in steps of s: round(w/s), within +-maxQ.
-func quantize(w, s float32) int16 {
+// quantize is w in steps of 1/inv: w x inv rounded to the nearest
+// integer (ties to even), within +-maxQ; inv is stepInverse of a table's
+// scale.
+func quantize(w float32, inv float64) int16 {
+	q := math.RoundToEven(float64(w) * inv)
+	return int16(max(-maxQ, min(maxQ, q)))
+}
+
+// stepInverse is 1/s for quantize, 0 for a table of zeros (s = 0).
+func stepInverse(s float32) float64 {
 	if s == 0 {
 		return 0
 	}
-	q := math.Round(float64(w) / float64(s))
-	return int16(max(-maxQ, min(maxQ, q)))
+	return 1 / float64(s)
 }
 
 // NewCompact makes a compact network of the given spec with all weights
@@ -131,10 +138,10 @@ func (n *Network) ToCompact() (*Network, error) {
 	// The two store the same spec in the same order.
 	w, t := n.Weights(), 0
 	c.eachTable(func(_, off, size int) error {
-		s := c.hs[t]
+		inv := stepInverse(c.hs[t])
 		t++
 		for j, x := range w[off : off+size] {
-			c.h[off+j] = quantize(x, s)
+			c.h[off+j] = quantize(x, inv)
 		}
 		return nil
 	})
@@ -159,9 +166,9 @@ func (n *Network) FillCanonicalCompact(f func([]float32) error) error {
 		if err := f(b); err != nil {
 			return err
 		}
-		s := n.hs[t]
+		inv := stepInverse(n.hs[t])
 		for j, w := range b {
-			q[j] = quantize(w, s)
+			q[j] = quantize(w, inv)
 		}
 		return nil
 	})
@@ -217,12 +224,15 @@ func (n *Network) walkQ(fill bool, f func(t int, q []int16) error) error {
 			// table with a map has 1<<24 weights: whole chunks).
 			for h := c >> 12; h < (c+m)>>12; h++ {
 				at := off + int(st.hi[h])
-				b := chunk[h<<12-c:][:4096]
-				for j, l := range &st.lo {
-					if fill {
-						n.h[at+int(l)] = b[j]
-					} else {
-						b[j] = n.h[at+int(l)]
+				b := (*[4096]int16)(chunk[h<<12-c:])
+				t := n.h[at:]
+				if fill {
+					for j, l := range &st.lo {
+						t[l] = b[j]
+					}
+				} else {
+					for j, l := range &st.lo {
+						b[j] = t[l]
 					}
 				}
 			}
@@ -289,9 +299,22 @@ func (n *Network) sumQ(k int, x []uint32) float32 {
 // stageOfIndex is the stage whose tables hold weight i.
 func (n *Network) stageOfIndex(i uint32) int { return int(i) / n.stage }
 
-// fetchQ is Fetch for a compact network: each board's pattern-major
-// indices to dst, Lookups() a board, and its weights asked for.
+// compact4x6 reports whether a compact network is the 4x6 one, read
+// through its AVX-512 assembly: indices image-major, as index4x6avx
+// writes them, summed by sumIndex4x6h.
+func (n *Network) compact4x6() bool { return n.kind == kind4x6 && have4x6asm && avx4x6 != nil }
+
+// fetchQ is Fetch for a compact network: each board's indices to dst,
+// Lookups() a board (pattern-major, or for compact4x6 image-major), and
+// its weights asked for.
 func (n *Network) fetchQ(k int, bs []board.Board, dst []uint32) {
+	if len(bs) == 0 {
+		return
+	}
+	if n.compact4x6() {
+		index4x6avxh(&n.h[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0], avx4x6)
+		return
+	}
 	per, np := n.Lookups(), len(n.pats)
 	big := len(n.h) > cachedWeights
 	for i, b := range bs {
@@ -310,17 +333,29 @@ func (n *Network) fetchQ(k int, bs []board.Board, dst []uint32) {
 	}
 }
 
+// sumFetchedQ is SumFetched for a compact network.
+func (n *Network) sumFetchedQ(k int, x []uint32, out []float32) {
+	if len(out) == 0 {
+		return
+	}
+	if n.compact4x6() {
+		sumIndex4x6h(&n.h[k*n.stage], &x[0], len(out), &out[0], &n.hs[k*len(n.pats)])
+		return
+	}
+	per := n.Lookups()
+	for i := range out {
+		out[i] = n.sumQ(k, x[i*per:(i+1)*per])
+	}
+}
+
 // estimateManyQ is EstimateManyStage for a compact network: four boards
 // at a time fetched, each four's fetch before the last four's sum.
 func (n *Network) estimateManyQ(k int, bs []board.Board, out []float32) {
 	const chunk = 4
-	per := n.Lookups()
 	if len(bs) <= chunk {
 		var idx [chunk * MaxPatterns * 8]uint32
 		n.fetchQ(k, bs, idx[:])
-		for i := range bs {
-			out[i] = n.sumQ(k, idx[i*per:(i+1)*per])
-		}
+		n.sumFetchedQ(k, idx[:], out[:len(bs)])
 		return
 	}
 	var idx [2][chunk * MaxPatterns * 8]uint32
@@ -330,10 +365,7 @@ func (n *Network) estimateManyQ(k int, bs []board.Board, out []float32) {
 		if to < len(bs) {
 			n.fetchQ(k, bs[to:min(to+chunk, len(bs))], idx[c^1][:])
 		}
-		for i := from; i < to; i++ {
-			j := i - from
-			out[i] = n.sumQ(k, idx[c][j*per:(j+1)*per])
-		}
+		n.sumFetchedQ(k, idx[c][:], out[from:to])
 	}
 }
 
@@ -351,15 +383,17 @@ type TableStats struct {
 
 // Add counts the weights w.
 func (s *TableStats) Add(w []float32) {
+	var top uint32 // the largest |w|'s bits: ordered as the values are
 	for _, x := range w {
-		if x == 0 {
+		a := math.Float32bits(x) &^ (1 << 31)
+		if a == 0 {
 			continue
 		}
-		a := float32(math.Abs(float64(x)))
-		s.MaxAbs = max(s.MaxAbs, a)
-		s.Binade[math.Float32bits(a)>>23]++
+		top = max(top, a)
+		s.Binade[a>>23]++
 		s.NonZero++
 	}
+	s.MaxAbs = max(s.MaxAbs, math.Float32frombits(top))
 }
 
 // Large is a table's large weights: the lower end of the binade of its

@@ -185,7 +185,8 @@ func sum4x6(w []float32, x *[32]uint32) float32 {
 // in between, a caller does other work (another game's move) while the
 // weights arrive. dst must hold len(bs)*Lookups() indices, in an order of
 // the network's choosing: only SumFetched reads them, except that a
-// network that is not Direct writes Index's indices, board after board.
+// network that is neither Direct nor compact writes Index's indices,
+// board after board.
 func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	if len(bs) == 0 {
 		return
@@ -249,9 +250,7 @@ func (n *Network) SumFetched(k int, x []uint32, out []float32) {
 	per := n.Lookups()
 	_ = x[len(out)*per-1]
 	if n.hs != nil {
-		for i := range out {
-			out[i] = n.sumQ(k, x[i*per:(i+1)*per])
-		}
+		n.sumFetchedQ(k, x, out)
 		return
 	}
 	if n.Direct() {

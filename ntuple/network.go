@@ -403,8 +403,9 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	if n.hs != nil {
-		var x [MaxPatterns * 8]uint32
-		return n.sumQ(k, n.IndexStage(k, b, x[:]))
+		var out [1]float32
+		n.estimateManyQ(k, []board.Board{b}, out[:])
+		return out[0]
 	}
 	if n.Direct() {
 		return est4x6(&n.w[k*n.stage], uint64(b))
