@@ -140,7 +140,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
 				title, describe(net.Spec()), *load, h.Episodes, learner, searchText)
-			if net.Compact() || note != "" {
+			if net.Compact() {
+				fmt.Fprintf(out, "weights = %s; --compact=false plays float32\n", describeWeights(net))
+			} else if note != "" {
 				fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
 			}
 			if mt > 1 {

@@ -53,7 +53,7 @@ func describeWeights(net *ntuple.Network) string {
 	for k := range net.StageCount() {
 		b = max(b, net.ValueBound(k))
 	}
-	return fmt.Sprintf("16-bit, a scale a table (each value within %.3g of the float32 weights'; --compact=false for float32)", b)
+	return fmt.Sprintf("16-bit, a scale a table, %s (each value within %.3g of the float32 weights')", mib(2*int64(net.Spec().Weights())), b)
 }
 
 // downgradeNote says, for a staged network played with tile-downgrading,
