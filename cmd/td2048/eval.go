@@ -104,20 +104,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		defer net.Free()
 		opt := sf.options(kind)
-		// Threads: games at once, each move on moveThreads of them.
-		gameThreads, mt := *threads, *moveThreads
-		if gameThreads == 0 {
-			gameThreads = runtime.GOMAXPROCS(0)
-		}
-		switch {
-		case sf.depth == 1 && sf.moveTime <= 0:
-			mt = 1 // no search to share
-		case mt == 0 && sf.moveTime > 0:
-			mt = gameThreads
-		case mt == 0:
-			mt = 1
-		}
-		gameThreads = max(1, gameThreads/mt)
+		gameThreads, mt := splitThreads(*threads, *moveThreads, &sf)
 		opt.Threads = mt
 		searchText := sf.describe(g.Move)
 		if net.Compact() {
@@ -140,21 +127,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
 				title, describe(net.Spec()), *load, h.Episodes, learner, searchText)
-			if net.Compact() {
-				fmt.Fprintf(out, "weights = %s; --compact=false plays float32\n", describeWeights(net))
-			} else if note != "" {
-				fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
-			}
-			if mt > 1 {
-				fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", mt, gameThreads)
-			}
+			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
 			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
-			for _, n := range []string{note, downgradeNote(net, sf.downgradeOpt())} {
-				if n != "" {
-					fmt.Fprintln(out, n)
-				}
-			}
 		}
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
@@ -185,20 +160,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		n := ev.Block.Games
 		if *asJSON {
 			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
-			r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, sf.moveTime.Seconds(), cfg.Downgrade.Tile
-			if cfg.Table != nil {
-				r.Cache = cfg.Table.Bytes()
-			}
-			r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
-			if ev.Speed != nil {
-				r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
-			}
+			r.fill(&cfg, sf.moveTime, &ev, net.Compact(), mt)
 			r.StatsFile = *statsFile
 			r.Interrupted = interrupted
-			r.Compact = net.Compact()
-			if mt > 1 {
-				r.MoveThreads = mt
-			}
 			if err := writeJSON(out, r); err != nil {
 				return err
 			}
@@ -219,6 +183,43 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return part.save(shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
 			cfg.Search.Depth, sf.moveTime, int64(sf.cache), searchText, *threads), &ev, *statsFile)
+	}
+}
+
+// splitThreads shares eval's threads (0: all cores) between games at once
+// and threads searching each move (moveThreads; 0: 1, or all with
+// --move-time): a search of one move needs 2 plies or a time budget.
+func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	move = moveThreads
+	switch {
+	case sf.depth == 1 && sf.moveTime <= 0:
+		move = 1 // no search to share
+	case move == 0 && sf.moveTime > 0:
+		move = threads
+	case move == 0:
+		move = 1
+	}
+	return max(1, threads/move), move
+}
+
+// evalPlayHeader prints eval's lines on how it plays: the weights when
+// compact (or not as asked, and why), the threads of a move, and notes.
+func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games int, dg search.Downgrade) {
+	if net.Compact() {
+		fmt.Fprintf(out, "weights = %s; --compact=false plays float32\n", describeWeights(net))
+	} else if note != "" {
+		fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
+	}
+	if move > 1 {
+		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
+	}
+	for _, n := range []string{note, downgradeNote(net, dg)} {
+		if n != "" {
+			fmt.Fprintln(out, n)
+		}
 	}
 }
 
@@ -286,6 +287,23 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 		return nil
 	}
 	return &opsJSON{ops(sp.Slides+sp.Placements, sp.Time), ops(sp.Slides, sp.SlideTime), ops(sp.Placements, sp.PlaceTime)}
+}
+
+// fill sets what eval --json says of how the games were played and how
+// fast.
+func (r *evalJSON) fill(cfg *games.EvalConfig, moveTime time.Duration, ev *games.Evaluation, compact bool, moveThreads int) {
+	r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, moveTime.Seconds(), cfg.Downgrade.Tile
+	if cfg.Table != nil {
+		r.Cache = cfg.Table.Bytes()
+	}
+	r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
+	if ev.Speed != nil {
+		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
+	}
+	r.Compact = compact
+	if moveThreads > 1 {
+		r.MoveThreads = moveThreads
+	}
 }
 
 func newEvalJSON(game string, spec ntuple.Spec, load string, h netfile.Header, requested int, seed uint64, threads int,
