@@ -10,7 +10,10 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"sort"
+	"sync"
 
 	"github.com/td2048/td2048/ntuple"
 )
@@ -126,32 +129,32 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 	}
 	// First pass: the tables' statistics, every value finite, the
 	// accumulators read through (and checked finite), the checksum.
-	st := make([]ntuple.TableStats, len(tableSizes(l.spec)))
-	c := newCursor(l.spec)
-	buf := make([]float32, 1<<14)
-	for left := l.h.Weights + l.acc; left > 0; {
-		f := buf[:min(int64(len(buf)), left)]
-		if err := readFloats(tr, f); err != nil {
-			return nil, Header{}, shortRead(err)
-		}
-		for i, w := range f {
-			if w-w != 0 {
-				return nil, Header{}, nonFinite(l.h.Weights+l.acc-left+int64(i), l.h.Weights, l.h.Coherence)
+	tabs := tableStarts(l.spec)
+	stw := make([][]ntuple.TableStats, pipeWorkers())
+	for w := range stw {
+		stw[w] = make([]ntuple.TableStats, len(tabs)-1)
+	}
+	err = pipeline(tr, l.h.Weights+l.acc, func(w int, at int64, f []float32) error {
+		for i, x := range f {
+			if x-x != 0 {
+				return nonFinite(at+int64(i), l.h.Weights, l.h.Coherence)
 			}
 		}
-		if left > l.acc { // weights, not accumulators
-			w := f[:min(int64(len(f)), left-l.acc)]
-			for len(w) > 0 {
-				t, m := c.take(len(w))
-				st[t].Add(w[:m])
-				w = w[m:]
-			}
-		}
-		left -= int64(len(f))
+		eachTable(tabs, at, f, func(t, _ int, g []float32) { stw[w][t].Add(g) })
+		return nil
+	})
+	if err != nil {
+		return nil, Header{}, shortRead(err)
 	}
 	sum := tr.h.Sum32()
 	if err := readTrailer(br, sum); err != nil {
 		return nil, Header{}, err
+	}
+	st := stw[0]
+	for _, o := range stw[1:] {
+		for t := range st {
+			st[t].Merge(&o[t])
+		}
 	}
 	if err := ntuple.CompactFits(st); err != nil {
 		return nil, Header{}, notCompact{err}
@@ -167,10 +170,10 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 		err = errors.New("weight file changed while it was read")
 	}
 	if err == nil {
-		err = net.FillCanonicalCompact(func(f []float32) error { return readFloats(tr, f) })
-	}
-	if err == nil {
-		_, err = io.CopyN(io.Discard, tr, 4*l.acc)
+		err = pipeline(tr, l.h.Weights+l.acc, func(_ int, at int64, f []float32) error {
+			eachTable(tabs, at, f, net.SetCanonicalCompact)
+			return nil
+		})
 	}
 	if err == nil && tr.h.Sum32() != sum {
 		err = errors.New("weight file changed while it was read")
@@ -180,6 +183,97 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 		return nil, Header{}, shortRead(err)
 	}
 	return net, l.h, nil
+}
+
+// tableStarts are the index of each table's first weight in file order,
+// and the number of weights after the last.
+func tableStarts(spec ntuple.Spec) []int64 {
+	starts := []int64{0}
+	for _, s := range tableSizes(spec) {
+		starts = append(starts, starts[len(starts)-1]+int64(s))
+	}
+	return starts
+}
+
+// eachTable calls f for each table's share of the weights f holds, whose
+// first has index at in file order (tables starting at starts): with the
+// table, the share's first index in it, and the share. Weights past the
+// last table (accumulators) are left out.
+func eachTable(starts []int64, at int64, w []float32, f func(t, from int, w []float32)) {
+	t := max(0, sort.Search(len(starts), func(i int) bool { return starts[i] > at })-1)
+	for ; len(w) > 0 && t < len(starts)-1; t++ {
+		if at >= starts[t+1] {
+			continue
+		}
+		n := min(int64(len(w)), starts[t+1]-at)
+		f(t, int(at-starts[t]), w[:n])
+		w, at = w[n:], at+n
+	}
+}
+
+// pipeWorkers is how many goroutines pipeline works with.
+func pipeWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 8)) }
+
+// pipeline reads the n float32s r holds a block at a time, in order (r
+// may feed a checksum), and hands each block, with the file index of its
+// first float, to work on one of pipeWorkers goroutines (w the worker's
+// number), so that reading and working overlap on several CPUs. It
+// returns the first error of a read or of work.
+func pipeline(r io.Reader, n int64, work func(w int, at int64, f []float32) error) error {
+	const block = 1 << 16
+	workers := pipeWorkers()
+	type job struct {
+		at int64
+		f  []float32
+	}
+	jobs, free := make(chan job, workers), make(chan []float32, workers+2)
+	for range workers + 2 {
+		free <- make([]float32, block)
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = err
+		}
+	}
+	failed := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return first != nil
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if !failed() {
+					if err := work(w, j.at, j.f); err != nil {
+						fail(err)
+					}
+				}
+				free <- j.f[:cap(j.f)]
+			}
+		}()
+	}
+	for at := int64(0); at < n && !failed(); {
+		f := <-free
+		f = f[:min(int64(len(f)), n-at)]
+		if err := readFloats(r, f); err != nil {
+			fail(err)
+			break
+		}
+		jobs <- job{at, f}
+		at += int64(len(f))
+	}
+	close(jobs)
+	wg.Wait()
+	return first
 }
 
 // nonFinite is checkFinite's refusal for float i of a file of weights

@@ -442,3 +442,41 @@ func CompactScales(st []TableStats) []float32 {
 	}
 	return sc
 }
+
+// Merge adds the weights counted in o.
+func (s *TableStats) Merge(o *TableStats) {
+	s.MaxAbs = max(s.MaxAbs, o.MaxAbs)
+	s.NonZero += o.NonZero
+	for e, c := range &o.Binade {
+		s.Binade[e] += c
+	}
+}
+
+// SetCanonicalCompact quantizes w, the weights of table t (stage after
+// stage, patterns in spec order) from canonical index at on, into their
+// places in a compact network. Goroutines may call it at once for
+// different weights.
+func (n *Network) SetCanonicalCompact(t, at int, w []float32) {
+	np := len(n.pats)
+	k, p := t/np, t%np
+	off := k*n.stage + int(n.pats[p].off)
+	size := 1 << (4 * uint(len(n.spec.Patterns[p])))
+	if at < 0 || at+len(w) > size {
+		panic(fmt.Sprintf("ntuple: weights %d..%d of a table of %d", at, at+len(w), size))
+	}
+	inv := stepInverse(n.hs[t])
+	var st *perm24
+	if n.lay != nil {
+		st = n.lay.store[p]
+	}
+	dst := n.h[off : off+size]
+	if st == nil {
+		for i, x := range w {
+			dst[at+i] = quantize(x, inv)
+		}
+		return
+	}
+	for i, x := range w {
+		dst[st.at(uint32(at+i))] = quantize(x, inv)
+	}
+}
