@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"math/bits"
 	"sync"
 	"sync/atomic"
@@ -74,12 +75,207 @@ func spawnSum(sum, two, four float32) float32 {
 	return sum + (float32(0.9*two) + float32(0.1*four))
 }
 
-// teamTask is one task of a 2048 team: the max node b at depth plies, or
-// (chance set) the root's chance node b at depth.
-type teamTask struct {
-	b      board.Board
-	depth  int
+// A unit is a node of the top of a 2048 search that a team shares out:
+// a chance node (an after-state, its depth the max layers below) or a max
+// node (a board where a move is due, its depth the max layers left). The
+// leader expands the top of the tree into units, level by level, until
+// there are enough for its team (teamUnits a searcher) or the next level
+// would be the last above the leaves, which a chance node values in one
+// batch; the units not expanded are the team's tasks, and the leader
+// then sums the expanded ones from their children, as chance and node do.
+type unit struct {
 	chance bool
+	b      board.Board // a chance node's after-state as given (not its key)
+	depth  int
+	reward float32 // a chance node's: its move's reward
+	// first and n are an expanded unit's children among the units: a
+	// chance node's are its cells' max nodes, the 2 then the 4 of each; a
+	// max node's the chance nodes of its legal moves.
+	first, n int
+	expanded bool
+	known    bool // valued already (a leaf, the table, a cut)
+	key      board.Board
+	v        float32
+}
+
+// teamUnits is how many tasks a team's leader makes for each of its
+// searchers at least, where the tree allows: enough for tasks of unequal
+// size to even out. On mid-game 4x6 boards at 5 plies, 8 a searcher left
+// 16 searchers a quarter to two thirds of them idle at the end of a move
+// (list scheduling of the tasks' one-thread times); 32 keep 96-99% of
+// them busy, for 9-15% of the work done twice (two searchers in the same
+// subtree at once, where one would find the other's result in the
+// table), against 1% with 2 searchers.
+const teamUnits = 32
+
+// valuesTeam is Values on the team (Options.Threads), s leading, with
+// s.stage and s.aux set.
+func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
+	after, reward := game.Moves(b)
+	us := []unit{{depth: depth}} // the root: a max node
+	root := &us[0]
+	root.first, root.expanded = 1, true
+	for d := range 4 {
+		if after[d] != b {
+			us = append(us, unit{chance: true, b: after[d], depth: depth - 1, reward: float32(game.Reward(reward[d]))})
+			us[0].n++
+		}
+	}
+	team := append([]*Searcher{s}, s.helpers()...)
+	s.expand(&us, 1, len(us), teamUnits*len(team))
+	// The tasks, the larger (of the upper levels) first.
+	var tasks []int
+	for i := 1; i < len(us); i++ {
+		if !us[i].expanded && !us[i].known {
+			tasks = append(tasks, i)
+		}
+	}
+	for _, h := range team[1:] {
+		h.run.follow(&s.run)
+		h.stage, h.aux = s.stage, s.aux
+	}
+	runTeam(len(team), len(tasks), func(w, i int) {
+		u := &us[tasks[i]]
+		if u.chance {
+			u.v = team[w].chance(u.b, u.depth)
+		} else {
+			u.v = team[w].node(u.b, u.depth)
+		}
+	})
+	for _, h := range team[1:] {
+		s.run.join(&h.run)
+	}
+	s.sumUnits(us)
+	var mv [4]MoveValue
+	c := us[0].first
+	for d := range 4 {
+		if after[d] == b {
+			continue
+		}
+		u := &us[c]
+		c++
+		r := game.Reward(reward[d])
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: u.v, Total: float32(r) + u.v, Overflow: game.Overflow(reward[d])}
+	}
+	return mv
+}
+
+// expand expands the units from..to-1 (one level of the tree) and the
+// levels below them, breadth first, until there are want units not
+// expanded or none can be.
+func (s *Searcher) expand(us *[]unit, from, to, want int) {
+	for {
+		open, any := 0, false
+		for i := from; i < to; i++ {
+			any = any || s.expandable(&(*us)[i])
+		}
+		for i := range *us {
+			if u := &(*us)[i]; !u.expanded && !u.known {
+				open++
+			}
+		}
+		if !any || open >= want {
+			return
+		}
+		for i := from; i < to; i++ {
+			if s.expandable(&(*us)[i]) {
+				s.expandUnit(us, i)
+			}
+		}
+		from, to = to, len(*us)
+	}
+}
+
+// expandable reports whether a unit's children are worth units of their
+// own: a max node always, a chance node unless it is valued by the leaf
+// (depth 0) or is the last layer above the leaves (lastChance).
+func (s *Searcher) expandable(u *unit) bool {
+	if u.known || u.expanded {
+		return false
+	}
+	if !u.chance {
+		return true
+	}
+	return !(u.depth == 0 || u.depth == 1 && s.opt.Kind == AfterState)
+}
+
+// expandUnit makes unit i's children, as chance and node would visit
+// them, or values it when the table holds it.
+func (s *Searcher) expandUnit(us *[]unit, i int) {
+	u := &(*us)[i]
+	if !u.chance {
+		after, reward := game.Moves(u.b)
+		u.first, u.expanded = len(*us), true
+		var kids []unit
+		for d := range 4 {
+			if after[d] != u.b {
+				kids = append(kids, unit{chance: true, b: after[d], depth: u.depth - 1, reward: float32(game.Reward(reward[d]))})
+			}
+		}
+		u.n = len(kids)
+		*us = append(*us, kids...)
+		return
+	}
+	if s.enter() { // counted, and cut short, as chance does
+		u.known = true
+		return
+	}
+	u.key = u.b
+	if s.canon {
+		u.key = u.b.Canonical()
+	}
+	if s.tt != nil {
+		if v, ok := s.tt.Get(u.key, uint32(u.depth)|s.aux); ok {
+			u.known, u.v = true, v
+			return
+		}
+	}
+	key, depth := u.key, u.depth
+	u.first, u.expanded = len(*us), true
+	n := 0
+	for e := key.EmptyMask(); e != 0; e &= e - 1 {
+		cell := board.Board(e & -e)
+		*us = append(*us, unit{b: key | cell, depth: depth}, unit{b: key | cell*2, depth: depth})
+		n += 2
+	}
+	(*us)[i].n = n
+}
+
+// sumUnits values the expanded units from their children, the last made
+// first (children come after their parents): a chance node as chance
+// does, the average of its cells' 0.9/0.1 sums, then stored in the
+// table; a max node as node does, the best of reward + chance over its
+// moves, 0 with none.
+func (s *Searcher) sumUnits(us []unit) {
+	for i := len(us) - 1; i >= 1; i-- {
+		u := &us[i]
+		if !u.expanded {
+			continue
+		}
+		kids := us[u.first : u.first+u.n]
+		if u.chance {
+			var sum float32
+			for k := 0; k < len(kids); k += 2 {
+				sum = spawnSum(sum, kids[k].v, kids[k+1].v)
+			}
+			u.v = 0
+			if len(kids) > 0 {
+				u.v = sum / float32(len(kids)/2)
+			}
+			if s.tt != nil && !s.aborted {
+				s.tt.Put(u.key, uint32(u.depth)|s.aux, u.v)
+			}
+			continue
+		}
+		best := float32(math.Inf(-1))
+		for k := range kids {
+			best = max(best, kids[k].reward+kids[k].v)
+		}
+		if math.IsInf(float64(best), -1) {
+			best = 0
+		}
+		u.v = best
+	}
 }
 
 // helpers returns the searchers of s's team beside s, made on first use.
@@ -90,99 +286,6 @@ func (s *Searcher) helpers() []*Searcher {
 		s.team = append(s.team, h)
 	}
 	return s.team
-}
-
-// valuesTeam is Values on the team (Options.Threads), s leading, with
-// s.stage and s.aux set.
-func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
-	var mv [4]MoveValue
-	after, reward := game.Moves(b)
-	type root struct {
-		key         board.Board
-		first, n    int // its tasks
-		known, leaf bool
-		v           float32
-	}
-	var roots [4]root
-	var tasks []teamTask
-	below := depth - 1 // the depth of the root's chance nodes
-	leaf := below == 0 || below == 1 && s.opt.Kind == AfterState
-	for d := range 4 {
-		if after[d] == b {
-			continue
-		}
-		r := &roots[d]
-		r.key, r.first = after[d], len(tasks)
-		if below == 0 && s.opt.Kind == AfterState {
-			r.known, r.v = true, s.net.EstimateStage(s.stage, after[d])
-			continue
-		}
-		if s.enter() { // counted, and cut short, as chance does
-			r.known = true
-			continue
-		}
-		if s.canon {
-			r.key = after[d].Canonical()
-		}
-		if s.tt != nil {
-			if v, ok := s.tt.Get(r.key, uint32(below)|s.aux); ok {
-				r.known, r.v = true, v
-				continue
-			}
-		}
-		if leaf {
-			r.leaf = true
-			tasks = append(tasks, teamTask{b: r.key, depth: below, chance: true})
-		} else {
-			for e := r.key.EmptyMask(); e != 0; e &= e - 1 {
-				cell := board.Board(e & -e)
-				tasks = append(tasks, teamTask{b: r.key | cell, depth: below}, teamTask{b: r.key | cell*2, depth: below})
-			}
-		}
-		r.n = len(tasks) - r.first
-	}
-	team := append([]*Searcher{s}, s.helpers()...)
-	for _, h := range team[1:] {
-		h.run.follow(&s.run)
-		h.stage, h.aux = s.stage, s.aux
-	}
-	vals := make([]float32, len(tasks))
-	runTeam(len(team), len(tasks), func(w, i int) {
-		h, t := team[w], tasks[i]
-		if t.chance {
-			vals[i] = h.chance(t.b, t.depth)
-		} else {
-			vals[i] = h.node(t.b, t.depth)
-		}
-	})
-	for _, h := range team[1:] {
-		s.run.join(&h.run)
-	}
-	for d := range 4 {
-		if after[d] == b {
-			continue
-		}
-		r := &roots[d]
-		if !r.known {
-			if r.leaf {
-				r.v = vals[r.first]
-			} else {
-				var sum float32
-				for i := r.first; i < r.first+r.n; i += 2 {
-					sum = spawnSum(sum, vals[i], vals[i+1])
-				}
-				if r.n > 0 {
-					r.v = sum / float32(r.n/2)
-				}
-				if s.tt != nil && !s.aborted {
-					s.tt.Put(r.key, uint32(below)|s.aux, r.v)
-				}
-			}
-		}
-		rw := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(rw), Value: r.v, Total: float32(rw) + r.v, Overflow: game.Overflow(reward[d])}
-	}
-	return mv
 }
 
 // threesTask is one task of a Threes! team: the max node b with its hint

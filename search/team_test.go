@@ -24,9 +24,10 @@ func teamBoards(rng *rand.Rand, n int) []board.Board {
 		0x0000000100e00012, 0x00000000e9810210)
 }
 
-// TestTeamIsOneSearcher: a search of one move on 2, 3 or 4 goroutines
-// gives the values of one searcher, bit for bit, at every depth from 2,
-// for after-state and state networks, with a table shared by the team or
+// TestTeamIsOneSearcher: a search of one move on 2, 3 or 16 goroutines
+// (16: the top of the tree shared out two and three levels down) gives
+// the values of one searcher, bit for bit, at every depth from 2, for
+// after-state and state networks, with a table shared by the team or
 // none, and a staged network in both stages; so the same move.
 func TestTeamIsOneSearcher(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 43))
@@ -41,7 +42,7 @@ func TestTeamIsOneSearcher(t *testing.T) {
 				if depth == 4 { // fuller boards: smaller trees
 					boards = slices.DeleteFunc(boards, func(b board.Board) bool { return b.Empty() > 7 })
 				}
-				for _, threads := range []int{2, 3, 4} {
+				for _, threads := range []int{2, 3, 16} {
 					for _, bytes := range []int64{0, 1 << 20} {
 						one := NewSearcher(net, Options{Depth: depth, Kind: kind}, NewTable(bytes))
 						team := NewSearcher(net, Options{Depth: depth, Kind: kind, Threads: threads}, NewTable(bytes))
