@@ -13,18 +13,19 @@ import (
 
 // Every core on one move (Options.Threads). A search of one move is a max
 // node over up to four chance nodes, each the average of its children:
-// the boards one new tile away, each a max node of its own. A team of
-// searchers, one a goroutine, shares the children of the root's chance
-// nodes out among themselves as each comes free (the root's chance nodes
-// themselves where their children are the last layer above the leaves,
-// which values them in one batch), and the team's leader sums each chance
-// node's children in the order one searcher does. Every value below the
-// root is a function of its board, depth and stage alone (the table
-// stores exactly what a search computes), so the values are a single
-// searcher's, bit for bit, whatever the order the team finishes them in.
-// The searchers share the transposition table; what two of them compute
-// at once is computed twice, the team's overhead beside a search that
-// finds the other's result in the table.
+// the boards one new tile away, each a max node of its own, and so on
+// down. A team of searchers, one a goroutine, shares the top of that tree
+// out among themselves: its leader expands the nodes near the root (in
+// 2048 as many levels as it takes to make teamUnits tasks a searcher; in
+// Threes! the root's chance nodes' children), the searchers take the
+// unexpanded ones as each comes free, and the leader then sums each
+// expanded node from its children in the order one searcher does. Every
+// value below the root is a function of its board, depth and stage alone
+// (the table stores exactly what a search computes), so the values are a
+// single searcher's, bit for bit, whatever the order the team finishes
+// them in. The searchers share the transposition table; what two of them
+// compute at once is computed twice, the team's overhead beside a search
+// that finds the other's result in the table.
 
 // runTeam runs tasks 0..n-1 on the workers goroutines (the caller's the
 // first): worker w runs do(w, i) for each task i it takes, taking the
