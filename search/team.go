@@ -16,7 +16,7 @@ import (
 // the boards one new tile away, each a max node of its own, and so on
 // down. A team of searchers, one a goroutine, shares the top of that tree
 // out among themselves: its leader expands the nodes near the root (in
-// 2048 as many levels as it takes to make teamUnits tasks a searcher; in
+// 2048 as many levels as it takes to make teamTasks tasks; in
 // Threes! the root's chance nodes' children), the searchers take the
 // unexpanded ones as each comes free, and the leader then sums each
 // expanded node from its children in the order one searcher does. Every
@@ -80,7 +80,7 @@ func spawnSum(sum, two, four float32) float32 {
 // a chance node (an after-state, its depth the max layers below) or a max
 // node (a board where a move is due, its depth the max layers left). The
 // leader expands the top of the tree into units, level by level, until
-// there are enough for its team (teamUnits a searcher) or the next level
+// there are enough for its team (teamTasks) or the next level
 // would be the last above the leaves, which a chance node values in one
 // batch; the units not expanded are the team's tasks, and the leader
 // then sums the expanded ones from their children, as chance and node do.
@@ -99,15 +99,17 @@ type unit struct {
 	v        float32
 }
 
-// teamUnits is how many tasks a team's leader makes for each of its
-// searchers at least, where the tree allows: enough for tasks of unequal
-// size to even out. On mid-game 4x6 boards at 5 plies, 8 a searcher left
-// 16 searchers a quarter to two thirds of them idle at the end of a move
-// (list scheduling of the tasks' one-thread times); 32 keep 96-99% of
-// them busy, for 9-15% of the work done twice (two searchers in the same
-// subtree at once, where one would find the other's result in the
-// table), against 1% with 2 searchers.
-const teamUnits = 32
+// teamTasks is how many tasks a team of t searchers' leader makes at
+// least, where the tree allows: few enough that each task is a whole
+// subtree whose leaves share their weights' cache lines, and enough for
+// tasks of unequal size to even out. Two searchers at 4 plies on
+// mid-game 4x6 boards took 8% more CPU time than one with 8 tasks each,
+// 22% with 32; sixteen at 5 plies would keep only a quarter to two thirds
+// of themselves busy at the end of a move with 8 tasks each (list
+// scheduling of the tasks' one-thread times), 96-99% with 32, for 9-15%
+// of the work done twice (two searchers in the same subtree at once,
+// where one would find the other's result in the table).
+func teamTasks(t int) int { return max(8*t, 4*t*t) }
 
 // valuesTeam is Values on the team (Options.Threads), s leading, with
 // s.stage and s.aux set.
@@ -123,7 +125,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 		}
 	}
 	team := append([]*Searcher{s}, s.helpers()...)
-	s.expand(&us, 1, len(us), teamUnits*len(team))
+	s.expand(&us, 1, len(us), teamTasks(len(team)))
 	// The tasks, the larger (of the upper levels) first.
 	var tasks []int
 	for i := 1; i < len(us); i++ {
