@@ -21,9 +21,12 @@ type Searcher struct {
 	// aux its mark in the table keys.
 	stage int
 	aux   uint32
-	// team are the other searchers of a search on several goroutines
-	// (Options.Threads, team.go), made on first use.
-	team []*Searcher
+	// team is the team of a search on several goroutines
+	// (Options.Threads, team.go), s first, made on first use; units and
+	// tasks its leader's scratch.
+	team  []*Searcher
+	units []unit
+	tasks []int
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).

@@ -115,7 +115,7 @@ func teamTasks(t int) int { return max(8*t, 4*t*t) }
 // s.stage and s.aux set.
 func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 	after, reward := game.Moves(b)
-	us := []unit{{depth: depth}} // the root: a max node
+	us := append(s.units[:0], unit{depth: depth}) // the root: a max node
 	root := &us[0]
 	root.first, root.expanded = 1, true
 	for d := range 4 {
@@ -124,10 +124,10 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 			us[0].n++
 		}
 	}
-	team := append([]*Searcher{s}, s.helpers()...)
+	team := s.helpers()
 	s.expand(&us, 1, len(us), teamTasks(len(team)))
 	// The tasks, the larger (of the upper levels) first.
-	var tasks []int
+	tasks := s.tasks[:0]
 	for i := 1; i < len(us); i++ {
 		if !us[i].expanded && !us[i].known {
 			tasks = append(tasks, i)
@@ -149,6 +149,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 		s.run.join(&h.run)
 	}
 	s.sumUnits(us)
+	s.units, s.tasks = us, tasks // kept for the next search
 	var mv [4]MoveValue
 	c := us[0].first
 	for d := range 4 {
@@ -281,9 +282,12 @@ func (s *Searcher) sumUnits(us []unit) {
 	}
 }
 
-// helpers returns the searchers of s's team beside s, made on first use.
+// helpers returns s's team, s first, the others made on first use.
 func (s *Searcher) helpers() []*Searcher {
-	for len(s.team) < s.opt.threads()-1 {
+	if len(s.team) == 0 {
+		s.team = append(s.team, s)
+	}
+	for len(s.team) < s.opt.threads() {
 		h := NewSearcher(s.net, s.opt, s.tt)
 		h.opt.Threads = 1
 		s.team = append(s.team, h)

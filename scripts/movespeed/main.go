@@ -10,8 +10,9 @@
 // The boards are those of greedy games from seed 1 (game i from
 // learn.NewRand(1, i)), every 50th from a quarter to three quarters of
 // each game, until there are --boards. Each board is searched to --depth
-// by a new searcher, all of them sharing one transposition table of
-// --cache bytes, faulted in before the clock starts. It prints the wall
+// by one searcher (a team with --threads), as eval and play search one
+// move after another, with one transposition table of --cache bytes,
+// faulted in before the clock starts. It prints the wall
 // and CPU time of the searches, the chance nodes they counted and a
 // checksum of every move's value, which must be the same for every
 // --threads. Run each setting as a process of its own, alternating, and
@@ -112,16 +113,15 @@ type result struct {
 func searchAll(net *ntuple.Network, bs []board.Board, depth, threads int, tt *search.Table) result {
 	sum := crc32.NewIEEE()
 	var r result
+	s := search.NewSearcher(net, search.Options{Depth: depth, Threads: threads}, tt)
 	cpu0, start := cpuSeconds(), time.Now()
 	for _, b := range bs {
-		s := search.NewSearcher(net, search.Options{Depth: depth, Threads: threads}, tt)
 		mv := s.Values(b, depth)
-		r.nodes += s.Nodes
 		for _, m := range mv {
 			fmt.Fprintf(sum, "%v %d %08x|", m.Legal, m.Reward, math.Float32bits(m.Total))
 		}
 	}
-	r.wall, r.cpu, r.sum = time.Since(start), cpuSeconds()-cpu0, sum.Sum32()
+	r.wall, r.cpu, r.sum, r.nodes = time.Since(start), cpuSeconds()-cpu0, sum.Sum32(), s.Nodes
 	return r
 }
 
