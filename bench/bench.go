@@ -1,14 +1,18 @@
 // Package bench is td2048's fixed workload: train the 4x6 network from zero
 // for a set number of episodes, then play fixed games greedily and with
-// 2-ply expectimax. It reports speed (moves per second of each phase) and a
-// signature, a checksum of everything the workload computed, that changes
-// exactly when the rules, the network, learning or search change.
+// 2-ply expectimax, with the float32 weights and with their compact
+// (16-bit) copy, as the commands play. It reports speed (moves per second
+// of each phase) and two signatures, checksums of everything the workload
+// computed, that change exactly when the rules, the network, learning or
+// search change: one of training and float32 play, one of compact play.
 package bench
 
 import (
 	"context"
 	"fmt"
+	"hash"
 	"hash/crc32"
+	"math"
 	"time"
 	"unsafe"
 
@@ -34,9 +38,11 @@ type Config struct {
 
 // The phases' names.
 const (
-	TrainPhase  = "train 4x6 TD(0)"
-	GreedyPhase = "greedy (1-ply) play"
-	DeepPhase   = "2-ply expectimax play"
+	TrainPhase         = "train 4x6 TD(0)"
+	GreedyPhase        = "greedy (1-ply) play"
+	DeepPhase          = "2-ply expectimax play"
+	GreedyCompactPhase = "greedy play, 16-bit"
+	DeepCompactPhase   = "2-ply play, 16-bit"
 )
 
 // Default is the full workload; Short a quick one for CI.
@@ -60,6 +66,9 @@ func (p Phase) MovesPerSec() float64 { return float64(p.Moves) / max(p.Elapsed.S
 type Result struct {
 	Phases    []Phase
 	Signature uint32 // valid when Repeatable
+	// CompactSignature is the checksum of compact play: the compact
+	// weights and the games played with them (valid when Repeatable).
+	CompactSignature uint32
 	// Repeatable is false when training ran on several threads, whose
 	// lock-free updates interleave differently from run to run.
 	Repeatable bool
@@ -75,15 +84,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	defer net.Free()
 	res := Result{Repeatable: cfg.Threads == 1}
 	sig := crc32.NewIEEE()
-	add := func(v ...uint64) {
-		var b [8]byte
-		for _, x := range v {
-			for i := range b {
-				b[i] = byte(x >> (8 * i))
-			}
-			sig.Write(b[:])
-		}
-	}
+	add := func(v ...uint64) { put(sig, v...) }
 
 	every := cfg.TickEvery
 	if every <= 0 {
@@ -125,14 +126,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return nil
 	})
 
-	// play runs a phase of games with policy, or greedily with net (its
-	// games interleaved, learn.EvalConfig.Greedy) when policy is nil.
-	play := func(name string, games int, seed uint64, policy func() learn.Policy) {
+	// play runs a phase of games with net, greedily (its games
+	// interleaved, learn.EvalConfig.Greedy) or at 2 plies with the table
+	// tt, adding its results to the checksum h.
+	play := func(name string, net *ntuple.Network, games int, seed uint64, deep bool, h hash.Hash32) {
 		if games <= 0 || ctx.Err() != nil {
 			return
 		}
-		ec := learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, NewPolicy: policy, Tick: tick(name), TickEvery: every}
-		if policy == nil {
+		ec := learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, Tick: tick(name), TickEvery: every}
+		if deep {
+			tt := search.NewTable(cfg.TableBytes)
+			ec.NewPolicy = func() learn.Policy {
+				return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best
+			}
+		} else {
 			ec.Greedy = net
 		}
 		block, r := learn.Evaluate(ctx, ec)
@@ -140,15 +147,44 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			return // an abandoned phase has no speed
 		}
 		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed, Score: block.Sum})
-		add(uint64(block.Sum), uint64(block.Moves), uint64(block.MaxScore))
+		put(h, uint64(block.Sum), uint64(block.Moves), uint64(block.MaxScore))
 	}
-	play(GreedyPhase, cfg.Games, 2, nil)
-	tt := search.NewTable(cfg.TableBytes)
-	play(DeepPhase, cfg.DeepGames, 3, func() learn.Policy {
-		return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best
-	})
+	play(GreedyPhase, net, cfg.Games, 2, false, sig)
+	play(DeepPhase, net, cfg.DeepGames, 3, true, sig)
 	res.Signature = sig.Sum32()
+	// The same games with the compact weights the commands play with.
+	if (cfg.Games > 0 || cfg.DeepGames > 0) && ctx.Err() == nil {
+		c, err := net.ToCompact()
+		if err != nil {
+			return res, err
+		}
+		defer c.Free()
+		csig := crc32.NewIEEE()
+		c.EachCanonicalQ(func(_ int, q []int16) error {
+			if len(q) > 0 {
+				csig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
+			}
+			return nil
+		})
+		for _, s := range c.Scales() {
+			put(csig, uint64(math.Float32bits(s)))
+		}
+		play(GreedyCompactPhase, c, cfg.Games, 2, false, csig)
+		play(DeepCompactPhase, c, cfg.DeepGames, 3, true, csig)
+		res.CompactSignature = csig.Sum32()
+	}
 	return res, ctx.Err()
+}
+
+// put adds the little-endian bytes of each of v to the checksum h.
+func put(h hash.Hash32, v ...uint64) {
+	var b [8]byte
+	for _, x := range v {
+		for i := range b {
+			b[i] = byte(x >> (8 * i))
+		}
+		h.Write(b[:])
+	}
 }
 
 // CourseEpisodes is the course's training target: 100,000 episodes of the

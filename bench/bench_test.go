@@ -16,6 +16,10 @@ import (
 // in the commit.
 const shortSignature = 0x580dee41
 
+// shortCompactSignature is the signature of the Short workload's play
+// with 16-bit weights: it changes as well when compact weights change.
+const shortCompactSignature = 0x0045944b
+
 func TestShortSignature(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a 4x6 network")
@@ -24,7 +28,7 @@ func TestShortSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Phases) != 3 || !a.Repeatable {
+	if len(a.Phases) != 5 || !a.Repeatable {
 		t.Fatalf("result %+v", a)
 	}
 	for _, p := range a.Phases {
@@ -34,6 +38,9 @@ func TestShortSignature(t *testing.T) {
 	}
 	if runtime.GOARCH == "amd64" && a.Signature != shortSignature {
 		t.Errorf("signature %08x, want %08x: behaviour changed (if on purpose, update shortSignature)", a.Signature, uint32(shortSignature))
+	}
+	if runtime.GOARCH == "amd64" && a.CompactSignature != shortCompactSignature {
+		t.Errorf("16-bit signature %08x, want %08x: behaviour changed (if on purpose, update shortCompactSignature)", a.CompactSignature, uint32(shortCompactSignature))
 	}
 	// One episode fewer is another workload with another signature.
 	c := Short
@@ -60,7 +67,7 @@ func TestTickAndCancel(t *testing.T) {
 	if _, err := Run(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{TrainPhase, GreedyPhase, DeepPhase}; !slices.Equal(phases, want) {
+	if want := []string{TrainPhase, GreedyPhase, DeepPhase, GreedyCompactPhase, DeepCompactPhase}; !slices.Equal(phases, want) {
 		t.Fatalf("phases ticked %q, want %q", phases, want)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -54,9 +54,15 @@ func TestGameGoesPast32768(t *testing.T) {
 	if score != ep.Score || moves != ep.Moves || w.MaxTile() != ep.MaxTile {
 		t.Fatalf("replay: score %d moves %d max %d, episode %+v", score, moves, w.MaxTile(), ep)
 	}
-	// With downgrading from 32768 the same game is decided on lower
-	// boards: the first decision already (the board holds 32768s).
+	// Downgrading tests the first move on TDL2048+'s after-state, where
+	// the two merges of 32768s leave their cells empty: from 32768 it
+	// passes (no 32768 stands), from 4 it triggers (a 4 stands), and the
+	// rest of that game is decided on lower boards.
 	sh := search.NewShifter(search.Downgrade{Tile: 32768, Stint: 1})
+	if sh.Step(board.Wide{Low: fourBig}, leftFirst); sh.N() != 0 {
+		t.Fatalf("the first move triggered at 32768: n %d", sh.N())
+	}
+	sh = search.NewShifter(search.Downgrade{Tile: 4, Stint: 1})
 	dg := PlayGameFrom(leftFirst, sh, rand.New(rand.NewPCG(1, 2)), board.Wide{Low: fourBig})
 	if dg.MaxTile < 17 || dg.Score < 2*131072 || sh.N() == 0 {
 		t.Fatalf("downgraded episode %+v n %d", dg, sh.N())

@@ -8,6 +8,10 @@
 //	weights                          float32 little-endian, pattern after pattern
 //	CRC-32C of all the bytes above   uint32, little-endian
 //
+// or, for a compact network (ntuple's 16-bit weights for play; element
+// "int16"), the weights are int16 little-endian and the header holds
+// each table's scale.
+//
 // A file is written to a temporary file in the same folder, synced and
 // renamed over the target, so a crash leaves the old file or the new one,
 // never half of one. A file whose checksum, length or header is wrong is
@@ -24,6 +28,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"unsafe"
 
@@ -42,7 +47,7 @@ type Header struct {
 	Format   string `json:"format"`  // "td2048-weights"
 	Version  int    `json:"version"` // 1
 	Network  string `json:"network"` // ntuple.Spec.String()
-	Element  string `json:"element"` // "float32"
+	Element  string `json:"element"` // "float32", or "int16" for compact weights
 	Weights  int64  `json:"weights"` // number of weights
 	Game     string `json:"game"`    // "2048" or "threes"
 	Learner  string `json:"learner"` // "after" or "state"
@@ -50,8 +55,12 @@ type Header struct {
 	// Coherence marks a network that learns by temporal coherence: the
 	// weights are followed by each weight's two accumulators (E, A),
 	// float32, interleaved.
-	Coherence bool   `json:"coherence,omitempty"`
-	Comment   string `json:"comment,omitempty"`
+	Coherence bool `json:"coherence,omitempty"`
+	// Scales are a compact file's scales (element int16), one a table,
+	// stage after stage, patterns in spec order: weight q of table t is
+	// q x Scales[t] (ntuple.NewCompact).
+	Scales  []float32 `json:"scales,omitempty"`
+	Comment string    `json:"comment,omitempty"`
 	// Run, when present, is the state of the training run that wrote the
 	// file, enough to resume it (train --resume).
 	Run json.RawMessage `json:"run,omitempty"`
@@ -61,11 +70,18 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Write writes net in td2048's format. It fills in h's Format, Version,
 // Network, Element and Weights.
+//
+// A compact network is written compact: int16 weights and their scales,
+// without a training run's state (Run), which its weights cannot resume.
 func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	h.Format, h.Version, h.Element = "td2048-weights", 1, "float32"
 	h.Network = net.Spec().String()
 	h.Weights = int64(net.Spec().Weights())
 	h.Coherence = net.Coherent()
+	h.Scales = nil
+	if net.Compact() {
+		h.Element, h.Scales, h.Run = "int16", net.Scales(), nil
+	}
 	if h.Game == "" {
 		h.Game = "2048"
 	}
@@ -86,10 +102,12 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	// Weights and accumulators in canonical order (ntuple's storage order
 	// may differ).
 	put := func(f []float32) error { return writeFloats(bw, f) }
-	if err := net.EachCanonical(false, put); err != nil {
-		return err
+	if net.Compact() {
+		err = net.EachCanonicalQ(func(_ int, q []int16) error { return writeInt16s(bw, q) })
+	} else if err = net.EachCanonical(false, put); err == nil {
+		err = net.EachCanonical(true, put)
 	}
-	if err := net.EachCanonical(true, put); err != nil {
+	if err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
@@ -103,56 +121,103 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 // Read reads a td2048 weight file and returns the network it holds.
 func Read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
 
-// readNative is Read of a file of size bytes (-1: unknown): a size that
-// does not match the header is refused before the weights are allocated.
-func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
-	crc := crc32.New(castagnoli)
-	tr := io.TeeReader(r, crc)
+// nativeLayout is what a td2048 file's header says of the rest of the
+// file.
+type nativeLayout struct {
+	h    Header
+	spec ntuple.Spec
+	// size is the file's size the header implies; elem the bytes of a
+	// weight (4 for float32, 2 for int16); acc the float32s of TC
+	// accumulators after the weights.
+	size int64
+	elem int
+	acc  int64
+}
+
+// readNativeHead reads the magic, the header's length and the header from
+// r and checks them, and the file's size (-1: unknown) against them,
+// before anything is allocated for the weights.
+func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
+	var l nativeLayout
 	head := make([]byte, len(magic)+4)
-	if _, err := io.ReadFull(tr, head); err != nil {
-		return nil, Header{}, fmt.Errorf("not a td2048 weight file: too short")
+	if _, err := io.ReadFull(r, head); err != nil {
+		return l, fmt.Errorf("not a td2048 weight file: too short")
 	}
 	if string(head[:len(magic)]) != magic {
-		return nil, Header{}, fmt.Errorf("not a td2048 weight file: wrong magic")
+		return l, fmt.Errorf("not a td2048 weight file: wrong magic")
 	}
 	hl := binary.LittleEndian.Uint32(head[len(magic):])
 	if hl > maxHeader {
-		return nil, Header{}, fmt.Errorf("damaged weight file: header of %d bytes", hl)
+		return l, fmt.Errorf("damaged weight file: header of %d bytes", hl)
 	}
 	js := make([]byte, hl)
-	if _, err := io.ReadFull(tr, js); err != nil {
-		return nil, Header{}, fmt.Errorf("truncated weight file: header cut short")
+	if _, err := io.ReadFull(r, js); err != nil {
+		return l, fmt.Errorf("truncated weight file: header cut short")
 	}
-	var h Header
+	h := &l.h
 	dec := json.NewDecoder(bytes.NewReader(js))
-	if err := dec.Decode(&h); err != nil {
-		return nil, Header{}, fmt.Errorf("damaged weight file: header: %v", err)
+	if err := dec.Decode(h); err != nil {
+		return l, fmt.Errorf("damaged weight file: header: %v", err)
 	}
 	if h.Format != "td2048-weights" || h.Version != 1 {
-		return nil, Header{}, fmt.Errorf("weight file format %q version %d: this td2048 reads td2048-weights version 1", h.Format, h.Version)
-	}
-	if h.Element != "float32" {
-		return nil, Header{}, fmt.Errorf("weight file holds %q elements: only float32 is supported", h.Element)
+		return l, fmt.Errorf("weight file format %q version %d: this td2048 reads td2048-weights version 1", h.Format, h.Version)
 	}
 	spec, err := ntuple.ParseSpec(h.Network)
 	if err != nil {
-		return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+		return l, fmt.Errorf("damaged weight file: %v", err)
 	}
+	l.spec = spec
 	if int64(spec.Weights()) != h.Weights {
-		return nil, Header{}, fmt.Errorf("damaged weight file: network %s has %d weights, header says %d", h.Network, spec.Weights(), h.Weights)
+		return l, fmt.Errorf("damaged weight file: network %s has %d weights, header says %d", h.Network, spec.Weights(), h.Weights)
 	}
-	floats := h.Weights
-	if h.Coherence {
-		floats *= 3
+	switch h.Element {
+	case "float32":
+		l.elem = 4
+		if h.Coherence {
+			l.acc = 2 * h.Weights
+		}
+		if h.Scales != nil {
+			return l, fmt.Errorf("damaged weight file: float32 weights with scales")
+		}
+	case "int16":
+		l.elem = 2
+		if h.Coherence {
+			return l, fmt.Errorf("damaged weight file: compact weights with coherence accumulators")
+		}
+		if want := spec.StageCount() * len(spec.Patterns); len(h.Scales) != want {
+			return l, fmt.Errorf("damaged weight file: %d scales for the %d tables of %s", len(h.Scales), want, h.Network)
+		}
+		for t, sc := range h.Scales {
+			if !(sc >= 0) || math.IsInf(float64(sc), 0) {
+				return l, fmt.Errorf("damaged weight file: table %d has scale %v", t, sc)
+			}
+		}
+	default:
+		return l, fmt.Errorf("weight file holds %q elements: this td2048 reads float32 and int16 (compact)", h.Element)
 	}
-	if want := int64(len(magic)+4) + int64(hl) + 4*floats + 4; size >= 0 && size != want {
+	l.size = int64(len(magic)+4) + int64(hl) + int64(l.elem)*h.Weights + 4*l.acc + 4
+	if size >= 0 && size != l.size {
 		what := "truncated"
-		if size > want {
+		if size > l.size {
 			what = "damaged"
 		}
-		return nil, Header{}, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, want, size)
+		return l, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, l.size, size)
 	}
-	net, err := ntuple.New(spec)
+	return l, nil
+}
+
+// readNative is Read of a file of size bytes (-1: unknown): a size that
+// does not match the header is refused before the weights are allocated.
+// A compact file's weights are read as float32, q x s.
+func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
+	crc := crc32.New(castagnoli)
+	tr := io.TeeReader(r, crc)
+	l, err := readNativeHead(tr, size)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	h := l.h
+	net, err := ntuple.New(l.spec)
 	if err != nil {
 		return nil, Header{}, err
 	}
@@ -161,36 +226,49 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	}
 	net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
 	get := func(f []float32) error { return readFloats(tr, f) }
+	if l.elem == 2 {
+		get = expandInt16(tr, l.spec, h.Scales)
+	}
 	if err = net.FillCanonical(false, get); err == nil {
 		err = net.FillCanonical(true, get)
 	}
+	if err == nil {
+		err = readTrailer(r, crc.Sum32())
+	}
+	if err == nil {
+		err = checkFinite(net)
+	}
 	if err != nil {
 		net.Free()
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, Header{}, fmt.Errorf("truncated weight file: weights cut short")
-		}
-		return nil, Header{}, err
+		return nil, Header{}, shortRead(err)
 	}
-	want := crc.Sum32()
+	return net, h, nil
+}
+
+// shortRead names a read cut short a truncated file.
+func shortRead(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("truncated weight file: weights cut short")
+	}
+	return err
+}
+
+// readTrailer reads the checksum at the end of a td2048 file from r and
+// checks it against want, the checksum of all the bytes before it, and
+// that nothing follows it.
+func readTrailer(r io.Reader, want uint32) error {
 	var tail [5]byte
 	n, err := io.ReadFull(r, tail[:])
 	if n < 4 {
-		net.Free()
-		return nil, Header{}, fmt.Errorf("truncated weight file: checksum missing")
+		return fmt.Errorf("truncated weight file: checksum missing")
 	}
 	if n > 4 || err == nil {
-		net.Free()
-		return nil, Header{}, fmt.Errorf("damaged weight file: data after the checksum")
+		return fmt.Errorf("damaged weight file: data after the checksum")
 	}
 	if got := binary.LittleEndian.Uint32(tail[:4]); got != want {
-		net.Free()
-		return nil, Header{}, fmt.Errorf("damaged weight file: checksum %08x, content sums to %08x", got, want)
+		return fmt.Errorf("damaged weight file: checksum %08x, content sums to %08x", got, want)
 	}
-	if err := checkFinite(net); err != nil {
-		net.Free()
-		return nil, Header{}, err
-	}
-	return net, h, nil
+	return nil
 }
 
 // checkFinite refuses weights that hold NaN or an infinity: the mark of a
@@ -250,6 +328,29 @@ func asBytes(w []float32) []byte {
 		return nil
 	}
 	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
+}
+
+func writeInt16s(w io.Writer, q []int16) error {
+	if hostLittle {
+		if len(q) == 0 {
+			return nil
+		}
+		_, err := w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
+		return err
+	}
+	return binary.Write(w, binary.LittleEndian, q)
+}
+
+// readInt16s fills q from r.
+func readInt16s(r io.Reader, q []int16) error {
+	if hostLittle {
+		if len(q) == 0 {
+			return nil
+		}
+		_, err := io.ReadFull(r, unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
+		return err
+	}
+	return binary.Read(r, binary.LittleEndian, q)
 }
 
 func writeFloats(w io.Writer, f []float32) error {

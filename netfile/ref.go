@@ -409,6 +409,15 @@ func damaged(k Format, format string, a ...any) error {
 // bytes. Its patterns are taken to be read on the 8 images of the board
 // (but the 8x4 lines on the board alone; see the package notes).
 func ReadBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
+	tabs, err := binTables(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs)
+}
+
+// binTables reads where the tables of a 2048.bin file of size bytes lie.
+func binTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
 	count, err := s.u64()
 	if err != nil {
@@ -459,7 +468,7 @@ func ReadBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 	if s.left() != 0 {
 		return nil, damaged(DemoBin, "%d bytes after the last feature", s.left())
 	}
-	return build(r, tabs)
+	return tabs, nil
 }
 
 // WriteBin writes net in the course demo's 2048.bin format: feature names
@@ -495,6 +504,15 @@ func WriteBin(w io.Writer, net *ntuple.Network) error {
 // A, on every table) is read into the network's accumulators, other extra
 // fields are skipped.
 func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
+	tabs, err := wTables(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs)
+}
+
+// wTables reads where the tables of a .w file of size bytes lie.
+func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
 	code, err := s.u8()
 	if err == nil && code == 'w' { // TDL2048+ marks files not named .w so
@@ -574,7 +592,7 @@ func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 	if s.left() != 0 {
 		return nil, damaged(TDLW, "%d bytes after the last table", s.left())
 	}
-	return build(r, tabs)
+	return tabs, nil
 }
 
 // wName is a table's name as TDL2048+ reads it: a sign stored as an
@@ -721,17 +739,14 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 	k := Sniff(head)
 	var net *ntuple.Network
 	var err error
-	h := Header{Element: "float32", Game: "2048", Learner: "after"}
 	switch k {
 	case Native:
-		net, h, err = readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
+		net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
 		return net, h, k, err
 	case DemoBin:
 		net, err = ReadBin(r, size)
-		h.Format = "2048.bin"
 	case TDLW:
 		net, err = ReadW(r, size)
-		h.Format = "tdl2048+.w"
 	default:
 		return nil, Header{}, k, ErrUnknownFormat
 	}
@@ -742,8 +757,17 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 		net.Free()
 		return nil, Header{}, k, err
 	}
-	spec := net.Spec()
-	h.Network, h.Weights = spec.String(), int64(len(net.Weights()))
+	return net, refHeader(k, net.Spec()), k, nil
+}
+
+// refHeader is the header made up for a network of spec read from a
+// file in reference format k (see ReadAny).
+func refHeader(k Format, spec ntuple.Spec) Header {
+	h := Header{Element: "float32", Game: "2048", Learner: "after", Network: spec.String(), Weights: int64(spec.Weights())}
+	h.Format = "2048.bin"
+	if k == TDLW {
+		h.Format = "tdl2048+.w"
+	}
 	iso := "on the 8 images of the board"
 	if !spec.Iso {
 		iso = "without isomorphisms (the 8x4 lines)"
@@ -752,7 +776,7 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 	if spec.StageCount() > 1 {
 		h.Comment += fmt.Sprintf("; %d stages, whose thresholds the file does not record", spec.StageCount())
 	}
-	return net, h, k, nil
+	return h
 }
 
 // LoadAny reads the weight file at path in any format td2048 knows,

@@ -61,3 +61,12 @@ func release(w []float32) {
 		_ = unix.Madvise(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)), unix.MADV_DONTNEED)
 	}
 }
+
+// allocInt16 is allocWeights for n int16s (compact weights).
+func allocInt16(n int) ([]int16, func()) {
+	if n*2 < 1<<21 {
+		return make([]int16, n), nil
+	}
+	w, free := allocWeights((n + 1) / 2)
+	return unsafe.Slice((*int16)(unsafe.Pointer(&w[0])), n), free
+}

@@ -55,3 +55,15 @@ func estimateN4x6(w *float32, bs *uint64, n int, out *float32) {
 	}
 	estimateN4x6asm(w, bs, n, out)
 }
+
+// indexPrefetchAVXh is indexPrefetchAVX for compact weights at w (weight
+// i at w[i], 2 bytes).
+//
+//go:noescape
+func indexPrefetchAVXh(w *int16, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+
+// index4x6avxh is index4x6avx for a compact network: each weight
+// prefetched at w, 2 bytes a weight.
+//
+//go:noescape
+func index4x6avxh(w *int16, bs *uint64, n int, dst *uint32, t *avxTables)

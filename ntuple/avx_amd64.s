@@ -41,28 +41,33 @@
 	VPADDQ Z3, Z2, Z2; \
 	VPMOVQD Z2, Y2
 
-// GROUP(g, ph, pl): the 8 indices of group g (images 2g and 2g+1, each
-// pattern in order) to 32g(R14), each weight prefetched from its
-// pattern's table (pattern p at byte offset p<<26).
-#define GROUP(g, ph, pl) \
+// GROUPP(g, ph, pl, PF): the 8 indices of group g (images 2g and 2g+1,
+// each pattern in order) to 32g(R14), each weight prefetched by PF(o, r,
+// p) (r the index at o(R14), p its pattern).
+#define GROUPP(g, ph, pl, PF) \
 	LANES(ph, pl, Z16, Z17, Z18, Z19, Z20, Z21); \
 	VMOVDQU Y2, (32*g)(R14); \
 	MOVL (32*g)(R14), AX; \
 	MOVL (32*g+4)(R14), BX; \
 	MOVL (32*g+8)(R14), CX; \
 	MOVL (32*g+12)(R14), DX; \
-	PREFETCHT0 (DI)(AX*4); \
-	PREFETCHT0 0x4000000(DI)(BX*4); \
-	PREFETCHT0 0x8000000(DI)(CX*4); \
-	PREFETCHT0 0xc000000(DI)(DX*4); \
+	PF(AX, 0); \
+	PF(BX, 1); \
+	PF(CX, 2); \
+	PF(DX, 3); \
 	MOVL (32*g+16)(R14), AX; \
 	MOVL (32*g+20)(R14), BX; \
 	MOVL (32*g+24)(R14), CX; \
 	MOVL (32*g+28)(R14), DX; \
-	PREFETCHT0 (DI)(AX*4); \
-	PREFETCHT0 0x4000000(DI)(BX*4); \
-	PREFETCHT0 0x8000000(DI)(CX*4); \
-	PREFETCHT0 0xc000000(DI)(DX*4)
+	PF(AX, 0); \
+	PF(BX, 1); \
+	PF(CX, 2); \
+	PF(DX, 3)
+
+// PFW(r, p): the float32 weight at index r of pattern p's table (at byte
+// offset p<<26 from DI) prefetched; PFH(r, p) the 16-bit one (p<<25).
+#define PFW(r, p) PREFETCHT0 (p<<26)(DI)(r*4)
+#define PFH(r, p) PREFETCHT0 (p<<25)(DI)(r*2)
 
 // PATTERN: the 8 indices of the pattern whose avxGroup is at R11, plus
 // its offset at R12, to R14 (Z0 the cells; Z2-Z5 scratch).
@@ -127,46 +132,53 @@ patloop: \
 	JNZ patloop; \
 	VZEROUPPER
 
+// INDEX4X6(PF): index4x6avx's body, each weight prefetched by PF.
+#define INDEX4X6(PF) \
+	MOVQ n+16(FP), R8; \
+	TESTQ R8, R8; \
+	JEQ done; \
+	MOVQ t+32(FP), AX; \
+	VMOVDQU64 0(AX), Z22; \
+	VMOVDQU64 512(AX), Z23; \
+	VMOVDQU64 1024(AX), Z24; \
+	VMOVDQU64 1536(AX), Z25; \
+	VMOVDQU64 64(AX), Z26; \
+	VMOVDQU64 576(AX), Z27; \
+	VMOVDQU64 1088(AX), Z28; \
+	VMOVDQU64 1600(AX), Z29; \
+	VMOVDQU64 128(AX), Z16; \
+	VMOVDQU64 192(AX), Z17; \
+	VMOVDQU64 256(AX), Z18; \
+	VMOVDQU64 320(AX), Z19; \
+	VMOVDQU64 384(AX), Z20; \
+	VMOVDQU64 448(AX), Z21; \
+	MOVQ $0x0f0f0f0f0f0f0f0f, AX; \
+	VMOVQ AX, X30; \
+	MOVQ w+0(FP), DI; \
+	MOVQ bs+8(FP), R13; \
+	MOVQ dst+24(FP), R14; \
+loop: \
+	VMOVQ (R13), X0; \
+	CELLS; \
+	GROUPP(0, Z22, Z26, PF); \
+	GROUPP(1, Z23, Z27, PF); \
+	GROUPP(2, Z24, Z28, PF); \
+	GROUPP(3, Z25, Z29, PF); \
+	ADDQ $128, R14; \
+	ADDQ $8, R13; \
+	DECQ R8; \
+	JNZ loop; \
+	VZEROUPPER; \
+done:
+
 // func index4x6avx(w *float32, bs *uint64, n int, dst *uint32, t *avxTables)
 TEXT ·index4x6avx(SB), NOSPLIT, $0-40
-	MOVQ n+16(FP), R8
-	TESTQ R8, R8
-	JEQ done
-	MOVQ t+32(FP), AX
-	VMOVDQU64 0(AX), Z22
-	VMOVDQU64 512(AX), Z23
-	VMOVDQU64 1024(AX), Z24
-	VMOVDQU64 1536(AX), Z25
-	VMOVDQU64 64(AX), Z26
-	VMOVDQU64 576(AX), Z27
-	VMOVDQU64 1088(AX), Z28
-	VMOVDQU64 1600(AX), Z29
-	VMOVDQU64 128(AX), Z16
-	VMOVDQU64 192(AX), Z17
-	VMOVDQU64 256(AX), Z18
-	VMOVDQU64 320(AX), Z19
-	VMOVDQU64 384(AX), Z20
-	VMOVDQU64 448(AX), Z21
-	MOVQ $0x0f0f0f0f0f0f0f0f, AX
-	VMOVQ AX, X30
-	MOVQ w+0(FP), DI
-	MOVQ bs+8(FP), R13
-	MOVQ dst+24(FP), R14
+	INDEX4X6(PFW)
+	RET
 
-loop:
-	VMOVQ (R13), X0
-	CELLS
-	GROUP(0, Z22, Z26)
-	GROUP(1, Z23, Z27)
-	GROUP(2, Z24, Z28)
-	GROUP(3, Z25, Z29)
-	ADDQ $128, R14
-	ADDQ $8, R13
-	DECQ R8
-	JNZ loop
-	VZEROUPPER
-
-done:
+// func index4x6avxh(w *int16, bs *uint64, n int, dst *uint32, t *avxTables)
+TEXT ·index4x6avxh(SB), NOSPLIT, $0-40
+	INDEX4X6(PFH)
 	RET
 
 // func indexAVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
@@ -182,4 +194,21 @@ TEXT ·indexPrefetchAVX(SB), NOSPLIT, $0-48
 // func indexPrefetch3AVX(w *float32, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
 TEXT ·indexPrefetch3AVX(SB), NOSPLIT, $0-48
 	PATTERNS(PF8X3)
+	RET
+
+// PF4H(o) and PF8H: PF4 and PF8 for compact weights: weight i at DI+2i.
+#define PF4H(o) \
+	MOVL (o)(R14), AX; \
+	MOVL (o+4)(R14), BX; \
+	MOVL (o+8)(R14), DX; \
+	MOVL (o+12)(R14), R8; \
+	PREFETCHT0 (DI)(AX*2); \
+	PREFETCHT0 (DI)(BX*2); \
+	PREFETCHT0 (DI)(DX*2); \
+	PREFETCHT0 (DI)(R8*2)
+#define PF8H PF4H(0); PF4H(16)
+
+// func indexPrefetchAVXh(w *int16, b uint64, t *avxGroup, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetchAVXh(SB), NOSPLIT, $0-48
+	PATTERNS(PF8H)
 	RET

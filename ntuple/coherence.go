@@ -23,6 +23,7 @@ const tcStart = math.SmallestNonzeroFloat32 * (1 << 23) // FLT_MIN, 2^-126
 // weight); from then on Add and Update step weights by the TC rule. It is
 // a no-op on a network that has them.
 func (n *Network) EnableCoherence() {
+	n.mustLearn()
 	if n.ea != nil {
 		return
 	}

@@ -74,6 +74,12 @@ func index4x6go(b board.Board, dst []uint32, base uint32) []uint32 {
 // them, so that their cache misses overlap other work.
 // Any index is safe: a prefetch is a hint that never faults.
 func (n *Network) Prefetch(x []uint32) {
+	if n.hs != nil {
+		if len(x) > 0 && len(n.h) > 0 {
+			prefetch2(unsafe.Pointer(&n.h[0]), x)
+		}
+		return
+	}
 	if n.p != nil {
 		if len(x) > 0 {
 			prefetch3(unsafe.Pointer(&n.p[0]), x)
@@ -93,6 +99,10 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateMany
 
 // EstimateManyStage is EstimateMany by the tables of stage k.
 func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
+	if n.hs != nil {
+		n.estimateManyQ(k, bs, out[:len(bs)])
+		return
+	}
 	if n.Direct() {
 		if len(bs) == 0 {
 			return
@@ -175,13 +185,18 @@ func sum4x6(w []float32, x *[32]uint32) float32 {
 // in between, a caller does other work (another game's move) while the
 // weights arrive. dst must hold len(bs)*Lookups() indices, in an order of
 // the network's choosing: only SumFetched reads them, except that a
-// network that is not Direct writes Index's indices, board after board.
+// network that is neither Direct nor compact writes Index's indices,
+// board after board.
 func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	if len(bs) == 0 {
 		return
 	}
 	per := n.Lookups()
 	_ = dst[len(bs)*per-1]
+	if n.hs != nil {
+		n.fetchQ(k, bs, dst)
+		return
+	}
 	if n.Direct() {
 		indexN4x6(&n.w[k*n.stage], (*uint64)(unsafe.Pointer(&bs[0])), len(bs), &dst[0])
 		return
@@ -234,6 +249,10 @@ func (n *Network) SumFetched(k int, x []uint32, out []float32) {
 	}
 	per := n.Lookups()
 	_ = x[len(out)*per-1]
+	if n.hs != nil {
+		n.sumFetchedQ(k, x, out)
+		return
+	}
 	if n.Direct() {
 		sumIndex4x6asm(&n.w[k*n.stage], &x[0], len(out), &out[0])
 		return

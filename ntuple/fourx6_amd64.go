@@ -58,3 +58,9 @@ func index4x6pm(b uint64, dst *uint32, base uint32)
 //
 //go:noescape
 func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32)
+
+// sumIndex4x6h is sumIndex4x6asm for a compact 4x6 network (compact.go):
+// weights at w (pattern p's table at w[p<<24]), scales s of the stage.
+//
+//go:noescape
+func sumIndex4x6h(w *int16, x *uint32, n int, out *float32, s *float32)

@@ -258,3 +258,73 @@ TEXT ·index4x6pm3(SB), NOSPLIT, $0-28
 	SETUP
 	EIGHT(IDXPM3)
 	RET
+
+// QIMG(o): the compact weights of the image whose four pattern indices
+// are at o(SI) (as INDEXN writes them) added to the integer sums R9, R11,
+// R12 and R14 of patterns 0..3; pattern p's table at byte offset p<<25
+// from DI.
+#define QIMG(o) \
+	MOVL (o)(SI), AX; \
+	MOVL (o+4)(SI), BX; \
+	MOVL (o+8)(SI), CX; \
+	MOVL (o+12)(SI), DX; \
+	MOVWLSX (DI)(AX*2), AX; \
+	MOVWLSX 0x2000000(DI)(BX*2), BX; \
+	MOVWLSX 0x4000000(DI)(CX*2), CX; \
+	MOVWLSX 0x6000000(DI)(DX*2), DX; \
+	ADDL AX, R9; \
+	ADDL BX, R11; \
+	ADDL CX, R12; \
+	ADDL DX, R14
+
+// func sumIndex4x6h(w *int16, x *uint32, n int, out *float32, s *float32)
+// For each of n boards whose indices INDEXN wrote at x, its compact
+// value (compact.go): each pattern's integer sum over the eight images,
+// converted and multiplied by its scale s[p], the four added in order.
+TEXT ·sumIndex4x6h(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), R8
+	MOVQ out+24(FP), R13
+	MOVQ s+32(FP), AX
+	MOVSS 0(AX), X4
+	MOVSS 4(AX), X5
+	MOVSS 8(AX), X6
+	MOVSS 12(AX), X7
+	TESTQ R8, R8
+	JEQ hdone
+hloop:
+	XORL R9, R9
+	XORL R11, R11
+	XORL R12, R12
+	XORL R14, R14
+	QIMG(0)
+	QIMG(16)
+	QIMG(32)
+	QIMG(48)
+	QIMG(64)
+	QIMG(80)
+	QIMG(96)
+	QIMG(112)
+	XORPS X0, X0
+	XORPS X1, X1
+	XORPS X2, X2
+	XORPS X3, X3
+	CVTSL2SS R9, X0
+	CVTSL2SS R11, X1
+	CVTSL2SS R12, X2
+	CVTSL2SS R14, X3
+	MULSS X4, X0
+	MULSS X5, X1
+	MULSS X6, X2
+	MULSS X7, X3
+	ADDSS X1, X0
+	ADDSS X2, X0
+	ADDSS X3, X0
+	MOVSS X0, (R13)
+	ADDQ $4, R13
+	ADDQ $128, SI
+	DECQ R8
+	JNZ hloop
+hdone:
+	RET

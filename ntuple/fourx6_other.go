@@ -17,3 +17,7 @@ func index4x6pm(b uint64, dst *uint32, base uint32) { panic("ntuple: no 4x6 asse
 func index4x6pm3(p *float32, b uint64, dst *uint32, base uint32) {
 	panic("ntuple: no 4x6 assembly")
 }
+
+func sumIndex4x6h(w *int16, x *uint32, n int, out *float32, s *float32) {
+	panic("ntuple: no 4x6 assembly")
+}

@@ -195,6 +195,7 @@ func (n *Network) EachCanonical(acc bool, f func([]float32) error) error {
 // to their storage places. It stops at f's first error and returns it,
 // the weights then partly filled.
 func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
+	n.mustLearn()
 	return n.walkCanonical(acc, true, f)
 }
 
@@ -205,6 +206,22 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 // (packed.go), read and written in place, so that saving a checkpoint
 // does not bring the dense slices back.
 func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
+	if n.hs != nil { // compact: the weights as it reads them, no accumulators
+		if acc {
+			return nil
+		}
+		var buf []float32
+		return n.walkQ(false, func(t int, q []int16) error {
+			if len(buf) < len(q) {
+				buf = make([]float32, len(q))
+			}
+			b := buf[:len(q)]
+			for j, x := range q {
+				b[j] = float32(x) * n.hs[t]
+			}
+			return f(b)
+		})
+	}
 	var data []float32
 	per, stride, from := 1, 1, 0
 	switch {
@@ -333,6 +350,7 @@ func (n *Network) CanonicalTable(k, p int) []float32 {
 // SetCanonicalTable sets pattern p's table of stage k from src, in
 // canonical order.
 func (n *Network) SetCanonicalTable(k, p int, src []float32) {
+	n.mustLearn()
 	t := n.StageTable(k, p)
 	if n.lay == nil || n.lay.store[p] == nil {
 		copy(t, src)

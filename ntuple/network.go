@@ -122,10 +122,19 @@ type Network struct {
 	// lay is the storage order of the tables (layout.go), nil for
 	// canonical.
 	lay *layout
+	// h are the weights of a compact network (compact.go), in w's
+	// order, and hs the scales of its tables; w is then nil.
+	h     []int16
+	hs    []float32
+	freeH func()
 }
 
 // New makes a network of the given spec with all weights zero.
-func New(spec Spec) (*Network, error) {
+func New(spec Spec) (*Network, error) { return newNetwork(spec, true) }
+
+// newNetwork makes a network of spec, with its float32 weights when
+// alloc is set.
+func newNetwork(spec Spec, alloc bool) (*Network, error) {
 	if len(spec.Patterns) == 0 {
 		return nil, fmt.Errorf("network has no patterns")
 	}
@@ -145,7 +154,9 @@ func New(spec Spec) (*Network, error) {
 	for _, t := range spec.StageThresholds() {
 		n.th = append(n.th, uint32(t))
 	}
-	n.w, n.free = allocWeights(spec.Weights())
+	if alloc {
+		n.w, n.free = allocWeights(spec.Weights())
+	}
 	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
 	if isFourX6(spec) {
 		n.kind = kind4x6
@@ -233,7 +244,14 @@ func (n *Network) Spec() Spec { return n.spec }
 // network (Pack, while a coherent network trains) copies its packed
 // weights into it first, and reads and learns from the packed array, not
 // from this slice: write to it only unpacked.
+//
+// A compact network gives a copy of its weights as it reads them (q x s).
 func (n *Network) Weights() []float32 {
+	if n.hs != nil {
+		w := make([]float32, len(n.h))
+		n.dequantize(0, w)
+		return w
+	}
 	n.refresh()
 	return n.w
 }
@@ -241,10 +259,17 @@ func (n *Network) Weights() []float32 {
 // Table returns pattern p's weight table (of stage 0).
 func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
 
-// StageTable returns pattern p's weight table of stage k.
+// StageTable returns pattern p's weight table of stage k (a copy for a
+// compact network).
 func (n *Network) StageTable(k, p int) []float32 {
 	off := k*n.stage + int(n.pats[p].off)
-	return n.Weights()[off : off+1<<(4*uint(len(n.spec.Patterns[p])))]
+	size := 1 << (4 * uint(len(n.spec.Patterns[p])))
+	if n.hs != nil {
+		t := make([]float32, size)
+		n.dequantize(off, t)
+		return t
+	}
+	return n.Weights()[off : off+size]
 }
 
 // Lookups is the number of weights one evaluation reads:
@@ -265,6 +290,9 @@ func (n *Network) Shared() bool { return n.shared }
 // run, more than one pass up front. Loading a file calls it before the
 // reads, which would otherwise fault the pages in one by one.
 func (n *Network) Prefault() {
+	if n.hs != nil { // compact: faulted in when made
+		return
+	}
 	if n.p != nil { // packed: p is all it reads and writes
 		if n.freeP != nil {
 			prefault(n.p)
@@ -282,6 +310,7 @@ func (n *Network) Prefault() {
 // NET=V/norm divides by the lookups of all stages instead, so there a
 // K-stage network values boards at v/K.
 func (n *Network) Optimistic(v float64) {
+	n.mustLearn()
 	w := float32(v / float64(n.Lookups()))
 	for i := range n.w {
 		n.w[i] = w
@@ -309,7 +338,18 @@ func (n *Network) Free() {
 		n.freeP()
 		n.freeP = nil
 	}
-	n.w, n.ea, n.p = nil, nil, nil
+	if n.freeH != nil {
+		n.freeH()
+		n.freeH = nil
+	}
+	n.w, n.ea, n.p, n.h = nil, nil, nil, nil
+}
+
+// mustLearn panics on a compact network, which plays but does not learn.
+func (n *Network) mustLearn() {
+	if n.hs != nil {
+		panic(errCompact)
+	}
 }
 
 func load(w []float32, i uint32) float32 {
@@ -329,7 +369,9 @@ func (n *Network) images(b board.Board, buf *[8]board.Board) []board.Board {
 // Direct reports whether Estimate and Update on a board are as fast as Sum
 // and Add on its stored indices (the 4x6 network in assembly): a learner
 // then need not keep the indices of the boards it will update.
-func (n *Network) Direct() bool { return n.kind == kind4x6 && have4x6asm && n.p == nil }
+func (n *Network) Direct() bool {
+	return n.kind == kind4x6 && have4x6asm && n.p == nil && n.hs == nil
+}
 
 // PrefetchBoard starts loading the weights of b (in stage 0) into the
 // cache, as Prefetch does for indices, when the network is Direct; it
@@ -338,6 +380,11 @@ func (n *Network) PrefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
 
 // PrefetchBoardStage is PrefetchBoard for the tables of stage k.
 func (n *Network) PrefetchBoardStage(k int, b board.Board) {
+	if n.hs != nil {
+		var x [MaxPatterns * 8]uint32
+		n.fetchQ(k, []board.Board{b}, x[:])
+		return
+	}
 	if n.Direct() {
 		pf4x6(&n.w[k*n.stage], uint64(b))
 	}
@@ -355,6 +402,11 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 
 // EstimateStage returns V(b) by the tables of stage k.
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
+	if n.hs != nil {
+		var out [1]float32
+		n.estimateManyQ(k, []board.Board{b}, out[:])
+		return out[0]
+	}
 	if n.Direct() {
 		return est4x6(&n.w[k*n.stage], uint64(b))
 	}
@@ -413,15 +465,35 @@ func (n *Network) Sum(x []uint32) float32 {
 // mustHold panics unless every index of x is a weight's: the paths in
 // assembly, which Sum and Add take on indices from outside, check nothing.
 func (n *Network) mustHold(x []uint32) {
+	size := len(n.w)
+	if n.hs != nil {
+		size = len(n.h)
+	}
 	for _, i := range x {
-		if int(i) >= len(n.w) {
-			panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, len(n.w)))
+		if int(i) >= size {
+			panic(fmt.Sprintf("ntuple: index %d out of range [0:%d]", i, size))
+		}
+	}
+	if n.hs != nil && len(x) > 0 {
+		// A compact sum scales each pattern by its stage's table: the
+		// indices must be one board's, of one stage.
+		k := n.stageOfIndex(x[0])
+		for _, i := range x {
+			if n.stageOfIndex(i) != k {
+				panic(fmt.Sprintf("ntuple: indices %d and %d are of different stages", x[0], i))
+			}
 		}
 	}
 }
 
 // sumOwn is Sum on indices the network computed itself (so in range).
 func (n *Network) sumOwn(x []uint32) float32 {
+	if n.hs != nil {
+		if len(x) == 0 {
+			return 0
+		}
+		return n.sumQ(n.stageOfIndex(x[0]), x)
+	}
 	if n.p != nil {
 		return n.sumPacked(x)
 	}
@@ -464,6 +536,7 @@ func (n *Network) sum(x []uint32) float32 {
 // same pass: the sum of each weight read right after its own step (a weight
 // read twice counts once with one step and once with two).
 func (n *Network) Add(x []uint32, u float32) float32 {
+	n.mustLearn()
 	d := u * n.split
 	if n.p != nil {
 		n.mustHold(x)
@@ -507,6 +580,7 @@ func (n *Network) Update(b board.Board, u float32) float32 { return n.UpdateStag
 
 // UpdateStage is Update on the tables of stage k.
 func (n *Network) UpdateStage(k int, b board.Board, u float32) float32 {
+	n.mustLearn()
 	if n.Direct() && n.ea == nil {
 		return add4x6(&n.w[k*n.stage], uint64(b), u*n.split)
 	}

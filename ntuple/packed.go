@@ -26,6 +26,7 @@ import (
 // network holds three floats a weight, as TDL2048+'s, not six; Weights,
 // Accumulators and Unpack fill them again.
 func (n *Network) Pack() {
+	n.mustLearn()
 	if n.ea == nil || n.p != nil {
 		return
 	}
@@ -157,6 +158,9 @@ func (n *Network) addPacked(x []uint32, d float32) float32 {
 // the first whose TC accumulators are, and -1 when all are finite. It
 // reads a packed network's array, not its dense slices.
 func (n *Network) FirstNonFinite() int {
+	if n.hs != nil { // q x s is finite: NewCompact takes finite scales only
+		return -1
+	}
 	if p := n.p; p != nil {
 		for k := range 3 {
 			for i := k; i < len(p); i += 3 {

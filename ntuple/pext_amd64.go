@@ -38,3 +38,15 @@ const haveSum8 = true
 //
 //go:noescape
 func sum8p(w *float32, x *uint32, npat int) float32
+
+// indexPrefetchPEXTh is indexPrefetchPEXT for compact weights at w.
+//
+//go:noescape
+func indexPrefetchPEXTh(w *int16, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+
+// sum8h is the value of a compact network (compact.go) at the npat x 8
+// indices x (pattern-major, every one in range of w), pattern p's integer
+// sum scaled by s[p].
+//
+//go:noescape
+func sum8h(w *int16, x *uint32, npat int, s *float32) float32

@@ -163,3 +163,55 @@ TEXT ·sum8p(SB), NOSPLIT, $0-28
 	SUM8(SCALE3)
 	MOVSS X7, ret+24(FP)
 	RET
+
+// ONEPF2(i): ONE, and its compact weight (2 bytes) prefetched.
+#define ONEPF2(i) \
+	ONE(i); \
+	PREFETCHT0 (DI)(AX*2)
+
+// func indexPrefetchPEXTh(w *int16, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32)
+TEXT ·indexPrefetchPEXTh(SB), NOSPLIT, $64-48
+	SETUP
+	PATTERNS(ONEPF2)
+	RET
+
+// Q2(o, r1, r2): r1 and r2 = the compact weights at DI of the indices
+// at o(SI) and o+4(SI), sign-extended.
+#define Q2(o, r1, r2) \
+	MOVL (o)(SI), r1; \
+	MOVL (o+4)(SI), r2; \
+	MOVWLSX (DI)(r1*2), r1; \
+	MOVWLSX (DI)(r2*2), r2
+
+// func sum8h(w *int16, x *uint32, npat int, s *float32) float32
+// For each of the CX patterns, its 8 weights summed as integers (two
+// chains), converted, multiplied by its scale at R10 and added to X7, the
+// patterns in order.
+TEXT ·sum8h(SB), NOSPLIT, $0-36
+	MOVQ w+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ npat+16(FP), CX
+	MOVQ s+24(FP), R10
+	XORPS X7, X7
+hloop:
+	Q2(0, AX, DX)
+	Q2(8, BX, R8)
+	Q2(16, R9, R11)
+	Q2(24, R12, R13)
+	ADDL BX, AX
+	ADDL R8, DX
+	ADDL R9, AX
+	ADDL R11, DX
+	ADDL R12, AX
+	ADDL R13, DX
+	ADDL DX, AX
+	XORPS X0, X0
+	CVTSL2SS AX, X0
+	MULSS (R10), X0
+	ADDSS X0, X7
+	ADDQ $32, SI
+	ADDQ $4, R10
+	DECQ CX
+	JNZ hloop
+	MOVSS X7, ret+32(FP)
+	RET

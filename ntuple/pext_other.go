@@ -21,3 +21,9 @@ const haveSum8 = false
 func sum8(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
 
 func sum8p(w *float32, x *uint32, npat int) float32 { panic("ntuple: no sum assembly") }
+
+func indexPrefetchPEXTh(w *int16, b uint64, masks *uint64, offs *uint32, npat int, dst *uint32) {
+	panic("ntuple: no PEXT assembly")
+}
+
+func sum8h(w *int16, x *uint32, npat int, s *float32) float32 { panic("ntuple: no sum assembly") }

@@ -16,3 +16,8 @@ func prefetch(base unsafe.Pointer, idx []uint32)
 //
 //go:noescape
 func prefetch3(base unsafe.Pointer, idx []uint32)
+
+// prefetch2 is prefetch for 16-bit weights: base+2*i.
+//
+//go:noescape
+func prefetch2(base unsafe.Pointer, idx []uint32)

@@ -8,3 +8,5 @@ import "unsafe"
 func prefetch(base unsafe.Pointer, idx []uint32) {}
 
 func prefetch3(base unsafe.Pointer, idx []uint32) {}
+
+func prefetch2(base unsafe.Pointer, idx []uint32) {}

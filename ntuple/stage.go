@@ -78,6 +78,7 @@ func (n *Network) Rise(k int, after board.Board, reward uint32) int {
 // starting from what the stage below has learnt. While other goroutines
 // update a shared network, each weight is read and written whole.
 func (n *Network) CopyStage(to, from int) {
+	n.mustLearn()
 	if to == from {
 		return
 	}

@@ -38,6 +38,36 @@ func (d Downgrade) Check() error {
 	return nil
 }
 
+// Threshold is the trigger's threshold with n downgrades under way:
+// Tile, or 65536 once n exceeds a Stint that is not 0.
+func (d Downgrade) Threshold(n int) uint32 {
+	if d.Stint > 0 && n > d.Stint {
+		return 65536
+	}
+	return uint32(d.Tile)
+}
+
+// After is the number of downgrades under way after the move dir is
+// played on the board view, the view of a game with n under way (what
+// the move was decided on): one more when the move fails TDL2048+'s test
+// (a trigger), else n; n when downgrading is off. Play that keeps its
+// state elsewhere (a web page's game, the terminal view) follows a game
+// with it, as Shifter does.
+func (d Downgrade) After(n int, view board.Board, dir int) int {
+	if !d.On() {
+		return n
+	}
+	after, reward := game.Moves(view)
+	c := NoMove
+	if after[dir] != view {
+		c = Choice{Dir: dir, After: after[dir], Reward: reward[dir]}
+	}
+	if !validate(view, c, d.Threshold(n)) {
+		return n + 1
+	}
+	return n
+}
+
 // String is the setting as TDL2048+'s flags write it.
 func (d Downgrade) String() string {
 	if !d.On() {
@@ -58,8 +88,7 @@ func (d Downgrade) String() string {
 // A Shifter holds one game's state; Reset it for the next game.
 type Shifter struct {
 	opt Downgrade
-	n   int    // downgrades under way
-	t   uint32 // the trigger's threshold
+	n   int // downgrades under way
 }
 
 // NewShifter returns a Shifter for a new game.
@@ -70,7 +99,7 @@ func NewShifter(opt Downgrade) *Shifter {
 }
 
 // Reset starts a new game.
-func (s *Shifter) Reset() { s.n, s.t = 0, uint32(s.opt.Tile) }
+func (s *Shifter) Reset() { s.n = 0 }
 
 // N is the number of downgrades under way (TDL2048+'s n, 0 before the
 // trigger).
@@ -117,29 +146,46 @@ func (s *Shifter) Step(w board.Wide, policy func(board.Board) Choice) Step {
 		a, r := game.MovesWide(w)
 		st.After, st.Reward = a[c.Dir], r[c.Dir]
 	}
-	if s.opt.On() && !validate(c, s.t) {
+	if s.opt.On() && !validate(x, c, s.opt.Threshold(s.n)) {
 		s.n++
-		if s.opt.Stint > 0 && s.n > s.opt.Stint {
-			s.t = 65536
-		}
 	}
 	return st
 }
 
-// validate is TDL2048+'s test of a chosen move against threshold t: the
-// move is legal, and its reward is below the lowest set bit of t, or its
-// after-state holds no tile of t or more (for t >= 65536, which no 4-bit
-// board holds: the same slide would change the after-state no more).
-func validate(c Choice, t uint32) bool {
+// validate is TDL2048+'s test of a move chosen on the board view against
+// threshold t: the move is legal, and its reward is below the lowest set
+// bit of t, or its after-state holds no tile of t or more (for t >=
+// 65536, which no 4-bit board holds: the same slide would change the
+// after-state no more). The after-state is TDL2048+'s, of its 64-bit
+// board (tdlAfter).
+func validate(view board.Board, c Choice, t uint32) bool {
 	if !c.Legal() {
 		return false
 	}
 	if uint32(c.Points()) < t&-t {
 		return true
 	}
+	a := tdlAfter(view, c)
 	if t < 65536 {
-		return (board.Wide{Low: c.After}).Scale() < t
+		return (board.Wide{Low: a}).Scale() < t
 	}
-	a, _ := game.Moves(c.After)
-	return a[c.Dir] == c.After
+	next, _ := game.Moves(a)
+	return next[c.Dir] == a
+}
+
+// tdlAfter is the after-state of the move c on view as TDL2048+'s 64-bit
+// board holds it: a merge of two 32768s leaves its cell empty (the 65536
+// is dropped), where td2048's after-state keeps 32768 there (game.Moves).
+func tdlAfter(view board.Board, c Choice) board.Board {
+	if !c.Overflow() {
+		return c.After
+	}
+	a, _ := game.MovesWide(board.Wide{Low: view})
+	var b board.Board
+	for i := range 16 {
+		if e := a[c.Dir].At(i); e <= 15 {
+			b = b.Set(i, e)
+		}
+	}
+	return b
 }

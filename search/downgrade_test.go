@@ -19,7 +19,7 @@ func TestDowngradedValuesAreTheDowngradedBoards(t *testing.T) {
 	for n := range 3 {
 		for depth := 1; depth <= 2; depth++ {
 			var got board.Board
-			s := &Shifter{opt: Downgrade{Tile: 32768, Stint: 0}, n: n, t: 32768}
+			s := &Shifter{opt: Downgrade{Tile: 32768, Stint: 0}, n: n}
 			searcher := NewSearcher(net, Options{Depth: depth}, nil)
 			policy := func(b board.Board) Choice { got = b; return searcher.Best(b) }
 			st := s.Step(w, policy)
@@ -42,17 +42,21 @@ func TestDowngradedValuesAreTheDowngradedBoards(t *testing.T) {
 
 // validate on hand-made choices (TDL2048+'s move::validate).
 func TestValidate(t *testing.T) {
-	mk := func(cells [16]int, d int) Choice {
+	type move struct {
+		view board.Board
+		c    Choice
+	}
+	mk := func(cells [16]int, d int) move {
 		b := board.FromCells(cells)
 		a, r := game.Moves(b)
-		return Choice{Dir: d, After: a[d], Reward: r[d]}
+		return move{b, Choice{Dir: d, After: a[d], Reward: r[d]}}
 	}
 	for _, c := range []struct {
-		c    Choice
+		c    move
 		t    uint32
 		want bool
 	}{
-		{NoMove, 32768, false},
+		{move{0, NoMove}, 32768, false},
 		// Makes 32768: reward 32768 not below 32768, after holds 32768.
 		{mk([16]int{14, 14, 1}, game.Left), 32768, false},
 		// Makes 16384 only: fine.
@@ -63,12 +67,47 @@ func TestValidate(t *testing.T) {
 		{mk([16]int{14, 14, 1}, game.Left), 16384, false},
 		// t = 65536: reward 65536 fails the reward test; then the move
 		// passes when the same slide would no longer change its
-		// after-state, and fails when it would (row 2 2 after 2 2 4).
-		{mk([16]int{15, 15, 1}, game.Left), 65536, true},
+		// after-state, and fails when it would. The after-state is
+		// TDL2048+'s, where the 65536 left its cell empty: 32768 32768 2
+		// left is . 2 . ., which slides again (TDL2048+ triggers).
+		{mk([16]int{15, 15, 1}, game.Left), 65536, false},
 		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game.Left), 65536, false},
+		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
+		// 4 2: left makes . 64 32 . in TDL2048+'s board, which slides
+		// left again.
+		{mk([16]int{15, 15, 6, 5, 4, 3, 2, 1}, game.Left), 65536, false},
+		// 32768 32768 . . over 2 4 8 16: the row left empty, nothing
+		// slides left again.
+		{mk([16]int{15, 15, 0, 0, 1, 2, 3, 4}, game.Left), 65536, true},
+		// t = 32768: the two 32768s merged away leave no 32768 in
+		// TDL2048+'s after-state, so the move passes.
+		{mk([16]int{15, 15, 1}, game.Left), 32768, true},
+		{mk([16]int{15, 15, 1, 0, 15}, game.Left), 32768, false},
 	} {
-		if got := validate(c.c, c.t); got != c.want {
-			t.Errorf("%+v t %d: %v, want %v", c.c, c.t, got, c.want)
+		if got := validate(c.c.view, c.c.c, c.t); got != c.want {
+			t.Errorf("%s %+v t %d: %v, want %v", c.c.view.Hex(), c.c.c, c.t, got, c.want)
+		}
+	}
+}
+
+// After follows a game's downgrades as Shifter does, move by move.
+func TestDowngradeAfter(t *testing.T) {
+	net := tinyNet(6)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, d := range []Downgrade{{Tile: 64, Stint: 1}, {Tile: 128, Stint: 0}, {Tile: 32, Stint: 2}, {}} {
+		s := NewShifter(d)
+		n := 0
+		w := board.Wide{Low: game.Start(rng)}
+		for range 3000 {
+			view, _ := w.View(s.N())
+			st := s.Step(w, func(b board.Board) Choice { return Greedy(net, b) })
+			if !st.Choice.Legal() {
+				break
+			}
+			if n = d.After(n, view, st.Choice.Dir); n != s.N() {
+				t.Fatalf("%+v: After says %d downgrades, the Shifter %d", d, n, s.N())
+			}
+			w = game.SpawnWide(st.After, rng)
 		}
 	}
 }
@@ -85,7 +124,7 @@ func TestShifterTrigger(t *testing.T) {
 	// 16384+16384 -> 32768: fails, n = 1.
 	w := board.WideFromCells([16]int{14, 14, 0, 0, 1})
 	st := s.Step(w, left)
-	if st.Reward != 32768 || st.After.At(0) != 15 || s.N() != 1 || s.t != 32768 {
+	if st.Reward != 32768 || st.After.At(0) != 15 || s.N() != 1 || s.opt.Threshold(s.N()) != 32768 {
 		t.Fatalf("first trigger: %+v n %d", st, s.N())
 	}
 	// Now decisions see 32768 as 16384 (one gap: 4 .. 16384).
@@ -97,11 +136,11 @@ func TestShifterTrigger(t *testing.T) {
 	// The view makes 16384+16384 (really 32768+32768): fails, n = 2 > stint.
 	w = board.WideFromCells([16]int{15, 15, 0, 0, 1})
 	st = s.Step(w, left)
-	if st.Reward != 65536 || st.After.At(0) != 16 || s.N() != 2 || s.t != 65536 {
-		t.Fatalf("second trigger: %+v %s n %d t %d", st, st.After.Hex(), s.N(), s.t)
+	if st.Reward != 65536 || st.After.At(0) != 16 || s.N() != 2 || s.opt.Threshold(s.N()) != 65536 {
+		t.Fatalf("second trigger: %+v %s n %d", st, st.After.Hex(), s.N())
 	}
 	s.Reset()
-	if s.N() != 0 || s.t != 32768 {
+	if s.N() != 0 || s.opt.Threshold(s.N()) != 32768 {
 		t.Fatal("Reset")
 	}
 }

@@ -21,6 +21,12 @@ type Searcher struct {
 	// aux its mark in the table keys.
 	stage int
 	aux   uint32
+	// team is the team of a search on several goroutines
+	// (Options.Threads, team.go), s first, made on first use; units and
+	// tasks its leader's scratch.
+	team  []*Searcher
+	units []unit
+	tasks []int
 }
 
 // NewSearcher returns a searcher over net; tt may be nil (no table).
@@ -38,6 +44,9 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 	s.begin()
 	s.stage = s.net.StageOf(b)
 	s.aux = uint32(s.stage) << 5 // depths take 5 bits
+	if s.opt.Threads > 1 && depth >= 2 {
+		return s.valuesTeam(b, depth)
+	}
 	var mv [4]MoveValue
 	after, reward := game.Moves(b)
 	for d := range 4 {
@@ -108,7 +117,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		n := 0
 		for e := key.EmptyMask(); e != 0; e &= e - 1 {
 			cell := board.Board(e & -e)
-			sum += 0.9*s.node(key|cell, depth) + 0.1*s.node(key|cell*2, depth)
+			sum = spawnSum(sum, s.node(key|cell, depth), s.node(key|cell*2, depth))
 			n++
 		}
 		if n > 0 {

@@ -84,6 +84,13 @@ type Options struct {
 	// nodes, cuts itself short and reports so through Stopped. A move
 	// chosen by a stopped search is not a considered one.
 	Stop <-chan struct{}
+	// Threads, when more than 1, spreads the search of one move at 2
+	// plies and deeper over that many goroutines (team.go), each
+	// deepening of a MoveTime search included; the values are those of
+	// one goroutine's search, bit for bit. Several games at once scale
+	// better (learn.Evaluate's threads): this is for one game, or one
+	// board, at a time.
+	Threads int
 }
 
 // A MoveValue is one move's expectimax value.

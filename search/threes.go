@@ -65,6 +65,9 @@ func GreedyThrees(net *ntuple.Network, b board.Board, hint int) Choice {
 type Threes struct {
 	run
 	net *ntuple.Network
+	// team are the other searchers of a search on several goroutines
+	// (Options.Threads, team.go), made on first use.
+	team []*Threes
 }
 
 // NewThrees returns a Threes! searcher over net; tt may be nil (no
@@ -82,6 +85,9 @@ func NewThrees(net *ntuple.Network, opt Options, tt *Table) *Threes {
 // ValuesTimed) but not Stop.
 func (s *Threes) Values(g *threes.Game, depth int) [4]MoveValue {
 	s.begin()
+	if s.opt.Threads > 1 && depth >= 2 {
+		return s.valuesTeam(g, depth)
+	}
 	var mv [4]MoveValue
 	after, reward := threes.Moves(g.Board)
 	for d := range 4 {

@@ -83,6 +83,12 @@ type Position struct {
 	// Score is the game's score: in 2048 the sum of the slides' rewards,
 	// in Threes! the board's value (threes.BoardScore).
 	Score int
+	// Downgrades is the number of tile-downgrades under way in a 2048
+	// game played with downgrading (search.Downgrade; 0 without): the
+	// board a network reads is lowered by that many gaps (View). A
+	// Session does not change it; the player that downgrades follows it
+	// (search.Downgrade.After).
+	Downgrades int
 }
 
 // ThreesGame is p as the Threes! game a search or a placement works on:
@@ -92,10 +98,11 @@ func (p Position) ThreesGame() threes.Game {
 }
 
 // View is the board a network reads for the position: Board, but in a
-// 2048 game past 32768 the board with its large tiles lowered into the
-// gaps below them (board.Wide.View). Its legal moves are the game's.
+// 2048 game past 32768 or with downgrades under way the board with its
+// large tiles lowered into the gaps below them (board.Wide.View), by at
+// least Downgrades gaps. Its legal moves are the game's.
 func (p Position) View() board.Board {
-	v, _ := board.Wide{Low: p.Board, Ext: p.Ext}.View(0)
+	v, _ := board.Wide{Low: p.Board, Ext: p.Ext}.View(p.Downgrades)
 	return v
 }
 

@@ -73,6 +73,14 @@ type Config struct {
 	Auto bool
 	// Speed is the index in Speeds to start at (0 means 3, 120ms).
 	Speed int
+	// Threads are the goroutines one search spreads over
+	// (search.Options.Threads; 0 means 1).
+	Threads int
+	// Downgrade is the tile-downgrading of the agent and the hints in
+	// 2048 (search.Downgrade; the zero value is off): the moves are
+	// valued on the board lowered by the downgrades under way, which
+	// every move played counts on (search.Downgrade.After).
+	Downgrade search.Downgrade
 }
 
 // Model is the state of the view; it implements tea.Model.
@@ -88,6 +96,9 @@ type Model struct {
 	counted bool // the game on screen is in the statistics
 	byAgent bool // every move of this game was the agent's
 	spawn   int  // cell of the last new tile, -1 for none
+	// downgrades are the tile-downgrades under way in the game on
+	// screen (Config.Downgrade).
+	downgrades int
 
 	playing  bool
 	loop     int // the autoplay loop's generation; old ticks are dropped
@@ -223,7 +234,7 @@ func (m *Model) newGame() {
 	m.game++
 	m.pos++
 	m.counted, m.byAgent, m.spawn = false, true, -1
-	m.hintOK = false
+	m.hintOK, m.downgrades = false, 0
 }
 
 // Game is the name of the game played, as package games names it.
@@ -406,8 +417,9 @@ func (m *Model) askHint() tea.Cmd {
 // up to depth within budget when it is positive. The search answers with
 // the depth it finished and whether Stop cut it short.
 func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
-	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done}
+	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done, Threads: m.cfg.Threads}
 	a, p := m.info.NewAdvisor(m.cfg.Net, opt, m.tt), m.g.Position()
+	p.Downgrades = m.downgrades
 	return func() ([4]search.MoveValue, int, bool) {
 		mv, done := a.Values(p)
 		return mv, done, a.Stopped()
@@ -419,11 +431,14 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 	if m.g.Over() {
 		return nil
 	}
+	p := m.g.Position()
+	p.Downgrades = m.downgrades
 	r := m.g.Apply(d)
 	if !r.Legal {
 		m.status = session.DirNames[d] + " does not move anything"
 		return nil
 	}
+	m.downgrades = m.cfg.Downgrade.After(m.downgrades, p.View(), d)
 	m.status = ""
 	if !agent {
 		m.byAgent = false

@@ -383,3 +383,29 @@ func TestHeaderShowsGivenSeed(t *testing.T) {
 		t.Fatalf("second game: board %v, want %v:\n%s", m.Board(), g.Board(), v)
 	}
 }
+
+// With Config.Downgrade every move played counts the downgrades under way
+// (search.Downgrade.After on the board it was decided on), a new game
+// starts at none, and the searches value the board lowered by them.
+func TestDowngrades(t *testing.T) {
+	dg := search.Downgrade{Tile: 8, Stint: 0}
+	m := newModel(func(c *Config) { c.Downgrade, c.Threads = dg, 2 })
+	key(t, m, runes("t")) // no values: nothing searches
+	b := board.FromCells([16]int{2, 2, 3, 0, 1})
+	setBoard(t, m, b)
+	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
+	if m.downgrades != 1 || m.downgrades != dg.After(0, b, game.Left) {
+		t.Fatalf("%d downgrades after 4 4 8 left from 8 on", m.downgrades)
+	}
+	mv, _, _ := m.values(1, 0)()
+	p := m.g.Position()
+	p.Downgrades = 1
+	want := search.NewSearcher(trained(), search.Options{Depth: 1}, nil).Values(p.View(), 1)
+	if mv != want {
+		t.Fatalf("values %+v, want those of the lowered board %+v", mv, want)
+	}
+	m.newGame()
+	if m.downgrades != 0 {
+		t.Fatal("a new game keeps the last one's downgrades")
+	}
+}

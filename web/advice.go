@@ -18,6 +18,8 @@ type searchRequest struct {
 	// Threes! only.
 	Next *int  `json:"next"`
 	Bag  []int `json:"bag"`
+	// Downgrades under way (2048 with tile-downgrading).
+	Downgrades *int `json:"downgrades"`
 }
 
 // searchArgs reads and checks a search request's arguments, answering
@@ -33,7 +35,7 @@ func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (session.Positio
 		fail(w, err)
 		return p, 0, false
 	}
-	p, err := s.parsePosition(req.Board, req.Next, req.Bag, false)
+	p, err := s.parsePosition(req.Board, req.Next, req.Bag, false, req.Downgrades)
 	if err != nil {
 		fail(w, err)
 		return p, 0, false
@@ -74,7 +76,7 @@ type Hint struct {
 // finishes), and returns the moves' values, the depth reached and the
 // best move.
 func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, search.Choice) {
-	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind}
+	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind, Threads: s.cfg.Threads}
 	v, got := s.game.NewAdvisor(s.cfg.Net, opt, s.tt).Values(p)
 	var mv [4]MoveValue
 	for d := range 4 {

@@ -40,8 +40,21 @@ func quoted(names []string) []string {
 // with a next tile (Threes!) the next tile (the field next) and the bag.
 // needBag says whether a request of such a game without a bag is an
 // error or means the full bag.
-func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bool) (session.Position, error) {
+//
+// A 2048 request may give the tile-downgrades under way in its game
+// (downgrades; search.Downgrade.After counts them, and a move's answer
+// gives the count after it): the searches value the board lowered by as
+// many gaps.
+func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bool, downgrades *int) (session.Position, error) {
 	var p session.Position
+	if downgrades != nil && *downgrades != 0 {
+		if !s.cfg.Downgrade.On() {
+			return p, badRequest("downgrades %d: this server plays without tile-downgrading (serve --downgrade)", *downgrades)
+		}
+		if *downgrades < 0 || *downgrades > maxDowngrades {
+			return p, badRequest("downgrades %d: want 0 to %d", *downgrades, maxDowngrades)
+		}
+	}
 	if boardArg == "" {
 		return p, badRequest("board is missing: want \"0x\" and 16 hex digits, as a state's board")
 	}
@@ -55,6 +68,9 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 	if !s.game.HasNext {
 		if next != nil || bag != nil {
 			return p, badRequest("next and bag are fields of games with a next tile; this server plays %s", s.game.Title)
+		}
+		if downgrades != nil {
+			p.Downgrades = *downgrades
 		}
 		return p, nil
 	}
@@ -130,7 +146,14 @@ type State struct {
 	Next  int   `json:"next,omitempty"`
 	Bag   []int `json:"bag,omitempty"`
 	Score *int  `json:"score,omitempty"`
+	// Downgrades are the tile-downgrades under way (2048 with serve
+	// --downgrade), for the game's next requests.
+	Downgrades int `json:"downgrades,omitempty"`
 }
+
+// maxDowngrades bounds a request's downgrades: a board has at most 14
+// gaps to lower its tiles into.
+const maxDowngrades = 15
 
 // stateOf is the state of a session's game as the page holds it.
 func stateOf(ss *session.Session) State {
@@ -182,6 +205,8 @@ type moveRequest struct {
 	// Threes! only.
 	Next *int  `json:"next"`
 	Bag  []int `json:"bag"`
+	// Downgrades under way (2048 with tile-downgrading).
+	Downgrades *int `json:"downgrades"`
 }
 
 // MoveResult is the answer of POST /api/move.
@@ -210,7 +235,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		fail(w, err)
 		return
 	}
-	p, err := s.parsePosition(req.Board, req.Next, req.Bag, true)
+	p, err := s.parsePosition(req.Board, req.Next, req.Bag, true, req.Downgrades)
 	if err != nil {
 		fail(w, err)
 		return
@@ -233,7 +258,12 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
 		fail(w, badRequest("%v", err))
 		return
 	}
-	writeJSON(w, http.StatusOK, moveResult(ss, d))
+	res := moveResult(ss, d)
+	res.Downgrades = p.Downgrades
+	if res.Legal { // the move was decided on the position's view
+		res.Downgrades = s.cfg.Downgrade.After(p.Downgrades, p.View(), d)
+	}
+	writeJSON(w, http.StatusOK, res)
 }
 
 // moveResult plays direction d in the game ss, as move ss.Len()+1 of it.

@@ -110,6 +110,13 @@ type Config struct {
 	// slowly hold none.
 	MaxSearches, MaxRequests int
 	QueueWait                time.Duration
+	// Threads are the goroutines one search spreads over
+	// (search.Options.Threads; 0 means the number of CPUs).
+	Threads int
+	// Downgrade is the tile-downgrading of the page's 2048 games
+	// (search.Downgrade; the zero value is off): a game's requests carry
+	// the downgrades under way, which a move's answer counts on.
+	Downgrade search.Downgrade
 	// LoopbackOnly refuses requests whose Host is not a loopback name or
 	// address: a server listening on loopback must not answer pages of
 	// other sites through DNS rebinding.
@@ -161,6 +168,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxSearches <= 0 {
 		cfg.MaxSearches = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = runtime.GOMAXPROCS(0)
+	}
+	if err := cfg.Downgrade.Check(); err != nil {
+		return nil, fmt.Errorf("web: %v", err)
+	}
+	if cfg.Downgrade.On() && !g.Downgrades {
+		return nil, fmt.Errorf("web: %s has no tiles to downgrade", g.Title)
 	}
 	if cfg.MaxRequests <= 0 {
 		cfg.MaxRequests = 64

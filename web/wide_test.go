@@ -44,3 +44,35 @@ func TestPast32768ThroughAPI(t *testing.T) {
 		t.Fatalf("65536 gone: %v", m2.Tiles)
 	}
 }
+
+// With serve --downgrade, a game's requests carry the downgrades under
+// way: a move's answer counts on them as search.Downgrade.After does, the
+// searches value the board lowered by them, and a server without
+// downgrading refuses them.
+func TestDowngradesThroughAPI(t *testing.T) {
+	dg := search.Downgrade{Tile: 8, Stint: 0}
+	s := newServer(t, func(c *Config) { c.Downgrade, c.Threads = dg, 2 })
+	// 4 4 8 . left makes 8 and 8: reward 8 reaches the threshold and
+	// the after-state holds 8: a trigger.
+	b := board.FromCells([16]int{2, 2, 3, 0, 1})
+	var m MoveResult
+	post(t, s, "/api/move", `{"board":"`+b.Hex()+`","dir":"left","seed":3,"n":4,"downgrades":0}`, &m)
+	if !m.Legal || m.Downgrades != dg.After(0, b, 3) || m.Downgrades != 1 {
+		t.Fatalf("move: %+v", m)
+	}
+	var h Hint
+	post(t, s, "/api/hint", `{"board":"`+m.Board+`","depth":2,"downgrades":1}`, &h)
+	w, _ := board.ParseWide(m.Board)
+	v, _ := w.View(1)
+	if h.Board != v.Hex() || h.Board == m.Board {
+		t.Fatalf("hint valued %s, want the view %s of %s", h.Board, v.Hex(), m.Board)
+	}
+	code, body, hdr := call(t, s, "POST", "/api/hint", `{"board":"`+m.Board+`","downgrades":16}`)
+	jsonErr(t, "16 downgrades", code, body, hdr, 400, "downgrades 16")
+	off := newServer(t, nil)
+	code, body, hdr = call(t, off, "POST", "/api/agent", `{"board":"`+m.Board+`","downgrades":1}`)
+	jsonErr(t, "downgrades without downgrading", code, body, hdr, 400, "without tile-downgrading")
+	if _, err := New(Config{Net: trained(t), Downgrade: search.Downgrade{Tile: 100}}); err == nil {
+		t.Fatal("a downgrade threshold of 100 accepted")
+	}
+}

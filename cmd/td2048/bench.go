@@ -120,6 +120,9 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if res.Repeatable {
 			fmt.Fprintf(out, "signature %08x\n", res.Signature)
+			if cfg.Games > 0 || cfg.DeepGames > 0 {
+				fmt.Fprintf(out, "signature of 16-bit play %08x\n", res.CompactSignature)
+			}
 		} else {
 			fmt.Fprintln(out, "signature none (training on several threads is not repeatable)")
 		}
@@ -129,18 +132,21 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 
 // benchJSON is bench --json's object.
 type benchJSON struct {
-	Episodes  int               `json:"episodes"`
-	Games     int               `json:"games"`
-	DeepGames int               `json:"deep_games"`
-	Threads   int               `json:"threads"`
-	OS        string            `json:"goos"`
-	Arch      string            `json:"goarch"`
-	CPUs      int               `json:"cpus"`
-	CPUModel  string            `json:"cpu_model"` // "" where the system does not say
-	Indices   string            `json:"indices"`   // the code computing the weights' indices: AVX-512, PEXT or Go
-	Phases    []benchPhaseJSON  `json:"phases"`
-	Signature *string           `json:"signature"` // 8 hex digits; null when training ran on several threads
-	Course    []benchCourseJSON `json:"course,omitempty"`
+	Episodes  int              `json:"episodes"`
+	Games     int              `json:"games"`
+	DeepGames int              `json:"deep_games"`
+	Threads   int              `json:"threads"`
+	OS        string           `json:"goos"`
+	Arch      string           `json:"goarch"`
+	CPUs      int              `json:"cpus"`
+	CPUModel  string           `json:"cpu_model"` // "" where the system does not say
+	Indices   string           `json:"indices"`   // the code computing the weights' indices: AVX-512, PEXT or Go
+	Phases    []benchPhaseJSON `json:"phases"`
+	Signature *string          `json:"signature"` // 8 hex digits; null when training ran on several threads
+	// CompactSignature is that of the 16-bit play phases (null as
+	// Signature is, or without games).
+	CompactSignature *string           `json:"compact_signature,omitempty"`
+	Course           []benchCourseJSON `json:"course,omitempty"`
 }
 
 // benchCourseJSON is one time to the course's result (--course).
@@ -178,6 +184,10 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 	if res.Repeatable {
 		sig := fmt.Sprintf("%08x", res.Signature)
 		r.Signature = &sig
+		if cfg.Games > 0 || cfg.DeepGames > 0 {
+			csig := fmt.Sprintf("%08x", res.CompactSignature)
+			r.CompactSignature = &csig
+		}
 	}
 	for _, c := range courses {
 		r.Course = append(r.Course, benchCourseJSON{c.Threads, c.Episodes, seconds(c.Elapsed), c.Moves, c.Last.Avg(), c.Last.Reach(11)})
@@ -186,5 +196,5 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 }
 
 func describeBench(c bench.Config) string {
-	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games", c.Episodes, c.Games, c.DeepGames)
+	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights", c.Episodes, c.Games, c.DeepGames)
 }

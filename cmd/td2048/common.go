@@ -55,34 +55,41 @@ func (s *seedFlag) value() uint64 {
 // 2048.bin or TDL2048+'s .w, told apart by content), checking the network
 // when spec is set.
 func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
-	net, h, err := netfile.LoadAny(path)
+	net, h, _, err := loadNetAs(path, game, spec, netfile.Float32)
+	return net, h, err
+}
+
+// loadNetAs is loadNet holding the weights as w says (netfile.LoadPlay),
+// with a note for people when they are not held so.
+func loadNetAs(path, game string, spec *ntuple.Spec, w netfile.Weights) (*ntuple.Network, netfile.Header, string, error) {
+	net, h, note, err := netfile.LoadPlay(path, w)
 	if errors.Is(err, os.ErrNotExist) {
 		train := "td2048 train"
 		if game != "" && game != games.Default {
 			train += " --game " + game
 		}
-		return nil, h, fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
+		return nil, h, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
 	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, h, fmt.Errorf("cannot read %s: %v", path, pe.Err)
+			return nil, h, "", fmt.Errorf("cannot read %s: %v", path, pe.Err)
 		}
-		return nil, h, err
+		return nil, h, "", err
 	}
 	if err := netfile.Expect(path, h, game, "", spec); err != nil {
 		net.Free()
-		return nil, h, err
+		return nil, h, "", err
 	}
 	// A network the game cannot play (a staged one read from a .w without
 	// its thresholds, say) is refused by every face alike.
 	if g, err := games.Lookup(game); err == nil {
 		if err := g.CheckSpec(net.Spec()); err != nil {
 			net.Free()
-			return nil, h, fmt.Errorf("%s: %v", path, err)
+			return nil, h, "", fmt.Errorf("%s: %v", path, err)
 		}
 	}
-	return net, h, nil
+	return net, h, note, nil
 }
 
 // describe is a network's one-line description.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -25,6 +26,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 	to := fs.String("to", "", "format of OUT: td2048, bin (course demo 2048.bin) or w (TDL2048+); default from OUT's extension")
 	stages := fs.String("stages", "", "stage thresholds of a multi-stage network read from a .w file, which does not record them, like 0,16384,32768 (one per stage; two stages default to 0,16384, TDL2048+'s bare -@)")
 	force := fs.Bool("force", false, "replace an existing OUT that holds other weights, or write state-value weights to a reference format (whose programs read after-state values)")
+	compact := fs.Bool("compact", false, "write 16-bit td2048 weights, half the size, for play only (td2048 help search)")
 	return func(args []string) error {
 		if len(args) != 2 {
 			return usagef("want IN and OUT, got %d arguments", len(args))
@@ -43,6 +45,9 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if kind == netfile.Unknown {
 			return usagef("cannot tell the format of %s from its extension (.td2048, .bin, .w): give --to td2048, bin or w", out)
+		}
+		if *compact && kind != netfile.Native {
+			return usagef("--compact writes td2048 files; %s holds float32 weights", kind.Describe())
 		}
 		if err := safefile.Check(out); err != nil {
 			return usagef("%v", err)
@@ -64,11 +69,18 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return fmt.Errorf("cannot read %v", err)
 		}
-		net, h, err := netfile.LoadAny(in)
+		w := netfile.Float32
+		if *compact {
+			w = netfile.Compact16
+		}
+		net, h, note, err := netfile.LoadPlay(in, w)
 		if err != nil {
 			return fmt.Errorf("cannot read %v", err)
 		}
 		defer net.Free()
+		if *compact && !net.Compact() {
+			return fmt.Errorf("--compact: %s cannot be held in 16 bits: %s", in, strings.TrimPrefix(note, "playing with float32 weights, not 16-bit ones: "))
+		}
 		if *stages != "" {
 			th, err := ntuple.ParseThresholds(*stages)
 			if err != nil {
@@ -107,6 +119,9 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 				iso = "without isomorphisms (the 8x4 lines, as TDL2048+'s 8x4patt)"
 			}
 			fmt.Fprintf(e.stdout, "note: %s does not record isomorphisms, game or learner: patterns taken to be read %s; 2048, after-state values\n", from.Describe(), iso)
+		}
+		if net.Compact() {
+			fmt.Fprintf(e.stdout, "weights = %s; for play: training reads them as float32, and a run cannot resume from them\n", describeWeights(net))
 		}
 		if th := spec.StageThresholds(); th != nil && (from == netfile.TDLW || kind == netfile.TDLW) {
 			fmt.Fprintf(e.stdout, "note: .w files do not record stage thresholds: these are %s (TDL2048+: -@ %s)\n", ntuple.FormatThresholds(th), ntuple.FormatThresholds(th))

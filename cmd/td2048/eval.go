@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -57,8 +58,11 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
 	var part shardFlags
 	part.define(fs)
+	var pf playFlags
+	pf.define(fs, "")
+	moveThreads := fs.Int("move-threads", 0, "threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)")
 	setGroup(fs, "basic", "load", "game", "games", "seed", "depth")
-	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint")
+	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint", "compact", "move-threads")
 	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "shard", "shards", "out")
 	return func(args []string) error {
 		if len(args) > 0 {
@@ -75,6 +79,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
+		}
+		if *moveThreads < 0 || *moveThreads > maxThreads() {
+			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, maxThreads())
 		}
 		if !flagGiven(fs, "game") {
 			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
@@ -105,19 +112,25 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			defer release()
 		}
-		net, h, kind, err := loadFor(*load, g)
+		net, h, kind, note, err := loadFor(*load, g, pf.weights())
 		if err != nil {
 			return err
 		}
 		defer net.Free()
 		opt := sf.options(kind)
+		gameThreads, mt := splitThreads(*threads, *moveThreads, &sf)
+		opt.Threads = mt
+		searchText := sf.describe(g.Move)
+		if net.Compact() {
+			searchText += ", 16-bit weights"
+		}
 		if *interleave > 1 && (!g.Interleaves || !games.Greedy(opt) || sf.downgrade != 0) {
 			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
 		}
 		out := e.stdout
 		sd := seed.value()
 		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
-			opt.Depth, sf.moveTime, int64(sf.cache), sf.describe(g.Move), *threads)
+			opt.Depth, sf.moveTime, int64(sf.cache), searchText, *threads)
 		if err := part.checkRerun(res, *load, *force); err != nil {
 			return err
 		}
@@ -131,14 +144,16 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			if len(g.Learners) > 1 {
 				learner = fmt.Sprintf(", %s-value", kind)
 			}
-			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\ntotal = %d\nseed = %d\n",
-				title, describe(net.Spec()), *load, h.Episodes, learner, sf.describe(g.Move), *nGames, sd)
+			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
+				title, describe(net.Spec()), *load, h.Episodes, learner, searchText)
+			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
+			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
 		}
 		part.note(e.stderr)
 		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: *threads, Interleave: *interleave, Tick: prog.tick}
+			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
@@ -152,14 +167,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		n := ev.Block.Games
 		if *asJSON {
 			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
-			r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, sf.moveTime.Seconds(), cfg.Downgrade.Tile
-			if cfg.Table != nil {
-				r.Cache = cfg.Table.Bytes()
-			}
-			r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
-			if ev.Speed != nil {
-				r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
-			}
+			r.fill(&cfg, sf.moveTime, &ev, net.Compact(), mt)
 			r.StatsFile = part.statsFile(complete)
 			r.Earlier = part.earlier()
 			r.Interrupted = interrupted
@@ -182,6 +190,43 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return fmt.Errorf("interrupted after %d games%s", n, part.stopped(n))
 		}
 		return nil
+	}
+}
+
+// splitThreads shares eval's threads (0: all cores) between games at once
+// and threads searching each move (moveThreads; 0: 1, or all with
+// --move-time): a search of one move needs 2 plies or a time budget.
+func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
+	if threads == 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	move = moveThreads
+	switch {
+	case sf.depth == 1 && sf.moveTime <= 0:
+		move = 1 // no search to share
+	case move == 0 && sf.moveTime > 0:
+		move = threads
+	case move == 0:
+		move = 1
+	}
+	return max(1, threads/move), move
+}
+
+// evalPlayHeader prints eval's lines on how it plays: the weights when
+// compact (or not as asked, and why), the threads of a move, and notes.
+func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games int, dg search.Downgrade) {
+	if net.Compact() {
+		fmt.Fprintf(out, "weights = %s; --compact=false plays float32\n", describeWeights(net))
+	} else if note != "" {
+		fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
+	}
+	if move > 1 {
+		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
+	}
+	for _, n := range []string{note, downgradeNote(net, dg)} {
+		if n != "" {
+			fmt.Fprintln(out, n)
+		}
 	}
 }
 
@@ -232,6 +277,10 @@ type evalJSON struct {
 	Downgrade int    `json:"downgrade,omitempty"`
 	Threads   int    `json:"threads"`
 	Seed      uint64 `json:"seed"`
+	// Compact: the games were played with 16-bit weights; MoveThreads
+	// searched each move, when more than 1.
+	Compact     bool `json:"compact,omitempty"`
+	MoveThreads int  `json:"move_threads,omitempty"`
 
 	Requested   int                `json:"games_requested"`
 	Games       int                `json:"games"`
@@ -273,6 +322,23 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 		return nil
 	}
 	return &opsJSON{ops(sp.Slides+sp.Placements, sp.Time), ops(sp.Slides, sp.SlideTime), ops(sp.Placements, sp.PlaceTime)}
+}
+
+// fill sets what eval --json says of how the games were played and how
+// fast.
+func (r *evalJSON) fill(cfg *games.EvalConfig, moveTime time.Duration, ev *games.Evaluation, compact bool, moveThreads int) {
+	r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, moveTime.Seconds(), cfg.Downgrade.Tile
+	if cfg.Table != nil {
+		r.Cache = cfg.Table.Bytes()
+	}
+	r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
+	if ev.Speed != nil {
+		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
+	}
+	r.Compact = compact
+	if moveThreads > 1 {
+		r.MoveThreads = moveThreads
+	}
 }
 
 func newEvalJSON(game string, spec ntuple.Spec, load string, h netfile.Header, requested int, seed uint64, threads int,

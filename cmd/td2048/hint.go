@@ -6,6 +6,7 @@ import (
 	flag "github.com/spf13/pflag"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -27,41 +28,65 @@ func init() {
 
 // hintMove is one move of a hint; JSON null for what an illegal move lacks.
 type hintMove struct {
-	Dir    string   `json:"dir"`
-	Legal  bool     `json:"legal"`
-	After  *string  `json:"after"`
-	Reward *int     `json:"reward"`
-	Cells  []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
-	Value  *float32 `json:"value,omitempty"`
-	Total  *float32 `json:"total,omitempty"`
+	Dir    string  `json:"dir"`
+	Legal  bool    `json:"legal"`
+	After  *string `json:"after"`
+	Reward *int    `json:"reward"`
+	// ViewReward is the move's reward on the board valued (View), when
+	// that is not Reward: what the search adds to Value in Total.
+	ViewReward *int     `json:"view_reward,omitempty"`
+	Cells      []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
+	Value      *float32 `json:"value,omitempty"`
+	Total      *float32 `json:"total,omitempty"`
 
-	after board.Board
+	after   board.Board // the view's after-state, for the text output
+	picture string      // the real after-state's, when it holds tiles past 32768
 }
 
 type hintResult struct {
-	Board string     `json:"board"`
+	Board string `json:"board"`
+	// View is the board the moves were valued on when it is not Board: a
+	// 2048 board past 32768, or with downgrades under way, lowered into
+	// the gaps below its large tiles (board.Wide.View). After-states and
+	// rewards are the real board's.
+	View  *string    `json:"view,omitempty"`
 	Next  int        `json:"next,omitempty"` // Threes!: the next tile
 	Moves []hintMove `json:"moves"`
 	Best  *string    `json:"best"`
 	// Depth is the depth searched when the deadline (--move-time) cut the
 	// search short of --depth: the deepest finished within it.
 	Depth int `json:"depth,omitempty"`
+	// With --downgrade: the downgrades under way (--downgrades), and
+	// whether the best move fails TDL2048+'s test, so that the game's
+	// next decisions are made with one more.
+	Downgrades *int  `json:"downgrades,omitempty"`
+	Triggers   *bool `json:"triggers,omitempty"`
 	// within is that deadline, for the text output.
 	within time.Duration
 }
 
 // hintMoves completes res with the four moves of p in game g: legality,
 // after-state, reward, and when valued the value and reward+value; the
-// best is search.BestOf's (by reward alone when not valued). In a game
-// with a next tile each move lists where it may go.
+// best is search.BestOf's (by reward alone when not valued). mv are the
+// moves of p's view (session.Position.View); the after-states and
+// rewards given are those of p's real board. In a game with a next tile
+// each move lists where it may go.
 func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, valued bool, res hintResult) hintResult {
-	b := p.Board
-	res.Board, res.Next = b.Hex(), p.Next
+	b := p.View()
+	real := realMoves(g, p)
+	res.Board, res.Next = real.board, p.Next
+	if real.board != b.Hex() {
+		v := b.Hex()
+		res.View = &v
+	}
 	for d := range 4 {
 		m := hintMove{Dir: session.DirNames[d], Legal: mv[d].Legal, after: b}
 		if m.Legal {
-			h, r := mv[d].After.Hex(), int(mv[d].Reward)
-			m.After, m.Reward, m.after = &h, &r, mv[d].After
+			h, r := real.after[d], real.reward[d]
+			m.After, m.Reward, m.after, m.picture = &h, &r, mv[d].After, real.picture[d]
+			if vr := int(mv[d].Reward); vr != r {
+				m.ViewReward = &vr
+			}
 			if g.HasNext {
 				m.Cells = g.Cells(mv[d].After, d)
 			}
@@ -77,6 +102,37 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 	return res
 }
 
+// playedMoves are a position's moves on its real board: the board and
+// each after-state as the game's states write them, and each reward.
+type playedMoves struct {
+	board   string
+	after   [4]string
+	reward  [4]int
+	picture [4]string // after-states past 32768 drawn
+}
+
+// realMoves plays each move of p on its real board (session.Apply, whose
+// rewards count 65536 and up at their values).
+func realMoves(g *games.Game, p session.Position) playedMoves {
+	var pm playedMoves
+	q := p
+	q.Downgrades = 0
+	for d := range 4 {
+		ss, err := session.Resume(g.Name, 0, 0, q)
+		if err != nil { // a position Parse gave: cannot happen
+			panic(err)
+		}
+		pm.board = ss.Hex()
+		if r := ss.Apply(d); r.Legal {
+			pm.after[d], pm.reward[d] = r.AfterHex(), r.Reward
+			if r.AfterExt != 0 {
+				pm.picture[d] = board.Wide{Low: r.After, Ext: r.AfterExt}.String()
+			}
+		}
+	}
+	return pm
+}
+
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "", loadHelp("weights to value the moves with; none, or no default file: rewards only"))
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -88,6 +144,11 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.IntVar(nextTile, "hint", 0, "the next tile (now --next)")
 	fs.MarkDeprecated("hint", "use --next (the Threes! next tile; \"hint\" is the move advice)")
 	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
+	var pf playFlags
+	pf.define(fs, "threads")
+	var sf searchFlags
+	sf.defineDowngrade(fs)
+	downgrades := fs.Int("downgrades", 0, "with --downgrade: the downgrades under way in the game (TDL2048+'s n)")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty; 2048 tiles up to 2^31), or 0x and the 64-bit hex packing")
@@ -113,19 +174,12 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
-		b, note, err := g.Parse(args[0])
+		p, note, err := hintPosition(g, args[0], *nextTile, flagGiven(fs, "next") || flagGiven(fs, "hint"))
 		if err != nil {
-			return usagef("%v", err)
+			return err
 		}
 		if note != "" && !*asJSON {
 			fmt.Fprintln(e.stdout, note)
-		}
-		p, err := g.Position(b, *nextTile)
-		if err != nil && g.HasNext && !flagGiven(fs, "next") && !flagGiven(fs, "hint") {
-			return usagef("%s needs the next tile, shown beside the board: give it with --next (%v)", g.Title, err)
-		}
-		if err != nil {
-			return usagef("--next %d: %v", *nextTile, err)
 		}
 		if *depth < 1 || *depth > 12 {
 			return usagef("--depth must be 1 to 12")
@@ -133,16 +187,33 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if *moveTime < 0 {
 			return usagef("--move-time must not be negative")
 		}
-		mv, valued := g.RuleValues(p.Board), false
+		if err := pf.check("threads"); err != nil {
+			return err
+		}
+		dg, err := hintDowngrade(&sf, g, *downgrades)
+		if err != nil {
+			return err
+		}
+		p.Downgrades = *downgrades
+		mv, valued := g.RuleValues(p.View()), false
 		res := hintResult{}
 		if *load != "" {
-			net, _, kind, err := loadFor(*load, g)
+			net, _, kind, note, err := loadFor(*load, g, pf.weights())
 			if err != nil {
 				return err
 			}
 			defer net.Free()
+			for _, n := range []string{note, downgradeNote(net, dg)} {
+				if n != "" && !*asJSON {
+					fmt.Fprintln(e.stdout, n)
+				}
+			}
 			// --depth caps the search; the deadline may cut it short.
-			a := g.NewAdvisor(net, search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind}, search.NewTable(int64(cache)))
+			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: pf.threads}
+			if opt.Threads == 0 {
+				opt.Threads = runtime.GOMAXPROCS(0)
+			}
+			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
 			var done int
 			mv, done = a.Values(p)
 			valued = true
@@ -151,20 +222,73 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 		}
 		res = hintMoves(g, p, &mv, valued, res)
+		if dg.On() {
+			n := p.Downgrades
+			res.Downgrades = &n
+			if c := search.BestOf(&mv); c.Legal() {
+				t := dg.After(n, p.View(), c.Dir) > n
+				res.Triggers = &t
+			}
+		}
 		if *asJSON {
 			return json.NewEncoder(e.stdout).Encode(res)
 		}
-		writeHint(e.stdout, p.Board, g.Code, res, valued)
+		writeHint(e.stdout, p.View(), g.Code, res, valued)
 		return nil
 	}
 }
 
-// writeHint prints a hint for people, tiles shown by code.
+// hintPosition reads hint's board and next tile: the position, its real
+// board with 2048's tiles past 32768, and a note for people when the
+// moves are valued on another board.
+func hintPosition(g *games.Game, arg string, next int, nextGiven bool) (session.Position, string, error) {
+	_, note, err := g.Parse(arg)
+	if err != nil {
+		return session.Position{}, "", usagef("%v", err)
+	}
+	st, err := g.ParseState(arg)
+	if err != nil {
+		return session.Position{}, "", usagef("%v", err)
+	}
+	p, err := g.Position(st.Board, next)
+	if err != nil && g.HasNext && !nextGiven {
+		return p, "", usagef("%s needs the next tile, shown beside the board: give it with --next (%v)", g.Title, err)
+	}
+	if err != nil {
+		return p, "", usagef("--next %d: %v", next, err)
+	}
+	p.Ext = st.Ext
+	return p, note, nil
+}
+
+// hintDowngrade checks hint's downgrade flags.
+func hintDowngrade(sf *searchFlags, g *games.Game, n int) (search.Downgrade, error) {
+	if err := sf.checkDowngrade(); err != nil {
+		return search.Downgrade{}, err
+	}
+	dg := sf.downgradeOpt()
+	if dg.On() && !g.Downgrades {
+		return dg, usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+	}
+	if n < 0 || n > 15 {
+		return dg, usagef("--downgrades %d: want 0 to 15", n)
+	}
+	if n > 0 && !dg.On() {
+		return dg, usagef("--downgrades needs --downgrade")
+	}
+	return dg, nil
+}
+
+// writeHint prints a hint for people, tiles shown by code: b is the
+// board the moves were valued on.
 func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valued bool) {
 	if res.Next > 0 {
 		fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, res.Next, b.Format(code))
 	} else {
 		fmt.Fprintf(w, "board %s\n%s\n", res.Board, b.Format(code))
+	}
+	if res.View != nil {
+		fmt.Fprintf(w, "valued on %s (shown above), its large tiles lowered into the gaps below them; rewards and after-states are the real board's\n", *res.View)
 	}
 	for _, m := range res.Moves {
 		mark := " "
@@ -176,6 +300,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 			continue
 		}
 		fmt.Fprintf(w, "%s %-5s  reward %d", mark, m.Dir, *m.Reward)
+		if m.ViewReward != nil {
+			fmt.Fprintf(w, " (%d on the board valued)", *m.ViewReward)
+		}
 		if m.Value != nil {
 			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
 		}
@@ -184,7 +311,11 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
-		for _, line := range strings.Split(strings.TrimRight(m.after.Format(code), "\n"), "\n") {
+		pic := m.picture
+		if pic == "" {
+			pic = m.after.Format(code)
+		}
+		for _, line := range strings.Split(strings.TrimRight(pic, "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
 		}
 	}
@@ -198,5 +329,12 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 	}
 	if res.Depth > 0 {
 		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.within)
+	}
+	if res.Triggers != nil {
+		if *res.Triggers {
+			fmt.Fprintf(w, "tile-downgrading: %d under way; the best move triggers one more (the game's next moves are valued with %d)\n", *res.Downgrades, *res.Downgrades+1)
+		} else {
+			fmt.Fprintf(w, "tile-downgrading: %d under way; the best move triggers none\n", *res.Downgrades)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -35,9 +36,19 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 	fs.Var(&seed, "seed", "seed of the first game, shown on screen; each new game takes the next (random when not given)")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
+	var pf playFlags
+	pf.define(fs, "threads")
+	var sf searchFlags
+	sf.defineDowngrade(fs)
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("play takes no arguments, only flags (got %q)", args[0])
+		}
+		if err := pf.check("threads"); err != nil {
+			return err
+		}
+		if err := sf.checkDowngrade(); err != nil {
+			return err
 		}
 		if *depth < 1 || *depth > tui.MaxDepth {
 			return usagef("--depth must be 1 to %d", tui.MaxDepth)
@@ -51,9 +62,18 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
-		net, h, g, err := loadPlayable(*load, *gameName)
+		net, h, g, note, err := loadPlayable(*load, *gameName, pf.weights())
 		if err != nil {
 			return err
+		}
+		if sf.downgrade != 0 && !g.Downgrades {
+			net.Free()
+			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		}
+		for _, n := range []string{note, downgradeNote(net, sf.downgradeOpt())} {
+			if n != "" {
+				fmt.Fprintln(e.stderr, n)
+			}
 		}
 		var m *tui.Model
 		defer func() {
@@ -71,7 +91,10 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto}
+			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: pf.threads, Downgrade: sf.downgradeOpt()}
+		if cfg.Threads == 0 {
+			cfg.Threads = runtime.GOMAXPROCS(0)
+		}
 		cfg.Kind = kind
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}

@@ -39,10 +39,28 @@ func autoCache(depth int, moveTime time.Duration) byteSize {
 func (f *searchFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&f.depth, "depth", 1, "search depth in plies: 1 greedy, 2 one more chance and max layer, 3 and up deeper")
 	f.fs = fs
-	fs.Var(&f.cache, "cache", "transposition table `SIZE`, like 256M (0: none; default: none at 2 plies, 64M deeper)")
+	fs.Var(&f.cache, "cache", "transposition table `SIZE`, shared by all threads, like 256M (0: none; default: none at 2 plies, 64M deeper)")
 	fs.DurationVar(&f.moveTime, "move-time", 0, "deepen each move for `TIME`, like 100ms, up to --depth")
-	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off)")
+	f.defineDowngrade(fs)
+}
+
+// defineDowngrade adds the flags of tile-downgrading alone (hint, play
+// and serve have search flags of their own).
+func (f *searchFlags) defineDowngrade(fs *flag.FlagSet) {
+	f.fs = fs
+	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off; td2048 help search)")
 	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: downgrades until the trigger becomes 65536 (0: no end)")
+}
+
+// checkDowngrade checks the flags of tile-downgrading.
+func (f *searchFlags) checkDowngrade() error {
+	if err := f.downgradeOpt().Check(); err != nil {
+		return usagef("--downgrade/--stint: %v", err)
+	}
+	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
+		return usagef("--stint needs --downgrade")
+	}
+	return nil
 }
 
 func (f *searchFlags) check() error {
@@ -52,11 +70,8 @@ func (f *searchFlags) check() error {
 	if f.moveTime < 0 {
 		return usagef("--move-time must not be negative")
 	}
-	if err := f.downgradeOpt().Check(); err != nil {
-		return usagef("--downgrade/--stint: %v", err)
-	}
-	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
-		return usagef("--stint needs --downgrade")
+	if err := f.checkDowngrade(); err != nil {
+		return err
 	}
 	if f.fs == nil || !f.fs.Changed("cache") {
 		f.cache = autoCache(f.depth, f.moveTime)

@@ -19,26 +19,28 @@ import (
 
 // loadPlayable loads weights for play and serve, for the game their
 // header names (a reference-format file, which names none, is 2048's)
-// unless name (--game) names one, checked as train and eval check them.
-// It returns the game.
-func loadPlayable(path, name string) (*ntuple.Network, netfile.Header, *games.Game, error) {
+// unless name (--game) names one, checked as train and eval check them,
+// held as w says. It returns the game, and a note for people when the
+// weights are not held as asked.
+func loadPlayable(path, name string, w netfile.Weights) (*ntuple.Network, netfile.Header, *games.Game, string, error) {
 	if h, err := netfile.ReadHeader(path); err == nil && name == "" {
 		name = h.Game
 	}
 	g, err := games.Lookup(name)
 	if err != nil {
-		return nil, netfile.Header{}, nil, fmt.Errorf("%s: %v", path, err)
+		return nil, netfile.Header{}, nil, "", fmt.Errorf("%s: %v", path, err)
 	}
-	net, h, _, err := loadFor(path, g)
-	return net, h, g, err
+	net, h, _, note, err := loadFor(path, g, w)
+	return net, h, g, note, err
 }
 
-// loadFor loads weights for game g: the file must be g's, its network
-// and learner ones g can use. It returns the learner.
-func loadFor(path string, g *games.Game) (*ntuple.Network, netfile.Header, learn.Kind, error) {
-	net, h, err := loadNet(path, g.Name, nil)
+// loadFor loads weights for game g, held as w says: the file must be
+// g's, its network and learner ones g can use. It returns the learner,
+// and a note for people when the weights are not held as asked.
+func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
+	net, h, note, err := loadNetAs(path, g.Name, nil, w)
 	if err != nil {
-		return nil, h, 0, err
+		return nil, h, 0, "", err
 	}
 	kind, err := learn.ParseKind(h.Learner)
 	if err == nil {
@@ -49,9 +51,9 @@ func loadFor(path string, g *games.Game) (*ntuple.Network, netfile.Header, learn
 	}
 	if err != nil {
 		net.Free()
-		return nil, h, 0, fmt.Errorf("%s: %v", path, err)
+		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
 	}
-	return net, h, kind, nil
+	return net, h, kind, note, nil
 }
 
 func init() {
@@ -74,9 +76,19 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 	maxSearches := fs.Int("max-searches", 0, "searches running at once, at most (0: one per CPU); more wait, then get 503")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size shared by all requests (0 turns it off)")
+	var pf playFlags
+	pf.define(fs, "threads")
+	var sf searchFlags
+	sf.defineDowngrade(fs)
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, only flags (got %q)", args[0])
+		}
+		if err := pf.check("threads"); err != nil {
+			return err
+		}
+		if err := sf.checkDowngrade(); err != nil {
+			return err
 		}
 		if *moveTime <= 0 || *moveTime > time.Minute {
 			return usagef("--move-time must be more than 0 and at most 1m")
@@ -92,11 +104,14 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
-		nw, h, g, err := loadPlayable(*load, *gameName)
+		nw, h, g, note, err := loadPlayable(*load, *gameName, pf.weights())
 		if err != nil {
 			return err
 		}
 		defer nw.Free()
+		if sf.downgrade != 0 && !g.Downgrades {
+			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		}
 		kind, err := learn.ParseKind(h.Learner)
 		if err != nil {
 			return err
@@ -104,7 +119,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		cfg := web.Config{
 			Net: nw, Game: g.Name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
-			MaxSearches: *maxSearches,
+			MaxSearches: *maxSearches, Threads: pf.threads, Downgrade: sf.downgradeOpt(),
 		}
 		cfg.Kind = kind
 		// Listen before the page is built so that a taken port is told
@@ -130,7 +145,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		url := "http://" + ln.Addr().String() + "/"
-		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s\n", g.Title, h.Network, h.Learner, h.Episodes, *load)
+		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, *load, describeWeights(nw))
+		for _, n := range []string{note, downgradeNote(nw, sf.downgradeOpt())} {
+			if n != "" {
+				fmt.Fprintln(e.stdout, n)
+			}
+		}
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}

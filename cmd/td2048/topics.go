@@ -357,6 +357,25 @@ network.
   below them, one gap more at each such move; after S of them the trigger
   becomes 65536 (0: never). The real board is played and its real rewards
   scored. docs/methods.md (section 7) pins it down.
+  hint, play and serve take them too; hint --downgrades N values the
+  board as a game with N downgrades under way does. A staged network
+  values each downgraded decision by the downgraded board's own stage
+  (TDL2048+ keeps the game's stage); the commands say so when they start.
+- --compact (default on; --compact=false turns it off): networks larger
+  than the caches (4x6 and up) are played with 16-bit weights, fixed point
+  with one scale a table, chosen so that no weight overflows: half the
+  memory (a 4x6 network plays in about 150 MiB instead of 275), each
+  value within a bound of the float32 value that eval prints. A network
+  whose tables would hold too little in 16 bits is played float32, with a
+  note saying why. td2048 convert --compact IN OUT.td2048 writes such a
+  file, half the size, for play only: training reads it as float32 and a
+  run cannot resume from it.
+- --threads N (hint, play, serve; eval's --move-threads): one move's
+  search spread over N threads sharing the table, with exactly the values
+  of one thread's search. eval plays one game a thread instead, which
+  scales better for many games; --move-threads N searches each move on N
+  of --threads (with --move-time that is the default, so each move
+  searches as deep as the machine allows in its time).
 
 eval spreads its games over --threads; game i draws its tiles from
 (seed, i) alone, so the statistics depend on neither --threads nor

@@ -13,7 +13,9 @@ const GAMES = {
     cls: (v) => (v ? "t" + Math.min(Math.round(Math.log2(v)), 16) : ""),
     rates: [2048, 4096, 8192],
     rules: "",
-    fields: () => ({}),
+    // The tile-downgrades under way, as the server counts them (0 when
+    // it plays without downgrading).
+    fields: (st) => ({ downgrades: st.downgrades || 0 }),
   },
   threes: {
     title: "Threes!",
@@ -142,7 +144,7 @@ function position(st) {
 
 // stateOf keeps what the page holds of a state the server sent.
 function stateOf(res) {
-  const st = { board: res.board, tiles: res.tiles, seed: res.seed, over: res.over };
+  const st = { board: res.board, tiles: res.tiles, seed: res.seed, over: res.over, downgrades: res.downgrades || 0 };
   if (res.next) Object.assign(st, { next: res.next, bag: res.bag, score: res.score });
   return st;
 }

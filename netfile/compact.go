@@ -1,0 +1,489 @@
+package netfile
+
+// Loading weights for play: compact (ntuple's 16-bit weights), without
+// ever holding the float32 weights whole.
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/td2048/td2048/ntuple"
+)
+
+// tableSizes are the sizes of a network's tables in file order: stage
+// after stage, patterns in spec order.
+func tableSizes(spec ntuple.Spec) []int {
+	var s []int
+	for range spec.StageCount() {
+		for _, p := range spec.Patterns {
+			s = append(s, 1<<(4*len(p)))
+		}
+	}
+	return s
+}
+
+// A tableCursor follows a stream of weights in file order through the
+// tables: at gives the table of each next weight.
+type tableCursor struct {
+	sizes []int
+	t     int // the current table
+	left  int // weights left in it
+}
+
+func newCursor(spec ntuple.Spec) *tableCursor {
+	c := &tableCursor{sizes: tableSizes(spec)}
+	c.left = c.sizes[0]
+	return c
+}
+
+// next returns the table of the next weight and moves past it.
+func (c *tableCursor) next() int {
+	t, _ := c.take(1)
+	return t
+}
+
+// take returns the table of the next weight and how many of the next n
+// weights are in it, m (at least 1 while there are tables left), and
+// moves past those.
+func (c *tableCursor) take(n int) (t, m int) {
+	for c.left == 0 && c.t+1 < len(c.sizes) {
+		c.t++
+		c.left = c.sizes[c.t]
+	}
+	m = max(1, min(n, c.left))
+	c.left -= m
+	return c.t, m
+}
+
+// expandInt16 is a FillCanonical source of float32 weights, q x s, from a
+// compact file's int16 weights read from r.
+func expandInt16(r io.Reader, spec ntuple.Spec, scales []float32) func([]float32) error {
+	c := newCursor(spec)
+	var buf []int16
+	return func(f []float32) error {
+		if len(buf) < len(f) {
+			buf = make([]int16, len(f))
+		}
+		q := buf[:len(f)]
+		if err := readInt16s(r, q); err != nil {
+			return err
+		}
+		for i := 0; i < len(q); {
+			t, m := c.take(len(q) - i)
+			s := scales[t]
+			for j, x := range q[i : i+m] {
+				f[i+j] = float32(x) * s
+			}
+			i += m
+		}
+		return nil
+	}
+}
+
+// notCompact is why a file was not loaded compact: its tables would not
+// fit 16 bits.
+type notCompact struct{ why error }
+
+func (e notCompact) Error() string { return e.why.Error() }
+
+// readNativeCompact reads a td2048 file of size bytes from r into a
+// compact network. A compact file is read as it lies. A float32 file is
+// read twice: once for the checksum and the statistics of its tables,
+// whose scales make the compact network, and once to fill it, its
+// checksum compared again, so the float32 weights are never held whole.
+// When the tables would not fit 16 bits (ntuple.CompactFits) it returns
+// a notCompact error, and nothing else is wrong.
+func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
+	open := func() (io.Reader, *crc32Tee) {
+		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20)
+		t := &crc32Tee{r: br, h: crc32.New(castagnoli)}
+		return br, t
+	}
+	br, tr := open()
+	l, err := readNativeHead(tr, size)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	if l.elem == 2 { // a compact file
+		net, err := ntuple.NewCompact(l.spec, l.h.Scales)
+		if err != nil {
+			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+		}
+		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readInt16s(tr, q) })
+		if err == nil {
+			err = readTrailer(br, tr.h.Sum32())
+		}
+		if err != nil {
+			net.Free()
+			return nil, Header{}, shortRead(err)
+		}
+		return net, l.h, nil
+	}
+	// First pass: the tables' statistics, every value finite, the
+	// accumulators read through (and checked finite), the checksum.
+	tabs := tableStarts(l.spec)
+	stw := make([][]ntuple.TableStats, pipeWorkers())
+	for w := range stw {
+		stw[w] = make([]ntuple.TableStats, len(tabs)-1)
+	}
+	err = pipeline(tr, l.h.Weights+l.acc, func(w int, at int64, f []float32) error {
+		for i, x := range f {
+			if x-x != 0 {
+				return nonFinite(at+int64(i), l.h.Weights, l.h.Coherence)
+			}
+		}
+		eachTable(tabs, at, f, func(t, _ int, g []float32) { stw[w][t].Add(g) })
+		return nil
+	})
+	if err != nil {
+		return nil, Header{}, shortRead(err)
+	}
+	sum := tr.h.Sum32()
+	if err := readTrailer(br, sum); err != nil {
+		return nil, Header{}, err
+	}
+	st := stw[0]
+	for _, o := range stw[1:] {
+		for t := range st {
+			st[t].Merge(&o[t])
+		}
+	}
+	if err := ntuple.CompactFits(st); err != nil {
+		return nil, Header{}, notCompact{err}
+	}
+	net, err := ntuple.NewCompact(l.spec, ntuple.CompactScales(st))
+	if err != nil {
+		return nil, Header{}, err
+	}
+	// Second pass: the weights quantized; the file must be the one read.
+	br, tr = open()
+	l2, err := readNativeHead(tr, size)
+	if err == nil && (l2.h.Network != l.h.Network || l2.elem != l.elem || l2.acc != l.acc) {
+		err = errors.New("weight file changed while it was read")
+	}
+	if err == nil {
+		err = pipeline(tr, l.h.Weights+l.acc, func(_ int, at int64, f []float32) error {
+			eachTable(tabs, at, f, net.SetCanonicalCompact)
+			return nil
+		})
+	}
+	if err == nil && tr.h.Sum32() != sum {
+		err = errors.New("weight file changed while it was read")
+	}
+	if err != nil {
+		net.Free()
+		return nil, Header{}, shortRead(err)
+	}
+	return net, l.h, nil
+}
+
+// tableStarts are the index of each table's first weight in file order,
+// and the number of weights after the last.
+func tableStarts(spec ntuple.Spec) []int64 {
+	starts := []int64{0}
+	for _, s := range tableSizes(spec) {
+		starts = append(starts, starts[len(starts)-1]+int64(s))
+	}
+	return starts
+}
+
+// eachTable calls f for each table's share of the weights f holds, whose
+// first has index at in file order (tables starting at starts): with the
+// table, the share's first index in it, and the share. Weights past the
+// last table (accumulators) are left out.
+func eachTable(starts []int64, at int64, w []float32, f func(t, from int, w []float32)) {
+	t := max(0, sort.Search(len(starts), func(i int) bool { return starts[i] > at })-1)
+	for ; len(w) > 0 && t < len(starts)-1; t++ {
+		if at >= starts[t+1] {
+			continue
+		}
+		n := min(int64(len(w)), starts[t+1]-at)
+		f(t, int(at-starts[t]), w[:n])
+		w, at = w[n:], at+n
+	}
+}
+
+// pipeWorkers is how many goroutines pipeline works with.
+func pipeWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 8)) }
+
+// pipeline reads the n float32s r holds a block at a time, in order (r
+// may feed a checksum), and hands each block, with the file index of its
+// first float, to work on one of pipeWorkers goroutines (w the worker's
+// number), so that reading and working overlap on several CPUs. It
+// returns the first error of a read or of work.
+func pipeline(r io.Reader, n int64, work func(w int, at int64, f []float32) error) error {
+	const block = 1 << 16
+	workers := pipeWorkers()
+	type job struct {
+		at int64
+		f  []float32
+	}
+	jobs, free := make(chan job, workers), make(chan []float32, workers+2)
+	for range workers + 2 {
+		free <- make([]float32, block)
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = err
+		}
+	}
+	failed := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return first != nil
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if !failed() {
+					if err := work(w, j.at, j.f); err != nil {
+						fail(err)
+					}
+				}
+				free <- j.f[:cap(j.f)]
+			}
+		}()
+	}
+	for at := int64(0); at < n && !failed(); {
+		f := <-free
+		f = f[:min(int64(len(f)), n-at)]
+		if err := readFloats(r, f); err != nil {
+			fail(err)
+			break
+		}
+		jobs <- job{at, f}
+		at += int64(len(f))
+	}
+	close(jobs)
+	wg.Wait()
+	return first
+}
+
+// nonFinite is checkFinite's refusal for float i of a file of weights
+// weights (then accumulators).
+func nonFinite(i, weights int64, coherent bool) error {
+	what := fmt.Sprintf("weight %d", i)
+	if i >= weights {
+		what = fmt.Sprintf("the coherence accumulators of weight %d", (i-weights)/2)
+	}
+	return fmt.Errorf("weight file holds a value that is not a finite number (%s): the run that wrote it diverged", what)
+}
+
+// crc32Tee is an io.Reader that feeds what it reads to a checksum.
+type crc32Tee struct {
+	r io.Reader
+	h interface {
+		io.Writer
+		Sum32() uint32
+	}
+}
+
+func (t *crc32Tee) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.h.Write(p[:n])
+	return n, err
+}
+
+// buildCompact is build for a compact network: every table read twice,
+// for its statistics (and that every weight is finite), then quantized.
+// It returns a notCompact error when the tables would not fit 16 bits.
+func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
+	if len(tabs) == 0 {
+		return nil, fmt.Errorf("no tables")
+	}
+	if len(tabs) > ntuple.MaxPatterns {
+		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
+	}
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return nil, err
+	}
+	np := len(spec.Patterns)
+	// The tables in file order (stage after stage, patterns in order).
+	order := slices.Clone(tabs)
+	slices.SortStableFunc(order, func(a, b table) int { return (a.stage*np + a.pat) - (b.stage*np + b.pat) })
+	var buf []byte
+	chunk := make([]float32, 1<<14)
+	st := make([]ntuple.TableStats, len(order))
+	for i, t := range order {
+		if err := eachChunk(r, t, chunk, &buf, func(f []float32) error {
+			for _, w := range f {
+				if w-w != 0 {
+					return errors.New("a weight that is not a finite number")
+				}
+			}
+			st[i].Add(f)
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("reading weights: %v", err)
+		}
+	}
+	if err := ntuple.CompactFits(st); err != nil {
+		return nil, notCompact{err}
+	}
+	net, err := ntuple.NewCompact(spec, ntuple.CompactScales(st))
+	if err != nil {
+		return nil, err
+	}
+	// FillCanonicalCompact asks for the weights in file order, in chunks
+	// that never cross a table.
+	t, at := 0, 0
+	err = net.FillCanonicalCompact(func(f []float32) error {
+		for len(f) > 0 {
+			size := 1 << (4 * len(order[t].cells))
+			if at == size {
+				t, at = t+1, 0
+				continue
+			}
+			n := min(len(f), size-at)
+			if err := readRange(r, order[t], at, f[:n], &buf); err != nil {
+				return err
+			}
+			f, at = f[n:], at+n
+		}
+		return nil
+	})
+	if err != nil {
+		net.Free()
+		return nil, fmt.Errorf("reading weights: %v", err)
+	}
+	return net, nil
+}
+
+// eachChunk calls f with table t's weights, len(chunk) at a time.
+func eachChunk(r io.ReaderAt, t table, chunk []float32, buf *[]byte, f func([]float32) error) error {
+	size := 1 << (4 * len(t.cells))
+	for at := 0; at < size; at += len(chunk) {
+		c := chunk[:min(len(chunk), size-at)]
+		if err := readRange(r, t, at, c, buf); err != nil {
+			return err
+		}
+		if err := f(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readRange reads weights at .. at+len(dst)-1 of table t into dst.
+func readRange(r io.ReaderAt, t table, at int, dst []float32, buf *[]byte) error {
+	u := t
+	u.at += int64(at) * int64(t.elem)
+	return readTable(r, u, dst, buf)
+}
+
+// Weights says how ReadAnyPlay holds a network's weights for play.
+type Weights int
+
+const (
+	// Float32 holds them in float32, as training does (a compact file's
+	// as q x s).
+	Float32 Weights = iota
+	// Compact holds them in 16 bits (ntuple's compact weights) where that
+	// pays (ntuple.CompactPays: a network larger than the caches), and a
+	// compact file always.
+	Compact
+	// Compact16 holds them in 16 bits whatever the network's size.
+	Compact16
+)
+
+// ReadAnyPlay is ReadAny for play: with Compact or Compact16 the weights
+// are read into a compact network (ntuple's 16-bit weights; see
+// readNativeCompact and buildCompact), which never holds the float32
+// weights whole. A file whose tables would not fit 16 bits
+// (ntuple.CompactFits) is read as float32, and note says why. TC
+// accumulators are not read into a compact network: play does not use
+// them.
+func ReadAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
+	if w == Float32 {
+		net, h, k, err = ReadAny(r, size)
+		return net, h, k, "", err
+	}
+	head := make([]byte, min(size, 64))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, Header{}, Unknown, "", err
+	}
+	k = Sniff(head)
+	var tabs []table
+	var spec ntuple.Spec
+	switch k {
+	case Native:
+		l, herr := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
+		if herr != nil {
+			return nil, Header{}, k, "", herr
+		}
+		if l.elem == 4 && w == Compact && !ntuple.CompactPays(l.spec) {
+			net, h, k, err = ReadAny(r, size)
+			return net, h, k, "", err
+		}
+		net, h, err = readNativeCompact(r, size)
+	case DemoBin:
+		tabs, err = binTables(r, size)
+	case TDLW:
+		tabs, err = wTables(r, size)
+	default:
+		return nil, Header{}, k, "", ErrUnknownFormat
+	}
+	if err == nil && k != Native {
+		if spec, err = stagedSpec(tabs); err == nil && w == Compact && !ntuple.CompactPays(spec) {
+			net, h, k, err = ReadAny(r, size)
+			return net, h, k, "", err
+		}
+		if err == nil {
+			net, err = buildCompact(r, tabs)
+		}
+		if err == nil {
+			h = refHeader(k, net.Spec())
+		}
+	}
+	var nc notCompact
+	if errors.As(err, &nc) {
+		note = fmt.Sprintf("playing with float32 weights, not 16-bit ones: %v", nc.why)
+		net, h, k, err = ReadAny(r, size)
+	}
+	if err != nil {
+		return nil, Header{}, k, "", err
+	}
+	return net, h, k, note, nil
+}
+
+// LoadPlay is LoadAny for play (ReadAnyPlay).
+func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Header{}, "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, Header{}, "", err
+	}
+	if st.IsDir() {
+		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
+	}
+	net, h, _, note, err := ReadAnyPlay(f, st.Size(), w)
+	if errors.Is(err, ErrUnknownFormat) {
+		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
+	}
+	if err != nil {
+		return nil, Header{}, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return net, h, note, nil
+}

@@ -1,0 +1,102 @@
+// Command compactscore plays the same games (the same seeds) with a
+// network's float32 weights and with their compact 16-bit copy, as
+// td2048's commands play them, and prints each average score with its
+// standard error and their paired difference with its own: whether the
+// compact weights lose anything a player would see.
+//
+//	go run ./scripts/compactscore --load weights.td2048 --games 10000
+//	go run ./scripts/compactscore --load weights.td2048 --games 1000 --depth 2
+//
+// Game i draws its tiles from learn.NewRand(--seed, i), as td2048 eval's
+// do; greedy games are search.Greedy's, deeper ones a search.Searcher's
+// without a table (eval's default at 2 plies).
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+)
+
+func main() {
+	load := flag.String("load", "weights.td2048", "2048 weights (td2048, 2048.bin or .w)")
+	games := flag.Int("games", 1000, "games")
+	depth := flag.Int("depth", 1, "search depth in plies")
+	threads := flag.Int("threads", 0, "threads (0: all cores); the games do not depend on it")
+	seed := flag.Uint64("seed", 1, "seed")
+	flag.Parse()
+	if *games < 2 || *depth < 1 || *depth > 6 {
+		fmt.Fprintln(os.Stderr, "compactscore: want --games 2 or more and --depth 1 to 6")
+		os.Exit(2)
+	}
+	var scores [2][]float64
+	for i, w := range []netfile.Weights{netfile.Float32, netfile.Compact16} {
+		net, _, note, err := netfile.LoadPlay(*load, w)
+		if err != nil || w == netfile.Compact16 && !net.Compact() {
+			fmt.Fprintln(os.Stderr, "compactscore:", err, note)
+			os.Exit(1)
+		}
+		scores[i] = play(net, *games, *depth, *threads, *seed)
+		net.Free()
+	}
+	fmt.Println(report(*load, *depth, *seed, scores[0], scores[1]))
+}
+
+// play plays games 0..n-1 with net and returns their scores.
+func play(net *ntuple.Network, n, depth, threads int, seed uint64) []float64 {
+	out := make([]float64, n)
+	learn.PlayGames(context.Background(), n, threads, func() func(i int) learn.Episode {
+		policy := learn.Policy(func(b board.Board) search.Choice { return search.Greedy(net, b) })
+		if depth > 1 {
+			policy = search.NewSearcher(net, search.Options{Depth: depth}, nil).Best
+		}
+		return func(i int) learn.Episode { return learn.PlayGame(policy, learn.NewRand(seed, uint64(i))) }
+	}, func(i int, ep learn.Episode) error {
+		out[i] = float64(ep.Score)
+		return nil
+	})
+	return out
+}
+
+// meanSE is the mean of x and its standard error.
+func meanSE(x []float64) (float64, float64) {
+	var s, ss float64
+	for _, v := range x {
+		s += v
+	}
+	m := s / float64(len(x))
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+}
+
+// report compares the float32 games' scores a with the compact ones' b.
+func report(load string, depth int, seed uint64, a, b []float64) string {
+	ma, sa := meanSE(a)
+	mb, sb := meanSE(b)
+	d := make([]float64, len(a))
+	same := 0
+	for i := range a {
+		d[i] = b[i] - a[i]
+		if d[i] == 0 {
+			same++
+		}
+	}
+	md, sd := meanSE(d)
+	z := 0.0
+	if sd > 0 {
+		z = md / sd
+	}
+	return fmt.Sprintf("%s, depth %d, %d games from seed %d: float32 %.1f ± %.1f, 16-bit %.1f ± %.1f; paired difference (16-bit - float32) %.1f ± %.1f (%.2f standard errors); %d games scored the same",
+		load, depth, len(a), seed, ma, sa, mb, sb, md, sd, z, same)
+}
