@@ -24,7 +24,6 @@ import (
 	"hash/crc32"
 	"math"
 	"os"
-	"syscall"
 	"time"
 
 	flag "github.com/spf13/pflag"
@@ -123,11 +122,4 @@ func searchAll(net *ntuple.Network, bs []board.Board, depth, threads int, tt *se
 	}
 	r.wall, r.cpu, r.sum, r.nodes = time.Since(start), cpuSeconds()-cpu0, sum.Sum32(), s.Nodes
 	return r
-}
-
-// cpuSeconds is the CPU time of the process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
