@@ -31,7 +31,7 @@ func refNet(t testing.TB, spec string, seed uint64) *ntuple.Network {
 	return n
 }
 
-// le packs fields little-endian, the way RULES.md section 5 lists them.
+// le packs fields little-endian, the way the package notes (ref.go) list them.
 func le(fields ...any) []byte {
 	var b bytes.Buffer
 	for _, f := range fields {
@@ -96,8 +96,8 @@ func decode(k Format, data []byte) (*ntuple.Network, error) {
 // smaller one in canonical order.
 var refSpecs = []string{"0123,4567", "8x4", "0124,45,f", "fedcb,0", "5", "0123,012345"}
 
-// TestRefLayout checks the bytes against the layouts of RULES.md section 5,
-// field by field.
+// TestRefLayout checks the bytes against the layouts of the package notes
+// (ref.go), field by field.
 func TestRefLayout(t *testing.T) {
 	net := refNet(t, "0,5a", 1)
 	t0, t1 := net.Table(0), net.Table(1)
@@ -119,7 +119,7 @@ func TestRefLayout(t *testing.T) {
 	if !bytes.Equal(w[5:14], le(uint8(4), uint32(0x0123), uint16(4), uint16(0))) {
 		t.Errorf("sign of 0123: %x", w[5:14])
 	}
-	// The sizes RULES.md gives for 4x6, from the same per-table overheads.
+	// The sizes of 4x6 files, from the same per-table overheads.
 	if n := 8 + 4*(4+22+8) + 4*(1<<24)*4; n != 268435600 {
 		t.Errorf("4x6 2048.bin would be %d bytes", n)
 	}

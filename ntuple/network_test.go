@@ -10,7 +10,7 @@ import (
 	"github.com/td2048/td2048/board"
 )
 
-// The isomorphic images of the 4x6 patterns listed in RULES.md.
+// The isomorphic images of the 4x6 patterns listed in docs/reference/rules.md.
 var isoVectors = map[string][]string{
 	"012345": {"012345", "37bf26", "fedcba", "c840d9", "321076", "048c15", "cdef89", "fb73ea"},
 	"456789": {"456789", "26ae15", "ba9876", "d951ea", "7654ba", "159d26", "89ab45", "ea62d9"},

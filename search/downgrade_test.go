@@ -72,7 +72,7 @@ func TestValidate(t *testing.T) {
 		// left is . 2 . ., which slides again (TDL2048+ triggers).
 		{mk([16]int{15, 15, 1}, game.Left), 65536, false},
 		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game.Left), 65536, false},
-		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
+		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
 		// 4 2: left makes . 64 32 . in TDL2048+'s board, which slides
 		// left again.
 		{mk([16]int{15, 15, 6, 5, 4, 3, 2, 1}, game.Left), 65536, false},
