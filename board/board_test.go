@@ -195,8 +195,10 @@ func TestScale(t *testing.T) {
 		{0x1111111111111111, 2},
 		{0xe00000000000000d, 0x6001},
 	} {
-		if got := c.b.Scale(); got != c.want {
-			t.Errorf("scale of %016x = %#x, want %#x", uint64(c.b), got, c.want)
-		}
+		t.Run(c.b.Hex(), func(t *testing.T) {
+			if got := c.b.Scale(); got != c.want {
+				t.Errorf("scale of %016x = %#x, want %#x", uint64(c.b), got, c.want)
+			}
+		})
 	}
 }

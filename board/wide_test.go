@@ -1,6 +1,7 @@
 package board
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,9 +22,11 @@ func TestDowngradeVectors(t *testing.T) {
 		{Wide{Low: 0x4321}, 3, Wide{Low: 0x4321}},      // no gap
 		{Wide{}, 1, Wide{}},
 	} {
-		if got := c.in.Downgrade(c.n); got != c.want {
-			t.Errorf("%s by %d = %s, want %s", c.in.Hex(), c.n, got.Hex(), c.want.Hex())
-		}
+		t.Run(fmt.Sprint(c.in.Hex(), " by ", c.n), func(t *testing.T) {
+			if got := c.in.Downgrade(c.n); got != c.want {
+				t.Errorf("%s by %d = %s, want %s", c.in.Hex(), c.n, got.Hex(), c.want.Hex())
+			}
+		})
 	}
 }
 

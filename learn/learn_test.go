@@ -323,27 +323,29 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		{"4x6@0,256", Mode{Online: true}, Shaping{}},
 		{"4x6", Mode{Online: true}, Shaping{Restart: true, L: 30, At: 0.5}},
 	} {
-		a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
-		if !a.Direct() {
+		t.Run(c.spec+" "+c.mode.String()+" "+c.shape.String(), func(t *testing.T) {
+			a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
+			if !a.Direct() {
+				a.Free()
+				b.Free()
+				t.Skip("no direct 4x6 path on this processor")
+			}
+			wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
+			wb.trace.UseIndices()
+			for _, w := range []*Worker{wa, wb} {
+				w.trace.Mode, w.Shaping = c.mode, c.shape
+			}
+			for i := range 300 {
+				if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
+					t.Fatalf("%s %+v %+v, episode %d: direct %+v, indexed %+v", c.spec, c.mode, c.shape, i, ea, eb)
+				}
+			}
+			if !slices.Equal(a.Weights(), b.Weights()) {
+				t.Fatalf("%s %+v %+v: weights differ", c.spec, c.mode, c.shape)
+			}
 			a.Free()
 			b.Free()
-			t.Skip("no direct 4x6 path on this processor")
-		}
-		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
-		wb.trace.UseIndices()
-		for _, w := range []*Worker{wa, wb} {
-			w.trace.Mode, w.Shaping = c.mode, c.shape
-		}
-		for i := range 300 {
-			if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
-				t.Fatalf("%s %+v %+v, episode %d: direct %+v, indexed %+v", c.spec, c.mode, c.shape, i, ea, eb)
-			}
-		}
-		if !slices.Equal(a.Weights(), b.Weights()) {
-			t.Fatalf("%s %+v %+v: weights differ", c.spec, c.mode, c.shape)
-		}
-		a.Free()
-		b.Free()
+		})
 	}
 }
 

@@ -137,61 +137,67 @@ func TestRefLayout(t *testing.T) {
 func TestRefRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for i, spec := range refSpecs {
-		orig := refNet(t, spec, uint64(i))
-		for _, k := range []Format{DemoBin, TDLW} {
-			data := encode(t, k, orig)
-			back, err := decode(k, data)
-			if err != nil {
-				t.Fatalf("%s %s: %v", spec, k, err)
-			}
-			sameWeights(t, spec+" via "+k.String(), orig, back)
-			if again := encode(t, k, back); !bytes.Equal(again, data) {
-				t.Fatalf("%s %s: written again, the bytes differ", spec, k)
-			}
-			back.Free()
-		}
-		// Every path through the files: td2048 -> a -> b -> td2048.
-		kinds := []Format{Native, DemoBin, TDLW}
-		for _, a := range kinds {
-			for _, b := range kinds {
-				src := filepath.Join(dir, "src.td2048")
-				if err := Save(src, orig, Header{}); err != nil {
-					t.Fatal(err)
-				}
-				pa := filepath.Join(dir, "a."+a.String())
-				pb := filepath.Join(dir, "b."+b.String())
-				end := filepath.Join(dir, "end.td2048")
-				cur := src
-				for _, step := range []struct {
-					path string
-					k    Format
-				}{{pa, a}, {pb, b}, {end, Native}} {
-					net, h, err := LoadAny(cur)
-					if err != nil {
-						t.Fatalf("%s: load %s: %v", spec, cur, err)
-					}
-					if h.Network != orig.Spec().String() || h.Game != "2048" || h.Learner != "after" {
-						t.Fatalf("%s: header of %s: %+v", spec, cur, h)
-					}
-					if err := SaveFormat(step.path, step.k, net, h); err != nil {
-						t.Fatal(err)
-					}
-					if k, _ := DetectFile(step.path); k != step.k {
-						t.Fatalf("%s written as %s is detected as %s", step.path, step.k, k)
-					}
-					net.Free()
-					cur = step.path
-				}
-				got, _, err := LoadAny(end)
+		t.Run(spec, func(t *testing.T) {
+			orig := refNet(t, spec, uint64(i))
+			for _, k := range []Format{DemoBin, TDLW} {
+				data := encode(t, k, orig)
+				back, err := decode(k, data)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("%s %s: %v", spec, k, err)
 				}
-				sameWeights(t, spec+" via "+a.String()+" and "+b.String(), orig, got)
-				sameValues(t, orig, got)
-				got.Free()
+				sameWeights(t, spec+" via "+k.String(), orig, back)
+				if again := encode(t, k, back); !bytes.Equal(again, data) {
+					t.Fatalf("%s %s: written again, the bytes differ", spec, k)
+				}
+				back.Free()
 			}
-		}
-		orig.Free()
+			// Every path through the files: td2048 -> a -> b -> td2048.
+			kinds := []Format{Native, DemoBin, TDLW}
+			for _, a := range kinds {
+				t.Run(a.String(), func(t *testing.T) {
+					for _, b := range kinds {
+						t.Run(b.String(), func(t *testing.T) {
+							src := filepath.Join(dir, "src.td2048")
+							if err := Save(src, orig, Header{}); err != nil {
+								t.Fatal(err)
+							}
+							pa := filepath.Join(dir, "a."+a.String())
+							pb := filepath.Join(dir, "b."+b.String())
+							end := filepath.Join(dir, "end.td2048")
+							cur := src
+							for _, step := range []struct {
+								path string
+								k    Format
+							}{{pa, a}, {pb, b}, {end, Native}} {
+								net, h, err := LoadAny(cur)
+								if err != nil {
+									t.Fatalf("%s: load %s: %v", spec, cur, err)
+								}
+								if h.Network != orig.Spec().String() || h.Game != "2048" || h.Learner != "after" {
+									t.Fatalf("%s: header of %s: %+v", spec, cur, h)
+								}
+								if err := SaveFormat(step.path, step.k, net, h); err != nil {
+									t.Fatal(err)
+								}
+								if k, _ := DetectFile(step.path); k != step.k {
+									t.Fatalf("%s written as %s is detected as %s", step.path, step.k, k)
+								}
+								net.Free()
+								cur = step.path
+							}
+							got, _, err := LoadAny(end)
+							if err != nil {
+								t.Fatal(err)
+							}
+							sameWeights(t, spec+" via "+a.String()+" and "+b.String(), orig, got)
+							sameValues(t, orig, got)
+							got.Free()
+						})
+					}
+				})
+			}
+			orig.Free()
+		})
 	}
 }
 

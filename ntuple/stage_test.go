@@ -1,6 +1,7 @@
 package ntuple
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -76,9 +77,11 @@ func TestStageAtThresholds(t *testing.T) {
 		{0x1111111111111111, 0}, // full of 2s
 		{0xfeeeeeeeeeeeeeee, 3}, // no empty cell
 	} {
-		if got := n.StageOf(c.b); got != c.want {
-			t.Errorf("StageOf(%016x) (scale %#x) = %d, want %d", uint64(c.b), c.b.Scale(), got, c.want)
-		}
+		t.Run(c.b.Hex(), func(t *testing.T) {
+			if got := n.StageOf(c.b); got != c.want {
+				t.Errorf("StageOf(%016x) (scale %#x) = %d, want %d", uint64(c.b), c.b.Scale(), got, c.want)
+			}
+		})
 	}
 	for _, c := range []struct {
 		k      int
@@ -97,9 +100,11 @@ func TestStageAtThresholds(t *testing.T) {
 		{3, 0xffff, 65536, 3}, // no stage above the last
 		{1, 0x0e, 16384, 1},   // another 16384 in stage 1
 	} {
-		if got := n.Rise(c.k, c.after, c.reward); got != c.want {
-			t.Errorf("Rise(%d, %x, %d) = %d, want %d", c.k, uint64(c.after), c.reward, got, c.want)
-		}
+		t.Run(fmt.Sprintf("stage %d %s reward %d", c.k, c.after.Hex(), c.reward), func(t *testing.T) {
+			if got := n.Rise(c.k, c.after, c.reward); got != c.want {
+				t.Errorf("Rise(%d, %x, %d) = %d, want %d", c.k, uint64(c.after), c.reward, got, c.want)
+			}
+		})
 	}
 	one := MustNew("0123")
 	if one.Staged() || one.StageOf(0xf) != 0 || one.Rise(0, 0xf, 32768) != 0 {

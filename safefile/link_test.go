@@ -120,15 +120,17 @@ func TestLockFollowsLinks(t *testing.T) {
 		want = map[string]bool{"hard.jsonl": false, "hard2.td2048": false, "hard.td2048": false}
 	}
 	for name, refused := range want {
-		l, err := Acquire(name)
-		var le *LockError
-		if refused != (err != nil) || refused && (!errors.As(err, &le) || le.PID != os.Getpid()) {
-			t.Errorf("%s: lock %v, want refused %v", name, err, refused)
-		}
-		if runtime.GOOS == "linux" && refused && err != nil && !strings.Contains(err.Error(), name+" is named twice") {
-			t.Errorf("%s: %v", name, err)
-		}
-		l.Release()
+		t.Run(name, func(t *testing.T) {
+			l, err := Acquire(name)
+			var le *LockError
+			if refused != (err != nil) || refused && (!errors.As(err, &le) || le.PID != os.Getpid()) {
+				t.Errorf("%s: lock %v, want refused %v", name, err, refused)
+			}
+			if runtime.GOOS == "linux" && refused && err != nil && !strings.Contains(err.Error(), name+" is named twice") {
+				t.Errorf("%s: %v", name, err)
+			}
+			l.Release()
+		})
 	}
 	fmt.Fprintln(f, "block 2")
 	f.Close()
@@ -227,8 +229,10 @@ func TestStaleTemporariesExact(t *testing.T) {
 	}
 	l.Release()
 	for n, removed := range names {
-		if _, err := os.Stat(filepath.Join(dir, n)); removed != (err != nil) {
-			t.Errorf("%s: removed %v, want %v", n, err != nil, removed)
-		}
+		t.Run(n, func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(dir, n)); removed != (err != nil) {
+				t.Errorf("%s: removed %v, want %v", n, err != nil, removed)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -84,9 +85,11 @@ func TestValidate(t *testing.T) {
 		{mk([16]int{15, 15, 1}, game.Left), 32768, true},
 		{mk([16]int{15, 15, 1, 0, 15}, game.Left), 32768, false},
 	} {
-		if got := validate(c.c.view, c.c.c, c.t); got != c.want {
-			t.Errorf("%s %+v t %d: %v, want %v", c.c.view.Hex(), c.c.c, c.t, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%s dir %v at %d", c.c.view.Hex(), c.c.c.Dir, c.t), func(t *testing.T) {
+			if got := validate(c.c.view, c.c.c, c.t); got != c.want {
+				t.Errorf("%s %+v t %d: %v, want %v", c.c.view.Hex(), c.c.c, c.t, got, c.want)
+			}
+		})
 	}
 }
 

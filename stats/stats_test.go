@@ -82,13 +82,15 @@ var demoBlocks = []struct {
 
 func TestBlockIsTheDemos(t *testing.T) {
 	for _, c := range demoBlocks {
-		var sb strings.Builder
-		if err := c.b.Write(&sb, c.label, Pow2); err != nil {
-			t.Fatal(err)
-		}
-		if sb.String() != c.want {
-			t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := c.b.Write(&sb, c.label, Pow2); err != nil {
+				t.Fatal(err)
+			}
+			if sb.String() != c.want {
+				t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
+			}
+		})
 	}
 }
 
@@ -139,13 +141,15 @@ func TestWriteThreesIsTheFrameworks(t *testing.T) {
 				"\t192\t97.2973%\t(48.6486%)\n" +
 				"\t768\t48.6486%\t(48.6486%)\n\n"},
 	} {
-		var sb strings.Builder
-		if err := c.b.WriteThrees(&sb, c.label, threesValue, c.sp); err != nil {
-			t.Fatal(err)
-		}
-		if sb.String() != c.want {
-			t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := c.b.WriteThrees(&sb, c.label, threesValue, c.sp); err != nil {
+				t.Fatal(err)
+			}
+			if sb.String() != c.want {
+				t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
+			}
+		})
 	}
 }
 
