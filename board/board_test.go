@@ -112,11 +112,13 @@ func TestParse(t *testing.T) {
 		"2,0,0,4,0,0,0,0,0,0,0,0,0,0,0,x",
 		"2,0,0,4,0,0,0,0,0,0,0,0,0,0,0,0,0",
 	} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("Parse(%q) accepted", bad)
-		} else if strings.Contains(err.Error(), "\n") {
-			t.Errorf("Parse(%q): error is not one line: %q", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := Parse(bad); err == nil {
+				t.Errorf("Parse(%q) accepted", bad)
+			} else if strings.Contains(err.Error(), "\n") {
+				t.Errorf("Parse(%q): error is not one line: %q", bad, err)
+			}
+		})
 	}
 }
 

@@ -126,9 +126,11 @@ func TestParseWide(t *testing.T) {
 		t.Fatalf("4-bit hex: %s %v", w2.Hex(), err)
 	}
 	for _, bad := range []string{"", "0x", "0x12:34", "0xzzzz:1", "4294967296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "1,2"} {
-		if _, err := ParseWide(bad); err == nil || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: error %v", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseWide(bad); err == nil || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: error %v", bad, err)
+			}
+		})
 	}
 }
 

@@ -172,9 +172,11 @@ func TestModesLearn(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"sideways", "delayed", "delayed,nstep=3", "backward,nstep=0", "backward,lambda=2", "backward,foo=1"} {
-		if _, err := ParseMode(bad); err == nil {
-			t.Errorf("ParseMode(%q) accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseMode(bad); err == nil {
+				t.Errorf("ParseMode(%q) accepted", bad)
+			}
+		})
 	}
 }
 

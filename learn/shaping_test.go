@@ -21,19 +21,23 @@ func TestParseShaping(t *testing.T) {
 		"carousel":                        "carousel,block=2048,limit=65536",
 		"carousel,block=4096,limit=49152": "carousel,block=4096,limit=49152",
 	} {
-		s, err := ParseShaping(in)
-		if err != nil || s.String() != want {
-			t.Errorf("%q: %q, %v; want %q", in, s, err, want)
-		}
-		if back, err := ParseShaping(s.String()); err != nil || back != s {
-			t.Errorf("%q does not read back: %v", s, err)
-		}
+		t.Run(in, func(t *testing.T) {
+			s, err := ParseShaping(in)
+			if err != nil || s.String() != want {
+				t.Errorf("%q: %q, %v; want %q", in, s, err, want)
+			}
+			if back, err := ParseShaping(s.String()); err != nil || back != s {
+				t.Errorf("%q does not read back: %v", s, err)
+			}
+		})
 	}
 	for _, bad := range []string{"restart,L=0", "restart,at=1", "restart,at=-0.1", "restart,block=5", "carousel,L=3",
 		"carousel,limit=0", "carousel,block=x", "none,L=3", "shaped", "restart,x"} {
-		if _, err := ParseShaping(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseShaping(bad); err == nil {
+				t.Errorf("%q parsed", bad)
+			}
+		})
 	}
 }
 

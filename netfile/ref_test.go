@@ -465,24 +465,26 @@ func TestCheckRef(t *testing.T) {
 		"0123,4567@2": "stages",
 		"0123+hint":   "stage",
 	} {
-		net := ntuple.MustNew(spec)
-		for _, k := range []Format{DemoBin, TDLW} {
-			if k == TDLW && spec == "0123,4567@2" {
-				continue // .w holds stages (TestStagedW)
+		t.Run(spec, func(t *testing.T) {
+			net := ntuple.MustNew(spec)
+			for _, k := range []Format{DemoBin, TDLW} {
+				if k == TDLW && spec == "0123,4567@2" {
+					continue // .w holds stages (TestStagedW)
+				}
+				var b bytes.Buffer
+				err := WriteFormat(&b, k, "x", net, Header{})
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
+				}
+				path := filepath.Join(t.TempDir(), "x."+k.String())
+				if err := SaveFormat(path, k, net, Header{}); err == nil {
+					t.Errorf("%s saved as %s", spec, k)
+				}
+				if _, err := os.Stat(path); err == nil {
+					t.Errorf("%s: a file was left", path)
+				}
 			}
-			var b bytes.Buffer
-			err := WriteFormat(&b, k, "x", net, Header{})
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
-			}
-			path := filepath.Join(t.TempDir(), "x."+k.String())
-			if err := SaveFormat(path, k, net, Header{}); err == nil {
-				t.Errorf("%s saved as %s", spec, k)
-			}
-			if _, err := os.Stat(path); err == nil {
-				t.Errorf("%s: a file was left", path)
-			}
-		}
+		})
 	}
 }
 
@@ -523,33 +525,37 @@ func TestLoadAnyUnknown(t *testing.T) {
 func TestNonFiniteRefused(t *testing.T) {
 	dir := t.TempDir()
 	for i, bad := range []float32{math.Float32frombits(0x7fc01234), float32(math.Inf(-1)), float32(math.Inf(1))} {
-		n := refNet(t, "0123,4567", 1)
-		n.Weights()[100+i] = bad
-		for _, k := range []Format{Native, DemoBin, TDLW} {
-			path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
-			var data []byte
-			if k == Native {
-				var b bytes.Buffer
-				if err := Write(&b, n, Header{}); err != nil {
-					t.Fatal(err)
+		t.Run(fmt.Sprint(bad), func(t *testing.T) {
+			n := refNet(t, "0123,4567", 1)
+			n.Weights()[100+i] = bad
+			for _, k := range []Format{Native, DemoBin, TDLW} {
+				path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
+				var data []byte
+				if k == Native {
+					var b bytes.Buffer
+					if err := Write(&b, n, Header{}); err != nil {
+						t.Fatal(err)
+					}
+					data = b.Bytes()
+				} else {
+					data = encode(t, k, n)
 				}
-				data = b.Bytes()
-			} else {
-				data = encode(t, k, n)
+				os.WriteFile(path, data, 0o644)
+				net, _, err := LoadAny(path)
+				refused(t, fmt.Sprintf("%v in %v", bad, k), net, err, "not a finite number")
 			}
-			os.WriteFile(path, data, 0o644)
-			net, _, err := LoadAny(path)
-			refused(t, fmt.Sprintf("%v in %v", bad, k), net, err, "not a finite number")
-		}
-		n.Free()
+			n.Free()
+		})
 	}
 }
 
 func TestKindNames(t *testing.T) {
 	for name, want := range map[string]Format{"a.td2048": Native, "a.bin": DemoBin, "x/4x6.w": TDLW, "a.W": TDLW, "a": Unknown, "a.dat": Unknown, "bin": Unknown} {
-		if got := FormatOfName(name); got != want {
-			t.Errorf("FormatOfName(%q) = %s, want %s", name, got, want)
-		}
+		t.Run(name, func(t *testing.T) {
+			if got := FormatOfName(name); got != want {
+				t.Errorf("FormatOfName(%q) = %s, want %s", name, got, want)
+			}
+		})
 	}
 	if _, err := ParseFormat("png"); err == nil {
 		t.Error("png accepted")

@@ -18,17 +18,19 @@ func TestParseThresholds(t *testing.T) {
 		"012345,456789@0, 8192":   "012345,456789@0,8192",
 		"4x6@3":                   "4x6@3",
 	} {
-		s, err := ParseSpec(in)
-		if err != nil {
-			t.Fatalf("%s: %v", in, err)
-		}
-		if s.String() != want {
-			t.Errorf("%s reads as %s, want %s", in, s, want)
-		}
-		back, err := ParseSpec(s.String())
-		if err != nil || !back.Equal(s) {
-			t.Errorf("%s: %s does not read back equal (%v)", in, s, err)
-		}
+		t.Run(in, func(t *testing.T) {
+			s, err := ParseSpec(in)
+			if err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			if s.String() != want {
+				t.Errorf("%s reads as %s, want %s", in, s, want)
+			}
+			back, err := ParseSpec(s.String())
+			if err != nil || !back.Equal(s) {
+				t.Errorf("%s: %s does not read back equal (%v)", in, s, err)
+			}
+		})
 	}
 	s, _ := ParseSpec("4x6@0,8192,16384")
 	if s.StageCount() != 3 || !slices.Equal(s.StageThresholds(), []int{0, 8192, 16384}) {
@@ -50,9 +52,11 @@ func TestParseThresholds(t *testing.T) {
 	}
 	for _, bad := range []string{"4x6@0", "4x6@16384,32768", "4x6@0,0", "4x6@0,8192,4096", "4x6@0,65536",
 		"4x6@0,-1", "4x6@0,x", "4x6@0,", "4x6@0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"} {
-		if _, err := ParseSpec(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseSpec(bad); err == nil {
+				t.Errorf("%q parsed", bad)
+			}
+		})
 	}
 }
 

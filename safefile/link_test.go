@@ -189,12 +189,14 @@ func TestWriteAtomicThroughLink(t *testing.T) {
 	l.Release()
 	write(t, "dangling.td2048", "made")
 	for name, want := range map[string]string{"latest.td2048": "runs/w.td2048", "dangling.td2048": "runs/new.td2048"} {
-		if fi, err := os.Lstat(name); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			t.Errorf("%s is no longer a link", name)
-		}
-		if got := read(t, name); got != read(t, want) {
-			t.Errorf("%s reads %q, %s %q", name, got, want, read(t, want))
-		}
+		t.Run(name, func(t *testing.T) {
+			if fi, err := os.Lstat(name); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("%s is no longer a link", name)
+			}
+			if got := read(t, name); got != read(t, want) {
+				t.Errorf("%s reads %q, %s %q", name, got, want, read(t, want))
+			}
+		})
 	}
 	if read(t, "runs/w.td2048") != "newer" || read(t, "runs/new.td2048") != "made" {
 		t.Error("the targets were not written")

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -159,8 +160,10 @@ func TestNum(t *testing.T) {
 		174965: "174965", 999999.7: "1e+06", 1234567.8: "1.23457e+06", 0: "0", 0.0001: "0.0001", 0.00001: "1e-05",
 		float64(float32(22382.45)): "22382.4", 22382.45: "22382.5",
 	} {
-		if got := Num(v); got != want {
-			t.Errorf("Num(%v) = %q, want %q", v, got, want)
-		}
+		t.Run(fmt.Sprint(v), func(t *testing.T) {
+			if got := Num(v); got != want {
+				t.Errorf("Num(%v) = %q, want %q", v, got, want)
+			}
+		})
 	}
 }

@@ -304,10 +304,12 @@ func TestAbsurdFlagsRefused(t *testing.T) {
 		{"train", "--alpha", "-0.1"}, {"train", "--alpha-schedule", "0:0.1,100:5"}, {"train", "--threads", "100000"},
 		{"eval", "--cache", "1000G"}, {"eval", "--threads", "100000"}, {"train", "--init", "Inf"}, {"train", "--init", "1e12"}, {"bench", "--threads", "100000"}, {"hint", "--cache", "1000G", "0x1"}, {"train", "--network", "6x5"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 	if _, err := os.Stat("weights.td2048"); err == nil {
 		t.Error("a refused run left weights")
@@ -456,10 +458,12 @@ func TestEmptyNamesRefused(t *testing.T) {
 		{"sweep", "report", ".", "--plot", ""},
 		{"train", "--alpha-schedule", "0:0.1,0:0.05", "--episodes", "10"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("files made: %v", entries)
@@ -619,10 +623,12 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 		append(eval, "--games", "20", "--seed", "5", "--shard", "0/2", "--out", "p0.json", "--threads", "2"),
 		{"merge", "p0.json", "p1.json", "--out", "expensive.json"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 0 || args[0] == "eval" && !strings.Contains(out, "\ndone already: ") {
-			t.Errorf("rerun %v: exit %d: %s%s", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 0 || args[0] == "eval" && !strings.Contains(out, "\ndone already: ") {
+				t.Errorf("rerun %v: exit %d: %s%s", args, code, out, errs)
+			}
+		})
 	}
 	// A damaged result, or a file that is no result, is refused; --force
 	// replaces either.
@@ -632,11 +638,13 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 		"damaged.json": "damaged.json: damaged evaluation result: checksum does not match" + hint,
 		"notes.txt":    "notes.txt holds other data" + hint,
 	} {
-		oneLine(t, append(eval, "--games", "3", "--out", name), 1, msg)
-		oneLine(t, []string{"merge", "p0.json", "p1.json", "--out", name}, 1, strings.Replace(msg, "(choose another --out, or --force", "(choose another --out, or --force", 1))
-		if code, _, errs := runCmd(t, append(eval, "--games", "3", "--out", name, "--force")...); code != 0 {
-			t.Errorf("--force over %s: %s", name, errs)
-		}
+		t.Run(name, func(t *testing.T) {
+			oneLine(t, append(eval, "--games", "3", "--out", name), 1, msg)
+			oneLine(t, []string{"merge", "p0.json", "p1.json", "--out", name}, 1, strings.Replace(msg, "(choose another --out, or --force", "(choose another --out, or --force", 1))
+			if code, _, errs := runCmd(t, append(eval, "--games", "3", "--out", name, "--force")...); code != 0 {
+				t.Errorf("--force over %s: %s", name, errs)
+			}
+		})
 	}
 	if code, _, errs := runCmd(t, append(eval, "--games", "3", "--seed", "99", "--out", "expensive.json", "--force")...); code != 0 {
 		t.Fatalf("--force: %s", errs)
@@ -660,10 +668,12 @@ func TestEmptyOutputNamesRefused(t *testing.T) {
 		{"convert", w, ""},
 		{"convert", w, "", "--to", "w"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "empty") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "empty") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 }
 

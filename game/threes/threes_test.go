@@ -220,9 +220,11 @@ func TestCodeParsesAndFormats(t *testing.T) {
 		t.Errorf("hex round trip: %v %v", c.Hex(), err)
 	}
 	for _, bad := range []string{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "12288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0xf", "1,2"} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("Parse(%q) accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := Parse(bad); err == nil {
+				t.Errorf("Parse(%q) accepted", bad)
+			}
+		})
 	}
 }
 
