@@ -112,11 +112,13 @@ func TestParse(t *testing.T) {
 		"2,0,0,4,0,0,0,0,0,0,0,0,0,0,0,x",
 		"2,0,0,4,0,0,0,0,0,0,0,0,0,0,0,0,0",
 	} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("Parse(%q) accepted", bad)
-		} else if strings.Contains(err.Error(), "\n") {
-			t.Errorf("Parse(%q): error is not one line: %q", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := Parse(bad); err == nil {
+				t.Errorf("Parse(%q) accepted", bad)
+			} else if strings.Contains(err.Error(), "\n") {
+				t.Errorf("Parse(%q): error is not one line: %q", bad, err)
+			}
+		})
 	}
 }
 
@@ -195,8 +197,10 @@ func TestScale(t *testing.T) {
 		{0x1111111111111111, 2},
 		{0xe00000000000000d, 0x6001},
 	} {
-		if got := c.b.Scale(); got != c.want {
-			t.Errorf("scale of %016x = %#x, want %#x", uint64(c.b), got, c.want)
-		}
+		t.Run(c.b.Hex(), func(t *testing.T) {
+			if got := c.b.Scale(); got != c.want {
+				t.Errorf("scale of %016x = %#x, want %#x", uint64(c.b), got, c.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,9 +22,11 @@ func TestDowngradeVectors(t *testing.T) {
 		{Wide{Low: 0x4321}, 3, Wide{Low: 0x4321}},      // no gap
 		{Wide{}, 1, Wide{}},
 	} {
-		if got := c.in.Downgrade(c.n); got != c.want {
-			t.Errorf("%s by %d = %s, want %s", c.in.Hex(), c.n, got.Hex(), c.want.Hex())
-		}
+		t.Run(fmt.Sprint(c.in.Hex(), " by ", c.n), func(t *testing.T) {
+			if got := c.in.Downgrade(c.n); got != c.want {
+				t.Errorf("%s by %d = %s, want %s", c.in.Hex(), c.n, got.Hex(), c.want.Hex())
+			}
+		})
 	}
 }
 
@@ -123,9 +126,11 @@ func TestParseWide(t *testing.T) {
 		t.Fatalf("4-bit hex: %s %v", w2.Hex(), err)
 	}
 	for _, bad := range []string{"", "0x", "0x12:34", "0xzzzz:1", "4294967296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "1,2"} {
-		if _, err := ParseWide(bad); err == nil || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%q: error %v", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseWide(bad); err == nil || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%q: error %v", bad, err)
+			}
+		})
 	}
 }
 

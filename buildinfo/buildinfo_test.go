@@ -15,9 +15,11 @@ func TestString(t *testing.T) {
 		{Info{Version: "v1.2.3", Revision: "0123456789abcdef", Time: "2025-01-02T03:04:05Z", Go: "go1.26.8"}, "v1.2.3 (commit 0123456789ab, 2025-01-02T03:04:05Z), go1.26.8"},
 		{Info{Version: "(devel)", Revision: "0123", Modified: true, Go: "go1.26.8"}, "(devel) (commit 0123, modified), go1.26.8"},
 	} {
-		if got := c.b.String(); got != c.want {
-			t.Errorf("String = %q, want %q", got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := c.b.String(); got != c.want {
+				t.Errorf("String = %q, want %q", got, c.want)
+			}
+		})
 	}
 }
 
@@ -43,9 +45,11 @@ func TestSame(t *testing.T) {
 		{"no commit, other executable", devel, with(devel, func(b *Info) { b.Executable = "e2" }), false},
 		{"modified, other executable", with(clean, func(b *Info) { b.Modified = true }), with(clean, func(b *Info) { b.Modified, b.Executable = true, "e2" }), false},
 	} {
-		if got := Same(c.a, c.b); got != c.same {
-			t.Errorf("%s: Same = %v", c.name, got)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Same(c.a, c.b); got != c.same {
+				t.Errorf("%s: Same = %v", c.name, got)
+			}
+		})
 	}
 	if d := devel.Describe(); !strings.Contains(d, "executable e1") || strings.Contains(clean.Describe(), "executable") {
 		t.Errorf("Describe: %q, %q", d, clean.Describe())

@@ -55,13 +55,15 @@ func TestParseShard(t *testing.T) {
 		{"+1/2", Shard{}, "integers"},
 		{"1/2/3", Shard{}, "integers"},
 	} {
-		s, err := ParseShard(c.in)
-		if c.err == "" && (err != nil || s != c.want) {
-			t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, s, err, c.want)
-		}
-		if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
-			t.Errorf("ParseShard(%q) error %v; want one containing %q", c.in, err, c.err)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			s, err := ParseShard(c.in)
+			if c.err == "" && (err != nil || s != c.want) {
+				t.Errorf("ParseShard(%q) = %v, %v; want %v", c.in, s, err, c.want)
+			}
+			if c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)) {
+				t.Errorf("ParseShard(%q) error %v; want one containing %q", c.in, err, c.err)
+			}
+		})
 	}
 }
 
@@ -138,10 +140,12 @@ func TestMergeRefuses(t *testing.T) {
 		{other(func(r *Result) { r.Game = "threes" }), "game threes"},
 		{nil, "no shards"},
 	} {
-		_, err := Merge(c.parts, MergeOptions{})
-		if err == nil || !strings.Contains(err.Error(), c.err) {
-			t.Errorf("Merge error %v; want one containing %q", err, c.err)
-		}
+		t.Run(c.err, func(t *testing.T) {
+			_, err := Merge(c.parts, MergeOptions{})
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Merge error %v; want one containing %q", err, c.err)
+			}
+		})
 	}
 }
 

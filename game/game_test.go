@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -98,10 +99,12 @@ func TestRulesVectors(t *testing.T) {
 		{[4]int{14, 14, 1, 1}, [4]int{15, 2, 0, 0}, 32772},
 	}
 	for _, c := range cases {
-		got, rew := SlideRow(c.row)
-		if got != c.want || int(rew) != c.reward {
-			t.Errorf("SlideRow(%v) = %v, %d; want %v, %d", c.row, got, rew, c.want, c.reward)
-		}
+		t.Run(fmt.Sprint(c.row), func(t *testing.T) {
+			got, rew := SlideRow(c.row)
+			if got != c.want || int(rew) != c.reward {
+				t.Errorf("SlideRow(%v) = %v, %d; want %v, %d", c.row, got, rew, c.want, c.reward)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -75,9 +76,11 @@ func TestSlideRowWideVectors(t *testing.T) {
 		{[4]int{31, 31, 0, 0}, [4]int{31, 31, 0, 0}, 0},
 		{[4]int{17, 0, 17, 17}, [4]int{18, 17, 0, 0}, 262144},
 	} {
-		if out, r := SlideRowWide(c.in); out != c.out || r != c.reward {
-			t.Errorf("%v: %v %d, want %v %d", c.in, out, r, c.out, c.reward)
-		}
+		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
+			if out, r := SlideRowWide(c.in); out != c.out || r != c.reward {
+				t.Errorf("%v: %v %d, want %v %d", c.in, out, r, c.out, c.reward)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -32,13 +33,15 @@ func TestScaleTo(t *testing.T) {
 		{"e00111", 0x2803, "d0011b"},
 		{"fedcba987654", 0xf803, "1fedcb1111111"},
 	} {
-		got := scaleTo(hexBoard(t, c.from), c.scale)
-		if got != hexBoard(t, c.want) {
-			t.Errorf("%s to %#x: %x, want %s", c.from, c.scale, uint64(got), c.want)
-		}
-		if got.Scale() != c.scale {
-			t.Errorf("%s to %#x: scale %#x", c.from, c.scale, got.Scale())
-		}
+		t.Run(c.from, func(t *testing.T) {
+			got := scaleTo(hexBoard(t, c.from), c.scale)
+			if got != hexBoard(t, c.want) {
+				t.Errorf("%s to %#x: %x, want %s", c.from, c.scale, uint64(got), c.want)
+			}
+			if got.Scale() != c.scale {
+				t.Errorf("%s to %#x: scale %#x", c.from, c.scale, got.Scale())
+			}
+		})
 	}
 }
 
@@ -54,8 +57,10 @@ func TestDowngrade(t *testing.T) {
 		{"1abdef", 2, "19abcd"},
 		{"4321", 1, "4321"},
 	} {
-		if got, _ := downgrade(hexBoard(t, c.from), c.n); got != hexBoard(t, c.want) {
-			t.Errorf("%s by %d: %x, want %s", c.from, c.n, uint64(got), c.want)
-		}
+		t.Run(fmt.Sprint(c.from, " by ", c.n), func(t *testing.T) {
+			if got, _ := downgrade(hexBoard(t, c.from), c.n); got != hexBoard(t, c.want) {
+				t.Errorf("%s by %d: %x, want %s", c.from, c.n, uint64(got), c.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"sync/atomic"
@@ -176,10 +177,12 @@ func TestPickLanes(t *testing.T) {
 		{100, 50, laneTimes.maxHold, 2, laneTimes.maxHold}, // slower: keep, at most the longest hold
 		{0, 0, laneTimes.hold, 2, 2 * laneTimes.hold},      // nothing measured: keep
 	} {
-		cur, hold := pickLanes(2, 1, c.now, c.then, c.hold, laneTimes)
-		if cur != c.cur || hold != c.next {
-			t.Errorf("now %v then %v: %d lanes for %v, want %d for %v", c.now, c.then, cur, hold, c.cur, c.next)
-		}
+		t.Run(fmt.Sprintf("%v after %v on %d", c.now, c.then, c.cur), func(t *testing.T) {
+			cur, hold := pickLanes(2, 1, c.now, c.then, c.hold, laneTimes)
+			if cur != c.cur || hold != c.next {
+				t.Errorf("now %v then %v: %d lanes for %v, want %d for %v", c.now, c.then, cur, hold, c.cur, c.next)
+			}
+		})
 	}
 }
 
@@ -198,9 +201,11 @@ func TestLaneControlFollowsSpeed(t *testing.T) {
 		threads, lanes int
 		want           string
 	}{{2, 2, "threads (2 or 1) and episodes in turn (2 or 1)"}, {16, 1, "threads (16 or 8)"}, {3, 4, "threads (3 or 1) and episodes in turn (4 or 1)"}, {1, 2, ""}} {
-		if got := AdaptChoices(c.threads, c.lanes); got != c.want {
-			t.Errorf("AdaptChoices(%d, %d) = %q, want %q", c.threads, c.lanes, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d threads %d lanes", c.threads, c.lanes), func(t *testing.T) {
+			if got := AdaptChoices(c.threads, c.lanes); got != c.want {
+				t.Errorf("AdaptChoices(%d, %d) = %q, want %q", c.threads, c.lanes, got, c.want)
+			}
+		})
 	}
 	var fast atomic.Int32 // the faster choice
 	fast.Store(1)
@@ -354,8 +359,10 @@ func TestChoiceTimes(t *testing.T) {
 		{[]ChoiceTime{{2, 2, 3 * time.Second}, {2, 1, time.Second}}, "2 threads x 2 games 75%, 2 threads x 1 game 25%"},
 		{[]ChoiceTime{{16, 1, 2 * time.Second}, {8, 1, time.Second}}, "16 threads 67%, 8 threads 33%"},
 	} {
-		if got := DescribeChoices(c.ts); got != c.want {
-			t.Errorf("DescribeChoices(%v) = %q, want %q", c.ts, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.ts), func(t *testing.T) {
+			if got := DescribeChoices(c.ts); got != c.want {
+				t.Errorf("DescribeChoices(%v) = %q, want %q", c.ts, got, c.want)
+			}
+		})
 	}
 }

@@ -211,18 +211,22 @@ func TestSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for ep, want := range map[int]float32{0: 0.1, 199999: 0.1, 200000: 0.05, 500000: 0.025} {
-		if got := s.Alpha(ep); got != want {
-			t.Errorf("Alpha(%d) = %v, want %v", ep, got, want)
-		}
+		t.Run(fmt.Sprint("episode ", ep), func(t *testing.T) {
+			if got := s.Alpha(ep); got != want {
+				t.Errorf("Alpha(%d) = %v, want %v", ep, got, want)
+			}
+		})
 	}
 	late, _ := ParseSchedule("1000:0.01", 0.2)
 	if late.Alpha(999) != 0.2 || late.Alpha(1000) != 0.01 {
 		t.Errorf("late schedule: %v %v", late.Alpha(999), late.Alpha(1000))
 	}
 	for _, bad := range []string{"x", "0:", ":1", "-5:0.1", "0:-1", "0:0.1,,", "0:0.1,0:0.05", "100:0.1,5:0.2,100:0.05"} {
-		if _, err := ParseSchedule(bad, 0.1); err == nil {
-			t.Errorf("schedule %q accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseSchedule(bad, 0.1); err == nil {
+				t.Errorf("schedule %q accepted", bad)
+			}
+		})
 	}
 	p := Constant(0.1)
 	if err := p.SetPlateau("0.5:3"); err != nil {
@@ -238,9 +242,11 @@ func TestSchedule(t *testing.T) {
 		t.Errorf("plateau: %d cuts, alpha %v", cuts, p.Alpha(0))
 	}
 	for _, bad := range []string{"1:3", "0.5", "0.5:0", "x:2"} {
-		if err := Constant(0.1).SetPlateau(bad); err == nil {
-			t.Errorf("plateau %q accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if err := Constant(0.1).SetPlateau(bad); err == nil {
+				t.Errorf("plateau %q accepted", bad)
+			}
+		})
 	}
 }
 
@@ -289,9 +295,11 @@ func TestHotPathsAllocateNothing(t *testing.T) {
 			"EstimateMany": func() { net.EstimateMany(bs, out) },
 			"Greedy":       func() { sink += search.Greedy(net, b).Value },
 		} {
-			if n := testing.AllocsPerRun(100, f); n != 0 {
-				t.Errorf("%s %s: %v allocations", spec, name, n)
-			}
+			t.Run(name, func(t *testing.T) {
+				if n := testing.AllocsPerRun(100, f); n != 0 {
+					t.Errorf("%s %s: %v allocations", spec, name, n)
+				}
+			})
 		}
 		w := NewWorker(net, AfterState, NewRand(1, 1))
 		w.Play(0.1)
@@ -323,27 +331,29 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		{"4x6@0,256", Mode{Online: true}, Shaping{}},
 		{"4x6", Mode{Online: true}, Shaping{Restart: true, L: 30, At: 0.5}},
 	} {
-		a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
-		if !a.Direct() {
+		t.Run(c.spec+" "+c.mode.String()+" "+c.shape.String(), func(t *testing.T) {
+			a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
+			if !a.Direct() {
+				a.Free()
+				b.Free()
+				t.Skip("no direct 4x6 path on this processor")
+			}
+			wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
+			wb.trace.UseIndices()
+			for _, w := range []*Worker{wa, wb} {
+				w.trace.Mode, w.Shaping = c.mode, c.shape
+			}
+			for i := range 300 {
+				if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
+					t.Fatalf("%s %+v %+v, episode %d: direct %+v, indexed %+v", c.spec, c.mode, c.shape, i, ea, eb)
+				}
+			}
+			if !slices.Equal(a.Weights(), b.Weights()) {
+				t.Fatalf("%s %+v %+v: weights differ", c.spec, c.mode, c.shape)
+			}
 			a.Free()
 			b.Free()
-			t.Skip("no direct 4x6 path on this processor")
-		}
-		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
-		wb.trace.UseIndices()
-		for _, w := range []*Worker{wa, wb} {
-			w.trace.Mode, w.Shaping = c.mode, c.shape
-		}
-		for i := range 300 {
-			if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
-				t.Fatalf("%s %+v %+v, episode %d: direct %+v, indexed %+v", c.spec, c.mode, c.shape, i, ea, eb)
-			}
-		}
-		if !slices.Equal(a.Weights(), b.Weights()) {
-			t.Fatalf("%s %+v %+v: weights differ", c.spec, c.mode, c.shape)
-		}
-		a.Free()
-		b.Free()
+		})
 	}
 }
 

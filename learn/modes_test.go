@@ -42,40 +42,42 @@ func TestModeTargets(t *testing.T) {
 		{"delayed,lambda=0.5", [4]float32{85.75, 65.5, 51, 0}, up},
 		{"backward,lambda=0.5,nstep=1", [4]float32{98, 80, 86, 0}, down}, // cut at one step: TD(0)
 	} {
-		m, err := ParseMode(c.mode)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := NewTrace(net)
-		tr.Mode = m
-		var got [4]float32
-		var order [4]int
-		seen := 0
-		tr.observe = func(i int, target float32) {
-			got[i] = target
-			if seen < 4 {
-				order[seen] = i
+		t.Run(c.mode, func(t *testing.T) {
+			m, err := ParseMode(c.mode)
+			if err != nil {
+				t.Fatal(err)
 			}
-			seen++
-		}
-		tr.Reset(1e-30)
-		for k := range 4 {
-			var mv Moves
-			mv.After[0] = board.Board(k + 1) // cell 0 holds tile k+1
-			mv.Reward[0] = rewards[k]
-			mv.Legal = 1
-			if d := tr.Choose(&mv); d != 0 {
-				t.Fatalf("chose %d", d)
+			tr := NewTrace(net)
+			tr.Mode = m
+			var got [4]float32
+			var order [4]int
+			seen := 0
+			tr.observe = func(i int, target float32) {
+				got[i] = target
+				if seen < 4 {
+					order[seen] = i
+				}
+				seen++
 			}
-			tr.Push(&mv, 0)
-		}
-		tr.Learn(1e-30, 0)
-		if got != c.want || seen != 4 || order != c.order {
-			t.Errorf("%s: targets %v (%d updates, steps in order %v), want %v in order %v", c.mode, got, seen, order, c.want, c.order)
-		}
-		if m.String() != c.mode && c.mode != "backward,lambda=0" && c.mode != "backward,lambda=0.5,nstep=1" {
-			t.Errorf("%s reads back as %s", c.mode, m)
-		}
+			tr.Reset(1e-30)
+			for k := range 4 {
+				var mv Moves
+				mv.After[0] = board.Board(k + 1) // cell 0 holds tile k+1
+				mv.Reward[0] = rewards[k]
+				mv.Legal = 1
+				if d := tr.Choose(&mv); d != 0 {
+					t.Fatalf("chose %d", d)
+				}
+				tr.Push(&mv, 0)
+			}
+			tr.Learn(1e-30, 0)
+			if got != c.want || seen != 4 || order != c.order {
+				t.Errorf("%s: targets %v (%d updates, steps in order %v), want %v in order %v", c.mode, got, seen, order, c.want, c.order)
+			}
+			if m.String() != c.mode && c.mode != "backward,lambda=0" && c.mode != "backward,lambda=0.5,nstep=1" {
+				t.Errorf("%s reads back as %s", c.mode, m)
+			}
+		})
 	}
 }
 
@@ -97,25 +99,27 @@ func TestDelayedUsesTheChoicesValues(t *testing.T) {
 		{"online,lambda=0.5,nstep=2", 78.75, 94.375, 40},
 		{"delayed,lambda=0.5,nstep=2", 79.5, 94, 40},
 	} {
-		net := ntuple.MustNew("0/noiso")
-		w := net.Weights()
-		w[1], w[2], w[3] = 100, 90, 80
-		tr := NewTrace(net)
-		tr.Mode, _ = ParseMode(c.mode)
-		tr.Reset(0.5)
-		for k, tile := range []int{1, 2, 1, 3} {
-			var mv Moves
-			mv.After[0] = board.Board(tile)
-			mv.Reward[0] = []float32{4, 8, 0, 16}[k]
-			mv.Legal = 1
-			tr.Choose(&mv)
-			tr.Push(&mv, 0)
-		}
-		tr.Learn(0.5, 0)
-		if w[1] != c.w1 || w[2] != c.w2 || w[3] != c.w3 {
-			t.Errorf("%s: weights %v %v %v, want %v %v %v", c.mode, w[1], w[2], w[3], c.w1, c.w2, c.w3)
-		}
-		net.Free()
+		t.Run(c.mode, func(t *testing.T) {
+			net := ntuple.MustNew("0/noiso")
+			w := net.Weights()
+			w[1], w[2], w[3] = 100, 90, 80
+			tr := NewTrace(net)
+			tr.Mode, _ = ParseMode(c.mode)
+			tr.Reset(0.5)
+			for k, tile := range []int{1, 2, 1, 3} {
+				var mv Moves
+				mv.After[0] = board.Board(tile)
+				mv.Reward[0] = []float32{4, 8, 0, 16}[k]
+				mv.Legal = 1
+				tr.Choose(&mv)
+				tr.Push(&mv, 0)
+			}
+			tr.Learn(0.5, 0)
+			if w[1] != c.w1 || w[2] != c.w2 || w[3] != c.w3 {
+				t.Errorf("%s: weights %v %v %v, want %v %v %v", c.mode, w[1], w[2], w[3], c.w1, c.w2, c.w3)
+			}
+			net.Free()
+		})
 	}
 }
 
@@ -168,9 +172,11 @@ func TestModesLearn(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"sideways", "delayed", "delayed,nstep=3", "backward,nstep=0", "backward,lambda=2", "backward,foo=1"} {
-		if _, err := ParseMode(bad); err == nil {
-			t.Errorf("ParseMode(%q) accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseMode(bad); err == nil {
+				t.Errorf("ParseMode(%q) accepted", bad)
+			}
+		})
 	}
 }
 
@@ -202,54 +208,56 @@ func TestSlidingTraceLearnsAsWhole(t *testing.T) {
 	modes := []string{"online", "online,nstep=3", "online,lambda=0.5", "delayed,lambda=0.5,nstep=4"}
 	for _, spec := range []string{"0123,4567,0145", "0123,4567@0,256", "4x6"} {
 		for _, mode := range modes {
-			for _, tc := range []string{"", "tc", "packed"} {
-				if tc != "" && spec == "4x6" {
-					continue // 768 MB a network: the small ones cover TC
-				}
-				m, err := ParseMode(mode)
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := fmt.Sprintf("%s %s %s", spec, mode, tc)
-				nets := [2]*ntuple.Network{ntuple.MustNew(spec), ntuple.MustNew(spec)}
-				alpha := float32(0.05)
-				for _, n := range nets {
-					if tc != "" {
-						n.EnableCoherence()
-						alpha = 0.5
+			t.Run(mode, func(t *testing.T) {
+				for _, tc := range []string{"", "tc", "packed"} {
+					if tc != "" && spec == "4x6" {
+						continue // 768 MB a network: the small ones cover TC
 					}
-					if tc == "packed" {
-						n.Pack()
+					m, err := ParseMode(mode)
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				ws := [2]*Worker{NewWorker(nets[0], AfterState, NewRand(3, 9)), NewWorker(nets[1], AfterState, NewRand(3, 9))}
-				for _, w := range ws {
-					w.trace.Mode = m
-				}
-				ws[1].trace.keep = true
-				long, most := 0, 0
-				for i := range 30 {
-					ea := ws[0].Play(alpha)
-					if eb := ws[1].Play(alpha); ea != eb {
-						t.Fatalf("%s: episode %d: sliding %+v, whole %+v", name, i, ea, eb)
+					name := fmt.Sprintf("%s %s %s", spec, mode, tc)
+					nets := [2]*ntuple.Network{ntuple.MustNew(spec), ntuple.MustNew(spec)}
+					alpha := float32(0.05)
+					for _, n := range nets {
+						if tc != "" {
+							n.EnableCoherence()
+							alpha = 0.5
+						}
+						if tc == "packed" {
+							n.Pack()
+						}
 					}
-					if ea.Moves > m.n()+window {
-						long++
+					ws := [2]*Worker{NewWorker(nets[0], AfterState, NewRand(3, 9)), NewWorker(nets[1], AfterState, NewRand(3, 9))}
+					for _, w := range ws {
+						w.trace.Mode = m
 					}
-					most = max(most, ws[0].trace.Len())
+					ws[1].trace.keep = true
+					long, most := 0, 0
+					for i := range 30 {
+						ea := ws[0].Play(alpha)
+						if eb := ws[1].Play(alpha); ea != eb {
+							t.Fatalf("%s: episode %d: sliding %+v, whole %+v", name, i, ea, eb)
+						}
+						if ea.Moves > m.n()+window {
+							long++
+						}
+						most = max(most, ws[0].trace.Len())
+					}
+					if long < 20 || most > m.n()+window {
+						t.Fatalf("%s: %d of 30 games longer than a window; the sliding trace held up to %d steps", name, long, most)
+					}
+					if !slices.Equal(nets[0].Weights(), nets[1].Weights()) {
+						t.Fatalf("%s: weights differ", name)
+					}
+					if tc != "" && !slices.Equal(nets[0].Accumulators(), nets[1].Accumulators()) {
+						t.Fatalf("%s: accumulators differ", name)
+					}
+					nets[0].Free()
+					nets[1].Free()
 				}
-				if long < 20 || most > m.n()+window {
-					t.Fatalf("%s: %d of 30 games longer than a window; the sliding trace held up to %d steps", name, long, most)
-				}
-				if !slices.Equal(nets[0].Weights(), nets[1].Weights()) {
-					t.Fatalf("%s: weights differ", name)
-				}
-				if tc != "" && !slices.Equal(nets[0].Accumulators(), nets[1].Accumulators()) {
-					t.Fatalf("%s: accumulators differ", name)
-				}
-				nets[0].Free()
-				nets[1].Free()
-			}
+			})
 		}
 	}
 	// Threes!: the same trace.
@@ -298,28 +306,30 @@ func TestOnlineValuing(t *testing.T) {
 		{"0/noiso@0,16384", "online", false, 97},
 		{"0/noiso@0,16384", "fast", false, 99},
 	} {
-		net := ntuple.MustNew(c.spec)
-		if c.tc {
-			net.EnableCoherence()
-		}
-		w := net.Weights()
-		w[1], w[2] = 100, 90
-		tr := NewTrace(net)
-		tr.Mode, _ = ParseMode(c.mode)
-		tr.Reset(0.5)
-		for k, tile := range []int{1, 1, 2} {
-			var mv Moves
-			mv.After[0] = board.Board(tile)
-			mv.Reward[0] = []float32{4, 8, 0}[k]
-			mv.Legal = 1
-			tr.Choose(&mv)
-			tr.Push(&mv, 0)
-		}
-		tr.Learn(0.5, 0)
-		if w = net.Weights(); w[1] != c.w1 || w[2] != 45 {
-			t.Errorf("%s %s (TC %v): w1 %v w2 %v, want %v 45", c.spec, c.mode, c.tc, w[1], w[2], c.w1)
-		}
-		net.Free()
+		t.Run(fmt.Sprint(c.spec, " ", c.mode, " tc=", c.tc), func(t *testing.T) {
+			net := ntuple.MustNew(c.spec)
+			if c.tc {
+				net.EnableCoherence()
+			}
+			w := net.Weights()
+			w[1], w[2] = 100, 90
+			tr := NewTrace(net)
+			tr.Mode, _ = ParseMode(c.mode)
+			tr.Reset(0.5)
+			for k, tile := range []int{1, 1, 2} {
+				var mv Moves
+				mv.After[0] = board.Board(tile)
+				mv.Reward[0] = []float32{4, 8, 0}[k]
+				mv.Legal = 1
+				tr.Choose(&mv)
+				tr.Push(&mv, 0)
+			}
+			tr.Learn(0.5, 0)
+			if w = net.Weights(); w[1] != c.w1 || w[2] != 45 {
+				t.Errorf("%s %s (TC %v): w1 %v w2 %v, want %v 45", c.spec, c.mode, c.tc, w[1], w[2], c.w1)
+			}
+			net.Free()
+		})
 	}
 }
 

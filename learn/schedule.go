@@ -8,9 +8,9 @@ import (
 )
 
 // A Schedule gives the learning rate of each episode: steps by episode
-// count ("0:0.1,200000:0.05", as seed 003 lowers alpha as learning
-// converges), optionally scaled down when the block averages stop rising.
-// Its exported state is saved in checkpoints.
+// count ("0:0.1,200000:0.05", lowering alpha as learning converges),
+// optionally scaled down when the block averages stop rising. Its exported
+// state is saved in checkpoints.
 type Schedule struct {
 	Steps []Step `json:"steps"`
 	// Plateau: when the mean of the last PlateauBlocks block averages has

@@ -21,19 +21,23 @@ func TestParseShaping(t *testing.T) {
 		"carousel":                        "carousel,block=2048,limit=65536",
 		"carousel,block=4096,limit=49152": "carousel,block=4096,limit=49152",
 	} {
-		s, err := ParseShaping(in)
-		if err != nil || s.String() != want {
-			t.Errorf("%q: %q, %v; want %q", in, s, err, want)
-		}
-		if back, err := ParseShaping(s.String()); err != nil || back != s {
-			t.Errorf("%q does not read back: %v", s, err)
-		}
+		t.Run(in, func(t *testing.T) {
+			s, err := ParseShaping(in)
+			if err != nil || s.String() != want {
+				t.Errorf("%q: %q, %v; want %q", in, s, err, want)
+			}
+			if back, err := ParseShaping(s.String()); err != nil || back != s {
+				t.Errorf("%q does not read back: %v", s, err)
+			}
+		})
 	}
 	for _, bad := range []string{"restart,L=0", "restart,at=1", "restart,at=-0.1", "restart,block=5", "carousel,L=3",
 		"carousel,limit=0", "carousel,block=x", "none,L=3", "shaped", "restart,x"} {
-		if _, err := ParseShaping(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseShaping(bad); err == nil {
+				t.Errorf("%q parsed", bad)
+			}
+		})
 	}
 }
 
@@ -183,38 +187,40 @@ func TestShapedTraining(t *testing.T) {
 		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{Online: true}},
 		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{}},
 	} {
-		sh, _ := ParseShaping(c.shaping)
-		cfg := Config{Episodes: 900, Seed: 2, Threads: 1, Every: 300, Shaping: sh, Mode: c.mode, Promote: c.spec != "0123,4567"}
-		var avgs []float64
-		cfg.Block = func(_ int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) }
-		full := ntuple.MustNew(c.spec)
-		if _, _, err := Train(context.Background(), full, cfg); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s %v: %.0f", c.shaping, c.mode, avgs)
-		if avgs[2] < 1.3*avgs[0] || avgs[2] < 2000 {
-			t.Errorf("%s %v: block averages %.0f: not learning", c.shaping, c.mode, avgs)
-		}
-		cfg.Block, cfg.Episodes = nil, 150
-		whole := ntuple.MustNew(c.spec)
-		Train(context.Background(), whole, cfg)
-		part := ntuple.MustNew(c.spec)
-		ctx, cancel := context.WithCancel(context.Background())
-		p := cfg
-		p.CheckpointEvery, p.Checkpoint = 67, func(RunState) error { cancel(); return nil }
-		st, _, _ := Train(ctx, part, p)
-		js, _ := json.Marshal(st)
-		var back RunState
-		json.Unmarshal(js, &back)
-		p = cfg
-		p.Resume, p.Schedule = &back, back.Schedule
-		Train(context.Background(), part, p)
-		a, b := whole.Weights(), part.Weights()
-		for i := range a {
-			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-				t.Fatalf("%s: weight %d: %v unbroken, %v resumed", c.shaping, i, a[i], b[i])
+		t.Run(c.spec+" "+c.shaping+" "+c.mode.String(), func(t *testing.T) {
+			sh, _ := ParseShaping(c.shaping)
+			cfg := Config{Episodes: 900, Seed: 2, Threads: 1, Every: 300, Shaping: sh, Mode: c.mode, Promote: c.spec != "0123,4567"}
+			var avgs []float64
+			cfg.Block = func(_ int, b *stats.Block, _ time.Duration, _ float32) { avgs = append(avgs, b.Avg()) }
+			full := ntuple.MustNew(c.spec)
+			if _, _, err := Train(context.Background(), full, cfg); err != nil {
+				t.Fatal(err)
 			}
-		}
+			t.Logf("%s %v: %.0f", c.shaping, c.mode, avgs)
+			if avgs[2] < 1.3*avgs[0] || avgs[2] < 2000 {
+				t.Errorf("%s %v: block averages %.0f: not learning", c.shaping, c.mode, avgs)
+			}
+			cfg.Block, cfg.Episodes = nil, 150
+			whole := ntuple.MustNew(c.spec)
+			Train(context.Background(), whole, cfg)
+			part := ntuple.MustNew(c.spec)
+			ctx, cancel := context.WithCancel(context.Background())
+			p := cfg
+			p.CheckpointEvery, p.Checkpoint = 67, func(RunState) error { cancel(); return nil }
+			st, _, _ := Train(ctx, part, p)
+			js, _ := json.Marshal(st)
+			var back RunState
+			json.Unmarshal(js, &back)
+			p = cfg
+			p.Resume, p.Schedule = &back, back.Schedule
+			Train(context.Background(), part, p)
+			a, b := whole.Weights(), part.Weights()
+			for i := range a {
+				if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+					t.Fatalf("%s: weight %d: %v unbroken, %v resumed", c.shaping, i, a[i], b[i])
+				}
+			}
+		})
 	}
 	if _, _, err := Train(context.Background(), ntuple.MustNew("0123@2"), Config{Episodes: 1, Shaping: Shaping{Restart: true, L: 10, At: 0.5}}); err == nil {
 		t.Error("restart of a staged network accepted")

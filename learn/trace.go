@@ -221,10 +221,9 @@ const window = 64
 // slide drops the steps an online trace has learnt: the last n steps
 // (Mode.n) still wait for their targets, and the updates read no others.
 // Without it a trace grows by a step per move, up to 2 MB of indices in a
-// 15,000-move game, streamed through the cache beside the weights (as
-// TDL2048+'s online modes, it now keeps only what it learns). Measured on
-// trained 4x6 weights: TC on two threads about 6% faster, one thread
-// unchanged.
+// 15,000-move game, streamed through the cache beside the weights; like
+// TDL2048+'s online modes, a trace keeps only what it still learns from
+// (docs/speed.md, "Thresholds and what they rest on", has the figure).
 func (t *Trace) slide() {
 	n := t.Mode.n()
 	k := len(t.steps) - n

@@ -31,7 +31,7 @@ func refNet(t testing.TB, spec string, seed uint64) *ntuple.Network {
 	return n
 }
 
-// le packs fields little-endian, the way RULES.md section 5 lists them.
+// le packs fields little-endian, the way the package notes (ref.go) list them.
 func le(fields ...any) []byte {
 	var b bytes.Buffer
 	for _, f := range fields {
@@ -96,8 +96,8 @@ func decode(k Format, data []byte) (*ntuple.Network, error) {
 // smaller one in canonical order.
 var refSpecs = []string{"0123,4567", "8x4", "0124,45,f", "fedcb,0", "5", "0123,012345"}
 
-// TestRefLayout checks the bytes against the layouts of RULES.md section 5,
-// field by field.
+// TestRefLayout checks the bytes against the layouts of the package notes
+// (ref.go), field by field.
 func TestRefLayout(t *testing.T) {
 	net := refNet(t, "0,5a", 1)
 	t0, t1 := net.Table(0), net.Table(1)
@@ -119,7 +119,7 @@ func TestRefLayout(t *testing.T) {
 	if !bytes.Equal(w[5:14], le(uint8(4), uint32(0x0123), uint16(4), uint16(0))) {
 		t.Errorf("sign of 0123: %x", w[5:14])
 	}
-	// The sizes RULES.md gives for 4x6, from the same per-table overheads.
+	// The sizes of 4x6 files, from the same per-table overheads.
 	if n := 8 + 4*(4+22+8) + 4*(1<<24)*4; n != 268435600 {
 		t.Errorf("4x6 2048.bin would be %d bytes", n)
 	}
@@ -137,61 +137,67 @@ func TestRefLayout(t *testing.T) {
 func TestRefRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	for i, spec := range refSpecs {
-		orig := refNet(t, spec, uint64(i))
-		for _, k := range []Format{DemoBin, TDLW} {
-			data := encode(t, k, orig)
-			back, err := decode(k, data)
-			if err != nil {
-				t.Fatalf("%s %s: %v", spec, k, err)
-			}
-			sameWeights(t, spec+" via "+k.String(), orig, back)
-			if again := encode(t, k, back); !bytes.Equal(again, data) {
-				t.Fatalf("%s %s: written again, the bytes differ", spec, k)
-			}
-			back.Free()
-		}
-		// Every path through the files: td2048 -> a -> b -> td2048.
-		kinds := []Format{Native, DemoBin, TDLW}
-		for _, a := range kinds {
-			for _, b := range kinds {
-				src := filepath.Join(dir, "src.td2048")
-				if err := Save(src, orig, Header{}); err != nil {
-					t.Fatal(err)
-				}
-				pa := filepath.Join(dir, "a."+a.String())
-				pb := filepath.Join(dir, "b."+b.String())
-				end := filepath.Join(dir, "end.td2048")
-				cur := src
-				for _, step := range []struct {
-					path string
-					k    Format
-				}{{pa, a}, {pb, b}, {end, Native}} {
-					net, h, err := LoadAny(cur)
-					if err != nil {
-						t.Fatalf("%s: load %s: %v", spec, cur, err)
-					}
-					if h.Network != orig.Spec().String() || h.Game != "2048" || h.Learner != "after" {
-						t.Fatalf("%s: header of %s: %+v", spec, cur, h)
-					}
-					if err := SaveFormat(step.path, step.k, net, h); err != nil {
-						t.Fatal(err)
-					}
-					if k, _ := DetectFile(step.path); k != step.k {
-						t.Fatalf("%s written as %s is detected as %s", step.path, step.k, k)
-					}
-					net.Free()
-					cur = step.path
-				}
-				got, _, err := LoadAny(end)
+		t.Run(spec, func(t *testing.T) {
+			orig := refNet(t, spec, uint64(i))
+			for _, k := range []Format{DemoBin, TDLW} {
+				data := encode(t, k, orig)
+				back, err := decode(k, data)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("%s %s: %v", spec, k, err)
 				}
-				sameWeights(t, spec+" via "+a.String()+" and "+b.String(), orig, got)
-				sameValues(t, orig, got)
-				got.Free()
+				sameWeights(t, spec+" via "+k.String(), orig, back)
+				if again := encode(t, k, back); !bytes.Equal(again, data) {
+					t.Fatalf("%s %s: written again, the bytes differ", spec, k)
+				}
+				back.Free()
 			}
-		}
-		orig.Free()
+			// Every path through the files: td2048 -> a -> b -> td2048.
+			kinds := []Format{Native, DemoBin, TDLW}
+			for _, a := range kinds {
+				t.Run(a.String(), func(t *testing.T) {
+					for _, b := range kinds {
+						t.Run(b.String(), func(t *testing.T) {
+							src := filepath.Join(dir, "src.td2048")
+							if err := Save(src, orig, Header{}); err != nil {
+								t.Fatal(err)
+							}
+							pa := filepath.Join(dir, "a."+a.String())
+							pb := filepath.Join(dir, "b."+b.String())
+							end := filepath.Join(dir, "end.td2048")
+							cur := src
+							for _, step := range []struct {
+								path string
+								k    Format
+							}{{pa, a}, {pb, b}, {end, Native}} {
+								net, h, err := LoadAny(cur)
+								if err != nil {
+									t.Fatalf("%s: load %s: %v", spec, cur, err)
+								}
+								if h.Network != orig.Spec().String() || h.Game != "2048" || h.Learner != "after" {
+									t.Fatalf("%s: header of %s: %+v", spec, cur, h)
+								}
+								if err := SaveFormat(step.path, step.k, net, h); err != nil {
+									t.Fatal(err)
+								}
+								if k, _ := DetectFile(step.path); k != step.k {
+									t.Fatalf("%s written as %s is detected as %s", step.path, step.k, k)
+								}
+								net.Free()
+								cur = step.path
+							}
+							got, _, err := LoadAny(end)
+							if err != nil {
+								t.Fatal(err)
+							}
+							sameWeights(t, spec+" via "+a.String()+" and "+b.String(), orig, got)
+							sameValues(t, orig, got)
+							got.Free()
+						})
+					}
+				})
+			}
+			orig.Free()
+		})
 	}
 }
 
@@ -459,24 +465,26 @@ func TestCheckRef(t *testing.T) {
 		"0123,4567@2": "stages",
 		"0123+hint":   "stage",
 	} {
-		net := ntuple.MustNew(spec)
-		for _, k := range []Format{DemoBin, TDLW} {
-			if k == TDLW && spec == "0123,4567@2" {
-				continue // .w holds stages (TestStagedW)
+		t.Run(spec, func(t *testing.T) {
+			net := ntuple.MustNew(spec)
+			for _, k := range []Format{DemoBin, TDLW} {
+				if k == TDLW && spec == "0123,4567@2" {
+					continue // .w holds stages (TestStagedW)
+				}
+				var b bytes.Buffer
+				err := WriteFormat(&b, k, "x", net, Header{})
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
+				}
+				path := filepath.Join(t.TempDir(), "x."+k.String())
+				if err := SaveFormat(path, k, net, Header{}); err == nil {
+					t.Errorf("%s saved as %s", spec, k)
+				}
+				if _, err := os.Stat(path); err == nil {
+					t.Errorf("%s: a file was left", path)
+				}
 			}
-			var b bytes.Buffer
-			err := WriteFormat(&b, k, "x", net, Header{})
-			if err == nil || !strings.Contains(err.Error(), want) {
-				t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
-			}
-			path := filepath.Join(t.TempDir(), "x."+k.String())
-			if err := SaveFormat(path, k, net, Header{}); err == nil {
-				t.Errorf("%s saved as %s", spec, k)
-			}
-			if _, err := os.Stat(path); err == nil {
-				t.Errorf("%s: a file was left", path)
-			}
-		}
+		})
 	}
 }
 
@@ -517,33 +525,37 @@ func TestLoadAnyUnknown(t *testing.T) {
 func TestNonFiniteRefused(t *testing.T) {
 	dir := t.TempDir()
 	for i, bad := range []float32{math.Float32frombits(0x7fc01234), float32(math.Inf(-1)), float32(math.Inf(1))} {
-		n := refNet(t, "0123,4567", 1)
-		n.Weights()[100+i] = bad
-		for _, k := range []Format{Native, DemoBin, TDLW} {
-			path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
-			var data []byte
-			if k == Native {
-				var b bytes.Buffer
-				if err := Write(&b, n, Header{}); err != nil {
-					t.Fatal(err)
+		t.Run(fmt.Sprint(bad), func(t *testing.T) {
+			n := refNet(t, "0123,4567", 1)
+			n.Weights()[100+i] = bad
+			for _, k := range []Format{Native, DemoBin, TDLW} {
+				path := filepath.Join(dir, fmt.Sprintf("w%d.%d", i, k))
+				var data []byte
+				if k == Native {
+					var b bytes.Buffer
+					if err := Write(&b, n, Header{}); err != nil {
+						t.Fatal(err)
+					}
+					data = b.Bytes()
+				} else {
+					data = encode(t, k, n)
 				}
-				data = b.Bytes()
-			} else {
-				data = encode(t, k, n)
+				os.WriteFile(path, data, 0o644)
+				net, _, err := LoadAny(path)
+				refused(t, fmt.Sprintf("%v in %v", bad, k), net, err, "not a finite number")
 			}
-			os.WriteFile(path, data, 0o644)
-			net, _, err := LoadAny(path)
-			refused(t, fmt.Sprintf("%v in %v", bad, k), net, err, "not a finite number")
-		}
-		n.Free()
+			n.Free()
+		})
 	}
 }
 
 func TestKindNames(t *testing.T) {
 	for name, want := range map[string]Format{"a.td2048": Native, "a.bin": DemoBin, "x/4x6.w": TDLW, "a.W": TDLW, "a": Unknown, "a.dat": Unknown, "bin": Unknown} {
-		if got := FormatOfName(name); got != want {
-			t.Errorf("FormatOfName(%q) = %s, want %s", name, got, want)
-		}
+		t.Run(name, func(t *testing.T) {
+			if got := FormatOfName(name); got != want {
+				t.Errorf("FormatOfName(%q) = %s, want %s", name, got, want)
+			}
+		})
 	}
 	if _, err := ParseFormat("png"); err == nil {
 		t.Error("png accepted")

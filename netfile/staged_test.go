@@ -2,6 +2,7 @@ package netfile
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -25,15 +26,17 @@ func TestStagedWNames(t *testing.T) {
 		{[]int{0, 1, 2, 3, 4, 5}, 2, 0x20012345},
 		{[]int{0, 1, 2, 3}, 15, 0xf0000123},
 	} {
-		sign, width := wSign(c.cells, c.k, true)
-		if sign != c.sign || width != 8 {
-			t.Errorf("%v stage %d: sign %08x width %d, want %08x width 8", c.cells, c.k, sign, width, c.sign)
-		}
-		raw := le(sign, width, uint16(0))
-		cells, k, err := wCells(wName(raw, 1<<(4*len(c.cells))), 1<<(4*len(c.cells)))
-		if err != nil || k != c.k || ntuple.PatternString(cells) != ntuple.PatternString(c.cells) {
-			t.Errorf("%08x reads as %v stage %d (%v)", sign, cells, k, err)
-		}
+		t.Run(fmt.Sprint(c.cells, " stage ", c.k), func(t *testing.T) {
+			sign, width := wSign(c.cells, c.k, true)
+			if sign != c.sign || width != 8 {
+				t.Errorf("%v stage %d: sign %08x width %d, want %08x width 8", c.cells, c.k, sign, width, c.sign)
+			}
+			raw := le(sign, width, uint16(0))
+			cells, k, err := wCells(wName(raw, 1<<(4*len(c.cells))), 1<<(4*len(c.cells)))
+			if err != nil || k != c.k || ntuple.PatternString(cells) != ntuple.PatternString(c.cells) {
+				t.Errorf("%08x reads as %v stage %d (%v)", sign, cells, k, err)
+			}
+		})
 	}
 }
 

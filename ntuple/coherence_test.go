@@ -1,6 +1,7 @@
 package ntuple
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -53,19 +54,21 @@ func TestCoherenceVectors(t *testing.T) {
 		tc          bool
 		alpha, w, v float32
 	}{{false, 0.1, 2000, 64000}, {true, 1, -70000, -2240000}} {
-		n := MustNew("4x6")
-		n.Optimistic(320000)
-		if c.tc {
-			n.EnableCoherence()
-		}
-		n.Update(0, c.alpha*(0-n.Estimate(0)))
-		if w, v := n.w[0], n.Estimate(0); w != c.w || v != c.v {
-			t.Errorf("empty board, TC %v: w %v V %v, want %v %v", c.tc, w, v, c.w, c.v)
-		}
-		if c.tc && (n.ea[0] != -80000 || n.ea[1] != 80000) {
-			t.Errorf("empty board: E %v A %v", n.ea[0], n.ea[1])
-		}
-		n.Free()
+		t.Run(fmt.Sprint("tc=", c.tc), func(t *testing.T) {
+			n := MustNew("4x6")
+			n.Optimistic(320000)
+			if c.tc {
+				n.EnableCoherence()
+			}
+			n.Update(0, c.alpha*(0-n.Estimate(0)))
+			if w, v := n.w[0], n.Estimate(0); w != c.w || v != c.v {
+				t.Errorf("empty board, TC %v: w %v V %v, want %v %v", c.tc, w, v, c.w, c.v)
+			}
+			if c.tc && (n.ea[0] != -80000 || n.ea[1] != 80000) {
+				t.Errorf("empty board: E %v A %v", n.ea[0], n.ea[1])
+			}
+			n.Free()
+		})
 	}
 }
 

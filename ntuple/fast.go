@@ -157,12 +157,9 @@ func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 
 // cachedWeights is the most weights a network may hold for its lookups
 // not to be prefetched (4 MB): small tables stay in the cache, where
-// computing and prefetching the indices ahead costs more than it saves.
-// On the Intel Xeon (Cascade Lake, 1 MB L2 a core), greedy play without
-// prefetching ran 1.2-1.6x as fast for 8x4 (2 MB) and about the same for
-// 2x4, while 4x5 (16 MB) ran 1.2x as fast with it and trained 1.3-1.5x as
-// fast. (It was 16 MB, set on the AMD EPYC, before Fetch's assembly
-// served EstimateManyStage.)
+// computing and prefetching the indices ahead costs more than it saves,
+// while larger ones miss the cache and gain from the prefetches
+// (docs/speed.md, "Thresholds and what they rest on").
 const cachedWeights = 1 << 20
 
 // sum4x6 is Sum for the 32 indices of a 4x6 network nobody shares: the

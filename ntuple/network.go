@@ -286,8 +286,8 @@ func (n *Network) Shared() bool { return n.shared }
 
 // Prefault brings all of the weight memory in now, every CPU a share, as
 // training otherwise does page by page as it first writes each one:
-// zeroing huge pages fault by fault cost about 7% of a 10,000-episode 4x6
-// run, more than one pass up front. Loading a file calls it before the
+// zeroing huge pages fault by fault costs more than one pass up front on
+// all CPUs. Loading a file calls it before the
 // reads, which would otherwise fault the pages in one by one.
 func (n *Network) Prefault() {
 	if n.hs != nil { // compact: faulted in when made

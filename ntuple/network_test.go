@@ -10,7 +10,7 @@ import (
 	"github.com/td2048/td2048/board"
 )
 
-// The isomorphic images of the 4x6 patterns listed in RULES.md.
+// The isomorphic images of the 4x6 patterns listed in docs/reference/rules.md.
 var isoVectors = map[string][]string{
 	"012345": {"012345", "37bf26", "fedcba", "c840d9", "321076", "048c15", "cdef89", "fb73ea"},
 	"456789": {"456789", "26ae15", "ba9876", "d951ea", "7654ba", "159d26", "89ab45", "ea62d9"},
@@ -254,26 +254,32 @@ func TestParseSpec(t *testing.T) {
 		"5x4patt":         "5x4",
 		"012456,456789,012345,234569,01259a,345678": "6x6",
 	} {
-		s, err := ParseSpec(in)
-		if err != nil {
-			t.Errorf("ParseSpec(%q): %v", in, err)
-			continue
-		}
-		if s.String() != want {
-			t.Errorf("ParseSpec(%q) = %s, want %s", in, s, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			s, err := ParseSpec(in)
+			if err != nil {
+				t.Errorf("ParseSpec(%q): %v", in, err)
+				return
+			}
+			if s.String() != want {
+				t.Errorf("ParseSpec(%q) = %s, want %s", in, s, want)
+			}
+		})
 	}
 	for _, bad := range []string{"", "4x7", "01234567", "0g", "001", "4x6/x", "0,1,2,3,4,5,6,7,8,9,a,b,c,d,e,f,0", "4x6@0", "4x6@17", "4x6@x", "+hint", "4x6+hint@2"} {
-		if _, err := ParseSpec(bad); err == nil {
-			t.Errorf("ParseSpec(%q) accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseSpec(bad); err == nil {
+				t.Errorf("ParseSpec(%q) accepted", bad)
+			}
+		})
 	}
 	// An unknown name names the known networks.
 	for _, bad := range []string{"6x5", "4x6pat", "3x6patt", "foo"} {
-		_, err := ParseSpec(bad)
-		if err == nil || !strings.Contains(err.Error(), "known networks are 4x6, 8x6") {
-			t.Errorf("ParseSpec(%q): %v, want the known networks named", bad, err)
-		}
+		t.Run(bad, func(t *testing.T) {
+			_, err := ParseSpec(bad)
+			if err == nil || !strings.Contains(err.Error(), "known networks are 4x6, 8x6") {
+				t.Errorf("ParseSpec(%q): %v, want the known networks named", bad, err)
+			}
+		})
 	}
 	s, _ := ParseSpec("4x6")
 	if s.Weights() != 4<<24 {

@@ -1,6 +1,7 @@
 package ntuple
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -17,17 +18,19 @@ func TestParseThresholds(t *testing.T) {
 		"012345,456789@0, 8192":   "012345,456789@0,8192",
 		"4x6@3":                   "4x6@3",
 	} {
-		s, err := ParseSpec(in)
-		if err != nil {
-			t.Fatalf("%s: %v", in, err)
-		}
-		if s.String() != want {
-			t.Errorf("%s reads as %s, want %s", in, s, want)
-		}
-		back, err := ParseSpec(s.String())
-		if err != nil || !back.Equal(s) {
-			t.Errorf("%s: %s does not read back equal (%v)", in, s, err)
-		}
+		t.Run(in, func(t *testing.T) {
+			s, err := ParseSpec(in)
+			if err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			if s.String() != want {
+				t.Errorf("%s reads as %s, want %s", in, s, want)
+			}
+			back, err := ParseSpec(s.String())
+			if err != nil || !back.Equal(s) {
+				t.Errorf("%s: %s does not read back equal (%v)", in, s, err)
+			}
+		})
 	}
 	s, _ := ParseSpec("4x6@0,8192,16384")
 	if s.StageCount() != 3 || !slices.Equal(s.StageThresholds(), []int{0, 8192, 16384}) {
@@ -49,9 +52,11 @@ func TestParseThresholds(t *testing.T) {
 	}
 	for _, bad := range []string{"4x6@0", "4x6@16384,32768", "4x6@0,0", "4x6@0,8192,4096", "4x6@0,65536",
 		"4x6@0,-1", "4x6@0,x", "4x6@0,", "4x6@0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"} {
-		if _, err := ParseSpec(bad); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := ParseSpec(bad); err == nil {
+				t.Errorf("%q parsed", bad)
+			}
+		})
 	}
 }
 
@@ -76,9 +81,11 @@ func TestStageAtThresholds(t *testing.T) {
 		{0x1111111111111111, 0}, // full of 2s
 		{0xfeeeeeeeeeeeeeee, 3}, // no empty cell
 	} {
-		if got := n.StageOf(c.b); got != c.want {
-			t.Errorf("StageOf(%016x) (scale %#x) = %d, want %d", uint64(c.b), c.b.Scale(), got, c.want)
-		}
+		t.Run(c.b.Hex(), func(t *testing.T) {
+			if got := n.StageOf(c.b); got != c.want {
+				t.Errorf("StageOf(%016x) (scale %#x) = %d, want %d", uint64(c.b), c.b.Scale(), got, c.want)
+			}
+		})
 	}
 	for _, c := range []struct {
 		k      int
@@ -97,9 +104,11 @@ func TestStageAtThresholds(t *testing.T) {
 		{3, 0xffff, 65536, 3}, // no stage above the last
 		{1, 0x0e, 16384, 1},   // another 16384 in stage 1
 	} {
-		if got := n.Rise(c.k, c.after, c.reward); got != c.want {
-			t.Errorf("Rise(%d, %x, %d) = %d, want %d", c.k, uint64(c.after), c.reward, got, c.want)
-		}
+		t.Run(fmt.Sprintf("stage %d %s reward %d", c.k, c.after.Hex(), c.reward), func(t *testing.T) {
+			if got := n.Rise(c.k, c.after, c.reward); got != c.want {
+				t.Errorf("Rise(%d, %x, %d) = %d, want %d", c.k, uint64(c.after), c.reward, got, c.want)
+			}
+		})
 	}
 	one := MustNew("0123")
 	if one.Staged() || one.StageOf(0xf) != 0 || one.Rise(0, 0xf, 32768) != 0 {

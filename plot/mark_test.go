@@ -53,11 +53,13 @@ func TestDrawnFigures(t *testing.T) {
 		})
 	}
 	for name, data := range map[string]string{"empty.png": "", "text.png": "hello", "short.png": pngSignature} {
-		path := filepath.Join(dir, name)
-		os.WriteFile(path, []byte(data), 0o644)
-		if drawn, err := Drawn(path); drawn || err != nil {
-			t.Errorf("%s: %v %v", name, drawn, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			os.WriteFile(path, []byte(data), 0o644)
+			if drawn, err := Drawn(path); drawn || err != nil {
+				t.Errorf("%s: %v %v", name, drawn, err)
+			}
+		})
 	}
 	if _, err := Drawn(filepath.Join(dir, "missing.png")); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v", err)

@@ -44,9 +44,11 @@ func TestHuman(t *testing.T) {
 		100000: "100k", 1e6: "1M", 1.5e6: "1.5M", 12.5e6: "12.5M", 2e9: "2G", -20000: "-20k",
 		0.25: "0.25", 60000.00000001: "60k", 2e12: "2T", 1e15: "1e+15", 1.5e300: "1.5e+300",
 	} {
-		if got := Human(v); got != want {
-			t.Errorf("Human(%v) = %q, want %q", v, got, want)
-		}
+		t.Run(fmt.Sprint(v), func(t *testing.T) {
+			if got := Human(v); got != want {
+				t.Errorf("Human(%v) = %q, want %q", v, got, want)
+			}
+		})
 	}
 }
 
@@ -239,9 +241,11 @@ func TestCurvesErrors(t *testing.T) {
 		t.Errorf("empty series: %v", err)
 	}
 	for path, ok := range map[string]bool{"a.png": true, "A.SVG": true, "a.pdf": true, "a.jpg": false, "a": false, "x.png.txt": false} {
-		if _, err := Format(path); (err == nil) != ok {
-			t.Errorf("Format(%q): %v", path, err)
-		}
+		t.Run(path, func(t *testing.T) {
+			if _, err := Format(path); (err == nil) != ok {
+				t.Errorf("Format(%q): %v", path, err)
+			}
+		})
 	}
 }
 

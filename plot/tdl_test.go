@@ -101,9 +101,11 @@ func TestReadTDLBad(t *testing.T) {
 		{"optimize: 10 win=x\n", "bad winning tile"},
 		{strings.Repeat("x", 2<<20), "longer than 1 MiB"},
 	} {
-		if _, err := ReadTDL(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%.40q: %v, want an error with %q", c.in, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if _, err := ReadTDL(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%.40q: %v, want an error with %q", c.in, err, c.want)
+			}
+		})
 	}
 	// A command line echoed in the header is not a block.
 	recs, err := ReadTDL(strings.NewReader("2048 -n 4x6patt=320000/norm -t 1\n" + tdlBlocks))

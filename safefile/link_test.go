@@ -120,15 +120,17 @@ func TestLockFollowsLinks(t *testing.T) {
 		want = map[string]bool{"hard.jsonl": false, "hard2.td2048": false, "hard.td2048": false}
 	}
 	for name, refused := range want {
-		l, err := Acquire(name)
-		var le *LockError
-		if refused != (err != nil) || refused && (!errors.As(err, &le) || le.PID != os.Getpid()) {
-			t.Errorf("%s: lock %v, want refused %v", name, err, refused)
-		}
-		if runtime.GOOS == "linux" && refused && err != nil && !strings.Contains(err.Error(), name+" is named twice") {
-			t.Errorf("%s: %v", name, err)
-		}
-		l.Release()
+		t.Run(name, func(t *testing.T) {
+			l, err := Acquire(name)
+			var le *LockError
+			if refused != (err != nil) || refused && (!errors.As(err, &le) || le.PID != os.Getpid()) {
+				t.Errorf("%s: lock %v, want refused %v", name, err, refused)
+			}
+			if runtime.GOOS == "linux" && refused && err != nil && !strings.Contains(err.Error(), name+" is named twice") {
+				t.Errorf("%s: %v", name, err)
+			}
+			l.Release()
+		})
 	}
 	fmt.Fprintln(f, "block 2")
 	f.Close()
@@ -187,12 +189,14 @@ func TestWriteAtomicThroughLink(t *testing.T) {
 	l.Release()
 	write(t, "dangling.td2048", "made")
 	for name, want := range map[string]string{"latest.td2048": "runs/w.td2048", "dangling.td2048": "runs/new.td2048"} {
-		if fi, err := os.Lstat(name); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			t.Errorf("%s is no longer a link", name)
-		}
-		if got := read(t, name); got != read(t, want) {
-			t.Errorf("%s reads %q, %s %q", name, got, want, read(t, want))
-		}
+		t.Run(name, func(t *testing.T) {
+			if fi, err := os.Lstat(name); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("%s is no longer a link", name)
+			}
+			if got := read(t, name); got != read(t, want) {
+				t.Errorf("%s reads %q, %s %q", name, got, want, read(t, want))
+			}
+		})
 	}
 	if read(t, "runs/w.td2048") != "newer" || read(t, "runs/new.td2048") != "made" {
 		t.Error("the targets were not written")
@@ -227,8 +231,10 @@ func TestStaleTemporariesExact(t *testing.T) {
 	}
 	l.Release()
 	for n, removed := range names {
-		if _, err := os.Stat(filepath.Join(dir, n)); removed != (err != nil) {
-			t.Errorf("%s: removed %v, want %v", n, err != nil, removed)
-		}
+		t.Run(n, func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(dir, n)); removed != (err != nil) {
+				t.Errorf("%s: removed %v, want %v", n, err != nil, removed)
+			}
+		})
 	}
 }

@@ -569,10 +569,10 @@ var zeroBlock [holeBlock]byte
 // holes writes to f what it is given, in order from the start, but leaves
 // each aligned block of holeBlock zero bytes unwritten: a hole, which reads
 // back as the same zeros and takes neither disk nor page cache. Networks
-// are sparse (4x6 after 10k episodes: 62% of its 4 KB blocks are all
-// zeros; after 100k, 38%), and on this project's VM writing fresh page
-// cache runs at about 500 MB/s. The caller then truncates f to off, so
-// that zeros left as a hole at the end still count in the file's length.
+// are sparse, a short run's most of all, and writing their zeros would
+// take much of its wall time (docs/speed.md, "Thresholds and what they
+// rest on"). The caller then truncates f to off, so that zeros left as a
+// hole at the end still count in the file's length.
 type holes struct {
 	f   *os.File
 	off int64 // bytes given so far

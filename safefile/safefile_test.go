@@ -28,13 +28,15 @@ func TestCheck(t *testing.T) {
 		filepath.Join(dir, ".lock"):            "",
 		filepath.Join(dir, ".w.tmp"):           "",
 	} {
-		if want == "is not a folder" {
-			os.WriteFile(filepath.Join(dir, "f"), nil, 0o644)
-		}
-		err := Check(path)
-		if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
-			t.Errorf("Check(%q) = %v, want %q", path, err, want)
-		}
+		t.Run(path, func(t *testing.T) {
+			if want == "is not a folder" {
+				os.WriteFile(filepath.Join(dir, "f"), nil, 0o644)
+			}
+			err := Check(path)
+			if (want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), want) {
+				t.Errorf("Check(%q) = %v, want %q", path, err, want)
+			}
+		})
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("Check left files: %v", entries)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestValidate(t *testing.T) {
 		// left is . 2 . ., which slides again (TDL2048+ triggers).
 		{mk([16]int{15, 15, 1}, game.Left), 65536, false},
 		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game.Left), 65536, false},
-		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
+		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
 		// 4 2: left makes . 64 32 . in TDL2048+'s board, which slides
 		// left again.
 		{mk([16]int{15, 15, 6, 5, 4, 3, 2, 1}, game.Left), 65536, false},
@@ -84,9 +85,11 @@ func TestValidate(t *testing.T) {
 		{mk([16]int{15, 15, 1}, game.Left), 32768, true},
 		{mk([16]int{15, 15, 1, 0, 15}, game.Left), 32768, false},
 	} {
-		if got := validate(c.c.view, c.c.c, c.t); got != c.want {
-			t.Errorf("%s %+v t %d: %v, want %v", c.c.view.Hex(), c.c.c, c.t, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%s dir %v at %d", c.c.view.Hex(), c.c.c.Dir, c.t), func(t *testing.T) {
+			if got := validate(c.c.view, c.c.c, c.t); got != c.want {
+				t.Errorf("%s %+v t %d: %v, want %v", c.c.view.Hex(), c.c.c, c.t, got, c.want)
+			}
+		})
 	}
 }
 

@@ -36,7 +36,7 @@ const (
 	// moves maximise r + V(s'), a leaf is V(after-state), and V(s'_t)
 	// learns toward r_{t+1} + V(s'_{t+1}).
 	AfterState Kind = iota
-	// State networks value boards before a move (seed 004): moves maximise
+	// State networks value boards before a move: moves maximise
 	// r + E[V(s'')], a leaf is the expectation of V over the random tile
 	// that follows the slide (2048 only), and V(s_t) learns toward
 	// r_t + V(s_{t+1}).

@@ -30,26 +30,28 @@ func TestStagedGreedy(t *testing.T) {
 		// The same with a 16384: stage 1 avoids a 2 in cell 0.
 		{0x200000000e000010, 0},
 	} {
-		got := Greedy(net, c.b)
-		if got.Value != c.value {
-			t.Errorf("%x (stage %d): best %+v, want value %v", uint64(c.b), net.StageOf(c.b), got, c.value)
-		}
-		for _, depth := range []int{1, 2, 3} {
-			s := NewSearcher(net, Options{Depth: depth}, NewTable(1<<20))
-			if depth == 1 {
-				if v := s.Values(c.b, 1); BestOf(&v).Value != c.value {
-					t.Errorf("%x: 1-ply search best %v, want %v", uint64(c.b), BestOf(&v).Value, c.value)
+		t.Run(c.b.Hex(), func(t *testing.T) {
+			got := Greedy(net, c.b)
+			if got.Value != c.value {
+				t.Errorf("%x (stage %d): best %+v, want value %v", uint64(c.b), net.StageOf(c.b), got, c.value)
+			}
+			for _, depth := range []int{1, 2, 3} {
+				s := NewSearcher(net, Options{Depth: depth}, NewTable(1<<20))
+				if depth == 1 {
+					if v := s.Values(c.b, 1); BestOf(&v).Value != c.value {
+						t.Errorf("%x: 1-ply search best %v, want %v", uint64(c.b), BestOf(&v).Value, c.value)
+					}
+				}
+				// The whole tree below a root is valued by the root's stage.
+				one := NewSearcher(ntuple.MustNew("0/noiso"), Options{Depth: depth}, nil)
+				k := net.StageOf(c.b)
+				copy(one.net.Table(0), net.StageTable(k, 0))
+				want, got := one.Values(c.b, depth), s.Values(c.b, depth)
+				if want != got {
+					t.Errorf("%x depth %d: staged %+v, its stage alone %+v", uint64(c.b), depth, got, want)
 				}
 			}
-			// The whole tree below a root is valued by the root's stage.
-			one := NewSearcher(ntuple.MustNew("0/noiso"), Options{Depth: depth}, nil)
-			k := net.StageOf(c.b)
-			copy(one.net.Table(0), net.StageTable(k, 0))
-			want, got := one.Values(c.b, depth), s.Values(c.b, depth)
-			if want != got {
-				t.Errorf("%x depth %d: staged %+v, its stage alone %+v", uint64(c.b), depth, got, want)
-			}
-		}
+		})
 	}
 }
 

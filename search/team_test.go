@@ -33,32 +33,34 @@ func TestTeamIsOneSearcher(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 43))
 	nets := map[string]*ntuple.Network{"tiny": tinyNet(21), "staged": stagedNet()}
 	for name, net := range nets {
-		for _, kind := range []Kind{AfterState, State} {
-			for depth := 2; depth <= 4; depth++ {
-				if depth == 4 && kind == State { // a ply deeper than after-state's
-					continue
-				}
-				boards := teamBoards(rng, 12)
-				if depth == 4 { // fuller boards: smaller trees
-					boards = slices.DeleteFunc(boards, func(b board.Board) bool { return b.Empty() > 7 })
-				}
-				for _, threads := range []int{2, 3, 16} {
-					for _, bytes := range []int64{0, 1 << 20} {
-						one := NewSearcher(net, Options{Depth: depth, Kind: kind}, NewTable(bytes))
-						team := NewSearcher(net, Options{Depth: depth, Kind: kind, Threads: threads}, NewTable(bytes))
-						for _, b := range boards {
-							want, got := one.Values(b, depth), team.Values(b, depth)
-							if got != want {
-								t.Fatalf("%s kind %d depth %d, %d threads, table %d, %s:\n team %+v\n one  %+v", name, kind, depth, threads, bytes, b.Hex(), got, want)
-							}
-							if BestOf(&got) != BestOf(&want) {
-								t.Fatalf("%s: moves differ", b.Hex())
+		t.Run(name, func(t *testing.T) {
+			for _, kind := range []Kind{AfterState, State} {
+				for depth := 2; depth <= 4; depth++ {
+					if depth == 4 && kind == State { // a ply deeper than after-state's
+						continue
+					}
+					boards := teamBoards(rng, 12)
+					if depth == 4 { // fuller boards: smaller trees
+						boards = slices.DeleteFunc(boards, func(b board.Board) bool { return b.Empty() > 7 })
+					}
+					for _, threads := range []int{2, 3, 16} {
+						for _, bytes := range []int64{0, 1 << 20} {
+							one := NewSearcher(net, Options{Depth: depth, Kind: kind}, NewTable(bytes))
+							team := NewSearcher(net, Options{Depth: depth, Kind: kind, Threads: threads}, NewTable(bytes))
+							for _, b := range boards {
+								want, got := one.Values(b, depth), team.Values(b, depth)
+								if got != want {
+									t.Fatalf("%s kind %d depth %d, %d threads, table %d, %s:\n team %+v\n one  %+v", name, kind, depth, threads, bytes, b.Hex(), got, want)
+								}
+								if BestOf(&got) != BestOf(&want) {
+									t.Fatalf("%s: moves differ", b.Hex())
+								}
 							}
 						}
 					}
 				}
 			}
-		}
+		})
 	}
 }
 

@@ -67,36 +67,38 @@ var recorded = []struct {
 // Replay arrives where they did.
 func TestRecordedGames(t *testing.T) {
 	for _, r := range recorded {
-		s, err := New(r.game, r.seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Board() != board.Board(r.start) || s.Next() != r.next || s.Bag() != r.bag || s.Len() != 0 || s.Over() || s.Game() != r.game || s.Seed() != r.seed {
-			t.Fatalf("%s start: %s next %d bag %v", r.game, s.Board().Hex(), s.Next(), s.Bag())
-		}
-		var dirs []int
-		for i, st := range r.steps {
-			before := s.Board()
-			res := s.Apply(st.dir)
-			if !res.Legal || res.Dir != st.dir || res.Board != board.Board(st.board) || res.Cell != st.cell || res.Tile != st.tile ||
-				res.Next != st.next || res.Score != st.score || res.Over {
-				t.Fatalf("%s move %d: %+v, want %+v", r.game, i+1, res, st)
+		t.Run(fmt.Sprint(r.game, " seed ", r.seed), func(t *testing.T) {
+			s, err := New(r.game, r.seed)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if res.Value != s.Code().Value(st.tile) || res.After.At(res.Cell) != 0 || res.After == before {
-				t.Fatalf("%s move %d: value %d, after %s", r.game, i+1, res.Value, res.After.Hex())
+			if s.Board() != board.Board(r.start) || s.Next() != r.next || s.Bag() != r.bag || s.Len() != 0 || s.Over() || s.Game() != r.game || s.Seed() != r.seed {
+				t.Fatalf("%s start: %s next %d bag %v", r.game, s.Board().Hex(), s.Next(), s.Bag())
 			}
-			if s.Board() != res.Board || s.Next() != res.Next || s.Score() != res.Score || s.Len() != i+1 {
-				t.Fatalf("%s move %d: session %s next %d score %d len %d", r.game, i+1, s.Board().Hex(), s.Next(), s.Score(), s.Len())
+			var dirs []int
+			for i, st := range r.steps {
+				before := s.Board()
+				res := s.Apply(st.dir)
+				if !res.Legal || res.Dir != st.dir || res.Board != board.Board(st.board) || res.Cell != st.cell || res.Tile != st.tile ||
+					res.Next != st.next || res.Score != st.score || res.Over {
+					t.Fatalf("%s move %d: %+v, want %+v", r.game, i+1, res, st)
+				}
+				if res.Value != s.Code().Value(st.tile) || res.After.At(res.Cell) != 0 || res.After == before {
+					t.Fatalf("%s move %d: value %d, after %s", r.game, i+1, res.Value, res.After.Hex())
+				}
+				if s.Board() != res.Board || s.Next() != res.Next || s.Score() != res.Score || s.Len() != i+1 {
+					t.Fatalf("%s move %d: session %s next %d score %d len %d", r.game, i+1, s.Board().Hex(), s.Next(), s.Score(), s.Len())
+				}
+				dirs = append(dirs, st.dir)
 			}
-			dirs = append(dirs, st.dir)
-		}
-		if h := s.History(); len(h) != len(dirs) || h[0] != dirs[0] || h[len(h)-1] != dirs[len(dirs)-1] {
-			t.Errorf("%s history %v, want %v", r.game, h, dirs)
-		}
-		rs, err := Replay(r.game, r.seed, s.History())
-		if err != nil || rs.Position() != s.Position() || rs.Len() != s.Len() {
-			t.Errorf("%s replay: %v, %+v, want %+v", r.game, err, rs.Position(), s.Position())
-		}
+			if h := s.History(); len(h) != len(dirs) || h[0] != dirs[0] || h[len(h)-1] != dirs[len(dirs)-1] {
+				t.Errorf("%s history %v, want %v", r.game, h, dirs)
+			}
+			rs, err := Replay(r.game, r.seed, s.History())
+			if err != nil || rs.Position() != s.Position() || rs.Len() != s.Len() {
+				t.Errorf("%s replay: %v, %+v, want %+v", r.game, err, rs.Position(), s.Position())
+			}
+		})
 	}
 }
 
@@ -109,27 +111,29 @@ func TestIllegalSlides(t *testing.T) {
 		game string
 		p    Position
 	}{{Game2048, Position{Board: b2048, Score: 40}}, {GameThrees, Position{Board: b3, Next: 1, Bag: 6}}} {
-		s, err := Resume(c.game, 9, 17, c.p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := [4]bool{false, false, true, false}; s.Moves() != want {
-			t.Errorf("%s moves %v, want %v", c.game, s.Moves(), want)
-		}
-		before := s.Position()
-		for _, d := range []int{0, 1, 3} {
-			res := s.Apply(d)
-			if res.Legal || res.Dir != d || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.Tile != 0 ||
-				res.Reward != 0 || res.Next != before.Next || res.Score != before.Score || res.Over {
-				t.Errorf("%s illegal %d: %+v", c.game, d, res)
+		t.Run(c.game, func(t *testing.T) {
+			s, err := Resume(c.game, 9, 17, c.p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if s.Position() != before || s.Len() != 17 || len(s.History()) != 0 {
-			t.Errorf("%s after illegal slides: %+v len %d", c.game, s.Position(), s.Len())
-		}
-		if res := s.Apply(2); !res.Legal || s.Len() != 18 || len(s.History()) != 1 || res.Cell < 0 {
-			t.Errorf("%s down: %+v", c.game, res)
-		}
+			if want := [4]bool{false, false, true, false}; s.Moves() != want {
+				t.Errorf("%s moves %v, want %v", c.game, s.Moves(), want)
+			}
+			before := s.Position()
+			for _, d := range []int{0, 1, 3} {
+				res := s.Apply(d)
+				if res.Legal || res.Dir != d || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.Tile != 0 ||
+					res.Reward != 0 || res.Next != before.Next || res.Score != before.Score || res.Over {
+					t.Errorf("%s illegal %d: %+v", c.game, d, res)
+				}
+			}
+			if s.Position() != before || s.Len() != 17 || len(s.History()) != 0 {
+				t.Errorf("%s after illegal slides: %+v len %d", c.game, s.Position(), s.Len())
+			}
+			if res := s.Apply(2); !res.Legal || s.Len() != 18 || len(s.History()) != 1 || res.Cell < 0 {
+				t.Errorf("%s down: %+v", c.game, res)
+			}
+		})
 	}
 }
 
@@ -223,9 +227,11 @@ func TestRefused(t *testing.T) {
 		{GameThrees, 0, Position{Board: good3.Set(5, 15), Next: 1, Bag: 7}, "cell 5"},
 		{GameThrees, 0, Position{Board: good3, Next: 1, Bag: 7, Score: 4}, "board's value, 3"},
 	} {
-		if _, err := Resume(c.game, 1, c.n, c.p); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Resume(%q, %d, %+v): %v, want %q", c.game, c.n, c.p, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if _, err := Resume(c.game, 1, c.n, c.p); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Resume(%q, %d, %+v): %v, want %q", c.game, c.n, c.p, err, c.want)
+			}
+		})
 	}
 	// The recorded 2048 game, cut where some slide moves nothing, then
 	// that slide.

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -82,13 +83,15 @@ var demoBlocks = []struct {
 
 func TestBlockIsTheDemos(t *testing.T) {
 	for _, c := range demoBlocks {
-		var sb strings.Builder
-		if err := c.b.Write(&sb, c.label, Pow2); err != nil {
-			t.Fatal(err)
-		}
-		if sb.String() != c.want {
-			t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := c.b.Write(&sb, c.label, Pow2); err != nil {
+				t.Fatal(err)
+			}
+			if sb.String() != c.want {
+				t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
+			}
+		})
 	}
 }
 
@@ -139,13 +142,15 @@ func TestWriteThreesIsTheFrameworks(t *testing.T) {
 				"\t192\t97.2973%\t(48.6486%)\n" +
 				"\t768\t48.6486%\t(48.6486%)\n\n"},
 	} {
-		var sb strings.Builder
-		if err := c.b.WriteThrees(&sb, c.label, threesValue, c.sp); err != nil {
-			t.Fatal(err)
-		}
-		if sb.String() != c.want {
-			t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			var sb strings.Builder
+			if err := c.b.WriteThrees(&sb, c.label, threesValue, c.sp); err != nil {
+				t.Fatal(err)
+			}
+			if sb.String() != c.want {
+				t.Errorf("%s: got\n%s\nwant\n%s", c.name, sb.String(), c.want)
+			}
+		})
 	}
 }
 
@@ -155,8 +160,10 @@ func TestNum(t *testing.T) {
 		174965: "174965", 999999.7: "1e+06", 1234567.8: "1.23457e+06", 0: "0", 0.0001: "0.0001", 0.00001: "1e-05",
 		float64(float32(22382.45)): "22382.4", 22382.45: "22382.5",
 	} {
-		if got := Num(v); got != want {
-			t.Errorf("Num(%v) = %q, want %q", v, got, want)
-		}
+		t.Run(fmt.Sprint(v), func(t *testing.T) {
+			if got := Num(v); got != want {
+				t.Errorf("Num(%v) = %q, want %q", v, got, want)
+			}
+		})
 	}
 }

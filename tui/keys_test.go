@@ -116,32 +116,34 @@ func TestStopCountsSearches(t *testing.T) {
 // that a read would fault).
 func TestQuitCutsSearchesShort(t *testing.T) {
 	for _, c := range []struct{ game, spec string }{{session.Game2048, "8x4"}, {session.GameThrees, "0123,4567,89ab,cdef+hint"}} {
-		net := ntuple.MustNew(c.spec)
-		net.Optimistic(1000) // weights not 0, as if trained
-		m := New(Config{Net: net, Game: c.game, Seed: 3, TableBytes: 1 << 20})
-		m.depth = 9 // deeper than any search finishes in a test's time
-		hint := m.askHint()
-		answer := make(chan tea.Msg, 1)
-		go func() { answer <- hint() }()
-		for begun := false; !begun; {
-			time.Sleep(time.Millisecond)
-			m.run.mu.Lock()
-			begun = m.run.running > 0
-			m.run.mu.Unlock()
-		}
-		if _, cmd := m.Update(runes("q")); !quits(cmd) {
-			t.Fatalf("%s: q does not quit", c.game)
-		}
-		waited := make(chan struct{})
-		go func() { m.Wait(); close(waited) }()
-		select {
-		case <-waited:
-		case <-time.After(time.Minute):
-			t.Fatalf("%s: a search runs on a minute after q", c.game)
-		}
-		net.Free()
-		if msg := <-answer; msg != nil {
-			t.Errorf("%s: a search cut short answered %T", c.game, msg)
-		}
+		t.Run(c.game, func(t *testing.T) {
+			net := ntuple.MustNew(c.spec)
+			net.Optimistic(1000) // weights not 0, as if trained
+			m := New(Config{Net: net, Game: c.game, Seed: 3, TableBytes: 1 << 20})
+			m.depth = 9 // deeper than any search finishes in a test's time
+			hint := m.askHint()
+			answer := make(chan tea.Msg, 1)
+			go func() { answer <- hint() }()
+			for begun := false; !begun; {
+				time.Sleep(time.Millisecond)
+				m.run.mu.Lock()
+				begun = m.run.running > 0
+				m.run.mu.Unlock()
+			}
+			if _, cmd := m.Update(runes("q")); !quits(cmd) {
+				t.Fatalf("%s: q does not quit", c.game)
+			}
+			waited := make(chan struct{})
+			go func() { m.Wait(); close(waited) }()
+			select {
+			case <-waited:
+			case <-time.After(time.Minute):
+				t.Fatalf("%s: a search runs on a minute after q", c.game)
+			}
+			net.Free()
+			if msg := <-answer; msg != nil {
+				t.Errorf("%s: a search cut short answered %T", c.game, msg)
+			}
+		})
 	}
 }

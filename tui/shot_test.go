@@ -197,14 +197,16 @@ func TestScreenshots(t *testing.T) {
 			key(t, m, runes("s"))
 		}
 		for _, tm := range []struct{ w, h int }{{80, 24}, {120, 40}} {
-			m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
-			grid := screen(m.View(), tm.w, tm.h)
-			base := filepath.Join(dir, fmt.Sprintf("play-%s-%dx%d", g, tm.w, tm.h))
-			if err := os.WriteFile(base+".txt", []byte(plain(grid)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			shotPNG(t, grid, base+".png")
-			t.Logf("screenshot %s.png (and .txt)", base)
+			t.Run(fmt.Sprintf("%dx%d", tm.w, tm.h), func(t *testing.T) {
+				m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
+				grid := screen(m.View(), tm.w, tm.h)
+				base := filepath.Join(dir, fmt.Sprintf("play-%s-%dx%d", g, tm.w, tm.h))
+				if err := os.WriteFile(base+".txt", []byte(plain(grid)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				shotPNG(t, grid, base+".png")
+				t.Logf("screenshot %s.png (and .txt)", base)
+			})
 		}
 	}
 }

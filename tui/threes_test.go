@@ -242,25 +242,27 @@ func TestAgentMoveTime(t *testing.T) {
 			depth int
 			time  time.Duration
 		}{{3, 0}, {4, 1}} {
-			edit := func(cfg *Config) { cfg.Depth, cfg.MoveTime, cfg.TableBytes = c.depth, c.time, 0 }
-			m := newModel(edit)
-			if g == session.GameThrees {
-				m = newThreesModel(edit)
-			}
-			msg := m.think(true)().(agentMsg)
-			if c.time == 0 && msg.depth != c.depth || c.time > 0 && (msg.depth < 1 || msg.depth >= c.depth) {
-				t.Errorf("%s, depth %d, move time %v: searched to depth %d", g, c.depth, c.time, msg.depth)
-			}
-			var want search.Choice
-			if g == session.GameThrees {
-				tg := m.g.Position().ThreesGame()
-				want = search.NewThrees(trainedThrees(), search.Options{Depth: msg.depth}, nil).Best(&tg)
-			} else {
-				want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())
-			}
-			if !msg.choice.Legal() || msg.choice != want {
-				t.Errorf("%s, depth %d, move time %v: %+v, want %+v at depth %d", g, c.depth, c.time, msg.choice, want, msg.depth)
-			}
+			t.Run(fmt.Sprintf("depth %d time %v", c.depth, c.time), func(t *testing.T) {
+				edit := func(cfg *Config) { cfg.Depth, cfg.MoveTime, cfg.TableBytes = c.depth, c.time, 0 }
+				m := newModel(edit)
+				if g == session.GameThrees {
+					m = newThreesModel(edit)
+				}
+				msg := m.think(true)().(agentMsg)
+				if c.time == 0 && msg.depth != c.depth || c.time > 0 && (msg.depth < 1 || msg.depth >= c.depth) {
+					t.Errorf("%s, depth %d, move time %v: searched to depth %d", g, c.depth, c.time, msg.depth)
+				}
+				var want search.Choice
+				if g == session.GameThrees {
+					tg := m.g.Position().ThreesGame()
+					want = search.NewThrees(trainedThrees(), search.Options{Depth: msg.depth}, nil).Best(&tg)
+				} else {
+					want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())
+				}
+				if !msg.choice.Legal() || msg.choice != want {
+					t.Errorf("%s, depth %d, move time %v: %+v, want %+v at depth %d", g, c.depth, c.time, msg.choice, want, msg.depth)
+				}
+			})
 		}
 	}
 }

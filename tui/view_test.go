@@ -215,20 +215,22 @@ func landmarks(v string) map[string][2]int {
 // the same place, at every terminal size.
 func TestLayoutStill(t *testing.T) {
 	for _, tm := range terminals {
-		m := newModel(func(c *Config) { c.Depth = 2 })
-		m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
-		pump(t, m, m.Init(), nil)
-		before := landmarks(m.View())
-		k, _ := legalKey(m, true)
-		_, hint := m.Update(k)
-		busy := m.View()
-		pump(t, m, hint, nil)
-		after := m.View()
-		for name, v := range map[string]string{"searching": busy, "after": after} {
-			if got := landmarks(v); fmt.Sprint(got) != fmt.Sprint(before) {
-				t.Errorf("%dx%d: the parts of the screen moved, %s: %v, before: %v\n%s", tm.w, tm.h, name, got, before, v)
+		t.Run(fmt.Sprintf("%dx%d", tm.w, tm.h), func(t *testing.T) {
+			m := newModel(func(c *Config) { c.Depth = 2 })
+			m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
+			pump(t, m, m.Init(), nil)
+			before := landmarks(m.View())
+			k, _ := legalKey(m, true)
+			_, hint := m.Update(k)
+			busy := m.View()
+			pump(t, m, hint, nil)
+			after := m.View()
+			for name, v := range map[string]string{"searching": busy, "after": after} {
+				if got := landmarks(v); fmt.Sprint(got) != fmt.Sprint(before) {
+					t.Errorf("%dx%d: the parts of the screen moved, %s: %v, before: %v\n%s", tm.w, tm.h, name, got, before, v)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -302,29 +304,31 @@ func TestLargeTerminalRoom(t *testing.T) {
 	m := newModel(nil)
 	pump(t, m, m.Init(), nil)
 	for _, tm := range []struct{ w, h, cell int }{{120, 40, 11}, {200, 60, 11}, {80, 24, 7}} {
-		m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
-		l := m.layout(tm.w, tm.h)
-		if l.board.cell != tm.cell {
-			t.Errorf("%dx%d: tiles %d columns wide, want %d", tm.w, tm.h, l.board.cell, tm.cell)
-		}
-		lines := strings.Split(m.View(), "\n")
-		top, left, right := 0, tm.w, tm.w
-		for top < len(lines) && lines[top] == "" {
-			top++
-		}
-		bottom := tm.h - len(lines)
-		for _, s := range lines[top:] {
-			if strings.TrimSpace(s) == "" {
-				continue
+		t.Run(fmt.Sprintf("%dx%d", tm.w, tm.h), func(t *testing.T) {
+			m.Update(tea.WindowSizeMsg{Width: tm.w, Height: tm.h})
+			l := m.layout(tm.w, tm.h)
+			if l.board.cell != tm.cell {
+				t.Errorf("%dx%d: tiles %d columns wide, want %d", tm.w, tm.h, l.board.cell, tm.cell)
 			}
-			left = min(left, len(s)-len(strings.TrimLeft(s, " ")))
-		}
-		right = tm.w - left - l.width
-		if d := top - bottom; d < -1 || d > 1 {
-			t.Errorf("%dx%d: %d lines above the screen, %d below", tm.w, tm.h, top, bottom)
-		}
-		if d := left - right; d < -1 || d > 1 {
-			t.Errorf("%dx%d: %d columns left of the screen, %d right", tm.w, tm.h, left, right)
-		}
+			lines := strings.Split(m.View(), "\n")
+			top, left, right := 0, tm.w, tm.w
+			for top < len(lines) && lines[top] == "" {
+				top++
+			}
+			bottom := tm.h - len(lines)
+			for _, s := range lines[top:] {
+				if strings.TrimSpace(s) == "" {
+					continue
+				}
+				left = min(left, len(s)-len(strings.TrimLeft(s, " ")))
+			}
+			right = tm.w - left - l.width
+			if d := top - bottom; d < -1 || d > 1 {
+				t.Errorf("%dx%d: %d lines above the screen, %d below", tm.w, tm.h, top, bottom)
+			}
+			if d := left - right; d < -1 || d > 1 {
+				t.Errorf("%dx%d: %d columns left of the screen, %d right", tm.w, tm.h, left, right)
+			}
+		})
 	}
 }

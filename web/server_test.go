@@ -153,16 +153,18 @@ func TestHostChecked(t *testing.T) {
 		"127.0.0.1:8048": true, "localhost:8048": true, "[::1]:8048": true, "127.0.0.2": true, "LOCALHOST": true,
 		"evil.example:8048": false, "10.0.0.1:8048": false, "": false,
 	} {
-		r := httptest.NewRequest("GET", "/api/info", nil)
-		r.Host = host
-		w := httptest.NewRecorder()
-		s.ServeHTTP(w, r)
-		if (w.Code == 200) != ok {
-			t.Errorf("Host %q: status %d", host, w.Code)
-		}
-		if !ok && w.Code != http.StatusMisdirectedRequest {
-			t.Errorf("Host %q: status %d, want 421", host, w.Code)
-		}
+		t.Run(host, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/api/info", nil)
+			r.Host = host
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			if (w.Code == 200) != ok {
+				t.Errorf("Host %q: status %d", host, w.Code)
+			}
+			if !ok && w.Code != http.StatusMisdirectedRequest {
+				t.Errorf("Host %q: status %d, want 421", host, w.Code)
+			}
+		})
 	}
 	open := newServer(t, func(c *Config) { c.LoopbackOnly = false })
 	r := httptest.NewRequest("GET", "/api/info", nil)
@@ -189,59 +191,63 @@ func TestPathTraversal(t *testing.T) {
 		"/static/", "/static", "/static/.", "/static/./app.js/", "/server.go", "/static/server.go",
 		"/static/%00", "/static/app.js%00.html", "//etc/passwd", "/web/server.go", "/static/static/app.js",
 	} {
-		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(conn, "GET "+p+" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-		raw, _ := io.ReadAll(conn)
-		conn.Close()
-		resp := string(raw)
-		status := strings.SplitN(resp, "\r\n", 2)[0]
-		if strings.Contains(status, " 200 ") {
-			t.Errorf("GET %s: %s", p, status)
-		}
-		leaks := func(resp string) bool {
-			return (len(passwd) > 0 && strings.Contains(resp, string(passwd[:min(len(passwd), 20)]))) ||
-				strings.Contains(resp, "root:") || strings.Contains(resp, string(self[:40]))
-		}
-		if leaks(resp) {
-			t.Errorf("GET %s leaked a file: %.200s", p, resp)
-		}
-		// A cleaned path is a redirect; where it leads is no file either.
-		if strings.Contains(status, " 30") {
-			loc := ""
-			for _, line := range strings.Split(resp, "\r\n") {
-				if v, ok := strings.CutPrefix(line, "Location: "); ok {
-					loc = v
+		t.Run(p, func(t *testing.T) {
+			conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(conn, "GET "+p+" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+			conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+			raw, _ := io.ReadAll(conn)
+			conn.Close()
+			resp := string(raw)
+			status := strings.SplitN(resp, "\r\n", 2)[0]
+			if strings.Contains(status, " 200 ") {
+				t.Errorf("GET %s: %s", p, status)
+			}
+			leaks := func(resp string) bool {
+				return (len(passwd) > 0 && strings.Contains(resp, string(passwd[:min(len(passwd), 20)]))) ||
+					strings.Contains(resp, "root:") || strings.Contains(resp, string(self[:40]))
+			}
+			if leaks(resp) {
+				t.Errorf("GET %s leaked a file: %.200s", p, resp)
+			}
+			// A cleaned path is a redirect; where it leads is no file either.
+			if strings.Contains(status, " 30") {
+				loc := ""
+				for _, line := range strings.Split(resp, "\r\n") {
+					if v, ok := strings.CutPrefix(line, "Location: "); ok {
+						loc = v
+					}
+				}
+				r2, err := http.Get(ts.URL + loc)
+				if err != nil {
+					t.Fatalf("GET %s -> %s: %v", p, loc, err)
+				}
+				body, _ := io.ReadAll(r2.Body)
+				r2.Body.Close()
+				if r2.StatusCode == 200 || leaks(string(body)) {
+					t.Errorf("GET %s -> %s: %d %.200s", p, loc, r2.StatusCode, body)
 				}
 			}
-			r2, err := http.Get(ts.URL + loc)
-			if err != nil {
-				t.Fatalf("GET %s -> %s: %v", p, loc, err)
-			}
-			body, _ := io.ReadAll(r2.Body)
-			r2.Body.Close()
-			if r2.StatusCode == 200 || leaks(string(body)) {
-				t.Errorf("GET %s -> %s: %d %.200s", p, loc, r2.StatusCode, body)
-			}
-		}
+		})
 	}
 	// What is there is served, with its type.
 	for p, ct := range map[string]string{"/": "text/html", "/static/app.js": "javascript", "/static/style.css": "text/css"} {
-		resp, err := http.Get(ts.URL + p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), ct) || len(body) < 100 {
-			t.Errorf("GET %s: %d %q %d bytes", p, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
-		}
-		if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
-			t.Errorf("GET %s: security headers missing", p)
-		}
+		t.Run(p, func(t *testing.T) {
+			resp, err := http.Get(ts.URL + p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), ct) || len(body) < 100 {
+				t.Errorf("GET %s: %d %q %d bytes", p, resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+			}
+			if resp.Header.Get("Content-Security-Policy") == "" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("GET %s: security headers missing", p)
+			}
+		})
 	}
 }
 
@@ -730,10 +736,12 @@ func TestServeAbandonsHalfSentRequests(t *testing.T) {
 		jsonErr(t, "half-sent body at shutdown", resp.StatusCode, string(b), resp.Header, 503, "stopping")
 	}
 	for name, c := range map[string]net.Conn{"idle": idle, "half headers": headers, "half body": body} {
-		c.SetReadDeadline(time.Now().Add(2 * time.Second))
-		if n, err := io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
-			t.Errorf("%s connection: not closed (%d bytes, %v)", name, n, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if n, err := io.Copy(io.Discard, c); err != nil && !errors.Is(err, syscall.ECONNRESET) {
+				t.Errorf("%s connection: not closed (%d bytes, %v)", name, n, err)
+			}
+		})
 	}
 }
 

@@ -318,34 +318,36 @@ func TestThreesHintMatchesSearch(t *testing.T) {
 		hint int
 		bag  []int
 	}{{3, []int{1, 2}}, {1, []int{1, 2, 3}}, {2, []int{3}}} {
-		g := threes.Game{Board: b, Next: c.hint, Bag: bagOf(c.bag), Last: threes.Anywhere, Actions: threes.OpeningTiles}
-		for depth := 1; depth <= 3; depth++ {
-			var h Hint
-			post(t, s, "/api/hint", `{"game":"threes","board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &h)
-			want := search.NewThrees(net, search.Options{Depth: depth}, nil).Values(&g, depth)
-			if h.Depth != depth || h.Requested != depth || h.Board != b.Hex() {
-				t.Fatalf("hint %d depth %d: %+v", c.hint, depth, h)
-			}
-			best := -1
-			for d, m := range h.Moves {
-				w := want[d]
-				if m.Dir != threes.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward) || float32(m.Value) != w.Value)) {
-					t.Errorf("hint %d depth %d %s: %+v, want %+v", c.hint, depth, m.Dir, m, w)
+		t.Run(fmt.Sprintf("hint %d bag %v", c.hint, c.bag), func(t *testing.T) {
+			g := threes.Game{Board: b, Next: c.hint, Bag: bagOf(c.bag), Last: threes.Anywhere, Actions: threes.OpeningTiles}
+			for depth := 1; depth <= 3; depth++ {
+				var h Hint
+				post(t, s, "/api/hint", `{"game":"threes","board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &h)
+				want := search.NewThrees(net, search.Options{Depth: depth}, nil).Values(&g, depth)
+				if h.Depth != depth || h.Requested != depth || h.Board != b.Hex() {
+					t.Fatalf("hint %d depth %d: %+v", c.hint, depth, h)
 				}
-				if w.Legal && (best < 0 || w.Total > want[best].Total) {
-					best = d
+				best := -1
+				for d, m := range h.Moves {
+					w := want[d]
+					if m.Dir != threes.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward) || float32(m.Value) != w.Value)) {
+						t.Errorf("hint %d depth %d %s: %+v, want %+v", c.hint, depth, m.Dir, m, w)
+					}
+					if w.Legal && (best < 0 || w.Total > want[best].Total) {
+						best = d
+					}
+				}
+				if h.Best == nil || *h.Best != threes.DirNames[best] {
+					t.Errorf("hint %d depth %d: best %v, want %s", c.hint, depth, h.Best, threes.DirNames[best])
+				}
+				// The agent plays the best move at the depth asked.
+				var a Agent
+				post(t, s, "/api/agent", `{"board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &a)
+				if a.Dir == nil || *a.Dir != threes.DirNames[best] || a.Depth != depth || float32(a.Value) != want[best].Total {
+					t.Errorf("agent at depth %d: %+v, want %s", depth, a, threes.DirNames[best])
 				}
 			}
-			if h.Best == nil || *h.Best != threes.DirNames[best] {
-				t.Errorf("hint %d depth %d: best %v, want %s", c.hint, depth, h.Best, threes.DirNames[best])
-			}
-			// The agent plays the best move at the depth asked.
-			var a Agent
-			post(t, s, "/api/agent", `{"board":"`+b.Hex()+`","next":`+itoa(c.hint)+`,"bag":`+bagBody(c.bag)+`,"depth":`+itoa(depth)+`}`, &a)
-			if a.Dir == nil || *a.Dir != threes.DirNames[best] || a.Depth != depth || float32(a.Value) != want[best].Total {
-				t.Errorf("agent at depth %d: %+v, want %s", depth, a, threes.DirNames[best])
-			}
-		}
+		})
 	}
 	// With no time the search stays at depth 1.
 	quick := newThreesServer(t, func(c *Config) { c.MoveTime = time.Nanosecond; c.TableBytes = 0 })

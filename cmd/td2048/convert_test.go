@@ -29,51 +29,57 @@ func convertNet(t *testing.T, spec string) *ntuple.Network {
 func TestConvertEveryWay(t *testing.T) {
 	dir := t.TempDir()
 	for _, spec := range []string{"0123,4567,0145", "8x4"} {
-		orig := convertNet(t, spec)
-		src := filepath.Join(dir, "src.td2048")
-		if err := netfile.Save(src, orig, netfile.Header{Episodes: 77}); err != nil {
-			t.Fatal(err)
-		}
-		kinds := []string{"td2048", "bin", "w"}
-		for _, a := range kinds {
-			for _, b := range kinds {
-				pa, pb := filepath.Join(dir, "a."+a), filepath.Join(dir, "b."+b)
-				end := filepath.Join(dir, "end.td2048")
-				for _, step := range [][2]string{{src, pa}, {pa, pb}, {pb, end}} {
-					os.Remove(step[1]) // convert replaces no file without --force
-					code, out, errs := runCmd(t, "convert", step[0], step[1])
-					if code != 0 {
-						t.Fatalf("convert %s %s: exit %d: %s", step[0], step[1], code, errs)
-					}
-					if !strings.Contains(out, "-> "+step[1]) || !strings.Contains(out, "network "+orig.Spec().String()) {
-						t.Errorf("output %q", out)
-					}
-				}
-				got, h, err := netfile.Load(end)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if h.Game != "2048" || h.Learner != "after" {
-					t.Errorf("header %+v", h)
-				}
-				if !got.Spec().Equal(orig.Spec()) {
-					t.Fatalf("%s via %s, %s: network %s", spec, a, b, got.Spec())
-				}
-				for i, w := range orig.Weights() {
-					if math.Float32bits(got.Weights()[i]) != math.Float32bits(w) {
-						t.Fatalf("%s via %s, %s: weight %d is %v, want %v", spec, a, b, i, got.Weights()[i], w)
-					}
-				}
-				rng := rand.New(rand.NewPCG(1, 2))
-				for range 1000 {
-					x := board.Board(rng.Uint64())
-					if got.Estimate(x) != orig.Estimate(x) {
-						t.Fatalf("V(%s) differs after conversion", x.Hex())
-					}
-				}
-				got.Free()
+		t.Run(spec, func(t *testing.T) {
+			orig := convertNet(t, spec)
+			src := filepath.Join(dir, "src.td2048")
+			if err := netfile.Save(src, orig, netfile.Header{Episodes: 77}); err != nil {
+				t.Fatal(err)
 			}
-		}
+			kinds := []string{"td2048", "bin", "w"}
+			for _, a := range kinds {
+				t.Run(a, func(t *testing.T) {
+					for _, b := range kinds {
+						t.Run(b, func(t *testing.T) {
+							pa, pb := filepath.Join(dir, "a."+a), filepath.Join(dir, "b."+b)
+							end := filepath.Join(dir, "end.td2048")
+							for _, step := range [][2]string{{src, pa}, {pa, pb}, {pb, end}} {
+								os.Remove(step[1]) // convert replaces no file without --force
+								code, out, errs := runCmd(t, "convert", step[0], step[1])
+								if code != 0 {
+									t.Fatalf("convert %s %s: exit %d: %s", step[0], step[1], code, errs)
+								}
+								if !strings.Contains(out, "-> "+step[1]) || !strings.Contains(out, "network "+orig.Spec().String()) {
+									t.Errorf("output %q", out)
+								}
+							}
+							got, h, err := netfile.Load(end)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if h.Game != "2048" || h.Learner != "after" {
+								t.Errorf("header %+v", h)
+							}
+							if !got.Spec().Equal(orig.Spec()) {
+								t.Fatalf("%s via %s, %s: network %s", spec, a, b, got.Spec())
+							}
+							for i, w := range orig.Weights() {
+								if math.Float32bits(got.Weights()[i]) != math.Float32bits(w) {
+									t.Fatalf("%s via %s, %s: weight %d is %v, want %v", spec, a, b, i, got.Weights()[i], w)
+								}
+							}
+							rng := rand.New(rand.NewPCG(1, 2))
+							for range 1000 {
+								x := board.Board(rng.Uint64())
+								if got.Estimate(x) != orig.Estimate(x) {
+									t.Fatalf("V(%s) differs after conversion", x.Hex())
+								}
+							}
+							got.Free()
+						})
+					}
+				})
+			}
+		})
 	}
 }
 
@@ -125,10 +131,12 @@ func TestConvertFormats(t *testing.T) {
 		{[]string{"convert", threes, out}, 1, "weights for threes"},
 		{[]string{"convert", noiso, out}, 1, "without isomorphisms"},
 	} {
-		code, stdout, errs := runCmd(t, c.args...)
-		if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", c.args[1:], code, stdout, errs, c.code, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			code, stdout, errs := runCmd(t, c.args...)
+			if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", c.args[1:], code, stdout, errs, c.code, c.want)
+			}
+		})
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a file was written from a refused conversion")

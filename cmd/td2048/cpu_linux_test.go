@@ -14,8 +14,10 @@ func TestParseCPUModel(t *testing.T) {
 		{"", ""},
 		{"model name", ""}, // no colon: not a field
 	} {
-		if got := parseCPUModel(bufio.NewScanner(strings.NewReader(c.in))); got != c.want {
-			t.Errorf("parseCPUModel(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := parseCPUModel(bufio.NewScanner(strings.NewReader(c.in))); got != c.want {
+				t.Errorf("parseCPUModel(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }

@@ -124,9 +124,11 @@ func TestSlug(t *testing.T) {
 		"Learning: after-state TD(0)":           "learning-after-state-td0",
 		"7. Tile-downgrading evaluation (`-h`)": "7-tile-downgrading-evaluation--h",
 	} {
-		if got := slug(in); got != want {
-			t.Errorf("slug(%q) = %q, want %q", in, got, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			if got := slug(in); got != want {
+				t.Errorf("slug(%q) = %q, want %q", in, got, want)
+			}
+		})
 	}
 }
 

@@ -102,11 +102,13 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 	run("eval-2048.json", "eval", "--load", w, "--games", "50", "--seed", "1", "--json")
 	sf := filepath.Join(dir, "stats.txt")
 	for _, c := range []struct{ name, flag string }{{"eval-threes.txt", "--json=false"}, {"eval-threes.json", "--json"}} {
-		code, out, errs := runCmd(t, "eval", "--load", wt, "--games", "30", "--seed", "3", "--stats", sf, "--force", c.flag)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
-		}
-		golden(t, c.name, normalizeOps(normalize(out, dir)))
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, "eval", "--load", wt, "--games", "30", "--seed", "3", "--stats", sf, "--force", c.flag)
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+			}
+			golden(t, c.name, normalizeOps(normalize(out, dir)))
+		})
 	}
 
 	// The statistics file with its times cleared is the same on every
@@ -149,15 +151,17 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 	failed := filepath.Join(dir, "failed.txt")
 	os.WriteFile(failed, []byte(strings.Join(bad, "\n")+"\n"), 0o644)
 	for _, c := range []struct{ name, flag string }{{"judge-failed.txt", ""}, {"judge-failed.json", "--json"}} {
-		args := []string{"judge", failed}
-		if c.flag != "" {
-			args = append(args, c.flag)
-		}
-		code, out, errs := runCmd(t, args...)
-		if code != 1 || strings.Count(errs, "\n") != 1 {
-			t.Fatalf("%s: exit %d, stderr %q", c.name, code, errs)
-		}
-		golden(t, c.name, normalize(out+"stderr: "+errs, dir))
+		t.Run(c.name, func(t *testing.T) {
+			args := []string{"judge", failed}
+			if c.flag != "" {
+				args = append(args, c.flag)
+			}
+			code, out, errs := runCmd(t, args...)
+			if code != 1 || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("%s: exit %d, stderr %q", c.name, code, errs)
+			}
+			golden(t, c.name, normalize(out+"stderr: "+errs, dir))
+		})
 	}
 	sum, fault, err := judge(strings.NewReader(strings.Join(bad, "\n")))
 	if err != nil || fault == nil || *fault.Game != 2 || *fault.Action != 11 || fault.Course != "at 1 #10" || sum.Games != 30 {
@@ -271,33 +275,35 @@ func TestEvalInterrupted(t *testing.T) {
 		{"Threes! depth 6", []string{"eval", "--load", wt, "--depth", "6", "--games", "1000"}, syscall.SIGINT, false},
 		{"Threes! greedy", []string{"eval", "--load", wt, "--games", "100000000", "--stats", sf}, syscall.SIGINT, true},
 	} {
-		cmd, out, errb := startMain(t, "seed = ", c.args...)
-		time.Sleep(500 * time.Millisecond)
-		cmd.Process.Signal(c.sig)
-		if code := waitExit(t, cmd, 20*time.Second); code != 1 {
-			t.Errorf("%s: exit %d\n%s%s", c.name, code, out, errb)
-			continue
-		}
-		m := regexp.MustCompile(`(?m)^(\d+) games in `).FindStringSubmatch(out.String())
-		if m == nil || !strings.Contains(errb.String(), "interrupted after "+m[1]+" games") {
-			t.Errorf("%s: output\n%s%s", c.name, out, errb)
-			continue
-		}
-		// Deep searches may finish a few short games before the signal
-		// (how many depends on the machine); greedy ones surely do.
-		if c.finished && (m[1] == "0" || !strings.Contains(out.String(), "\n"+m[1]+"\tavg = ")) {
-			t.Errorf("%s: %s games finished:\n%s", c.name, m[1], out)
-		}
-		if c.name == "Threes! greedy" {
-			// The finished games' lines are in stats.txt.partial, said so;
-			// no file at --stats looks finished.
-			data, _ := os.ReadFile(sf + ".partial")
-			if n := strings.Count(string(data), "\n"); m[1] != strconv.Itoa(n) || !strings.Contains(errb.String(), "their statistics lines in "+sf+".partial") {
-				t.Errorf("%s: %s games, %d in the statistics file under way: %s", c.name, m[1], n, errb)
+		t.Run(c.name, func(t *testing.T) {
+			cmd, out, errb := startMain(t, "seed = ", c.args...)
+			time.Sleep(500 * time.Millisecond)
+			cmd.Process.Signal(c.sig)
+			if code := waitExit(t, cmd, 20*time.Second); code != 1 {
+				t.Errorf("%s: exit %d\n%s%s", c.name, code, out, errb)
+				return
 			}
-			if _, err := os.Stat(sf); err == nil {
-				t.Errorf("%s: an interrupted evaluation left %s", c.name, sf)
+			m := regexp.MustCompile(`(?m)^(\d+) games in `).FindStringSubmatch(out.String())
+			if m == nil || !strings.Contains(errb.String(), "interrupted after "+m[1]+" games") {
+				t.Errorf("%s: output\n%s%s", c.name, out, errb)
+				return
 			}
-		}
+			// Deep searches may finish a few short games before the signal
+			// (how many depends on the machine); greedy ones surely do.
+			if c.finished && (m[1] == "0" || !strings.Contains(out.String(), "\n"+m[1]+"\tavg = ")) {
+				t.Errorf("%s: %s games finished:\n%s", c.name, m[1], out)
+			}
+			if c.name == "Threes! greedy" {
+				// The finished games' lines are in stats.txt.partial, said so;
+				// no file at --stats looks finished.
+				data, _ := os.ReadFile(sf + ".partial")
+				if n := strings.Count(string(data), "\n"); m[1] != strconv.Itoa(n) || !strings.Contains(errb.String(), "their statistics lines in "+sf+".partial") {
+					t.Errorf("%s: %s games, %d in the statistics file under way: %s", c.name, m[1], n, errb)
+				}
+				if _, err := os.Stat(sf); err == nil {
+					t.Errorf("%s: an interrupted evaluation left %s", c.name, sf)
+				}
+			}
+		})
 	}
 }

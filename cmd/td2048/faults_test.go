@@ -116,10 +116,12 @@ func TestEveryOutputProtected(t *testing.T) {
 		{[]string{"eval", "--load", "t.td2048", "--games", "2", "--stats", "st.txt"}, 1, "st.txt holds a Threes! statistics file"},
 		{[]string{"eval", "--load", "t.td2048", "--games", "2", "--stats", "s.td2048"}, 1, "s.td2048 holds trained 2048 weights"},
 	} {
-		code, _, errs := runCmd(t, c.args...)
-		if code != c.code || !strings.Contains(errs, c.msg) {
-			t.Errorf("%v: exit %d: %s (want %d, %q)", c.args, code, errs, c.code, c.msg)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			code, _, errs := runCmd(t, c.args...)
+			if code != c.code || !strings.Contains(errs, c.msg) {
+				t.Errorf("%v: exit %d: %s (want %d, %q)", c.args, code, errs, c.code, c.msg)
+			}
+		})
 	}
 	if !bytes.Equal(fileBytes(t, "s.td2048"), s) || !bytes.Equal(fileBytes(t, "z.td2048"), z) {
 		t.Fatal("weights changed")
@@ -150,13 +152,15 @@ func TestResumeKeepsItsFlags(t *testing.T) {
 		flags []string
 		gap   string
 	}{{nil, "1m0s"}, {[]string{"--checkpoint-every", "30", "--checkpoint-gap", "5m"}, "5m0s"}} {
-		os.Remove("weights.td2048")
-		os.Remove("weights.jsonl")
-		mustTrain(t, append([]string{"--episodes", "100", "--network", "2x4", "--threads", "1"}, c.flags...)...)
-		mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
-		if st := runState(t, "weights.td2048"); st.CheckpointGap.String() != c.gap || st.Done != 200 {
-			t.Fatalf("%v, resumed: gap %q, done %d; want %s", c.flags, st.CheckpointGap, st.Done, c.gap)
-		}
+		t.Run(c.gap, func(t *testing.T) {
+			os.Remove("weights.td2048")
+			os.Remove("weights.jsonl")
+			mustTrain(t, append([]string{"--episodes", "100", "--network", "2x4", "--threads", "1"}, c.flags...)...)
+			mustTrain(t, "--resume", "weights.td2048", "--episodes", "200")
+			if st := runState(t, "weights.td2048"); st.CheckpointGap.String() != c.gap || st.Done != 200 {
+				t.Fatalf("%v, resumed: gap %q, done %d; want %s", c.flags, st.CheckpointGap, st.Done, c.gap)
+			}
+		})
 	}
 	if code, _, errs := runCmd(t, "train", "--checkpoint-gap", "-1s", "--save", "x.td2048"); code != 2 || !strings.Contains(errs, "--checkpoint-gap -1s") {
 		t.Fatalf("a negative gap: exit %d: %s", code, errs)
@@ -263,11 +267,13 @@ func TestUnusableOutputsFoundFirst(t *testing.T) {
 		{[]string{"train", "--log", filepath.Join(ro, "w.jsonl")}, "read-only"},
 		{[]string{"train", "--plot", filepath.Join(ro, "p.png")}, "read-only"},
 	} {
-		start := time.Now()
-		code, out, errs := runCmd(t, append(c.args, "--network", "2x4", "--episodes", "100000")...)
-		if code == 0 || !strings.Contains(errs, c.msg) || strings.Contains(out, "avg =") || time.Since(start) > 5*time.Second {
-			t.Errorf("%v: exit %d after %v: %s%s", c.args, code, time.Since(start), out, errs)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			start := time.Now()
+			code, out, errs := runCmd(t, append(c.args, "--network", "2x4", "--episodes", "100000")...)
+			if code == 0 || !strings.Contains(errs, c.msg) || strings.Contains(out, "avg =") || time.Since(start) > 5*time.Second {
+				t.Errorf("%v: exit %d after %v: %s%s", c.args, code, time.Since(start), out, errs)
+			}
+		})
 	}
 	// Resuming a run kept in a read-only place is refused at once.
 	mustTrain(t, "--episodes", "20", "--every", "10", "--network", "2x4", "--save", "r.td2048")
@@ -298,10 +304,12 @@ func TestAbsurdFlagsRefused(t *testing.T) {
 		{"train", "--alpha", "-0.1"}, {"train", "--alpha-schedule", "0:0.1,100:5"}, {"train", "--threads", "100000"},
 		{"eval", "--cache", "1000G"}, {"eval", "--threads", "100000"}, {"train", "--init", "Inf"}, {"train", "--init", "1e12"}, {"bench", "--threads", "100000"}, {"hint", "--cache", "1000G", "0x1"}, {"train", "--network", "6x5"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 	if _, err := os.Stat("weights.td2048"); err == nil {
 		t.Error("a refused run left weights")
@@ -450,10 +458,12 @@ func TestEmptyNamesRefused(t *testing.T) {
 		{"sweep", "report", ".", "--plot", ""},
 		{"train", "--alpha-schedule", "0:0.1,0:0.05", "--episodes", "10"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || strings.Count(errs, "\n") != 1 || out != "" {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 0 {
 		t.Errorf("files made: %v", entries)
@@ -513,14 +523,16 @@ func TestLinksToARunningRun(t *testing.T) {
 		{[]string{"--save", "y.td2048", "--log", "hard.jsonl"}, "hard.jsonl " + running},
 		{[]string{"--save", "alias.td2048", "--log", "none"}, "alias.td2048 (a link to w.td2048) " + running},
 	} {
-		before, _ := os.Stat("w.jsonl")
-		code, _, errs := runCmd(t, append([]string{"train", "--network", "2x4", "--episodes", "10", "--force"}, c.args...)...)
-		if code == 0 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 {
-			t.Errorf("%v: exit %d: %s(want %q)", c.args, code, errs, c.msg)
-		}
-		if after, _ := os.Stat("w.jsonl"); after.Size() < before.Size() {
-			t.Fatalf("%v cut the running run's log from %d to %d bytes", c.args, before.Size(), after.Size())
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			before, _ := os.Stat("w.jsonl")
+			code, _, errs := runCmd(t, append([]string{"train", "--network", "2x4", "--episodes", "10", "--force"}, c.args...)...)
+			if code == 0 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("%v: exit %d: %s(want %q)", c.args, code, errs, c.msg)
+			}
+			if after, _ := os.Stat("w.jsonl"); after.Size() < before.Size() {
+				t.Fatalf("%v cut the running run's log from %d to %d bytes", c.args, before.Size(), after.Size())
+			}
+		})
 	}
 	if fi, err := os.Lstat("alias.td2048"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the link to the running run's weights was replaced")
@@ -592,10 +604,12 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 		{[]string{"--games", "20", "--seed", "5", "--shard", "1/2", "--out", "p0.json"}, "shard 1/2, not 0/2"},
 		{[]string{"--games", "20", "--seed", "5", "--shard", "0/4", "--out", "p0.json"}, "one of 4 shards, not 2"},
 	} {
-		code, out, errs := runCmd(t, append(eval, c.args...)...)
-		if code != 1 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 || strings.Contains(out, "avg =") {
-			t.Errorf("%v: exit %d: %s%s(want %q)", c.args, code, out, errs, c.msg)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, append(eval, c.args...)...)
+			if code != 1 || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 || strings.Contains(out, "avg =") {
+				t.Errorf("%v: exit %d: %s%s(want %q)", c.args, code, out, errs, c.msg)
+			}
+		})
 	}
 	if !bytes.Equal(fileBytes(t, "expensive.json"), merged) || !bytes.Equal(fileBytes(t, "p0.json"), p0) {
 		t.Fatal("a refused evaluation changed a result file")
@@ -609,10 +623,12 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 		append(eval, "--games", "20", "--seed", "5", "--shard", "0/2", "--out", "p0.json", "--threads", "2"),
 		{"merge", "p0.json", "p1.json", "--out", "expensive.json"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 0 || args[0] == "eval" && !strings.Contains(out, "\ndone already: ") {
-			t.Errorf("rerun %v: exit %d: %s%s", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 0 || args[0] == "eval" && !strings.Contains(out, "\ndone already: ") {
+				t.Errorf("rerun %v: exit %d: %s%s", args, code, out, errs)
+			}
+		})
 	}
 	// A damaged result, or a file that is no result, is refused; --force
 	// replaces either.
@@ -622,11 +638,13 @@ func TestEvalOutReplacesOnlyReruns(t *testing.T) {
 		"damaged.json": "damaged.json: damaged evaluation result: checksum does not match" + hint,
 		"notes.txt":    "notes.txt holds other data" + hint,
 	} {
-		oneLine(t, append(eval, "--games", "3", "--out", name), 1, msg)
-		oneLine(t, []string{"merge", "p0.json", "p1.json", "--out", name}, 1, strings.Replace(msg, "(choose another --out, or --force", "(choose another --out, or --force", 1))
-		if code, _, errs := runCmd(t, append(eval, "--games", "3", "--out", name, "--force")...); code != 0 {
-			t.Errorf("--force over %s: %s", name, errs)
-		}
+		t.Run(name, func(t *testing.T) {
+			oneLine(t, append(eval, "--games", "3", "--out", name), 1, msg)
+			oneLine(t, []string{"merge", "p0.json", "p1.json", "--out", name}, 1, strings.Replace(msg, "(choose another --out, or --force", "(choose another --out, or --force", 1))
+			if code, _, errs := runCmd(t, append(eval, "--games", "3", "--out", name, "--force")...); code != 0 {
+				t.Errorf("--force over %s: %s", name, errs)
+			}
+		})
 	}
 	if code, _, errs := runCmd(t, append(eval, "--games", "3", "--seed", "99", "--out", "expensive.json", "--force")...); code != 0 {
 		t.Fatalf("--force: %s", errs)
@@ -650,10 +668,12 @@ func TestEmptyOutputNamesRefused(t *testing.T) {
 		{"convert", w, ""},
 		{"convert", w, "", "--to", "w"},
 	} {
-		code, out, errs := runCmd(t, args...)
-		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "empty") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := runCmd(t, args...)
+			if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "empty") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errs)
+			}
+		})
 	}
 }
 

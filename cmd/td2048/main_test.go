@@ -76,13 +76,15 @@ func TestHintJSONGolden(t *testing.T) {
 
 func TestHintBadBoards(t *testing.T) {
 	for _, bad := range []string{"2,2", "0xzz", "3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "4294967296,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0x12345678123456789"} {
-		code, out, errs := runCmd(t, "hint", bad)
-		if code != 2 {
-			t.Errorf("hint %s: exit %d, want 2", bad, code)
-		}
-		if out != "" || strings.Count(errs, "\n") != 1 {
-			t.Errorf("hint %s: want one error line, got stdout %q stderr %q", bad, out, errs)
-		}
+		t.Run(bad, func(t *testing.T) {
+			code, out, errs := runCmd(t, "hint", bad)
+			if code != 2 {
+				t.Errorf("hint %s: exit %d, want 2", bad, code)
+			}
+			if out != "" || strings.Count(errs, "\n") != 1 {
+				t.Errorf("hint %s: want one error line, got stdout %q stderr %q", bad, out, errs)
+			}
+		})
 	}
 	if code, _, _ := runCmd(t, "hint"); code != 2 {
 		t.Errorf("hint without a board: exit %d", code)

@@ -196,10 +196,12 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", "-o", out}, 2, "no metrics log"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "nodir", "x.png")}, 2, "nodir"},
 	} {
-		code, stdout, errs := runCmd(t, c.args...)
-		if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", c.args[1:], code, stdout, errs, c.code, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			code, stdout, errs := runCmd(t, c.args...)
+			if code != c.code || stdout != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and one line with %q", c.args[1:], code, stdout, errs, c.code, c.want)
+			}
+		})
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a figure was written from bad input")
@@ -282,26 +284,28 @@ func TestPlotReplacesOnlyItsOwnFigures(t *testing.T) {
 		"thesis.pdf":  []byte("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n"),
 	}
 	for name, data := range foreign {
-		os.WriteFile(name, data, 0o644)
-		kind := map[string]string{".png": "a PNG image", ".svg": "an SVG image", ".pdf": "a PDF image"}[filepath.Ext(name)]
-		oneLine(t, []string{"plot", "run.jsonl", "-o", name}, 1, name+" holds "+kind+" that td2048 did not draw; not overwriting it")
-		oneLine(t, []string{"train", "--episodes", "10", "--network", "2x4", "--save", "x.td2048", "--plot", name}, 1, name+" holds "+kind+" that td2048 did not draw")
-		if got := fileBytes(t, name); !bytes.Equal(got, data) {
-			t.Errorf("%s changed", name)
-		}
-		if _, err := os.Stat("x.td2048"); err == nil {
-			t.Fatalf("train --plot %s trained before refusing", name)
-		}
-		if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name, "--force"); code != 0 {
-			t.Errorf("--force over %s: %s", name, errs)
-		}
-		if drawn, err := plot.Drawn(name); !drawn || err != nil {
-			t.Errorf("%s drawn over is not td2048's: %v", name, err)
-		}
-		// Now td2048's own: replaced again without --force.
-		if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name); code != 0 {
-			t.Errorf("replacing td2048's %s: %s", name, errs)
-		}
+		t.Run(name, func(t *testing.T) {
+			os.WriteFile(name, data, 0o644)
+			kind := map[string]string{".png": "a PNG image", ".svg": "an SVG image", ".pdf": "a PDF image"}[filepath.Ext(name)]
+			oneLine(t, []string{"plot", "run.jsonl", "-o", name}, 1, name+" holds "+kind+" that td2048 did not draw; not overwriting it")
+			oneLine(t, []string{"train", "--episodes", "10", "--network", "2x4", "--save", "x.td2048", "--plot", name}, 1, name+" holds "+kind+" that td2048 did not draw")
+			if got := fileBytes(t, name); !bytes.Equal(got, data) {
+				t.Errorf("%s changed", name)
+			}
+			if _, err := os.Stat("x.td2048"); err == nil {
+				t.Fatalf("train --plot %s trained before refusing", name)
+			}
+			if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name, "--force"); code != 0 {
+				t.Errorf("--force over %s: %s", name, errs)
+			}
+			if drawn, err := plot.Drawn(name); !drawn || err != nil {
+				t.Errorf("%s drawn over is not td2048's: %v", name, err)
+			}
+			// Now td2048's own: replaced again without --force.
+			if code, _, errs := runCmd(t, "plot", "run.jsonl", "-o", name); code != 0 {
+				t.Errorf("replacing td2048's %s: %s", name, errs)
+			}
+		})
 	}
 	os.MkdirAll("sweep/task-000", 0o755)
 	os.WriteFile("sweep/task-000/task.json", []byte(`{"task":0,"label":"alpha=0.1"}`), 0o644)

@@ -137,9 +137,11 @@ func TestProgressFitsTheTerminal(t *testing.T) {
 		{"train", "--network", "2x4", "--episodes", "3000", "--seed", "1", "--save", filepath.Join(dir, "w.td2048")},
 		{"train", "--game", "threes", "--network", "0123+hint", "--episodes", "600", "--seed", "1", "--save", filepath.Join(dir, "t.td2048")},
 	} {
-		if code, _, errs := runCmd(t, args...); code != 0 {
-			t.Fatalf("%v: %s", args, errs)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			if code, _, errs := runCmd(t, args...); code != 0 {
+				t.Fatalf("%v: %s", args, errs)
+			}
+		})
 	}
 	for _, c := range []struct {
 		name string

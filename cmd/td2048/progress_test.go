@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -63,33 +64,35 @@ func TestTimeLeftFollowsRecentPace(t *testing.T) {
 		{"episodes of one length", func(float64) float64 { return 2000 }, 0.01},
 		{"episodes lengthening steadily", func(n float64) float64 { return 100 + n/50 }, 0},
 	} {
-		var e eta
-		worstOld := 0.0
-		simulate(100000, c.moves, 2e6, func(s learn.Snapshot, truth time.Duration) {
-			e.add(s)
-			got, ok := e.left(s, false)
-			frac := float64(s.Done) / float64(s.Total)
-			if frac < 0.1 || frac > 0.98 {
-				return
-			}
-			if !ok {
-				t.Fatalf("%s: no estimate at %d episodes", c.name, s.Done)
-			}
-			old := s.Session.Seconds() / float64(s.Played) * float64(s.Total-s.Done)
-			worstOld = max(worstOld, 1-old/truth.Seconds())
-			r := got.Seconds()/truth.Seconds() - 1
-			bad := got.Seconds() < 0.98*old
-			if c.within > 0 {
-				bad = bad || math.Abs(r) > 2*c.within || frac >= 0.2 && math.Abs(r) > c.within
-			}
-			if bad {
-				t.Errorf("%s: at %d episodes %v left (%+.0f%%), truly %v; the average pace says %v", c.name, s.Done,
-					got.Round(time.Second), 100*r, truth.Round(time.Second), time.Duration(old*float64(time.Second)).Round(time.Second))
+		t.Run(c.name, func(t *testing.T) {
+			var e eta
+			worstOld := 0.0
+			simulate(100000, c.moves, 2e6, func(s learn.Snapshot, truth time.Duration) {
+				e.add(s)
+				got, ok := e.left(s, false)
+				frac := float64(s.Done) / float64(s.Total)
+				if frac < 0.1 || frac > 0.98 {
+					return
+				}
+				if !ok {
+					t.Fatalf("%s: no estimate at %d episodes", c.name, s.Done)
+				}
+				old := s.Session.Seconds() / float64(s.Played) * float64(s.Total-s.Done)
+				worstOld = max(worstOld, 1-old/truth.Seconds())
+				r := got.Seconds()/truth.Seconds() - 1
+				bad := got.Seconds() < 0.98*old
+				if c.within > 0 {
+					bad = bad || math.Abs(r) > 2*c.within || frac >= 0.2 && math.Abs(r) > c.within
+				}
+				if bad {
+					t.Errorf("%s: at %d episodes %v left (%+.0f%%), truly %v; the average pace says %v", c.name, s.Done,
+						got.Round(time.Second), 100*r, truth.Round(time.Second), time.Duration(old*float64(time.Second)).Round(time.Second))
+				}
+			})
+			if c.name == "the README's learning curve" && worstOld < 0.4 {
+				t.Errorf("%s: the average pace was at worst %.0f%% low; the test no longer shows the fault", c.name, 100*worstOld)
 			}
 		})
-		if c.name == "the README's learning curve" && worstOld < 0.4 {
-			t.Errorf("%s: the average pace was at worst %.0f%% low; the test no longer shows the fault", c.name, 100*worstOld)
-		}
 	}
 }
 
@@ -184,10 +187,12 @@ func TestProgressLineFitsWidth(t *testing.T) {
 		{5, "12000"},
 		{0, "1"},
 	} {
-		got := fit(parts, c.width)
-		if got != c.want || len(got) > max(c.width, 1) {
-			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
-		}
+		t.Run(fmt.Sprint("width ", c.width), func(t *testing.T) {
+			got := fit(parts, c.width)
+			if got != c.want || len(got) > max(c.width, 1) {
+				t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+			}
+		})
 	}
 	// Redraws measure the width each time: a resize shows at once.
 	var buf bytes.Buffer

@@ -114,9 +114,11 @@ func TestShorten(t *testing.T) {
 		{"eval --load x.td2048", "eval --load x.td2048 --games 10"},
 		{"hint 0x1", "hint 0x1"},
 	} {
-		if got := strings.Join(shorten(strings.Fields(c.in)), " "); got != c.want {
-			t.Errorf("shorten(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			if got := strings.Join(shorten(strings.Fields(c.in)), " "); got != c.want {
+				t.Errorf("shorten(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }
 

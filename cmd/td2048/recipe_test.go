@@ -54,10 +54,12 @@ func TestRecipeOverride(t *testing.T) {
 		{[]string{"--shaping", "carousel", "--learner", "state"}, "after-state"},
 		{[]string{"--resume", save, "--shaping", "restart"}, "keeps its settings"},
 	} {
-		args := append([]string{"train", "--episodes", "10", "--save", filepath.Join(dir, "x.td2048")}, c.args...)
-		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d: %s", c.args, code, errs)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			args := append([]string{"train", "--episodes", "10", "--save", filepath.Join(dir, "x.td2048")}, c.args...)
+			if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, c.want) {
+				t.Errorf("%v: exit %d: %s", c.args, code, errs)
+			}
+		})
 	}
 	if code, out, _ := runCmd(t, "train", "--recipe", "list"); code != 0 || !strings.Contains(out, "jaskowski2018:") || !strings.Contains(out, "--shaping restart") {
 		t.Fatalf("recipe list: exit %d: %s", code, out)

@@ -25,10 +25,8 @@ type searchFlags struct {
 
 // autoCache is the table a search gets when --cache is not given: none at
 // 2 plies, where filling and probing a table costs more than the chance
-// nodes it saves (60 games on 100k-episode 4x6 weights: 175k moves/s
-// without, 76k with 256 MB on one thread; 234k against 60k on two), and
-// 64 MB deeper, where it pays (3-ply, two threads: 5.6k moves/s without,
-// 8.0k with 64 MB, 7.9k with 256 MB).
+// nodes it saves, and 64 MB deeper, where it pays (docs/speed.md,
+// "Thresholds and what they rest on").
 func autoCache(depth int, moveTime time.Duration) byteSize {
 	if depth >= 3 || moveTime > 0 {
 		return 64 << 20

@@ -90,9 +90,11 @@ func TestTrainStaged(t *testing.T) {
 		{[]string{"--network", "4x6", "--promote"}, "promotion is for multi-stage"},
 		{[]string{"--network", "4x6@0,16384,8192"}, "exceed"},
 	} {
-		args := append([]string{"train", "--episodes", "1", "--save", filepath.Join(dir, "x.td2048")}, c.args...)
-		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, c.want) {
-			t.Errorf("%v: exit %d: %s", c.args, code, errs)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			args := append([]string{"train", "--episodes", "1", "--save", filepath.Join(dir, "x.td2048")}, c.args...)
+			if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, c.want) {
+				t.Errorf("%v: exit %d: %s", c.args, code, errs)
+			}
+		})
 	}
 }

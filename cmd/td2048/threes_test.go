@@ -326,9 +326,11 @@ func TestThreesHint(t *testing.T) {
 		{board, "4", "1"},
 		{board, "1", "0"},
 	} {
-		if code, _, errs := runCmd(t, "hint", "--game", "threes", "--load", "none", "--next", c.next, "--depth", c.depth, c.board); code != 2 {
-			t.Errorf("%+v: exit %d %s", c, code, errs)
-		}
+		t.Run(c.board+" next "+c.next+" depth "+c.depth, func(t *testing.T) {
+			if code, _, errs := runCmd(t, "hint", "--game", "threes", "--load", "none", "--next", c.next, "--depth", c.depth, c.board); code != 2 {
+				t.Errorf("%+v: exit %d %s", c, code, errs)
+			}
+		})
 	}
 }
 

@@ -239,26 +239,28 @@ func TestUpdateModesResumeExactly(t *testing.T) {
 		{"2048", "0123,4567", "online", "--init=1000"}, {"2048", "0123,4567", "online,nstep=3", "--coherence"},
 		{"2048", "0123,4567", "backward,lambda=0.5", "--coherence"}, {"threes", "0123,4567+hint", "backward,nstep=2", "--coherence"},
 	} {
-		whole, part := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i)), filepath.Join(dir, fmt.Sprintf("p%d.td2048", i))
-		// One episode at a time: a run stopped anywhere resumes exactly.
-		common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50",
-			"--interleave", "1", c.extra}
-		out := mustTrain(t, append(common[1:], "--episodes", "200", "--save", whole)...)
-		if !strings.Contains(out, "learner = after-state ") || runState(t, whole).Update != c.mode {
-			t.Fatalf("%s: header or state does not name the mode:\n%s", c.mode, out)
-		}
-		mustTrain(t, append(common[1:], "--episodes", "100", "--save", part)...)
-		mustTrain(t, "--resume", part, "--episodes", "200")
-		sameWeights(t, whole, part)
-		if c.extra == "--coherence" {
-			a, _, _ := netfile.Load(whole)
-			b, _, _ := netfile.Load(part)
-			if !a.Coherent() || !slices.Equal(a.Accumulators(), b.Accumulators()) {
-				t.Fatalf("%s: accumulators lost or differ after resume", c.mode)
+		t.Run(c.game+" "+c.network+" "+c.mode+" "+c.extra, func(t *testing.T) {
+			whole, part := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i)), filepath.Join(dir, fmt.Sprintf("p%d.td2048", i))
+			// One episode at a time: a run stopped anywhere resumes exactly.
+			common := []string{"train", "--game", c.game, "--network", c.network, "--update", c.mode, "--seed", "3", "--threads", "1", "--every", "50",
+				"--interleave", "1", c.extra}
+			out := mustTrain(t, append(common[1:], "--episodes", "200", "--save", whole)...)
+			if !strings.Contains(out, "learner = after-state ") || runState(t, whole).Update != c.mode {
+				t.Fatalf("%s: header or state does not name the mode:\n%s", c.mode, out)
 			}
-			a.Free()
-			b.Free()
-		}
+			mustTrain(t, append(common[1:], "--episodes", "100", "--save", part)...)
+			mustTrain(t, "--resume", part, "--episodes", "200")
+			sameWeights(t, whole, part)
+			if c.extra == "--coherence" {
+				a, _, _ := netfile.Load(whole)
+				b, _, _ := netfile.Load(part)
+				if !a.Coherent() || !slices.Equal(a.Accumulators(), b.Accumulators()) {
+					t.Fatalf("%s: accumulators lost or differ after resume", c.mode)
+				}
+				a.Free()
+				b.Free()
+			}
+		})
 	}
 	// TC weights go to TDL2048+'s .w whole and back; the course demo's
 	// format cannot hold the accumulators, so it refuses to drop them.
@@ -342,22 +344,24 @@ func TestDefaultInterleave(t *testing.T) {
 		{[]string{"--network", "0123,4567,89ab,cdef,048c,159d,26ae,37bf"}, 1},
 		{[]string{"--threads", "2", "--network", "0123,4567,89ab,cdef,048c,159d,26ae,37bf"}, 1},
 	} {
-		w := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i))
-		args := append([]string{"--network", "0123,4567", "--episodes", "20", "--every", "10", "--threads", "1", "--save", w}, c.args...)
-		out := mustTrain(t, args...)
-		line := fmt.Sprintf("interleave = %d episodes per thread\n", c.want)
-		if strings.Contains(out, line) != (c.want > 1) || c.want == 1 && strings.Contains(out, "interleave =") {
-			t.Errorf("%v: header\n%s", c.args, out)
-		}
-		if adapt := strings.Contains(out, "adapt = threads (2 or 1)"); adapt != (slices.Contains(c.args, "--threads") && !slices.Contains(c.args, "--interleave")) {
-			t.Errorf("%v: adapts %v\n%s", c.args, adapt, out)
-		}
-		if adapted := strings.Contains(out, "\nadapted = 2 threads "); adapted != strings.Contains(out, "adapt = ") {
-			t.Errorf("%v: the closing lines say how the time went %v, the run adapts %v\n%s", c.args, adapted, !adapted, out)
-		}
-		if got := max(runState(t, w).Interleave, 1); got != c.want {
-			t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.args), func(t *testing.T) {
+			w := filepath.Join(dir, fmt.Sprintf("w%d.td2048", i))
+			args := append([]string{"--network", "0123,4567", "--episodes", "20", "--every", "10", "--threads", "1", "--save", w}, c.args...)
+			out := mustTrain(t, args...)
+			line := fmt.Sprintf("interleave = %d episodes per thread\n", c.want)
+			if strings.Contains(out, line) != (c.want > 1) || c.want == 1 && strings.Contains(out, "interleave =") {
+				t.Errorf("%v: header\n%s", c.args, out)
+			}
+			if adapt := strings.Contains(out, "adapt = threads (2 or 1)"); adapt != (slices.Contains(c.args, "--threads") && !slices.Contains(c.args, "--interleave")) {
+				t.Errorf("%v: adapts %v\n%s", c.args, adapt, out)
+			}
+			if adapted := strings.Contains(out, "\nadapted = 2 threads "); adapted != strings.Contains(out, "adapt = ") {
+				t.Errorf("%v: the closing lines say how the time went %v, the run adapts %v\n%s", c.args, adapted, !adapted, out)
+			}
+			if got := max(runState(t, w).Interleave, 1); got != c.want {
+				t.Errorf("%v: the run records %d episodes in turn, want %d", c.args, got, c.want)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -110,9 +111,11 @@ func TestWrapWords(t *testing.T) {
 		{"averylongword b", 4, []string{"averylongword", "b"}},
 		{"", 10, []string{""}},
 	} {
-		if got := wrapWords(c.in, c.width); !slices.Equal(got, c.want) {
-			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%q width %d", c.in, c.width), func(t *testing.T) {
+			if got := wrapWords(c.in, c.width); !slices.Equal(got, c.want) {
+				t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+			}
+		})
 	}
 }
 

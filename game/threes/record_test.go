@@ -97,11 +97,13 @@ func TestParseRecordRejects(t *testing.T) {
 		{"a:b@1|C23[-3]|b@2", "reward"},
 		{"a:b@1|C23|b@2|", "WINNER@ms"},
 	} {
-		_, err := ParseRecord(c.line)
-		var se *SyntaxError
-		if err == nil || !errors.As(err, &se) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("ParseRecord(%q) = %v, want an error with %q", c.line, err, c.msg)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			_, err := ParseRecord(c.line)
+			var se *SyntaxError
+			if err == nil || !errors.As(err, &se) || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("ParseRecord(%q) = %v, want an error with %q", c.line, err, c.msg)
+			}
+		})
 	}
 }
 
@@ -200,18 +202,20 @@ func TestReplayRejectsCorruptedGames(t *testing.T) {
 		}, k + 1, "not in the bag"})
 	}
 	for _, c := range cases {
-		err := corrupt(r, c.f)
-		var ie *IllegalError
-		if !errors.As(err, &ie) {
-			t.Errorf("%s: %v, want an IllegalError", c.name, err)
-			continue
-		}
-		if c.index >= 0 && ie.Action != c.index || !strings.Contains(ie.Error(), c.msg) {
-			t.Errorf("%s: %v (index %d), want index %d and %q", c.name, err, ie.Action, c.index, c.msg)
-		}
-		if ie.Text != "" && !strings.HasPrefix(ie.Error(), fmt.Sprintf("action %d (", c.index+1)) {
-			t.Errorf("%s: message %q does not name action %d", c.name, ie.Error(), c.index+1)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			err := corrupt(r, c.f)
+			var ie *IllegalError
+			if !errors.As(err, &ie) {
+				t.Errorf("%s: %v, want an IllegalError", c.name, err)
+				return
+			}
+			if c.index >= 0 && ie.Action != c.index || !strings.Contains(ie.Error(), c.msg) {
+				t.Errorf("%s: %v (index %d), want index %d and %q", c.name, err, ie.Action, c.index, c.msg)
+			}
+			if ie.Text != "" && !strings.HasPrefix(ie.Error(), fmt.Sprintf("action %d (", c.index+1)) {
+				t.Errorf("%s: message %q does not name action %d", c.name, ie.Error(), c.index+1)
+			}
+		})
 	}
 	w := r
 	w.Winner = r.Slider

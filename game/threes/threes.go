@@ -109,7 +109,7 @@ func CanMerge(a, b int) bool {
 }
 
 // SlideRow slides one row of tile indices toward cell 0 the plain way, as
-// RULES.md states it: the definition the row tables are built from. It
+// docs/reference/rules.md states it: the definition the row tables are built from. It
 // returns the new row and the merge's reward (value of the new tile minus
 // twice the value of the old, i.e. the change in the row's value).
 func SlideRow(c [4]int) ([4]int, int) {

@@ -1,6 +1,7 @@
 package threes
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -138,18 +139,20 @@ func TestMergeRules(t *testing.T) {
 		{[4]int{6144, 6144, 3, 0}, [4]int{6144, 6144, 3, 0}}, // 6144 is the top
 		{[4]int{3072, 3072, 0, 1}, [4]int{6144, 0, 1, 0}},
 	} {
-		var in [4]int
-		for i, f := range v.in {
-			in[i], _ = Index(f)
-		}
-		got, _ := SlideRow(in)
-		var face [4]int
-		for i := range got {
-			face[i] = Value(got[i])
-		}
-		if face != v.out {
-			t.Errorf("%v left: %v, want %v", v.in, face, v.out)
-		}
+		t.Run(fmt.Sprint(v.in), func(t *testing.T) {
+			var in [4]int
+			for i, f := range v.in {
+				in[i], _ = Index(f)
+			}
+			got, _ := SlideRow(in)
+			var face [4]int
+			for i := range got {
+				face[i] = Value(got[i])
+			}
+			if face != v.out {
+				t.Errorf("%v left: %v, want %v", v.in, face, v.out)
+			}
+		})
 	}
 }
 
@@ -217,9 +220,11 @@ func TestCodeParsesAndFormats(t *testing.T) {
 		t.Errorf("hex round trip: %v %v", c.Hex(), err)
 	}
 	for _, bad := range []string{"4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "12288,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "0xf", "1,2"} {
-		if _, err := Parse(bad); err == nil {
-			t.Errorf("Parse(%q) accepted", bad)
-		}
+		t.Run(bad, func(t *testing.T) {
+			if _, err := Parse(bad); err == nil {
+				t.Errorf("Parse(%q) accepted", bad)
+			}
+		})
 	}
 }
 

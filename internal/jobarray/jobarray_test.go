@@ -103,13 +103,15 @@ func TestLeftOut(t *testing.T) {
 
 func TestRanges(t *testing.T) {
 	for in, want := range map[string]string{"": "", "0": "0", "0 1 2 5 7 8": "0-2,5,7-8", "1 3": "1,3"} {
-		var ids []int
-		for _, f := range strings.Fields(in) {
-			ids = append(ids, int(f[0]-'0'))
-		}
-		if got := Ranges(ids); got != want {
-			t.Errorf("Ranges(%v) = %q; want %q", ids, got, want)
-		}
+		t.Run(in, func(t *testing.T) {
+			var ids []int
+			for _, f := range strings.Fields(in) {
+				ids = append(ids, int(f[0]-'0'))
+			}
+			if got := Ranges(ids); got != want {
+				t.Errorf("Ranges(%v) = %q; want %q", ids, got, want)
+			}
+		})
 	}
 }
 

@@ -83,9 +83,11 @@ func TestResumeRules(t *testing.T) {
 	for key, rule := range map[string]Rule{"seed": Keep, "network": Keep, "threads": Keep, "interleave": Keep, "every": Keep,
 		"alpha": Refuse, "update": Refuse, "init": Refuse, "episodes": Override, "checkpoint_every": Override, "log": Override,
 		"save": Fresh, "duration": Fresh} {
-		if RuleOf(key) != rule {
-			t.Errorf("%s: %v, want %v", key, RuleOf(key), rule)
-		}
+		t.Run(key, func(t *testing.T) {
+			if RuleOf(key) != rule {
+				t.Errorf("%s: %v, want %v", key, RuleOf(key), rule)
+			}
+		})
 	}
 	// Equal settings written differently are the same.
 	a, b := sample(), sample()

@@ -176,8 +176,10 @@ func TestFits(t *testing.T) {
 		{netfile.Header{Game: "threes", Learner: "after"}, false},
 		{netfile.Header{Game: "2048", Learner: "state"}, false},
 	} {
-		if err := fits("w", c.h); (err == nil) != c.ok {
-			t.Errorf("%+v: %v", c.h, err)
-		}
+		t.Run(c.h.Game+" "+c.h.Learner, func(t *testing.T) {
+			if err := fits("w", c.h); (err == nil) != c.ok {
+				t.Errorf("%+v: %v", c.h, err)
+			}
+		})
 	}
 }

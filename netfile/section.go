@@ -1,0 +1,219 @@
+package netfile
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/td2048/td2048/ntuple"
+)
+
+// section reads little-endian fields of a file at increasing offsets,
+// never past its size.
+type section struct {
+	r         io.ReaderAt
+	pos, size int64
+	buf       [8]byte
+}
+
+var errShort = errors.New("short")
+
+func (s *section) left() int64 { return s.size - s.pos }
+
+func (s *section) bytes(n int) ([]byte, error) {
+	if int64(n) > s.left() {
+		return nil, errShort
+	}
+	var b []byte
+	if n <= len(s.buf) {
+		b = s.buf[:n]
+	} else {
+		b = make([]byte, n)
+	}
+	if _, err := s.r.ReadAt(b, s.pos); err != nil {
+		return nil, err
+	}
+	s.pos += int64(n)
+	return b, nil
+}
+
+func (s *section) u8() (uint8, error) {
+	b, err := s.bytes(1)
+	if err != nil {
+		return 0, err
+	}
+	return b[0], nil
+}
+
+func (s *section) u16() (uint16, error) {
+	b, err := s.bytes(2)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint16(b), nil
+}
+
+func (s *section) u32() (uint32, error) {
+	b, err := s.bytes(4)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b), nil
+}
+
+func (s *section) u64() (uint64, error) {
+	b, err := s.bytes(8)
+	if err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
+// skip moves past n elements of size bytes each, if the file holds them.
+func (s *section) skip(n uint64, size int) bool {
+	if size <= 0 || n > uint64(s.left())/uint64(size) {
+		return false
+	}
+	s.pos += int64(n) * int64(size)
+	return true
+}
+
+// table is where one weight table lies in a file.
+type table struct {
+	cells []int
+	at    int64 // offset of the first element
+	elem  int   // element size: 2, 4 or 8 bytes
+	tc    int64 // offset of TDL2048+'s coherence field (float32 E then A), 0 for none
+	// stage is the table's stage (.w stage tags), pat its pattern's
+	// number in the network (build sets it).
+	stage, pat int
+}
+
+// readTables fills net's tables from the file.
+func readTables(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
+	var buf []byte
+	var tmp []float32 // a table in canonical order, for a network stored in another
+	for _, t := range tabs {
+		dst := net.StageTable(t.stage, t.pat)
+		if !net.Canonical() {
+			if len(tmp) < len(dst) {
+				tmp = make([]float32, len(dst))
+			}
+			dst = tmp[:len(dst)]
+		}
+		if err := readTable(r, t, dst, &buf); err != nil {
+			return err
+		}
+		if !net.Canonical() {
+			net.SetCanonicalTable(t.stage, t.pat, dst)
+		}
+	}
+	return nil
+}
+
+// readTable reads table t into dst, in the file's order.
+func readTable(r io.ReaderAt, t table, dst []float32, buf *[]byte) error {
+	if t.elem == 4 && hostLittle {
+		_, err := r.ReadAt(asBytes(dst), t.at)
+		return err
+	}
+	const chunk = 1 << 14
+	if *buf == nil {
+		*buf = make([]byte, chunk*8)
+	}
+	for i := 0; i < len(dst); i += chunk {
+		n := min(chunk, len(dst)-i)
+		b := (*buf)[:n*t.elem]
+		if _, err := r.ReadAt(b, t.at+int64(i)*int64(t.elem)); err != nil {
+			return err
+		}
+		for j := range n {
+			switch t.elem {
+			case 2:
+				dst[i+j] = halfToFloat(binary.LittleEndian.Uint16(b[2*j:]))
+			case 4:
+				dst[i+j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+			case 8:
+				dst[i+j] = float32(math.Float64frombits(binary.LittleEndian.Uint64(b[8*j:])))
+			}
+		}
+	}
+	return nil
+}
+
+// build allocates the network of tabs and reads its weights; nothing is
+// returned half loaded.
+func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
+	if len(tabs) == 0 {
+		return nil, fmt.Errorf("no tables")
+	}
+	if len(tabs) > ntuple.MaxPatterns {
+		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
+	}
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return nil, err
+	}
+	net, err := ntuple.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	net.Prefault()
+	if err := readTables(r, net, tabs); err != nil {
+		net.Free()
+		return nil, fmt.Errorf("reading weights: %v", err)
+	}
+	if !slices.ContainsFunc(tabs, func(t table) bool { return t.tc == 0 }) {
+		if err := readCoherence(r, net, tabs); err != nil {
+			net.Free()
+			return nil, fmt.Errorf("reading coherence accumulators: %v", err)
+		}
+	}
+	return net, nil
+}
+
+// readCoherence reads TDL2048+'s TC field of every table (all E, then all
+// A, float32) into the network's accumulators (E, A of each weight side by
+// side).
+func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
+	net.EnableCoherence()
+	ea := net.Accumulators()
+	for _, t := range tabs {
+		n := len(net.Table(t.pat))
+		off := t.stage*net.Spec().StageWeights() + tableOffset(net, t.pat)
+		buf := make([]byte, 8*n)
+		if _, err := r.ReadAt(buf, t.tc); err != nil {
+			return err
+		}
+		for i := range n {
+			s := off + int(net.StorageIndex(t.pat, uint32(i)))
+			ea[2*s] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
+			ea[2*s+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
+		}
+	}
+	return nil
+}
+
+// halfToFloat converts an IEEE 754 binary16 value.
+func halfToFloat(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	frac := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f:
+		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
+	case exp != 0:
+		return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
+	case frac == 0:
+		return math.Float32frombits(sign)
+	}
+	// Subnormal: value = frac * 2^-24.
+	v := float32(frac) * (1.0 / (1 << 24))
+	if sign != 0 {
+		v = -v
+	}
+	return v
+}

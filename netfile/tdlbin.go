@@ -1,0 +1,107 @@
+package netfile
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/td2048/td2048/ntuple"
+)
+
+// maxDemoName bounds the feature names the 2048.bin reader accepts
+// ("7-tuple pattern 0123456" is 23 bytes).
+const maxDemoName = 64
+
+// ReadBin reads the course demo's 2048.bin format from r, which holds size
+// bytes. Its patterns are taken to be read on the 8 images of the board
+// (but the 8x4 lines on the board alone; see the package notes).
+func ReadBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
+	tabs, err := binTables(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs)
+}
+
+// binTables reads where the tables of a 2048.bin file of size bytes lie.
+func binTables(r io.ReaderAt, size int64) ([]table, error) {
+	s := &section{r: r, size: size}
+	count, err := s.u64()
+	if err != nil {
+		return nil, damaged(DemoBin, "%d bytes, too short for a feature count", size)
+	}
+	// Each feature takes at least 4+1+8+4*16 bytes.
+	if count == 0 || count > uint64(s.left())/77 {
+		return nil, damaged(DemoBin, "%d features cannot fit in %d bytes", count, size)
+	}
+	if count > ntuple.MaxPatterns {
+		return nil, fmt.Errorf("course demo 2048.bin file with %d features; td2048 networks have at most %d patterns", count, ntuple.MaxPatterns)
+	}
+	var tabs []table
+	for f := range int(count) {
+		l, err := s.u32()
+		if err != nil {
+			return nil, damaged(DemoBin, "feature %d cut short", f+1)
+		}
+		if int32(l) <= 0 || l > maxDemoName {
+			return nil, damaged(DemoBin, "feature %d has a name of %d bytes", f+1, int32(l))
+		}
+		nb, err := s.bytes(int(l))
+		if err != nil {
+			return nil, damaged(DemoBin, "feature %d cut short in its name", f+1)
+		}
+		name := string(nb)
+		n, hex, ok := strings.Cut(name, "-tuple pattern ")
+		if !ok || n != fmt.Sprint(len(hex)) {
+			return nil, fmt.Errorf("course demo 2048.bin feature %d is %q, not an n-tuple pattern (\"6-tuple pattern 012345\")", f+1, name)
+		}
+		cells, err := parseCells(hex)
+		if err != nil {
+			return nil, fmt.Errorf("course demo 2048.bin feature %d: %v", f+1, err)
+		}
+		w, err := s.u64()
+		if err != nil {
+			return nil, damaged(DemoBin, "feature %d (%s) cut short", f+1, hex)
+		}
+		if want := uint64(1) << (4 * len(cells)); w != want {
+			return nil, damaged(DemoBin, "feature %d (%s) has %d weights, a %d-tuple has %d", f+1, hex, w, len(cells), want)
+		}
+		t := table{cells: cells, at: s.pos, elem: 4}
+		if !s.skip(w, 4) {
+			return nil, damaged(DemoBin, "feature %d (%s) cut short: %d weights need %d bytes, %d are left", f+1, hex, w, 4*w, s.left())
+		}
+		tabs = append(tabs, t)
+	}
+	if s.left() != 0 {
+		return nil, damaged(DemoBin, "%d bytes after the last feature", s.left())
+	}
+	return tabs, nil
+}
+
+// WriteBin writes net in the course demo's 2048.bin format: feature names
+// "N-tuple pattern CELLS", tables in network order.
+func WriteBin(w io.Writer, net *ntuple.Network) error {
+	spec := net.Spec()
+	if err := CheckRef(spec); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(len(spec.Patterns)))
+	bw.Write(b[:8])
+	for p, cells := range spec.Patterns {
+		name := fmt.Sprintf("%d-tuple pattern %s", len(cells), ntuple.PatternString(cells))
+		binary.LittleEndian.PutUint32(b[:], uint32(len(name)))
+		bw.Write(b[:4])
+		bw.WriteString(name)
+		tab := net.CanonicalTable(0, p)
+		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
+		bw.Write(b[:8])
+		if err := writeFloats(bw, tab); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
