@@ -10,7 +10,7 @@
 // has its episode loop (Worker for 2048, with the state learner beside
 // it; ThreesWorker for Threes!), and Train runs any of them: statistics
 // blocks, schedules, checkpoints with exact resume, worker threads.
-// Evaluate and EvaluateThrees play games without learning.
+// Playing without learning is package evaluate's.
 package learn
 
 import (

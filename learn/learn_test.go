@@ -58,35 +58,6 @@ func TestTrainRepeatable(t *testing.T) {
 	}
 }
 
-func TestEvaluateSameForAnyThreads(t *testing.T) {
-	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
-	eval := func(threads int) stats.Block {
-		b, _ := Evaluate(context.Background(), EvalConfig{Games: 200, Seed: 9, Threads: threads,
-			NewPolicy: func() Policy {
-				return func(x board.Board) search.Choice { return search.Greedy(net, x) }
-			}})
-		return b
-	}
-	one, two := eval(1), eval(2)
-	if one != two {
-		t.Fatalf("1 thread %+v\n2 threads %+v", one, two)
-	}
-	// The same at 2-ply with a transposition table the threads share.
-	deep := func(threads int) stats.Block {
-		tt := search.NewTable(1 << 20)
-		b, _ := Evaluate(context.Background(), EvalConfig{Games: 20, Seed: 4, Threads: threads,
-			NewPolicy: func() Policy { return search.NewSearcher(net, search.Options{Depth: 2}, tt).Best }})
-		return b
-	}
-	if d1, d2 := deep(1), deep(2); d1 != d2 || d1.Games != 20 {
-		t.Fatalf("2-ply: 1 thread %+v\n2 threads %+v", d1, d2)
-	}
-	if one.Games != 200 {
-		t.Fatalf("%d games", one.Games)
-	}
-}
-
 func BenchmarkTrain4x6(b *testing.B) {
 	net := ntuple.MustNew("4x6")
 	defer net.Free()

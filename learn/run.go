@@ -145,9 +145,9 @@ func (e *DivergedError) Error() string {
 // interleaved runs resume exactly only from their checkpoints.
 const DefaultInterleave = 2
 
-// InterleaveHelps reports whether games in turn (Config.Interleave,
-// EvalConfig.Interleave) make this processor faster than one game at a
-// time. They do where one core keeps more misses in flight than one game's
+// InterleaveHelps reports whether games in turn (Config.Interleave, and
+// the greedy games of an evaluation) make this processor faster than one
+// game at a time. They do where one core keeps more misses in flight than one game's
 // move asks for, so that the other game's work fills the wait (the AMD
 // EPYC); where one game's prefetches already fill the core's miss buffers
 // (the Intel Xeon), a second game only adds cache pressure. Other
