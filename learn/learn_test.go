@@ -287,12 +287,12 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		shape Shaping
 	}{
 		{"4x6", Mode{}, Shaping{}},
-		{"4x6", Mode{Online: true}, Shaping{}},
-		{"4x6", Mode{Online: true, Steps: 3}, Shaping{}},
-		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3}, Shaping{}},
-		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3, Delayed: true}, Shaping{}},
-		{"4x6@0,256", Mode{Online: true}, Shaping{}},
-		{"4x6", Mode{Online: true}, Shaping{Restart: true, L: 30, At: 0.5}},
+		{"4x6", Mode{online: true}, Shaping{}},
+		{"4x6", Mode{online: true, steps: 3}, Shaping{}},
+		{"4x6", Mode{online: true, lambda: 0.5, steps: 3}, Shaping{}},
+		{"4x6", Mode{online: true, lambda: 0.5, steps: 3, delay: true}, Shaping{}},
+		{"4x6@0,256", Mode{online: true}, Shaping{}},
+		{"4x6", Mode{online: true}, Shaping{restart: true, l: 30, at: 0.5}},
 	} {
 		a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
 		if !a.Direct() {
@@ -301,7 +301,7 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 			t.Skip("no direct 4x6 path on this processor")
 		}
 		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
-		wb.trace.UseIndices()
+		wb.trace.useIndices()
 		for _, w := range []*Worker{wa, wb} {
 			w.trace.Mode, w.Shaping = c.mode, c.shape
 		}
@@ -358,7 +358,7 @@ func TestDivergenceStopsTheRun(t *testing.T) {
 // default) and backward (the course's), at each interleave.
 func BenchmarkTrainInterleave(b *testing.B) {
 	for _, spec := range []string{"4x6", "8x6"} {
-		for _, mode := range []Mode{{Online: true}, {}} {
+		for _, mode := range []Mode{{online: true}, {}} {
 			for _, k := range []int{1, 2, 4} {
 				b.Run(fmt.Sprintf("%s/%v/interleave=%d", spec, mode, k), func(b *testing.B) {
 					net := ntuple.MustNew(spec)
@@ -381,7 +381,7 @@ func BenchmarkTrainNetworks(b *testing.B) {
 			net := ntuple.MustNew(spec)
 			defer net.Free()
 			b.ResetTimer()
-			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{Online: true}})
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{online: true}})
 			mps := float64(r.Moves) / r.Elapsed.Seconds()
 			b.ReportMetric(mps, "moves/s")
 			b.ReportMetric(mps*float64(net.Lookups())/1e6, "Mlookups/s")

@@ -379,7 +379,7 @@ func TestThreesDirectLearnsAsIndexed(t *testing.T) {
 		t.Skip("no direct 4x6 path on this processor")
 	}
 	wa, wb := NewThreesWorker(a, NewRand(7, 1)), NewThreesWorker(b, NewRand(7, 1))
-	wb.trace.UseIndices()
+	wb.trace.useIndices()
 	for i := range 100 {
 		if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
 			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)

@@ -25,7 +25,7 @@ func wideAfter(b board.Board, d int) board.Wide {
 // only grows).
 func (w *Worker) afterOn(tr *Trace, real board.Wide, ep *Episode, k int) {
 	var m Moves
-	m.Stage = k
+	m.stage = k
 	for {
 		x, ok := real.View(0)
 		if !ok {

@@ -18,11 +18,11 @@ func TestWorkersGoPast32768(t *testing.T) {
 		w := NewWorker(net, kind, rand.New(rand.NewPCG(3, 4)))
 		w.from = fourBig
 		ep := w.Play(0.1)
-		if ep.MaxTile < 17 || ep.Score < 2*131072 || !ep.Overflow || ep.Diverged {
+		if ep.MaxTile < 17 || ep.Score < 2*131072 || !ep.Overflow || ep.diverged {
 			t.Fatalf("%v: episode %+v", kind, ep)
 		}
-		if kind == AfterState && w.trace.Len() != ep.Moves {
-			t.Fatalf("trace holds %d steps of %d moves", w.trace.Len(), ep.Moves)
+		if kind == AfterState && w.trace.len() != ep.Moves {
+			t.Fatalf("trace holds %d steps of %d moves", w.trace.len(), ep.Moves)
 		}
 	}
 }
