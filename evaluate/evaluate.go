@@ -115,7 +115,7 @@ type Config struct {
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means FastestInterleave().
+	// turn; 0 means fastestInterleave(): 2 where that is faster (lanes.go).
 	Interleave int
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
@@ -145,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (stats.Block, learn.Result) {
 	rng := func(i int) game.Rand { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	lanes := cfg.Interleave
 	if lanes == 0 {
-		lanes = FastestInterleave()
+		lanes = fastestInterleave()
 	}
 	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
 		if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {

@@ -10,19 +10,19 @@ import (
 	"github.com/td2048/td2048/search"
 )
 
-// DefaultInterleave is the number of greedy games each thread plays
+// defaultInterleave is the number of greedy games each thread plays
 // in turn where that plays fastest (FastestInterleave). Greedy play
 // reads a hundred weights a move from 256 MB and more, and one game's move
 // cannot start before its last one's weights arrive; with two games in
 // turn, one game's weights load while the other's move is decided. Three
 // or four games only add cache pressure (docs/speed.md, "Games in turn").
-const DefaultInterleave = 2
+const defaultInterleave = 2
 
-// FastestInterleave is Config.Interleave's default on this
-// processor: DefaultInterleave where InterleaveHelps, else 1.
-func FastestInterleave() int {
+// fastestInterleave is Config.Interleave's default on this
+// processor: defaultInterleave where learn.InterleaveHelps, else 1.
+func fastestInterleave() int {
 	if learn.InterleaveHelps() {
-		return DefaultInterleave
+		return defaultInterleave
 	}
 	return 1
 }

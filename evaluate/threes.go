@@ -24,8 +24,8 @@ func GreedyThreesPolicy(net *ntuple.Network) ThreesPolicy {
 
 // Names of the two sides in records.
 const (
-	SliderName = "td2048"
-	PlacerName = "random"
+	sliderName = "td2048"
+	placerName = "random"
 )
 
 // threesClock returns the wall time in Unix milliseconds; a variable so that
@@ -55,7 +55,7 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 	}()
 	g := threes.New()
 	if rec != nil {
-		*rec = threes.Record{Slider: SliderName, Placer: PlacerName, Winner: PlacerName, Steps: rec.Steps[:0]}
+		*rec = threes.Record{Slider: sliderName, Placer: placerName, Winner: placerName, Steps: rec.Steps[:0]}
 	}
 	open := threesClock()
 	now := open
