@@ -87,7 +87,7 @@ type Game struct {
 	StatsFile bool
 	// Interleaves: its after-state training and its greedy evaluations
 	// can play several games in turn on each thread (learn.Config's and
-	// learn.EvalConfig's Interleave).
+	// evaluate.Config's Interleave).
 	Interleaves bool
 	// WriteEval prints an evaluation's statistics in the course's format.
 	WriteEval func(w io.Writer, ev *Evaluation) error

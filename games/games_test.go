@@ -3,9 +3,10 @@ package games
 import (
 	"time"
 
-	"github.com/td2048/td2048/stats"
 	"strings"
 	"testing"
+
+	"github.com/td2048/td2048/stats"
 
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"

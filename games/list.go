@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
@@ -70,7 +71,7 @@ func init() {
 			return advisor2048{search.NewSearcher(net, opt, tt)}
 		},
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-			ec := learn.EvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+			ec := evaluate.Config{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
 			if cfg.Done != nil {
 				var ev Evaluation // one, reused: Done keeps none
@@ -82,9 +83,9 @@ func init() {
 			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
 			} else {
-				ec.NewPolicy = func() learn.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
+				ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			block, res := learn.Evaluate(ctx, ec)
+			block, res := evaluate.Run(ctx, ec)
 			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
 		},
 		Downgrades:  true,
@@ -133,22 +134,22 @@ func init() {
 			if cfg.Downgrade.On() {
 				return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
 			}
-			newPolicy := func() learn.ThreesPolicy { return learn.GreedyThreesPolicy(cfg.Net) }
+			newPolicy := func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
 			if !Greedy(cfg.Search) {
-				newPolicy = func() learn.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
+				newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			tc := learn.ThreesEvalConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+			tc := evaluate.ThreesConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
 				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
 			if cfg.Done != nil {
 				var ev Evaluation // one, reused: Done keeps none
 				var sp stats.Speed
-				tc.Done = func(e *learn.ThreesEvaluation) {
+				tc.Done = func(e *evaluate.ThreesResult) {
 					sp = e.Speed()
 					ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
 					cfg.Done(&ev)
 				}
 			}
-			ev, err := learn.EvaluateThrees(ctx, tc)
+			ev, err := evaluate.RunThrees(ctx, tc)
 			speed := ev.Speed()
 			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
 		},

@@ -75,7 +75,7 @@ type EvalConfig struct {
 	// not depend on them.
 	Threads int
 	// Interleave is the number of greedy games each thread plays in turn
-	// (learn.EvalConfig.Interleave; 0: learn.FastestEvalInterleave()), in a
+	// (evaluate.Config.Interleave; 0: the fastest on this processor), in a
 	// game whose descriptor says Interleaves; the statistics do not
 	// depend on it.
 	Interleave int

@@ -24,7 +24,7 @@ import (
 // starts below Block: all cells 32768.
 const dummy = board.Board(1<<64 - 1)
 
-// playCarousel is carousel shaping (Shaping.Carousel).
+// playCarousel is carousel shaping (Shaping.carousel).
 func (w *Worker) playCarousel(alpha float32) Episode {
 	tr, sh := w.trace, w.Shaping
 	th := w.Net.Spec().StageThresholds()
@@ -34,9 +34,9 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 	for sub := 0; ; sub++ {
 		want := o.Scale()
 		if sub > 0 {
-			want += uint32(sh.Block)
+			want += uint32(sh.block)
 		}
-		if want >= uint32(sh.Limit) || want > 0xffff {
+		if want >= uint32(sh.limit) || want > 0xffff {
 			return first
 		}
 		for k+1 < len(th) && want >= uint32(th[k+1]) {
@@ -47,20 +47,20 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 			return first // cannot happen: the edit leaves an empty cell
 		}
 		tr.Reset(alpha)
-		if tr.Mode.Online {
+		if tr.Mode.online {
 			start := o
-			if want < uint32(sh.Block) {
+			if want < uint32(sh.block) {
 				start = dummy
 			}
 			tr.pushStart(start, k)
 		}
-		ep := w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.Block))
+		ep := w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.block))
 		if sub == 0 {
 			first = ep
 		}
-		first.Work += ep.Moves
-		if ep.Diverged {
-			first.Diverged = true
+		first.work += ep.Moves
+		if ep.diverged {
+			first.diverged = true
 			return first
 		}
 	}

@@ -18,17 +18,17 @@ func TestDeferredUpdateIsExact(t *testing.T) {
 		tc         bool
 		episodes   int
 	}{
-		{"online", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}}, false, 300},
-		{"4x6 online", "4x6", Config{Mode: Mode{Online: true}}, false, 150},
-		{"tc", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}}, true, 300},
-		{"fast tc", "0123,4567,0145", Config{Mode: Mode{Online: true, Value: ValueChoice}}, true, 300},
-		{"online 3-step", "0123,4567,0145", Config{Mode: Mode{Online: true, Steps: 3}}, true, 300},
-		{"lambda", "0123,4567,0145", Config{Mode: Mode{Online: true, Lambda: 0.5, Steps: 4}}, false, 300},
-		{"restart", "0123,4567,0145", Config{Mode: Mode{Online: true}, Shaping: Shaping{Restart: true, L: 10, At: 0.5}}, true, 200},
-		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true, Shaping: Shaping{Carousel: true, Block: 2048, Limit: 65536}}, false, 200},
+		{"online", "0123,4567,0145,1256", Config{Mode: Mode{online: true}}, false, 300},
+		{"4x6 online", "4x6", Config{Mode: Mode{online: true}}, false, 150},
+		{"tc", "0123,4567,0145,1256", Config{Mode: Mode{online: true}}, true, 300},
+		{"fast tc", "0123,4567,0145", Config{Mode: Mode{online: true, value: valueChoice}}, true, 300},
+		{"online 3-step", "0123,4567,0145", Config{Mode: Mode{online: true, steps: 3}}, true, 300},
+		{"lambda", "0123,4567,0145", Config{Mode: Mode{online: true, lambda: 0.5, steps: 4}}, false, 300},
+		{"restart", "0123,4567,0145", Config{Mode: Mode{online: true}, Shaping: Shaping{restart: true, l: 10, at: 0.5}}, true, 200},
+		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{online: true}, Promote: true, Shaping: Shaping{carousel: true, block: 2048, limit: 65536}}, false, 200},
 		// a game rises while the move before waits to learn: the promotion
 		// copies the tables after that update
-		{"promotion in a game", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true}, true, 50},
+		{"promotion in a game", "0123,4567,0145@0,256", Config{Mode: Mode{online: true}, Promote: true}, true, 50},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 // and resumed ends with the weights of the same run unbroken (which also
 // pauses its lanes at that checkpoint), bit for bit.
 func TestInterleavedResumeIsExact(t *testing.T) {
-	for _, mode := range []Mode{{}, {Online: true}} {
+	for _, mode := range []Mode{{}, {online: true}} {
 		cfg := func() Config {
 			return Config{Episodes: 300, Seed: 5, Threads: 1, Interleave: 3, Every: 25, Mode: mode, CheckpointEvery: 137,
 				Checkpoint: func(RunState) error { return nil }}
@@ -63,7 +63,7 @@ func TestInterleavedLearnsTheSame(t *testing.T) {
 	avg := func(k int) (last float64, games int) {
 		net := ntuple.MustNew("0123,4567,0145,1256")
 		_, _, err := Train(context.Background(), net, Config{Episodes: 3000, Seed: 2, Threads: 1, Interleave: k, Every: 1000,
-			Mode:  Mode{Online: true},
+			Mode:  Mode{online: true},
 			Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { last, games = b.Avg(), games+b.Games }})
 		if err != nil {
 			t.Fatal(err)

@@ -10,7 +10,7 @@
 // has its episode loop (Worker for 2048, with the state learner beside
 // it; ThreesWorker for Threes!), and Train runs any of them: statistics
 // blocks, schedules, checkpoints with exact resume, worker threads.
-// Evaluate and EvaluateThrees play games without learning.
+// Playing without learning is package evaluate's.
 package learn
 
 import (
@@ -39,14 +39,14 @@ type Episode struct {
 	MaxTile  int // exponent: 11 is 2048, 16 is 65536
 	Moves    int
 	Overflow bool // went past 32768 (a 32768+32768 merge), on a wide board
-	// Work is every move played for the episode when that is more than
+	// work is every move played for the episode when that is more than
 	// Moves: a shaped episode (restart, carousel) counts its first
 	// sub-episode as the game, as TDL2048+ does, but plays them all, and
 	// its speed counts them all.
-	Work int
-	// Diverged is set when learning drove a value to NaN or infinity (a
+	work int
+	// diverged is set when learning drove a value to NaN or infinity (a
 	// learning rate far too large): Train stops the run.
-	Diverged bool
+	diverged bool
 }
 
 // finite reports whether x is a number and not an infinity.
@@ -173,11 +173,11 @@ func (w *Worker) advance() bool {
 	p.ep.Score += int(p.m.Reward[d])
 	tr.Push(&p.m, d)
 	if w.staged {
-		p.m.Stage = w.rise(&p.m, d, p.m.Stage)
+		p.m.stage = w.rise(&p.m, d, p.m.stage)
 	}
 	if p.over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
 		p.ep.Overflow = true
-		w.afterOn(tr, game.SpawnWide(wideAfter(p.b, d), w.Rand), &p.ep, p.m.Stage)
+		w.afterOn(tr, game.SpawnWide(wideAfter(p.b, d), w.Rand), &p.ep, p.m.stage)
 		return false
 	}
 	p.b = game.Spawn(p.m.After[d], w.Rand)
@@ -188,12 +188,12 @@ func (w *Worker) advance() bool {
 func (w *Worker) finish() Episode {
 	p := &w.cur
 	if p.alpha > 0 {
-		p.ep.Diverged = !w.trace.Learn(p.alpha, 0)
+		p.ep.diverged = !w.trace.Learn(p.alpha, 0)
 	}
 	return p.ep
 }
 
-// fillMoves sets m to the candidates of 2048 board b (its Stage is left
+// fillMoves sets m to the candidates of 2048 board b (its stage is left
 // as it is) and returns the directions that merge two 32768s (65536).
 // With final, those end the (sub-)episode (their after-states are Final:
 // worth their reward alone), as TDL2048+'s stage, block and restart modes
@@ -246,7 +246,7 @@ func (w *Worker) playState(alpha float32) Episode {
 		// The state where the game ended is worth 0.
 		x := net.Index(b, w.cand[:])
 		next := net.Add(x, -alpha*net.Sum(x))
-		ep.Diverged = !finite(w.learnState(path, next, alpha))
+		ep.diverged = !finite(w.learnState(path, next, alpha))
 	}
 	return ep
 }

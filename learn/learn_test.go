@@ -58,35 +58,6 @@ func TestTrainRepeatable(t *testing.T) {
 	}
 }
 
-func TestEvaluateSameForAnyThreads(t *testing.T) {
-	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
-	eval := func(threads int) stats.Block {
-		b, _ := Evaluate(context.Background(), EvalConfig{Games: 200, Seed: 9, Threads: threads,
-			NewPolicy: func() Policy {
-				return func(x board.Board) search.Choice { return search.Greedy(net, x) }
-			}})
-		return b
-	}
-	one, two := eval(1), eval(2)
-	if one != two {
-		t.Fatalf("1 thread %+v\n2 threads %+v", one, two)
-	}
-	// The same at 2-ply with a transposition table the threads share.
-	deep := func(threads int) stats.Block {
-		tt := search.NewTable(1 << 20)
-		b, _ := Evaluate(context.Background(), EvalConfig{Games: 20, Seed: 4, Threads: threads,
-			NewPolicy: func() Policy { return search.NewSearcher(net, search.Options{Depth: 2}, tt).Best }})
-		return b
-	}
-	if d1, d2 := deep(1), deep(2); d1 != d2 || d1.Games != 20 {
-		t.Fatalf("2-ply: 1 thread %+v\n2 threads %+v", d1, d2)
-	}
-	if one.Games != 200 {
-		t.Fatalf("%d games", one.Games)
-	}
-}
-
 func BenchmarkTrain4x6(b *testing.B) {
 	net := ntuple.MustNew("4x6")
 	defer net.Free()
@@ -324,12 +295,12 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 		shape Shaping
 	}{
 		{"4x6", Mode{}, Shaping{}},
-		{"4x6", Mode{Online: true}, Shaping{}},
-		{"4x6", Mode{Online: true, Steps: 3}, Shaping{}},
-		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3}, Shaping{}},
-		{"4x6", Mode{Online: true, Lambda: 0.5, Steps: 3, Delayed: true}, Shaping{}},
-		{"4x6@0,256", Mode{Online: true}, Shaping{}},
-		{"4x6", Mode{Online: true}, Shaping{Restart: true, L: 30, At: 0.5}},
+		{"4x6", Mode{online: true}, Shaping{}},
+		{"4x6", Mode{online: true, steps: 3}, Shaping{}},
+		{"4x6", Mode{online: true, lambda: 0.5, steps: 3}, Shaping{}},
+		{"4x6", Mode{online: true, lambda: 0.5, steps: 3, delay: true}, Shaping{}},
+		{"4x6@0,256", Mode{online: true}, Shaping{}},
+		{"4x6", Mode{online: true}, Shaping{restart: true, l: 30, at: 0.5}},
 	} {
 		t.Run(c.spec+" "+c.mode.String()+" "+c.shape.String(), func(t *testing.T) {
 			a, b := ntuple.MustNew(c.spec), ntuple.MustNew(c.spec)
@@ -339,7 +310,7 @@ func TestDirectLearnsAsIndexed(t *testing.T) {
 				t.Skip("no direct 4x6 path on this processor")
 			}
 			wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
-			wb.trace.UseIndices()
+			wb.trace.useIndices()
 			for _, w := range []*Worker{wa, wb} {
 				w.trace.Mode, w.Shaping = c.mode, c.shape
 			}
@@ -397,7 +368,7 @@ func TestDivergenceStopsTheRun(t *testing.T) {
 // default) and backward (the course's), at each interleave.
 func BenchmarkTrainInterleave(b *testing.B) {
 	for _, spec := range []string{"4x6", "8x6"} {
-		for _, mode := range []Mode{{Online: true}, {}} {
+		for _, mode := range []Mode{{online: true}, {}} {
 			for _, k := range []int{1, 2, 4} {
 				b.Run(fmt.Sprintf("%s/%v/interleave=%d", spec, mode, k), func(b *testing.B) {
 					net := ntuple.MustNew(spec)
@@ -420,7 +391,7 @@ func BenchmarkTrainNetworks(b *testing.B) {
 			net := ntuple.MustNew(spec)
 			defer net.Free()
 			b.ResetTimer()
-			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{Online: true}})
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{online: true}})
 			mps := float64(r.Moves) / r.Elapsed.Seconds()
 			b.ReportMetric(mps, "moves/s")
 			b.ReportMetric(mps*float64(net.Lookups())/1e6, "Mlookups/s")

@@ -15,18 +15,18 @@ import (
 //   - Backward TD(0) (the zero Mode, the course's rule): after the episode,
 //     from the last step down, G_{T-1} = R_T and G_t = R_{t+1} + V'(s'_{t+1}),
 //     V' the value just updated.
-//   - Steps n > 1 (n-step TD): G_t = R_{t+1} + ... + R_{t+n} + V(s'_{t+n}),
+//   - steps n > 1 (n-step TD): G_t = R_{t+1} + ... + R_{t+n} + V(s'_{t+n}),
 //     or the plain sum of the rewards after s'_t when t+n >= T.
-//   - Lambda L > 0 alone (TD(lambda), the untruncated lambda-return,
+//   - lambda L > 0 alone (TD(lambda), the untruncated lambda-return,
 //     computed backward): G_{T-1} = R_T,
 //     G_t = R_{t+1} + L G_{t+1} + (1-L) V'(s'_{t+1}).
-//   - Lambda L > 0 and Steps n > 1 (the lambda-return truncated at n
+//   - lambda L > 0 and steps n > 1 (the lambda-return truncated at n
 //     steps): z = R_{t+n} + V(s'_{t+n}) when t+n < T, else z = R_T and
 //     the steps run from T-1; then for k down to t+1,
 //     z = R_k + L z + (1-L) V(s'_k), all V read when the target is made,
 //     and G_t = z. Backward makes the targets after the episode from the
 //     last step down; online makes each as soon as s'_{t+n} is chosen.
-//   - Online: each after-state learns as soon as its target is known,
+//   - online: each after-state learns as soon as its target is known,
 //     during the episode, as the research framework TDL2048+ does by
 //     default. With TD(0), s'_t learns when s'_{t+1} is chosen, toward
 //     R_{t+1} + V(s'_{t+1}) as valued for the choice, against V(s'_t)
@@ -34,7 +34,7 @@ import (
 //     or valued again just before the update (its forward mode): Value
 //     says which. With n > 1, s'_t learns when s'_{t+n} is chosen, against
 //     a fresh V(s'_t). The last after-states learn when the episode ends.
-//   - Delayed (online truncated lambda, after Jaskowski 2018's delayed
+//   - delay (online truncated lambda, after Jaskowski 2018's delayed
 //     TD(lambda)): the same targets and times as online truncated lambda,
 //     but every V is the one computed when its after-state was chosen, so
 //     an update costs no reading of weights beyond its own step (online
@@ -46,15 +46,15 @@ import (
 // `step-backward`, `lambda`, `lambda-forward` and `lambda-backward`);
 // delayed is td2048's.
 type Mode struct {
-	Online  bool
-	Steps   int     // n of n-step TD, or where lambda is truncated; 0 or 1 is TD(0)
-	Lambda  float32 // TD(lambda) when > 0
-	Delayed bool    // with Online: truncated lambda on the values of the choices
-	// Value is which V(s'_t) online TD(0) updates against (Valuing).
-	Value Valuing
+	online bool
+	steps  int     // n of n-step TD, or where lambda is truncated; 0 or 1 is TD(0)
+	lambda float32 // TD(lambda) when > 0
+	delay  bool    // with online: truncated lambda on the values of the choices
+	// value is which V(s'_t) online TD(0) updates against (valuing).
+	value valuing
 }
 
-// Valuing is which value of s'_t an online TD(0) update moves from: the
+// valuing is which value of s'_t an online TD(0) update moves from: the
 // one computed when s'_t was chosen, or one read again just before the
 // update. The two differ when the update of s'_{t-1}, made in between,
 // stepped weights that s'_t reads too: consecutive after-states share
@@ -67,60 +67,60 @@ type Mode struct {
 // forward). So TDL2048+ values again in every online mode but plain
 // TD(0) (its fast mode: no TC, one stage, no shaping), and so does
 // td2048 by default.
-type Valuing uint8
+type valuing uint8
 
 const (
-	// ValueDefault is TDL2048+'s choice for the run: the value of the
+	// valueDefault is TDL2048+'s choice for the run: the value of the
 	// choice for plain single-stage TD(0) without shaping, a fresh value
 	// with temporal coherence, stages or shaping ("online").
-	ValueDefault Valuing = iota
-	// ValueChoice always takes the value of the choice (TDL2048+'s
+	valueDefault valuing = iota
+	// valueChoice always takes the value of the choice (TDL2048+'s
 	// -tt fast: "fast"), except where another trainer's step can come in
 	// between on a coherent network (threads, episodes in turn): there it
 	// reads again, or the run falls to random play.
-	ValueChoice
-	// ValueFresh always reads the value again (TDL2048+'s -tt forward:
+	valueChoice
+	// valueFresh always reads the value again (TDL2048+'s -tt forward:
 	// "forward").
-	ValueFresh
+	valueFresh
 )
 
 // truncated reports a lambda-return cut at n steps.
-func (m Mode) truncated() bool { return m.Lambda > 0 && (m.Steps > 1 || m.Online) }
+func (m Mode) truncated() bool { return m.lambda > 0 && (m.steps > 1 || m.online) }
 
-// delayed reports delayed updates (Delayed counts only with Online).
-func (m Mode) delayed() bool { return m.Delayed && m.Online }
+// delayed reports delayed updates (delay counts only with online).
+func (m Mode) delayed() bool { return m.delay && m.online }
 
-// n is the number of steps after s'_t its target reaches: Steps, or
-// DefaultLambdaSteps for online lambda without them.
+// n is the number of steps after s'_t its target reaches: steps, or
+// defaultLambdaSteps for online lambda without them.
 func (m Mode) n() int {
-	if m.Lambda > 0 && m.Online && m.Steps <= 1 {
-		return DefaultLambdaSteps
+	if m.lambda > 0 && m.online && m.steps <= 1 {
+		return defaultLambdaSteps
 	}
-	return max(m.Steps, 1)
+	return max(m.steps, 1)
 }
 
-// DefaultLambdaSteps is where online lambda is truncated when no nstep is
+// defaultLambdaSteps is where online lambda is truncated when no nstep is
 // given, as TDL2048+ does (its -N defaults to 5 once -l is on).
-const DefaultLambdaSteps = 5
+const defaultLambdaSteps = 5
 
 // String names the mode as ParseMode reads it.
 func (m Mode) String() string {
 	var parts []string
-	if m.Lambda > 0 {
-		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.Lambda), 'g', -1, 32))
+	if m.lambda > 0 {
+		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.lambda), 'g', -1, 32))
 	}
-	if m.Steps > 1 {
-		parts = append(parts, "nstep="+strconv.Itoa(m.Steps))
+	if m.steps > 1 {
+		parts = append(parts, "nstep="+strconv.Itoa(m.steps))
 	}
 	head := "backward"
 	switch {
 	case m.delayed():
 		head = "delayed"
-	case m.Online && m.Value == ValueChoice:
+	case m.online && m.value == valueChoice:
 		head = "fast"
-	case m.Online && m.Value == ValueFresh:
+	case m.online && m.value == valueFresh:
 		head = "forward"
-	case m.Online:
+	case m.online:
 		head = "online"
 	}
 	return strings.Join(append([]string{head}, parts...), ",")
@@ -131,20 +131,20 @@ func (m Mode) Describe() string {
 	what := "TD(0)"
 	switch {
 	case m.truncated():
-		what = fmt.Sprintf("TD(lambda %g) truncated at %d steps", m.Lambda, m.n())
-	case m.Lambda > 0:
-		what = fmt.Sprintf("TD(lambda %g)", m.Lambda)
-	case m.Steps > 1:
-		what = fmt.Sprintf("%d-step TD", m.Steps)
+		what = fmt.Sprintf("TD(lambda %g) truncated at %d steps", m.lambda, m.n())
+	case m.lambda > 0:
+		what = fmt.Sprintf("TD(lambda %g)", m.lambda)
+	case m.steps > 1:
+		what = fmt.Sprintf("%d-step TD", m.steps)
 	}
 	switch {
 	case m.delayed():
 		return what + ", delayed online updates on the values of the choices"
-	case m.Online && m.Value == ValueChoice:
+	case m.online && m.value == valueChoice:
 		return what + ", online updates from the values of the choices (fast)"
-	case m.Online && m.Value == ValueFresh:
+	case m.online && m.value == valueFresh:
 		return what + ", online updates from values read again (forward)"
-	case m.Online:
+	case m.online:
 		return what + ", online updates"
 	}
 	return what + ", backward episode updates"
@@ -155,11 +155,11 @@ func (m Mode) Describe() string {
 var ModeNames = []string{"backward", "online", "fast", "forward", "delayed"}
 
 // ParseMode reads "backward", "online", "fast", "forward" or "delayed"
-// (fast and forward are online with Value ValueChoice and ValueFresh),
+// (fast and forward are online with value valueChoice and valueFresh),
 // optionally followed by
 // ",nstep=N" and ",lambda=L": "online,nstep=5", "backward,lambda=0.5"
 // (untruncated), "backward,lambda=0.5,nstep=5", "online,lambda=0.5" (cut
-// at DefaultLambdaSteps, Mode.n), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
+// at defaultLambdaSteps, Mode.n), "delayed,lambda=0.5,nstep=3". Lambda 0, or a
 // lambda cut at one step, is TD(0).
 func ParseMode(s string) (Mode, error) {
 	var m Mode
@@ -167,13 +167,13 @@ func ParseMode(s string) (Mode, error) {
 	switch parts[0] {
 	case "backward", "":
 	case "online":
-		m.Online = true
+		m.online = true
 	case "fast":
-		m.Online, m.Value = true, ValueChoice
+		m.online, m.value = true, valueChoice
 	case "forward":
-		m.Online, m.Value = true, ValueFresh
+		m.online, m.value = true, valueFresh
 	case "delayed":
-		m.Online, m.Delayed = true, true
+		m.online, m.delay = true, true
 	default:
 		return m, fmt.Errorf("update mode %q: want backward, online, fast, forward or delayed, then optionally ,nstep=N and ,lambda=L", s)
 	}
@@ -186,27 +186,27 @@ func ParseMode(s string) (Mode, error) {
 			if err != nil || n < 1 || n > 64 {
 				return m, fmt.Errorf("update mode %q: nstep wants 1 to 64", s)
 			}
-			m.Steps = n
+			m.steps = n
 		case "lambda":
 			l, err := strconv.ParseFloat(v, 32)
 			if err != nil || !(l >= 0 && l <= 1) {
 				return m, fmt.Errorf("update mode %q: lambda wants 0 to 1", s)
 			}
-			m.Lambda, hasLambda = float32(l), true
+			m.lambda, hasLambda = float32(l), true
 		default:
 			return m, fmt.Errorf("update mode %q: unknown %q (want nstep=N or lambda=L)", s, p)
 		}
 	}
-	if m.Steps == 1 && !hasLambda {
-		m.Steps = 0 // one step is TD(0), which String writes without it
+	if m.steps == 1 && !hasLambda {
+		m.steps = 0 // one step is TD(0), which String writes without it
 	}
-	if m.Delayed && !hasLambda {
-		return m, fmt.Errorf("update mode %q: delayed wants lambda=L (and nstep=N, default %d)", s, DefaultLambdaSteps)
+	if m.delay && !hasLambda {
+		return m, fmt.Errorf("update mode %q: delayed wants lambda=L (and nstep=N, default %d)", s, defaultLambdaSteps)
 	}
-	if hasLambda && (m.Lambda == 0 || m.Steps == 1) {
-		return Mode{Online: m.Online, Value: m.Value}, nil // TD(0)
+	if hasLambda && (m.lambda == 0 || m.steps == 1) {
+		return Mode{online: m.online, value: m.value}, nil // TD(0)
 	}
-	if m.Value == ValueChoice && m.n() > 1 {
+	if m.value == valueChoice && m.n() > 1 {
 		return m, fmt.Errorf("update mode %q: fast is online TD(0) on the values of the choices; n-step and lambda updates read values again (use online)", s)
 	}
 	return m, nil
@@ -216,9 +216,9 @@ func ParseMode(s string) (Mode, error) {
 func (t *Trace) value(i int) float32 {
 	s := &t.steps[i]
 	if t.direct {
-		return t.Net.EstimateStage(int(s.stage), s.after)
+		return t.net.EstimateStage(int(s.stage), s.after)
 	}
-	return t.Net.Sum(t.idx[i*t.lookups : (i+1)*t.lookups])
+	return t.net.Sum(t.idx[i*t.lookups : (i+1)*t.lookups])
 }
 
 // update moves V(s'_i) by u and returns its updated value (each weight
@@ -226,9 +226,9 @@ func (t *Trace) value(i int) float32 {
 func (t *Trace) update(i int, u float32) float32 {
 	s := &t.steps[i]
 	if t.direct {
-		return t.Net.UpdateStage(int(s.stage), s.after, u)
+		return t.net.UpdateStage(int(s.stage), s.after, u)
 	}
-	return t.Net.Add(t.idx[i*t.lookups:(i+1)*t.lookups], u)
+	return t.net.Add(t.idx[i*t.lookups:(i+1)*t.lookups], u)
 }
 
 // learnStep moves V(s'_i) toward target, from its value v, and returns the
@@ -266,8 +266,8 @@ func (t *Trace) backwardGeneral(final float32) bool {
 		}
 		return true
 	}
-	if t.Mode.Lambda > 0 || t.Mode.Steps <= 1 { // lambda 0 is TD(0)
-		l := t.Mode.Lambda
+	if t.Mode.lambda > 0 || t.Mode.steps <= 1 { // lambda 0 is TD(0)
+		l := t.Mode.lambda
 		g := final
 		for i := T - 1; i >= 0; i-- {
 			v := t.learnStep(i, g, t.value(i))
@@ -277,7 +277,7 @@ func (t *Trace) backwardGeneral(final float32) bool {
 		}
 		return finite(g)
 	}
-	n := t.Mode.Steps
+	n := t.Mode.steps
 	var sum float32 // R_{i+1} + ... + R_{min(i+n, T)}
 	for i := T - 1; i >= 0; i-- {
 		sum += reward(i + 1)
@@ -297,9 +297,9 @@ func (t *Trace) backwardGeneral(final float32) bool {
 }
 
 // lambdaDown runs the truncated lambda recursion from z for k = hi down
-// to lo+1: z = R_k + L z + (1-L) V(s'_k), V fresh unless Delayed.
+// to lo+1: z = R_k + L z + (1-L) V(s'_k), V fresh unless delay.
 func (t *Trace) lambdaDown(z float32, hi, lo int) float32 {
-	l := t.Mode.Lambda
+	l := t.Mode.lambda
 	for k := hi; k > lo; k-- {
 		var v float32
 		if t.Mode.delayed() {
@@ -346,13 +346,13 @@ func (t *Trace) online() {
 // instead of using its value at the choice (TDL2048+'s forward mode rather
 // than its fast one): as Mode.Value says, and always when racing.
 func (t *Trace) fresh() bool {
-	switch t.Mode.Value {
-	case ValueFresh:
+	switch t.Mode.value {
+	case valueFresh:
 		return true
-	case ValueChoice:
+	case valueChoice:
 		return t.racing()
 	}
-	return t.Net.Coherent() || t.Net.Staged() || t.shaped // racing implies Coherent
+	return t.net.Coherent() || t.net.Staged() || t.shaped // racing implies Coherent
 }
 
 // racing reports a coherent network shared by several trainers, threads
@@ -362,7 +362,7 @@ func (t *Trace) fresh() bool {
 // full: runs of two threads, or of two episodes in turn on one, fell to
 // random play within a thousand episodes. Such a trace always values
 // again, even in the fast and delayed modes.
-func (t *Trace) racing() bool { return (t.Net.Shared() || t.interleaved) && t.Net.Coherent() }
+func (t *Trace) racing() bool { return (t.net.Shared() || t.interleaved) && t.net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the
 // plain sum of the rewards after it (truncated lambda: its recursion from

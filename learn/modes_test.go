@@ -134,7 +134,7 @@ func TestModesLearn(t *testing.T) {
 		var first, last float64
 		for i := range 3000 {
 			ep := wk.Play(0.1)
-			if ep.Diverged {
+			if ep.diverged {
 				t.Fatalf("%s diverged", mode)
 			}
 			if i < 500 {
@@ -243,7 +243,7 @@ func TestSlidingTraceLearnsAsWhole(t *testing.T) {
 						if ea.Moves > m.n()+window {
 							long++
 						}
-						most = max(most, ws[0].trace.Len())
+						most = max(most, ws[0].trace.len())
 					}
 					if long < 20 || most > m.n()+window {
 						t.Fatalf("%s: %d of 30 games longer than a window; the sliding trace held up to %d steps", name, long, most)

@@ -24,12 +24,12 @@ func TestPackedTCIsExact(t *testing.T) {
 		cfg        Config
 		tcFirst    bool
 	}{
-		{"online", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}}, true},
+		{"online", "0123,4567,0145,1256", Config{Mode: Mode{online: true}}, true},
 		{"backward", "0123,4567,0145,1256", Config{}, true},
-		{"backward restart", "0123,4567,0145", Config{Shaping: Shaping{Restart: true, L: 10, At: 0.5}}, true},
-		{"online 3-step", "0123,4567,0145", Config{Mode: Mode{Online: true, Steps: 3}}, true},
-		{"otd then tc", "0123,4567,0145,1256", Config{Mode: Mode{Online: true}, CoherenceFrom: 150}, false},
-		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{Online: true}, Promote: true, Shaping: Shaping{Carousel: true, Block: 2048, Limit: 65536}}, true},
+		{"backward restart", "0123,4567,0145", Config{Shaping: Shaping{restart: true, l: 10, at: 0.5}}, true},
+		{"online 3-step", "0123,4567,0145", Config{Mode: Mode{online: true, steps: 3}}, true},
+		{"otd then tc", "0123,4567,0145,1256", Config{Mode: Mode{online: true}, CoherenceFrom: 150}, false},
+		{"stages", "0123,4567,0145@0,256", Config{Mode: Mode{online: true}, Promote: true, Shaping: Shaping{carousel: true, block: 2048, limit: 65536}}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -43,7 +43,7 @@ func TestPackedTCIsExact(t *testing.T) {
 					net.EnableCoherence()
 				}
 				cfg := c.cfg
-				cfg.Episodes, cfg.Seed, cfg.Threads, cfg.Every, cfg.Unpacked = 300, 3, 1, 100, unpacked
+				cfg.Episodes, cfg.Seed, cfg.Threads, cfg.Every, cfg.unpacked = 300, 3, 1, 100, unpacked
 				cfg.Schedule = Constant(0.5)
 				k := 0
 				if unpacked {
@@ -95,8 +95,8 @@ func BenchmarkTrainTC4x6(b *testing.B) {
 			defer net.Free()
 			net.EnableCoherence()
 			b.ResetTimer()
-			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{Online: true},
-				Schedule: Constant(1), Unpacked: unpacked})
+			_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 1, Threads: 1, Every: 1000, Mode: Mode{online: true},
+				Schedule: Constant(1), unpacked: unpacked})
 			b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
 		})
 	}
@@ -116,8 +116,8 @@ func TestSharedTCLearns(t *testing.T) {
 		defer net.Free()
 		net.EnableCoherence()
 		var avg float64
-		_, _, err := Train(context.Background(), net, Config{Episodes: 2000, Seed: seed, Threads: threads, Every: 500, Mode: Mode{Online: true},
-			Schedule: Constant(1), Unpacked: unpacked, Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { avg = b.Avg() }})
+		_, _, err := Train(context.Background(), net, Config{Episodes: 2000, Seed: seed, Threads: threads, Every: 500, Mode: Mode{online: true},
+			Schedule: Constant(1), unpacked: unpacked, Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { avg = b.Avg() }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestInterleavedTCLearns(t *testing.T) {
 		net.EnableCoherence()
 		var avg float64
 		_, _, err := Train(context.Background(), net, Config{Episodes: 2000, Seed: 2, Threads: 1, Interleave: lanes, Every: 500,
-			Mode: Mode{Online: true}, Schedule: Constant(1), Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { avg = b.Avg() }})
+			Mode: Mode{online: true}, Schedule: Constant(1), Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { avg = b.Avg() }})
 		if err != nil {
 			t.Fatal(err)
 		}

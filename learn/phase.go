@@ -24,7 +24,7 @@ func startCoherence(net *ntuple.Network, cfg Config, done int) {
 	if cfg.CoherenceFrom > 0 && done >= cfg.CoherenceFrom && !net.Coherent() {
 		net.EnableCoherence()
 	}
-	if !cfg.Unpacked {
+	if !cfg.unpacked {
 		net.Pack() // a coherent network trains packed (ntuple.Network.Pack)
 	}
 }

@@ -12,10 +12,10 @@ import (
 	"github.com/td2048/td2048/stats"
 )
 
-// Mix derives a well-spread 64-bit seed from a seed and a stream number
+// mix derives a well-spread 64-bit seed from a seed and a stream number
 // (splitmix64 of both), so that nearby seeds and streams give unrelated
 // generators.
-func Mix(seed, stream uint64) uint64 {
+func mix(seed, stream uint64) uint64 {
 	z := seed + 0x9e3779b97f4a7c15*(stream+1)
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
@@ -31,14 +31,14 @@ func NewRand(seed, stream uint64) *rand.PCG {
 		rand.PCG
 		_ [48]byte
 	})
-	p.PCG = *rand.NewPCG(Mix(seed, stream), Mix(^seed, stream))
+	p.PCG = *rand.NewPCG(mix(seed, stream), mix(^seed, stream))
 	return &p.PCG
 }
 
-// A Player plays one episode at a time on one goroutine, learning from it
+// A player plays one episode at a time on one goroutine, learning from it
 // with rate alpha (none when alpha is 0). Worker is 2048's; other games
-// bring their own to Train through Config.NewPlayer.
-type Player interface{ Play(alpha float32) Episode }
+// bring their own to Train through Config.newPlayer.
+type player interface{ Play(alpha float32) Episode }
 
 // Config is a training run.
 type Config struct {
@@ -52,7 +52,7 @@ type Config struct {
 	// Interleave is how many episodes each worker plays in turn (lanes.go),
 	// each with its own generator; 0 means 1 (FastestInterleave gives the
 	// train command's default). More than 1 is refused where it cannot
-	// apply (CheckInterleave; players of other games, Config.NewPlayer).
+	// apply (CheckInterleave; players of other games, Config.newPlayer).
 	Interleave int
 	// AdaptInterleave, on several threads, lets the run vary how many of
 	// its Interleave episodes each worker plays at once (1 or all) and
@@ -83,19 +83,19 @@ type Config struct {
 	// Tick, when set, is called about every TickEvery with the progress.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
-	// NewPlayer makes the player of one worker goroutine from its
+	// newPlayer makes the player of one worker goroutine from its
 	// generator; nil means a 2048 Worker of Kind.
-	NewPlayer func(rng *rand.PCG) Player
+	newPlayer func(rng *rand.PCG) player
 	// Promote turns on weight promotion for a multi-stage network: a stage
 	// first entered in the run starts from the stage below's weights.
 	Promote bool
 	// Shaping cuts 2048 after-state episodes into sub-episodes: restart
 	// or carousel shaping (shaping.go).
 	Shaping Shaping
-	// Unpacked keeps a coherent network's weights and accumulators apart
+	// unpacked keeps a coherent network's weights and accumulators apart
 	// while it trains, instead of packing them (ntuple.Network.Pack): the
 	// same values, bit for bit, slower; for tests.
-	Unpacked bool
+	unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
 	// learns by temporal coherence (OTD then TC in one run): all workers
 	// pause there while its accumulators are made (phase.go).
@@ -145,9 +145,9 @@ func (e *DivergedError) Error() string {
 // interleaved runs resume exactly only from their checkpoints.
 const DefaultInterleave = 2
 
-// InterleaveHelps reports whether games in turn (Config.Interleave,
-// EvalConfig.Interleave) make this processor faster than one game at a
-// time. They do where one core keeps more misses in flight than one game's
+// InterleaveHelps reports whether games in turn (Config.Interleave, and
+// the greedy games of an evaluation) make this processor faster than one
+// game at a time. They do where one core keeps more misses in flight than one game's
 // move asks for, so that the other game's work fills the wait (the AMD
 // EPYC); where one game's prefetches already fill the core's miss buffers
 // (the Intel Xeon), a second game only adds cache pressure. Other
@@ -175,7 +175,7 @@ const MaxInterleave = 64
 
 // play plays one episode at a time on p until take has none to give. With
 // a control, worker k parks while ctl.lanes(k) is 0, and counts its moves.
-func play(p Player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
+func play(p player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
 	for {
 		if ctl != nil && ctl.lanes(k) == 0 && !ctl.park(k) {
 			return
@@ -186,7 +186,7 @@ func play(p Player, take func(wait bool) (int, float32, bool), finish func(int, 
 		}
 		ep := p.Play(alpha)
 		if ctl != nil {
-			ctl.moves.Add(int64(max(ep.Moves, ep.Work)))
+			ctl.moves.Add(int64(max(ep.Moves, ep.work)))
 		}
 		finish(i, ep, alpha)
 	}
@@ -277,7 +277,7 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
 		return t, err
 	}
-	if lanes > 1 && cfg.NewPlayer != nil {
+	if lanes > 1 && cfg.newPlayer != nil {
 		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
 	}
 	t.lanes = max(lanes, 1)
@@ -355,8 +355,8 @@ func (t *trainer) run() (RunState, Result, error) {
 // work is worker k: it plays episodes until the run hands out no more.
 func (t *trainer) work(k int, ctl *laneControl) {
 	cfg := t.cfg
-	if cfg.NewPlayer != nil {
-		play(cfg.NewPlayer(t.rands[k]), t.take, t.finish, ctl, k)
+	if cfg.newPlayer != nil {
+		play(cfg.newPlayer(t.rands[k]), t.take, t.finish, ctl, k)
 		return
 	}
 	ws := make([]stepper, t.lanes)
@@ -436,12 +436,12 @@ func (t *trainer) finish(i int, ep Episode, alpha float32) {
 	defer t.mu.Unlock()
 	cfg := t.cfg
 	t.inflight--
-	if ep.Diverged && t.failed == nil {
+	if ep.diverged && t.failed == nil {
 		t.failed = &DivergedError{Episode: i, Alpha: alpha}
 		t.wake.Broadcast()
 	}
 	t.done++
-	t.moves += int64(max(ep.Moves, ep.Work))
+	t.moves += int64(max(ep.Moves, ep.work))
 	k := i / t.every
 	b := t.blocks[k]
 	if b == nil {
@@ -449,7 +449,7 @@ func (t *trainer) finish(i int, ep Episode, alpha float32) {
 		t.blocks[k] = b
 	}
 	b.Add(ep.Score, ep.MaxTile, ep.Moves)
-	b.AddWork(ep.Moves, ep.Work)
+	b.AddWork(ep.Moves, ep.work)
 	t.report(alpha)
 	if cfg.Tick != nil && time.Since(t.lastTick) >= cfg.TickEvery {
 		t.lastTick = time.Now()

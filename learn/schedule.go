@@ -39,16 +39,16 @@ func Constant(alpha float64) *Schedule {
 	return &Schedule{Steps: []Step{{0, alpha}}, Scale: 1}
 }
 
-// MaxAlpha bounds the learning rate: alpha is the step of the whole value,
+// maxAlpha bounds the learning rate: alpha is the step of the whole value,
 // so a rate above 1 overshoots every target and drives the weights to
 // infinity.
-const MaxAlpha = 1.0
+const maxAlpha = 1.0
 
 // CheckAlpha refuses a learning rate that is not a number from 0 to
-// MaxAlpha.
+// maxAlpha.
 func CheckAlpha(a float64) error {
-	if !(a >= 0 && a <= MaxAlpha) {
-		return fmt.Errorf("learning rate %v: want a number from 0 to %v (the course uses 0.1)", a, MaxAlpha)
+	if !(a >= 0 && a <= maxAlpha) {
+		return fmt.Errorf("learning rate %v: want a number from 0 to %v (the course uses 0.1)", a, maxAlpha)
 	}
 	return nil
 }

@@ -22,17 +22,17 @@ import (
 // next tile and bag), so a sub-episode cannot restart from one, and the
 // carousel's tile sums are 2048's.
 type Shaping struct {
-	// Restart (Matsuzaki's restart, TDL2048+'s -tt restart): a sub-episode
+	// restart (Matsuzaki's restart, TDL2048+'s -tt restart): a sub-episode
 	// of at least L moves is followed by one that restarts from its chosen
 	// after-state number floor((moves-1) x At), counting from 0.
-	Restart bool
-	L       int
-	At      float64
-	// Carousel (TDL2048+'s -b BLOCK LIMIT, Jaskowski's carousel shaping):
+	restart bool
+	l       int
+	at      float64
+	// carousel (TDL2048+'s -b BLOCK LIMIT, Jaskowski's carousel shaping):
 	// sub-episodes start from boards edited to hold ever larger sums of
 	// tiles, in steps of Block, until the sum reaches Limit.
-	Carousel     bool
-	Block, Limit int
+	carousel     bool
+	block, limit int
 }
 
 // ShapingNames are the kinds of shaping ParseShaping reads (for help and
@@ -55,36 +55,36 @@ func ParseShaping(s string) (Shaping, error) {
 		}
 		return sh, nil
 	case "restart":
-		sh = Shaping{Restart: true, L: 10, At: 0.5}
+		sh = Shaping{restart: true, l: 10, at: 0.5}
 	case "carousel":
-		sh = Shaping{Carousel: true, Block: 2048, Limit: 65536}
+		sh = Shaping{carousel: true, block: 2048, limit: 65536}
 	default:
 		return bad("want none, restart[,L=N][,at=F] or carousel[,block=N][,limit=N]")
 	}
 	for _, p := range parts[1:] {
 		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 		switch {
-		case sh.Restart && k == "L":
+		case sh.restart && k == "L":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1<<20 {
 				return bad("L wants a number of moves from 1")
 			}
-			sh.L = n
-		case sh.Restart && k == "at":
+			sh.l = n
+		case sh.restart && k == "at":
 			f, err := strconv.ParseFloat(v, 64)
 			if err != nil || !(f >= 0 && f < 1) {
 				return bad("at wants a fraction from 0 up to (not including) 1")
 			}
-			sh.At = f
-		case sh.Carousel && (k == "block" || k == "limit"):
+			sh.at = f
+		case sh.carousel && (k == "block" || k == "limit"):
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1<<17 {
 				return bad("%s wants a tile sum from 1 to 131072", k)
 			}
 			if k == "block" {
-				sh.Block = n
+				sh.block = n
 			} else {
-				sh.Limit = n
+				sh.limit = n
 			}
 		default:
 			return bad("unknown option %q", p)
@@ -96,10 +96,10 @@ func ParseShaping(s string) (Shaping, error) {
 // String is the shaping as ParseShaping reads it ("" for none).
 func (s Shaping) String() string {
 	switch {
-	case s.Restart:
-		return "restart,L=" + strconv.Itoa(s.L) + ",at=" + strconv.FormatFloat(s.At, 'g', -1, 64)
-	case s.Carousel:
-		return "carousel,block=" + strconv.Itoa(s.Block) + ",limit=" + strconv.Itoa(s.Limit)
+	case s.restart:
+		return "restart,L=" + strconv.Itoa(s.l) + ",at=" + strconv.FormatFloat(s.at, 'g', -1, 64)
+	case s.carousel:
+		return "carousel,block=" + strconv.Itoa(s.block) + ",limit=" + strconv.Itoa(s.limit)
 	}
 	return ""
 }
@@ -107,10 +107,10 @@ func (s Shaping) String() string {
 // Describe is the shaping in words, for a run's header.
 func (s Shaping) Describe() string {
 	switch {
-	case s.Restart:
-		return fmt.Sprintf("restart: a sub-episode of %d moves or more is played again from its after-state at %g of its length", s.L, s.At)
-	case s.Carousel:
-		return fmt.Sprintf("carousel: sub-episodes start from boards whose tiles sum to ever more, in steps of %d, up to %d", s.Block, s.Limit)
+	case s.restart:
+		return fmt.Sprintf("restart: a sub-episode of %d moves or more is played again from its after-state at %g of its length", s.l, s.at)
+	case s.carousel:
+		return fmt.Sprintf("carousel: sub-episodes start from boards whose tiles sum to ever more, in steps of %d, up to %d", s.block, s.limit)
 	}
 	return "none"
 }
@@ -124,7 +124,7 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 		return nil
 	case kind != AfterState:
 		return errors.New("restart and carousel shaping are for after-state learning")
-	case s.Restart && spec.StageThresholds() != nil:
+	case s.restart && spec.StageThresholds() != nil:
 		return fmt.Errorf("restart shaping is for single-stage networks, not %s (carousel shaping climbs the stages)", spec)
 	}
 	return nil
@@ -132,7 +132,7 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 
 // playShaped plays one shaped episode (Shaping).
 func (w *Worker) playShaped(alpha float32) Episode {
-	if w.Shaping.Carousel {
+	if w.Shaping.carousel {
 		return w.playCarousel(alpha)
 	}
 	return w.playRestart(alpha)
@@ -147,7 +147,7 @@ func (t *Trace) pushStart(b board.Board, k int) {
 	i := len(t.steps) - 1
 	if !t.direct {
 		t.idx = slices.Grow(t.idx, t.lookups)[:(i+1)*t.lookups]
-		t.Net.IndexStage(k, b, t.idx[i*t.lookups:])
+		t.net.IndexStage(k, b, t.idx[i*t.lookups:])
 	}
 	t.steps[i].value = t.value(i)
 }
@@ -166,7 +166,7 @@ func (w *Worker) playRestart(alpha float32) Episode {
 	for sub := 0; ; sub++ {
 		tr.Reset(alpha)
 		skip := 0 // steps before the first move's after-state
-		if tr.Mode.Online {
+		if tr.Mode.online {
 			tr.pushStart(start, 0)
 			skip = 1
 		}
@@ -175,15 +175,15 @@ func (w *Worker) playRestart(alpha float32) Episode {
 		if sub == 0 {
 			first = ep
 		}
-		first.Work += ep.Moves
-		if ep.Diverged {
-			first.Diverged = true
+		first.work += ep.Moves
+		if ep.diverged {
+			first.diverged = true
 			return first
 		}
-		if ep.Moves < w.Shaping.L {
+		if ep.Moves < w.Shaping.l {
 			return first
 		}
-		start = tr.steps[skip+int(float32(ep.Moves-1)*float32(w.Shaping.At))].after
+		start = tr.steps[skip+int(float32(ep.Moves-1)*float32(w.Shaping.at))].after
 	}
 }
 
@@ -196,7 +196,7 @@ func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board
 	tr := w.trace
 	staged := w.Net.Staged()
 	var m Moves
-	m.Stage = *k
+	m.stage = *k
 	var ep Episode
 	for {
 		fillMoves(&m, b, true)
@@ -217,7 +217,7 @@ func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board
 	}
 	ep.end(b)
 	if alpha > 0 {
-		ep.Diverged = !tr.Learn(alpha, 0)
+		ep.diverged = !tr.Learn(alpha, 0)
 	}
 	if w.sub != nil {
 		w.sub(tr)

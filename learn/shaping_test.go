@@ -83,10 +83,10 @@ func TestShapedFirstSubEpisode(t *testing.T) {
 			if a.Overflow {
 				continue
 			}
-			if b.Work < b.Moves {
-				t.Fatalf("%s game %d: %d moves in all, fewer than the first sub-episode's %d", s, i, b.Work, b.Moves)
+			if b.work < b.Moves {
+				t.Fatalf("%s game %d: %d moves in all, fewer than the first sub-episode's %d", s, i, b.work, b.Moves)
 			}
-			b.Work = 0 // every sub-episode's moves; the game is the first's
+			b.work = 0 // every sub-episode's moves; the game is the first's
 			if a != b {
 				t.Fatalf("%s game %d: plain %+v, first sub-episode %+v", s, i, a, b)
 			}
@@ -106,7 +106,7 @@ func TestShapedFirstSubEpisode(t *testing.T) {
 func TestRestartPoints(t *testing.T) {
 	net := noisyNet("0123,4567")
 	w := NewWorker(net, AfterState, NewRand(8, 0))
-	w.trace.Mode = Mode{Online: true}
+	w.trace.Mode = Mode{online: true}
 	w.Shaping, _ = ParseShaping("restart,L=20,at=0.3")
 	var runs [][]traceStep
 	w.sub = func(tr *Trace) { runs = append(runs, append([]traceStep(nil), tr.steps...)) }
@@ -144,7 +144,7 @@ func TestRestartPoints(t *testing.T) {
 func TestCarouselStarts(t *testing.T) {
 	net := noisyNet("0123,4567@0,8192")
 	w := NewWorker(net, AfterState, NewRand(4, 0))
-	w.trace.Mode = Mode{Online: true}
+	w.trace.Mode = Mode{online: true}
 	w.Shaping, _ = ParseShaping("carousel,block=1024,limit=16384")
 	w.trace.keep = true // each sub-episode's first step, read below
 	var starts []traceStep
@@ -183,8 +183,8 @@ func TestShapedTraining(t *testing.T) {
 		mode          Mode
 	}{
 		{"0123,4567", "restart", Mode{}},
-		{"0123,4567", "restart,L=20", Mode{Online: true}},
-		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{Online: true}},
+		{"0123,4567", "restart,L=20", Mode{online: true}},
+		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{online: true}},
 		{"0123,4567@0,512", "carousel,block=256,limit=2048", Mode{}},
 	} {
 		t.Run(c.spec+" "+c.shaping+" "+c.mode.String(), func(t *testing.T) {
@@ -222,10 +222,10 @@ func TestShapedTraining(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := Train(context.Background(), ntuple.MustNew("0123@2"), Config{Episodes: 1, Shaping: Shaping{Restart: true, L: 10, At: 0.5}}); err == nil {
+	if _, _, err := Train(context.Background(), ntuple.MustNew("0123@2"), Config{Episodes: 1, Shaping: Shaping{restart: true, l: 10, at: 0.5}}); err == nil {
 		t.Error("restart of a staged network accepted")
 	}
-	if _, _, err := Train(context.Background(), ntuple.MustNew("0123"), Config{Episodes: 1, Kind: State, Shaping: Shaping{Restart: true, L: 10, At: 0.5}}); err == nil {
+	if _, _, err := Train(context.Background(), ntuple.MustNew("0123"), Config{Episodes: 1, Kind: State, Shaping: Shaping{restart: true, l: 10, at: 0.5}}); err == nil {
 		t.Error("restart of a state learner accepted")
 	}
 }

@@ -35,7 +35,7 @@ func CheckStages(spec ntuple.Spec, kind Kind, promote bool) error {
 // checkConfig refuses a run of Train whose stages or shaping cannot be
 // learnt.
 func checkConfig(net *ntuple.Network, cfg Config) error {
-	if cfg.NewPlayer != nil { // another game's player: stages are its own
+	if cfg.newPlayer != nil { // another game's player: stages are its own
 		if cfg.Shaping != (Shaping{}) {
 			return errors.New("restart and carousel shaping are for 2048")
 		}
@@ -56,7 +56,7 @@ func (w *Worker) rise(m *Moves, d, k int) int {
 		w.trace.flush() // the move before's update, in the tables a promotion copies
 		w.promote.enter(w.Net, nk)
 		w.trace.restageLast(nk)
-		m.Stage = nk
+		m.stage = nk
 	}
 	return nk
 }
@@ -69,7 +69,7 @@ func (t *Trace) restageLast(k int) {
 	s := &t.steps[i]
 	s.stage = int32(k)
 	if !t.direct {
-		t.Net.IndexStage(k, s.after, t.idx[i*t.lookups:(i+1)*t.lookups])
+		t.net.IndexStage(k, s.after, t.idx[i*t.lookups:(i+1)*t.lookups])
 	}
 	s.value = t.value(i)
 }

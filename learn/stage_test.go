@@ -80,10 +80,10 @@ func TestStagedIndexedLearnsAsDirect(t *testing.T) {
 	if !a.Direct() {
 		t.Skip("no direct 4x6 path on this processor")
 	}
-	for _, mode := range []Mode{{}, {Online: true}} {
+	for _, mode := range []Mode{{}, {online: true}} {
 		wa, wb := NewWorker(a, AfterState, NewRand(7, 1)), NewWorker(b, AfterState, NewRand(7, 1))
 		wa.trace.Mode, wb.trace.Mode = mode, mode
-		wb.trace.UseIndices()
+		wb.trace.useIndices()
 		for i := range 60 {
 			if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
 				t.Fatalf("%v episode %d: direct %+v, indexed %+v", mode, i, ea, eb)
@@ -151,7 +151,7 @@ func TestPromotion(t *testing.T) {
 // the middle and resumed (its state through JSON), ends with the weights
 // of the unbroken run, bit for bit, in both update modes.
 func TestStagedResumeIsExact(t *testing.T) {
-	for _, mode := range []Mode{{}, {Online: true}} {
+	for _, mode := range []Mode{{}, {online: true}} {
 		cfg := Config{Episodes: 400, Seed: 21, Threads: 1, Every: 50, Promote: true, Mode: mode}
 		full := ntuple.MustNew(stagedSpec)
 		if _, _, err := Train(context.Background(), full, cfg); err != nil {

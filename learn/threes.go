@@ -55,7 +55,7 @@ func (w *ThreesWorker) Play(alpha float32) Episode {
 	var m Moves
 	for {
 		after, reward := threes.Moves(g.Board)
-		m.Legal, m.Stage = 0, search.ThreesStage(w.Net, g.Next)
+		m.Legal, m.stage = 0, search.ThreesStage(w.Net, g.Next)
 		for d := range 4 {
 			m.After[d] = after[d]
 			m.Reward[d] = float32(reward[d])
@@ -75,7 +75,7 @@ func (w *ThreesWorker) Play(alpha float32) Episode {
 	ep.Score = threes.BoardScore(g.Board)
 	ep.MaxTile = g.Board.MaxTile()
 	if alpha > 0 {
-		ep.Diverged = !tr.Learn(alpha, 0)
+		ep.diverged = !tr.Learn(alpha, 0)
 	}
 	return ep
 }
@@ -89,7 +89,7 @@ func TrainThrees(ctx context.Context, net *ntuple.Network, cfg Config) (RunState
 		return RunState{}, Result{}, err
 	}
 	cfg.Kind = AfterState
-	cfg.NewPlayer = func(rng *rand.PCG) Player {
+	cfg.newPlayer = func(rng *rand.PCG) player {
 		w := NewThreesWorker(net, rng)
 		w.trace.Mode = cfg.Mode
 		return w

@@ -1,14 +1,11 @@
 package learn
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -118,87 +115,6 @@ func TestThreesHintStagesLearnApart(t *testing.T) {
 	}
 }
 
-// TestGreedyMatchesWorker: the worker's fused choice is Greedy's.
-func TestThreesGreedyMatchesWorker(t *testing.T) {
-	net := ntuple.MustNew("0123,4567+hint")
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range net.Weights() {
-		net.Weights()[i] = float32(rng.IntN(100)) / 10
-	}
-	// Play one game with the worker (no learning) and one with Greedy
-	// from the same stream: same scores and lengths.
-	w := NewThreesWorker(net, NewRand(5, 5))
-	ep := w.Play(0)
-	gs := PlayThreesGame(GreedyThreesPolicy(net), NewRand(5, 5), nil)
-	if ep.Score != gs.Score || ep.Moves != gs.Slides || ep.MaxTile != gs.MaxTile {
-		t.Fatalf("worker %+v, greedy %+v", ep, gs)
-	}
-}
-
-func TestThreesEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
-	net := ntuple.MustNew("0123,4567+hint")
-	if _, _, err := TrainThrees(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300}); err != nil {
-		t.Fatal(err)
-	}
-	eval := func(threads int) (ThreesEvaluation, string) {
-		var buf bytes.Buffer
-		ev, err := EvaluateThrees(context.Background(), ThreesEvalConfig{Games: 100, Seed: 9, Threads: threads,
-			NewPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }, Stats: &buf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ev, buf.String()
-	}
-	one, f1 := eval(1)
-	two, f2 := eval(2)
-	if one.Block != two.Block {
-		t.Fatalf("1 thread %+v\n2 threads %+v", one.Block, two.Block)
-	}
-	if one.Block.Games != 100 {
-		t.Fatalf("%d games", one.Block.Games)
-	}
-	// The files hold the same games (times aside) and replay legally to
-	// the same statistics.
-	strip := func(s string) []string {
-		var out []string
-		sc := bufio.NewScanner(strings.NewReader(s))
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			r, err := threes.ParseRecord(sc.Text())
-			if err != nil {
-				t.Fatal(err)
-			}
-			rp, err := r.Replay()
-			if err != nil {
-				t.Fatalf("%v\n%s", err, sc.Text())
-			}
-			for i := range r.Steps {
-				r.Steps[i].Time = 0
-			}
-			r.Open, r.Close = 0, 0
-			out = append(out, r.String())
-			_ = rp
-		}
-		return out
-	}
-	a, b := strip(f1), strip(f2)
-	if len(a) != 100 || strings.Join(a, "\n") != strings.Join(b, "\n") {
-		t.Fatalf("files differ: %d and %d lines", len(a), len(b))
-	}
-	var sum threes.Summary
-	sc := bufio.NewScanner(strings.NewReader(f1))
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		r, _ := threes.ParseRecord(sc.Text())
-		rp, _ := r.Replay()
-		sum.Add(rp.GameStats)
-	}
-	if sum.Sum != one.Summary.Sum || sum.End != one.Summary.End || sum.Slides != one.Summary.Slides ||
-		sum.Placements != one.Summary.Placements || sum.SlideTime != one.Summary.SlideTime {
-		t.Fatalf("replayed %+v\nplayed %+v", sum, one.Summary)
-	}
-}
-
 // bruteMax and bruteChance are expectimax written out plainly, in float64,
 // over threes.Game values and explicit placement.
 func bruteMax(net *ntuple.Network, g threes.Game, depth int) float64 {
@@ -281,28 +197,6 @@ func TestThreesExpectimaxMatchesBruteForce(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestPlayGameRecordsTimes: with a threesClock that advances, each action's
-// time is the threesClock's advance during it and the game's time the total.
-func TestThreesPlayGameRecordsTimes(t *testing.T) {
-	saved := threesClock
-	defer func() { threesClock = saved }()
-	var now int64 = 1000
-	threesClock = func() int64 { now++; return now }
-	net := ntuple.MustNew("0123")
-	var rec threes.Record
-	gs := PlayThreesGame(GreedyThreesPolicy(net), NewRand(1, 1), &rec)
-	rp, err := rec.Replay()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rp.GameStats != gs {
-		t.Fatalf("replay %+v, played %+v", rp.GameStats, gs)
-	}
-	if gs.SlideTime != int64(gs.Slides) || gs.PlaceTime != int64(gs.Placements) || gs.Time != int64(gs.Slides+gs.Placements+1) {
-		t.Fatalf("times %+v", gs)
 	}
 }
 
@@ -485,7 +379,7 @@ func TestThreesDirectLearnsAsIndexed(t *testing.T) {
 		t.Skip("no direct 4x6 path on this processor")
 	}
 	wa, wb := NewThreesWorker(a, NewRand(7, 1)), NewThreesWorker(b, NewRand(7, 1))
-	wb.trace.UseIndices()
+	wb.trace.useIndices()
 	for i := range 100 {
 		if ea, eb := wa.Play(0.1), wb.Play(0.1); ea != eb {
 			t.Fatalf("episode %d: direct %+v, indexed %+v", i, ea, eb)

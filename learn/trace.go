@@ -15,7 +15,7 @@ type Moves struct {
 	Reward [4]float32
 	Legal  uint8 // bit d: direction d is legal
 	Final  uint8 // bit d: direction d ends the game
-	Stage  int
+	stage  int
 }
 
 // A Trace is one episode as the after-state learner sees it: each chosen
@@ -30,7 +30,7 @@ type Moves struct {
 // was chosen. Both learn the same values, bit for bit. A Trace allocates
 // nothing once its buffers have grown to the longest episode.
 type Trace struct {
-	Net *ntuple.Network
+	net *ntuple.Network
 	// Mode is how the trace learns: backward TD(0) after the episode (the
 	// course's rule) unless it says otherwise.
 	Mode    Mode
@@ -72,16 +72,16 @@ type traceStep struct {
 
 // NewTrace returns an empty trace for net.
 func NewTrace(net *ntuple.Network) *Trace {
-	t := &Trace{Net: net, direct: net.Direct(), lookups: net.Lookups(), steps: make([]traceStep, 0, 1<<13)}
+	t := &Trace{net: net, direct: net.Direct(), lookups: net.Lookups(), steps: make([]traceStep, 0, 1<<13)}
 	if !t.direct {
 		t.idx = make([]uint32, 0, t.lookups<<13)
 	}
 	return t
 }
 
-// UseIndices makes the trace keep indices even for a network it would
+// useIndices makes the trace keep indices even for a network it would
 // read from boards: both learn the same, bit for bit, which tests check.
-func (t *Trace) UseIndices() {
+func (t *Trace) useIndices() {
 	if t.direct {
 		t.direct = false
 		t.idx = make([]uint32, 0, t.lookups<<13)
@@ -95,9 +95,9 @@ func (t *Trace) Reset(alpha float32) {
 	t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha
 }
 
-// Len is the number of steps held: the whole episode, but an online trace
+// len is the number of steps held: the whole episode, but an online trace
 // keeps only its last steps (slide).
-func (t *Trace) Len() int { return len(t.steps) }
+func (t *Trace) len() int { return len(t.steps) }
 
 // Choose returns the legal direction of m maximising reward + V(after)
 // (a final move is worth its reward alone), ties to the first of up,
@@ -122,11 +122,11 @@ func (t *Trace) fetch(m *Moves) {
 		}
 	}
 	t.fetched = n
-	if t.direct || !t.Net.Direct() {
-		t.Net.Fetch(m.Stage, bs[:n], t.cand[:n*t.lookups])
+	if t.direct || !t.net.Direct() {
+		t.net.Fetch(m.stage, bs[:n], t.cand[:n*t.lookups])
 	} else {
-		for i := range n { // UseIndices on a Direct network: Index's indices
-			t.Net.IndexStage(m.Stage, bs[i], t.cand[i*t.lookups:])
+		for i := range n { // useIndices on a Direct network: Index's indices
+			t.net.IndexStage(m.stage, bs[i], t.cand[i*t.lookups:])
 		}
 	}
 	t.flush() // the last push's update, while the candidates' weights load
@@ -136,11 +136,11 @@ func (t *Trace) fetch(m *Moves) {
 func (t *Trace) pick(m *Moves) int {
 	t.flush()
 	var out, value [4]float32
-	if t.direct || !t.Net.Direct() {
-		t.Net.SumFetched(m.Stage, t.cand[:t.fetched*t.lookups], out[:t.fetched])
+	if t.direct || !t.net.Direct() {
+		t.net.SumFetched(m.stage, t.cand[:t.fetched*t.lookups], out[:t.fetched])
 	} else {
 		for i := range t.fetched {
-			out[i] = t.Net.Sum(t.cand[i*t.lookups : (i+1)*t.lookups])
+			out[i] = t.net.Sum(t.cand[i*t.lookups : (i+1)*t.lookups])
 		}
 	}
 	valued := m.Legal &^ m.Final
@@ -170,15 +170,15 @@ func (t *Trace) pick(m *Moves) int {
 // step. A final move is not pushed: its reward is the last target.
 func (t *Trace) Push(m *Moves, d int) {
 	t.flush()
-	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.Stage), t.vals[d]})
+	t.steps = append(t.steps, traceStep{m.After[d], m.Reward[d], int32(m.stage), t.vals[d]})
 	if !t.direct {
 		t.idx = append(t.idx, t.cand[t.at[d]*t.lookups:(t.at[d]+1)*t.lookups]...)
 	}
-	if t.Mode.Online && t.alpha > 0 {
+	if t.Mode.online && t.alpha > 0 {
 		// The step before this one learns at the next fetch (flush), while
 		// the next move's weights load; this one a move later. TC: fetch
 		// its accumulators meanwhile (its weights were read to choose it).
-		t.Net.PrefetchAccumulators(m.Stage, m.After[d])
+		t.net.PrefetchAccumulators(m.stage, m.After[d])
 		t.pending = true
 		if t.interleaved || eagerUpdates { // the other games' moves come between: now
 			t.flush()
@@ -246,13 +246,13 @@ func (t *Trace) slide() {
 func (t *Trace) Learn(alpha, final float32) bool {
 	t.flush()
 	t.alpha = alpha
-	if t.Mode.Online {
+	if t.Mode.online {
 		return t.onlineEnd(final)
 	}
-	if t.Mode.Lambda > 0 || t.Mode.Steps > 1 || t.observe != nil {
+	if t.Mode.lambda > 0 || t.Mode.steps > 1 || t.observe != nil {
 		return t.backwardGeneral(final)
 	}
-	net := t.Net
+	net := t.net
 	target := final
 	steps := t.steps
 	if t.direct {

@@ -22,6 +22,6 @@ func BenchmarkTrainTrained(b *testing.B) {
 	}
 	defer net.Free()
 	b.ResetTimer()
-	_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 7, Threads: 1, Every: 1000, Mode: Mode{Online: true}})
+	_, r, _ := Train(context.Background(), net, Config{Episodes: b.N, Seed: 7, Threads: 1, Every: 1000, Mode: Mode{online: true}})
 	b.ReportMetric(float64(r.Moves)/r.Elapsed.Seconds(), "moves/s")
 }

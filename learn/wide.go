@@ -1,8 +1,6 @@
 package learn
 
 import (
-	"sync/atomic"
-
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/search"
@@ -21,48 +19,13 @@ func wideAfter(b board.Board, d int) board.Wide {
 	return a[d]
 }
 
-// overflowOn plays game ep on after choice c on board b merged two
-// 32768s into 65536: on the wide board, to its end (playOn, without
-// downgrading).
-func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
-	w := game.SpawnWide(wideAfter(b, c.Dir), rng)
-	return playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, ep, stop, moves)
-}
-
-// playOn plays game ep on from real board w, its new tile placed, to its
-// end, deciding with sh and policy; it gives up (false) when stop is set,
-// and adds every move to moves when moves is not nil.
-func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
-	for {
-		if stop != nil && stop.Load() {
-			return false
-		}
-		st := sh.Step(w, policy)
-		if !st.Choice.Legal() {
-			if stop != nil && stop.Load() {
-				return false // the policy may have been cut short
-			}
-			break
-		}
-		ep.Moves++
-		if moves != nil {
-			moves.Add(1)
-		}
-		ep.Score += st.Reward
-		w = game.SpawnWide(st.After, rng)
-	}
-	ep.MaxTile = w.MaxTile()
-	ep.Overflow = ep.MaxTile > 15
-	return true
-}
-
 // afterOn is playAfter's slow path: the after-state learner's episode
 // goes on from real board w, choosing and learning on its views, in stage
 // k of a multi-stage network (the last one reached: past 32768 the scale
 // only grows).
 func (w *Worker) afterOn(tr *Trace, real board.Wide, ep *Episode, k int) {
 	var m Moves
-	m.Stage = k
+	m.stage = k
 	for {
 		x, ok := real.View(0)
 		if !ok {

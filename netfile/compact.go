@@ -44,12 +44,6 @@ func newCursor(spec ntuple.Spec) *tableCursor {
 	return c
 }
 
-// next returns the table of the next weight and moves past it.
-func (c *tableCursor) next() int {
-	t, _ := c.take(1)
-	return t
-}
-
 // take returns the table of the next weight and how many of the next n
 // weights are in it, m (at least 1 while there are tables left), and
 // moves past those.

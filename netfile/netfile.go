@@ -32,8 +32,8 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/safefile"
 )
 
 const magic = "td2048w\n"

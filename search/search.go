@@ -88,7 +88,7 @@ type Options struct {
 	// plies and deeper over that many goroutines (team.go), each
 	// deepening of a MoveTime search included; the values are those of
 	// one goroutine's search, bit for bit. Several games at once scale
-	// better (learn.Evaluate's threads): this is for one game, or one
+	// better (evaluate.Run's threads): this is for one game, or one
 	// board, at a time.
 	Threads int
 }

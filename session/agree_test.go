@@ -13,8 +13,8 @@ import (
 // The replay rule as the web server and the terminal view implemented it
 // before they played through this package, kept as the reference that
 // sessions must follow bit for bit, so that games begun before replay the
-// same. The functions are those of web/server.go (moveResult,
-// threesMoveResult, newGame) and tui/tui.go (Model.newGame, apply,
+// same. The functions are those of internal/web/server.go (moveResult,
+// threesMoveResult, newGame) and internal/tui/tui.go (Model.newGame, apply,
 // applyThrees), cut down to the game state they change.
 
 // oldState is a game as the old code kept it.

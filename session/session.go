@@ -59,7 +59,7 @@ func Stream(seed uint64, k int) *rand.PCG {
 	return rand.NewPCG(mix(seed, s), mix(^seed, s))
 }
 
-// mix is learn.Mix: a SplitMix64 step of seed and stream.
+// mix is the one learn.NewRand uses: a SplitMix64 step of seed and stream.
 func mix(seed, stream uint64) uint64 {
 	z := seed + 0x9e3779b97f4a7c15*(stream+1)
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/td2048/td2048/bench"
+	"github.com/td2048/td2048/internal/bench"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"

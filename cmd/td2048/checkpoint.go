@@ -22,10 +22,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/td2048/td2048/buildinfo"
-	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/stats"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/evalresult"
+	"github.com/td2048/td2048/internal/evalresult"
 )
 
 // stopShard runs eval args (a shard with --out out) in a process of its

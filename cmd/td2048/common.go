@@ -10,13 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/plot"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/safefile"
 )
 
 // seedFlag is a seed that is random unless given.

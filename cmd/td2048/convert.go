@@ -7,10 +7,10 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/safefile"
 )
 
 func init() {

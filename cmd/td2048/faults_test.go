@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/evalresult"
+	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/stats"

@@ -568,7 +568,7 @@ func TestK8sImageBuild(t *testing.T) {
 	for _, f := range files {
 		in[filepath.ToSlash(f)] = true
 	}
-	for _, need := range []string{"go.mod", "go.sum", "cmd/td2048/default.pgo", "cmd/td2048/main.go", "web/static/index.html", "ntuple/symmetry_amd64.h"} {
+	for _, need := range []string{"go.mod", "go.sum", "cmd/td2048/default.pgo", "cmd/td2048/main.go", "internal/web/static/index.html", "ntuple/symmetry_amd64.h"} {
 		if !in[need] {
 			t.Errorf("%s is not in the build context", need)
 		}

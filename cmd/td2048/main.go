@@ -39,7 +39,7 @@ import (
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/buildinfo"
+	"github.com/td2048/td2048/internal/buildinfo"
 )
 
 // A command is one subcommand: its flags are defined on fs by setup, which

@@ -10,10 +10,10 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 

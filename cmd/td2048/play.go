@@ -13,9 +13,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/tui"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
-	"github.com/td2048/td2048/tui"
 )
 
 func init() {

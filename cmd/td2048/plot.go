@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/td2048/td2048/plot"
+	"github.com/td2048/td2048/internal/plot"
 )
 
 func init() {

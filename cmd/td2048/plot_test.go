@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/td2048/td2048/plot"
+	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -208,14 +208,14 @@ func TestPlotBadInput(t *testing.T) {
 	}
 }
 
-// A TDL2048+ training output (plot/testdata, a real one) beside a td2048
+// A TDL2048+ training output (internal/plot/testdata, a real one) beside a td2048
 // log: one figure, its blocks counted, both in the legend.
 func TestPlotTDL(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "td.jsonl")
 	writeLog(t, log, 5, 1)
 	svg := filepath.Join(dir, "cmp.svg")
-	code, stdout, errs := runCmd(t, "plot", log, "../../plot/testdata/tdl-train.txt", "--label", "td2048,TDL2048+", "-o", svg)
+	code, stdout, errs := runCmd(t, "plot", log, "../../internal/plot/testdata/tdl-train.txt", "--label", "td2048,TDL2048+", "-o", svg)
 	if code != 0 || !strings.Contains(stdout, "2 logs, 8 blocks") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
 	}
@@ -228,7 +228,7 @@ func TestPlotTDL(t *testing.T) {
 // train's printed output is the course demo's format: plot draws it as it
 // draws the run's metrics log, and beside the course demo's own output.
 func TestPlotCourseOutput(t *testing.T) {
-	demo, err := filepath.Abs("../../plot/testdata/demo-train.txt")
+	demo, err := filepath.Abs("../../internal/plot/testdata/demo-train.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

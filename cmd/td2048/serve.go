@@ -11,10 +11,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/td2048/td2048/internal/web"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/web"
 )
 
 // loadPlayable loads weights for play and serve, for the game their

@@ -15,11 +15,11 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/buildinfo"
-	"github.com/td2048/td2048/evalresult"
+	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/jobarray"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/safefile"
 )
 
 // shardFlags are eval's --shard, --shards and --out.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/evalresult"
+	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/netfile"
 )
 

@@ -15,15 +15,15 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/evalresult"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/jobarray"
+	"github.com/td2048/td2048/internal/plot"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/sweep"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
-	"github.com/td2048/td2048/sweep"
 )
 
 func init() {

@@ -17,7 +17,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/stats"
 )
 

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/safefile"
 )
 
 // Options are what a face adds to a run.

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/plot"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/plot"
-	"github.com/td2048/td2048/safefile"
 	"github.com/td2048/td2048/stats"
 )
 

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/plot"
 )
 
 // A FieldError is a setting that cannot work, or cannot work with the

@@ -21,6 +21,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -54,12 +55,12 @@ func main() {
 // play plays games 0..n-1 with net and returns their scores.
 func play(net *ntuple.Network, n, depth, threads int, seed uint64) []float64 {
 	out := make([]float64, n)
-	learn.PlayGames(context.Background(), n, threads, func() func(i int) learn.Episode {
-		policy := learn.Policy(func(b board.Board) search.Choice { return search.Greedy(net, b) })
+	evaluate.PlayGames(context.Background(), n, threads, func() func(i int) learn.Episode {
+		policy := evaluate.Policy(func(b board.Board) search.Choice { return search.Greedy(net, b) })
 		if depth > 1 {
 			policy = search.NewSearcher(net, search.Options{Depth: depth}, nil).Best
 		}
-		return func(i int) learn.Episode { return learn.PlayGame(policy, learn.NewRand(seed, uint64(i))) }
+		return func(i int) learn.Episode { return evaluate.PlayGame(policy, learn.NewRand(seed, uint64(i))) }
 	}, func(i int, ep learn.Episode) error {
 		out[i] = float64(ep.Score)
 		return nil

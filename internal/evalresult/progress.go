@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/internal/safefile"
 )
 
 // ProgressFormat names the format of a progress record in

@@ -1,27 +1,28 @@
-package learn
+package evaluate
 
 import (
 	"sync/atomic"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
 
-// DefaultEvalInterleave is the number of greedy games each thread plays
-// in turn where that plays fastest (FastestEvalInterleave). Greedy play
+// defaultInterleave is the number of greedy games each thread plays
+// in turn where that plays fastest (FastestInterleave). Greedy play
 // reads a hundred weights a move from 256 MB and more, and one game's move
 // cannot start before its last one's weights arrive; with two games in
 // turn, one game's weights load while the other's move is decided. Three
 // or four games only add cache pressure (docs/speed.md, "Games in turn").
-const DefaultEvalInterleave = 2
+const defaultInterleave = 2
 
-// FastestEvalInterleave is EvalConfig.Interleave's default on this
-// processor: DefaultEvalInterleave where InterleaveHelps, else 1.
-func FastestEvalInterleave() int {
-	if InterleaveHelps() {
-		return DefaultEvalInterleave
+// fastestInterleave is Config.Interleave's default on this
+// processor: defaultInterleave where learn.InterleaveHelps, else 1.
+func fastestInterleave() int {
+	if learn.InterleaveHelps() {
+		return defaultInterleave
 	}
 	return 1
 }
@@ -31,7 +32,7 @@ type greedyLane struct {
 	i   int // the game's index, -1 for none
 	b   board.Board
 	rng game.Rand
-	ep  Episode
+	ep  learn.Episode
 	p   search.Pending
 }
 
@@ -42,8 +43,8 @@ type greedyLane struct {
 // alone, so each game is the one a single-game player plays, move for
 // move; a game that merges two 32768s goes on alone (overflowOn).
 func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
-	stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
-	return func(take func() (int, bool), put func(int, played[Episode]) bool) {
+	stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
+	return func(take func() (int, bool), put func(int, played[learn.Episode]) bool) {
 		n := int64(0) // moves not yet added to moves
 		defer func() { moves.Add(n) }()
 		lanes := make([]greedyLane, k)
@@ -54,7 +55,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 				l.i = -1
 				return
 			}
-			l.i, l.rng, l.ep = i, rng(i), Episode{}
+			l.i, l.rng, l.ep = i, rng(i), learn.Episode{}
 			l.b = start(l.rng)
 			l.p.Fetch(net, l.b)
 		}
@@ -70,7 +71,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 				}
 				live = true
 				if stop.Load() {
-					put(l.i, played[Episode]{l.ep, false})
+					put(l.i, played[learn.Episode]{l.ep, false})
 					l.i = -1
 					continue
 				}
@@ -90,14 +91,14 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					}
 					finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
 				} else {
-					l.ep.end(l.b)
+					l.ep.MaxTile = l.b.MaxTile()
 				}
 				if !finished {
-					put(l.i, played[Episode]{l.ep, false})
+					put(l.i, played[learn.Episode]{l.ep, false})
 					l.i = -1
 					continue
 				}
-				if !put(l.i, played[Episode]{l.ep, true}) {
+				if !put(l.i, played[learn.Episode]{l.ep, true}) {
 					return
 				}
 				begin(l)

@@ -1,4 +1,12 @@
-package learn
+// Package evaluate plays games with a network and no learning: 2048's
+// games (Run) greedily, by expectimax or by any Policy, several greedy
+// games in turn on each thread where that is faster (lanes.go), past
+// 32768 and with tile-downgrading (wide.go); Threes! games (RunThrees) with
+// the course's records and statistics file. Game i draws its randomness
+// from learn.NewRand(seed, i) alone, the generator training uses, so an
+// evaluation's statistics do not depend on its threads, and an
+// interrupted one is a prefix of the whole.
+package evaluate
 
 import (
 	"context"
@@ -10,6 +18,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -19,7 +28,7 @@ import (
 type Policy func(b board.Board) search.Choice
 
 // PlayGame plays one game from a new start with policy and rng.
-func PlayGame(policy Policy, rng game.Rand) Episode {
+func PlayGame(policy Policy, rng game.Rand) learn.Episode {
 	ep, _ := playGame(policy, nil, rng, nil, nil)
 	return ep
 }
@@ -27,8 +36,8 @@ func PlayGame(policy Policy, rng game.Rand) Episode {
 // PlayGameFrom plays one game from board w (a move due) with policy and
 // rng, its decisions made by sh (see search.Shifter): the game loop of
 // every game that goes past 32768 or downgrades.
-func PlayGameFrom(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide) Episode {
-	var ep Episode
+func PlayGameFrom(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide) learn.Episode {
+	var ep learn.Episode
 	playOn(policy, sh, rng, w, &ep, nil, nil)
 	return ep
 }
@@ -38,13 +47,13 @@ func PlayGameFrom(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide
 // time, when moves is not nil. With sh not nil the whole game is played
 // by the Shifter (downgrading); else on the 4-bit board until a 65536 is
 // made, then on a wide board.
-func playGame(policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
+func playGame(policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
 	return playFrom(game.Start(rng), policy, sh, rng, stop, moves)
 }
 
 // playFrom is playGame from board b.
-func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (Episode, bool) {
-	var ep Episode
+func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
+	var ep learn.Episode
 	if sh != nil {
 		sh.Reset()
 		ok := playOn(policy, sh, rng, board.Wide{Low: b}, &ep, stop, moves)
@@ -79,12 +88,12 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 		}
 		b = game.Spawn(c.After, rng)
 	}
-	ep.end(b)
+	ep.MaxTile = b.MaxTile()
 	return ep, true
 }
 
-// EvalConfig is an evaluation run.
-type EvalConfig struct {
+// Config is an evaluation run.
+type Config struct {
 	Games int
 	// First is the index of the first game: the games are First ..
 	// First+Games-1 (a shard of a larger evaluation; see evalresult).
@@ -101,19 +110,19 @@ type EvalConfig struct {
 	Downgrade search.Downgrade
 	// Greedy, when set, plays every game greedily with this network
 	// (search.Greedy) instead of NewPolicy's policy, Interleave games at a
-	// time on each thread (evallanes.go): one game's weights load while
+	// time on each thread (lanes.go): one game's weights load while
 	// another's move is decided. The games and their statistics are the
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means FastestEvalInterleave().
+	// turn; 0 means fastestInterleave(): 2 where that is faster (lanes.go).
 	Interleave int
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
 	// games finished, Moves every move played so far, those of the games
 	// under way included, Block the finished games. It is not called
 	// after Evaluate returns.
-	Tick      func(Snapshot)
+	Tick      func(learn.Snapshot)
 	TickEvery time.Duration
 	// Done, when set, is called after each finished game, in game order,
 	// with the block of the games finished so far, 0..k: a shard's
@@ -123,7 +132,7 @@ type EvalConfig struct {
 }
 
 // Evaluate plays cfg.Games games without learning. Game i (counted from
-// cfg.First) draws its randomness from NewRand(cfg.Seed, i) alone, so the statistics do not
+// cfg.First) draws its randomness from learn.NewRand(cfg.Seed, i) alone, so the statistics do not
 // depend on the number of threads.
 //
 // Cancelling ctx abandons the games under way at their next move: the
@@ -132,13 +141,13 @@ type EvalConfig struct {
 // that ends after the cancellation is abandoned too, its last moves being
 // perhaps those of searches cut short), and Result.Moves counts every
 // move played, abandoned games' included.
-func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
-	rng := func(i int) game.Rand { return NewRand(cfg.Seed, uint64(cfg.First+i)) }
+func Run(ctx context.Context, cfg Config) (stats.Block, learn.Result) {
+	rng := func(i int) game.Rand { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	lanes := cfg.Interleave
 	if lanes == 0 {
-		lanes = FastestEvalInterleave()
+		lanes = fastestInterleave()
 	}
-	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[Episode]] {
+	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
 		if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
 			return greedyLanes(cfg.Greedy, lanes, rng, game.Start, stop, moves)
 		}
@@ -152,17 +161,17 @@ func Evaluate(ctx context.Context, cfg EvalConfig) (stats.Block, Result) {
 		if cfg.Downgrade.On() {
 			sh = search.NewShifter(cfg.Downgrade)
 		}
-		return oneAtATime(asPlayed(func(i int) (Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) }))
+		return oneAtATime(asPlayed(func(i int) (learn.Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) }))
 	}
 	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
-		func(ep Episode, b *stats.Block) error {
+		func(ep learn.Episode, b *stats.Block) error {
 			b.Add(ep.Score, ep.MaxTile, ep.Moves)
 			if cfg.Done != nil {
 				cfg.Done(b)
 			}
 			return nil
 		})
-	return total, Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
+	return total, learn.Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
 }
 
 // A worker plays games on one goroutine: it takes their indices from take
@@ -207,7 +216,7 @@ func greedy(net *ntuple.Network) Policy {
 // with the block of those before them, until the first abandoned game or
 // add's first error, and the progress ticks. It returns the block, the
 // moves played (abandoned games' included) and the wall time.
-func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot), every time.Duration,
+func evaluate[G any](ctx context.Context, games, threads int, tick func(learn.Snapshot), every time.Duration,
 	newWorker func(stop *atomic.Bool, moves *atomic.Int64) worker[played[G]],
 	add func(g G, b *stats.Block) error) (stats.Block, int64, time.Duration, error) {
 	start := time.Now()
@@ -221,11 +230,11 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot
 	if ctx.Err() != nil {
 		stop.Store(true)
 	}
-	defer StartTicks(tick, every, func() Snapshot {
+	defer startTicks(tick, every, func() learn.Snapshot {
 		mu.Lock()
 		defer mu.Unlock()
 		d := time.Since(start)
-		return Snapshot{Done: total.Games, Total: games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
+		return learn.Snapshot{Done: total.Games, Total: games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
 	})()
 	err := runGames(ctx, games, threads, func() worker[played[G]] {
 		return newWorker(&stop, &moves)
@@ -249,12 +258,12 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(Snapshot
 // errAbandoned stops PlayGames at the first game given up.
 var errAbandoned = errors.New("game abandoned")
 
-// StartTicks calls tick with snap() every every (250ms when 0), from a
+// startTicks calls tick with snap() every every (250ms when 0), from a
 // goroutine of its own, until the function it returns is called, which
 // waits for a tick under way, and ticks once itself if none came (a phase
 // faster than its first tick still reports): evaluations report their
 // progress with it. A nil tick starts nothing.
-func StartTicks(tick func(Snapshot), every time.Duration, snap func() Snapshot) (stop func()) {
+func startTicks(tick func(learn.Snapshot), every time.Duration, snap func() learn.Snapshot) (stop func()) {
 	if tick == nil {
 		return func() {}
 	}

@@ -1,4 +1,4 @@
-package learn
+package evaluate
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -22,11 +23,11 @@ func greedyPolicies(net *ntuple.Network) func() Policy {
 // the first games of the whole evaluation, exactly, on any thread count.
 func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 200, Seed: 3, Threads: 1, Every: 200})
+	learn.Train(context.Background(), net, learn.Config{Episodes: 200, Seed: 3, Threads: 1, Every: 200})
 	for _, threads := range []int{1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var moves atomic.Int64
-		block, res := Evaluate(ctx, EvalConfig{Games: 1000, Seed: 9, Threads: threads, NewPolicy: func() Policy {
+		block, res := Run(ctx, Config{Games: 1000, Seed: 9, Threads: threads, NewPolicy: func() Policy {
 			return func(b board.Board) search.Choice {
 				if moves.Add(1) == 3000 {
 					cancel()
@@ -43,7 +44,7 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 		if res.Moves < block.Moves || res.Moves > moves.Load() {
 			t.Fatalf("%d threads: %d moves counted, %d in finished games, %d played", threads, res.Moves, block.Moves, moves.Load())
 		}
-		whole, _ := Evaluate(context.Background(), EvalConfig{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
+		whole, _ := Run(context.Background(), Config{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
 		if whole != block {
 			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, block, block.Games, whole)
 		}
@@ -51,7 +52,7 @@ func TestEvaluateInterruptedIsAPrefix(t *testing.T) {
 	// Cancelled before it starts: nothing is played.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if b, r := Evaluate(ctx, EvalConfig{Games: 10, NewPolicy: greedyPolicies(net)}); b.Games != 0 || r.Moves != 0 {
+	if b, r := Run(ctx, Config{Games: 10, NewPolicy: greedyPolicies(net)}); b.Games != 0 || r.Moves != 0 {
 		t.Fatalf("cancelled evaluation played %+v %+v", b, r)
 	}
 }
@@ -64,7 +65,7 @@ func TestEvaluateStopsDeepSearches(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	done := make(chan stats.Block, 1)
 	go func() {
-		b, _ := Evaluate(ctx, EvalConfig{Games: 4, Threads: 2, NewPolicy: func() Policy {
+		b, _ := Run(ctx, Config{Games: 4, Threads: 2, NewPolicy: func() Policy {
 			return search.NewSearcher(net, search.Options{Depth: 9, Stop: ctx.Done()}, nil).Best
 		}})
 		done <- b
@@ -85,7 +86,7 @@ func TestEvaluateTicks(t *testing.T) {
 	net := ntuple.MustNew("0123")
 	var (
 		mu       sync.Mutex
-		snaps    []Snapshot
+		snaps    []learn.Snapshot
 		returned atomic.Bool
 		late     atomic.Bool
 	)
@@ -96,8 +97,8 @@ func TestEvaluateTicks(t *testing.T) {
 			return search.Greedy(net, b)
 		}
 	}
-	block, res := Evaluate(context.Background(), EvalConfig{Games: 40, Seed: 1, Threads: 2, NewPolicy: slow,
-		TickEvery: time.Millisecond, Tick: func(s Snapshot) {
+	block, res := Run(context.Background(), Config{Games: 40, Seed: 1, Threads: 2, NewPolicy: slow,
+		TickEvery: time.Millisecond, Tick: func(s learn.Snapshot) {
 			if returned.Load() {
 				late.Store(true)
 			}
@@ -132,13 +133,13 @@ func TestEvaluateTicks(t *testing.T) {
 func TestGameEndingAfterCancelAbandoned(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 100, Seed: 3, Threads: 1, Every: 100})
-	first3, _ := Evaluate(context.Background(), EvalConfig{Games: 3, Seed: 3, Threads: 1, NewPolicy: greedyPolicies(net)})
+	learn.Train(context.Background(), net, learn.Config{Episodes: 100, Seed: 3, Threads: 1, Every: 100})
+	first3, _ := Run(context.Background(), Config{Games: 3, Seed: 3, Threads: 1, NewPolicy: greedyPolicies(net)})
 	cancelAt := first3.Moves + 3 + 5 // a policy call a game more than its moves: the fifth of game 3
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var calls int64
-	block, _ := Evaluate(ctx, EvalConfig{Games: 10, Seed: 3, Threads: 1, NewPolicy: func() Policy {
+	block, _ := Run(ctx, Config{Games: 10, Seed: 3, Threads: 1, NewPolicy: func() Policy {
 		g := greedy(net)
 		return func(b board.Board) search.Choice {
 			if calls++; calls == cancelAt {
@@ -149,5 +150,34 @@ func TestGameEndingAfterCancelAbandoned(t *testing.T) {
 	}})
 	if block != first3 {
 		t.Errorf("cancelled during game 3: %d games counted (%+v); want the first 3 (%+v)", block.Games, block, first3)
+	}
+}
+
+func TestEvaluateSameForAnyThreads(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	learn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
+	eval := func(threads int) stats.Block {
+		b, _ := Run(context.Background(), Config{Games: 200, Seed: 9, Threads: threads,
+			NewPolicy: func() Policy {
+				return func(x board.Board) search.Choice { return search.Greedy(net, x) }
+			}})
+		return b
+	}
+	one, two := eval(1), eval(2)
+	if one != two {
+		t.Fatalf("1 thread %+v\n2 threads %+v", one, two)
+	}
+	// The same at 2-ply with a transposition table the threads share.
+	deep := func(threads int) stats.Block {
+		tt := search.NewTable(1 << 20)
+		b, _ := Run(context.Background(), Config{Games: 20, Seed: 4, Threads: threads,
+			NewPolicy: func() Policy { return search.NewSearcher(net, search.Options{Depth: 2}, tt).Best }})
+		return b
+	}
+	if d1, d2 := deep(1), deep(2); d1 != d2 || d1.Games != 20 {
+		t.Fatalf("2-ply: 1 thread %+v\n2 threads %+v", d1, d2)
+	}
+	if one.Games != 200 {
+		t.Fatalf("%d games", one.Games)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -127,22 +128,22 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	})
 
 	// play runs a phase of games with net, greedily (its games
-	// interleaved, learn.EvalConfig.Greedy) or at 2 plies with the table
+	// interleaved, evaluate.Config.Greedy) or at 2 plies with the table
 	// tt, adding its results to the checksum h.
 	play := func(name string, net *ntuple.Network, games int, seed uint64, deep bool, h hash.Hash32) {
 		if games <= 0 || ctx.Err() != nil {
 			return
 		}
-		ec := learn.EvalConfig{Games: games, Seed: seed, Threads: cfg.Threads, Tick: tick(name), TickEvery: every}
+		ec := evaluate.Config{Games: games, Seed: seed, Threads: cfg.Threads, Tick: tick(name), TickEvery: every}
 		if deep {
 			tt := search.NewTable(cfg.TableBytes)
-			ec.NewPolicy = func() learn.Policy {
+			ec.NewPolicy = func() evaluate.Policy {
 				return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best
 			}
 		} else {
 			ec.Greedy = net
 		}
-		block, r := learn.Evaluate(ctx, ec)
+		block, r := evaluate.Run(ctx, ec)
 		if ctx.Err() != nil {
 			return // an abandoned phase has no speed
 		}

@@ -1,4 +1,4 @@
-package learn
+package evaluate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -23,8 +24,8 @@ func GreedyThreesPolicy(net *ntuple.Network) ThreesPolicy {
 
 // Names of the two sides in records.
 const (
-	SliderName = "td2048"
-	PlacerName = "random"
+	sliderName = "td2048"
+	placerName = "random"
 )
 
 // threesClock returns the wall time in Unix milliseconds; a variable so that
@@ -54,7 +55,7 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 	}()
 	g := threes.New()
 	if rec != nil {
-		*rec = threes.Record{Slider: SliderName, Placer: PlacerName, Winner: PlacerName, Steps: rec.Steps[:0]}
+		*rec = threes.Record{Slider: sliderName, Placer: placerName, Winner: placerName, Steps: rec.Steps[:0]}
 	}
 	open := threesClock()
 	now := open
@@ -104,8 +105,8 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 	return gs, true
 }
 
-// ThreesEvalConfig is an evaluation run.
-type ThreesEvalConfig struct {
+// ThreesConfig is an evaluation run.
+type ThreesConfig struct {
 	Games int
 	// First is the index of the first game: the games are First ..
 	// First+Games-1 (a shard of a larger evaluation; see evalresult).
@@ -119,8 +120,8 @@ type ThreesEvalConfig struct {
 	// statistics-file format, in game order.
 	Stats io.Writer
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
-	// a goroutine of its own, as ThreesEvalConfig's: Moves counts slides.
-	Tick      func(Snapshot)
+	// a goroutine of its own, as ThreesConfig's: Moves counts slides.
+	Tick      func(learn.Snapshot)
 	TickEvery time.Duration
 	// Done, when set, is called after each finished game, in game order,
 	// once its line went to Stats, with the evaluation of the games
@@ -128,11 +129,11 @@ type ThreesEvalConfig struct {
 	// Elapsed): a shard's record of its progress. It runs while the
 	// workers wait to hand on their games, so it should be quick or rare;
 	// it must not keep ev.
-	Done func(ev *ThreesEvaluation)
+	Done func(ev *ThreesResult)
 }
 
-// An ThreesEvaluation is what EvaluateThrees found.
-type ThreesEvaluation struct {
+// An ThreesResult is what RunThrees found.
+type ThreesResult struct {
 	Block   stats.Block    // score, largest tile (Threes! index), slides
 	Summary threes.Summary // the course's summary
 	Slides  int64          // every slide played, abandoned games' included
@@ -140,25 +141,25 @@ type ThreesEvaluation struct {
 }
 
 // Speed is the speed part of the course summary of the games.
-func (ev *ThreesEvaluation) Speed() stats.Speed {
+func (ev *ThreesResult) Speed() stats.Speed {
 	s := &ev.Summary
 	return stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime}
 }
 
-// EvaluateThrees plays cfg.Games games without learning. Game i draws its
-// randomness from NewRand(cfg.Seed, i) alone, so the games do not
+// RunThrees plays cfg.Games games without learning. Game i draws its
+// randomness from learn.NewRand(cfg.Seed, i) alone, so the games do not
 // depend on the number of threads. It stops at the first error writing
 // the statistics file.
 //
 // Cancelling ctx abandons the games under way at their next slide, as
-// EvaluateThrees does: the evaluation (and the statistics file) holds the
+// RunThrees does: the evaluation (and the statistics file) holds the
 // games 0..k-1 finished before the first abandoned one.
-func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation, error) {
+func RunThrees(ctx context.Context, cfg ThreesConfig) (ThreesResult, error) {
 	type game struct {
 		gs   threes.GameStats
 		line []byte // the game's record, when cfg.Stats is set
 	}
-	var ev, sofar ThreesEvaluation // sofar: what Done sees
+	var ev, sofar ThreesResult // sofar: what Done sees
 	var err error
 	ev.Block, ev.Slides, ev.Elapsed, err = evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery,
 		func(stop *atomic.Bool, slides *atomic.Int64) worker[played[game]] {
@@ -166,10 +167,10 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 			var rec threes.Record
 			return oneAtATime(asPlayed(func(i int) (game, bool) {
 				if cfg.Stats == nil {
-					gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), nil, stop, slides)
+					gs, ok := playThreesGame(policy, learn.NewRand(cfg.Seed, uint64(cfg.First+i)), nil, stop, slides)
 					return game{gs: gs}, ok
 				}
-				gs, ok := playThreesGame(policy, NewRand(cfg.Seed, uint64(cfg.First+i)), &rec, stop, slides)
+				gs, ok := playThreesGame(policy, learn.NewRand(cfg.Seed, uint64(cfg.First+i)), &rec, stop, slides)
 				if !ok {
 					return game{}, false
 				}
@@ -185,7 +186,7 @@ func EvaluateThrees(ctx context.Context, cfg ThreesEvalConfig) (ThreesEvaluation
 				}
 			}
 			if cfg.Done != nil {
-				sofar = ThreesEvaluation{Block: *b, Summary: ev.Summary}
+				sofar = ThreesResult{Block: *b, Summary: ev.Summary}
 				cfg.Done(&sofar)
 			}
 			return nil

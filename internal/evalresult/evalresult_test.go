@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/td2048/td2048/buildinfo"
+	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/stats"
 )
 

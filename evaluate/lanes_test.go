@@ -1,4 +1,4 @@
-package learn
+package evaluate
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -21,14 +22,14 @@ func TestInterleavedEvaluationPlaysTheSameGames(t *testing.T) {
 	}
 	for _, spec := range specs {
 		net := ntuple.MustNew(spec)
-		Train(context.Background(), net, Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
-		one, r1 := Evaluate(context.Background(), EvalConfig{Games: 150, Seed: 5, Threads: 1, NewPolicy: greedyPolicies(net)})
+		learn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
+		one, r1 := Run(context.Background(), Config{Games: 150, Seed: 5, Threads: 1, NewPolicy: greedyPolicies(net)})
 		if one.Games != 150 || r1.Moves != one.Moves {
 			t.Fatalf("%s: one at a time %+v, result %+v", spec, one, r1)
 		}
 		for _, threads := range []int{1, 2} {
 			for _, k := range []int{0, 1, 2, 3, 7} {
-				got, r := Evaluate(context.Background(), EvalConfig{Games: 150, Seed: 5, Threads: threads, Greedy: net, Interleave: k})
+				got, r := Run(context.Background(), Config{Games: 150, Seed: 5, Threads: threads, Greedy: net, Interleave: k})
 				if got != one || r.Moves != r1.Moves || r.Episodes != 150 {
 					t.Fatalf("%s, %d threads, %d in turn: %+v (%d moves)\none at a time %+v (%d moves)", spec, threads, k, got, r.Moves, one, r1.Moves)
 				}
@@ -43,12 +44,12 @@ func TestInterleavedEvaluationPlaysTheSameGames(t *testing.T) {
 // is counted.
 func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 	net := ntuple.MustNew("0123,4567")
-	Train(context.Background(), net, Config{Episodes: 200, Seed: 3, Threads: 1, Every: 200})
+	learn.Train(context.Background(), net, learn.Config{Episodes: 200, Seed: 3, Threads: 1, Every: 200})
 	for _, threads := range []int{1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var seen atomic.Int64
-		block, res := Evaluate(ctx, EvalConfig{Games: 1 << 20, Seed: 9, Threads: threads, Greedy: net, Interleave: 3,
-			TickEvery: time.Millisecond, Tick: func(s Snapshot) {
+		block, res := Run(ctx, Config{Games: 1 << 20, Seed: 9, Threads: threads, Greedy: net, Interleave: 3,
+			TickEvery: time.Millisecond, Tick: func(s learn.Snapshot) {
 				seen.Store(s.Moves)
 				if s.Block.Games >= 20 {
 					cancel()
@@ -58,7 +59,7 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 		if block.Games < 20 || block.Games >= 1<<20 || res.Episodes != block.Games || res.Moves < block.Moves || res.Moves < seen.Load() {
 			t.Fatalf("%d threads: %d games finished, result %+v, %d moves seen", threads, block.Games, res, seen.Load())
 		}
-		whole, _ := Evaluate(context.Background(), EvalConfig{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
+		whole, _ := Run(context.Background(), Config{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
 		if whole != block {
 			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, block, block.Games, whole)
 		}
@@ -69,14 +70,14 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 // them, as the single game does, while the other games go on around it.
 func TestInterleavedGamesGoPast32768(t *testing.T) {
 	net := ntuple.MustNew("01,45")
-	rng := func(i int) game.Rand { return NewRand(4, uint64(i)) }
+	rng := func(i int) game.Rand { return learn.NewRand(4, uint64(i)) }
 	const games = 5
 	next := 0
 	take := func() (int, bool) { next++; return next - 1, next <= games }
-	got := map[int]played[Episode]{}
+	got := map[int]played[learn.Episode]{}
 	var stop atomic.Bool
 	var counted atomic.Int64
-	greedyLanes(net, 2, rng, func(game.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played[Episode]) bool {
+	greedyLanes(net, 2, rng, func(game.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played[learn.Episode]) bool {
 		got[i] = p
 		return true
 	})

@@ -41,8 +41,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/td2048/td2048/buildinfo"
-	"github.com/td2048/td2048/safefile"
+	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/stats"
 )
 

@@ -1,0 +1,56 @@
+package evaluate
+
+import (
+	"sync/atomic"
+
+	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/search"
+)
+
+// Tiles past 32768: a game plays the 4-bit board, the hot path, until a
+// slide merges two 32768s; then it goes on on a board.Wide (the slow
+// path), every decision made on the board's view (board.Wide.View, through
+// a search.Shifter). The score counts the real rewards.
+
+// wideAfter is the real after-state of slide d of b, which made 65536.
+func wideAfter(b board.Board, d int) board.Wide {
+	a, _ := game.MovesWide(board.Wide{Low: b})
+	return a[d]
+}
+
+// overflowOn plays game ep on after choice c on board b merged two
+// 32768s into 65536: on the wide board, to its end (playOn, without
+// downgrading).
+func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
+	w := game.SpawnWide(wideAfter(b, c.Dir), rng)
+	return playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, ep, stop, moves)
+}
+
+// playOn plays game ep on from real board w, its new tile placed, to its
+// end, deciding with sh and policy; it gives up (false) when stop is set,
+// and adds every move to moves when moves is not nil.
+func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
+	for {
+		if stop != nil && stop.Load() {
+			return false
+		}
+		st := sh.Step(w, policy)
+		if !st.Choice.Legal() {
+			if stop != nil && stop.Load() {
+				return false // the policy may have been cut short
+			}
+			break
+		}
+		ep.Moves++
+		if moves != nil {
+			moves.Add(1)
+		}
+		ep.Score += st.Reward
+		w = game.SpawnWide(st.After, rng)
+	}
+	ep.MaxTile = w.MaxTile()
+	ep.Overflow = ep.MaxTile > 15
+	return true
+}
