@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -14,8 +15,34 @@ import (
 // then end of input. It stands for a terminal.
 type keyReader struct{ keys []string }
 
-// fakeScreen is a fake terminal's screen: what play writes, kept.
-type fakeScreen struct{ bytes.Buffer }
+// fakeScreen is a fake terminal's screen: what play writes, kept, and
+// safe to read while play writes.
+type fakeScreen struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (f *fakeScreen) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.Write(p)
+}
+
+func (f *fakeScreen) String() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.buf.String()
+}
+
+// waitFor waits until the screen shows want, for up to a minute.
+func (f *fakeScreen) waitFor(want string) bool {
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(f.String(), want) {
+			return true
+		}
+	}
+	return false
+}
 
 func (*keyReader) Terminal() bool  { return true }
 func (*fakeScreen) Terminal() bool { return true }
@@ -147,10 +174,16 @@ func TestPlayKeyBurst(t *testing.T) {
 }
 
 // timedKeys gives its keys one per read, each after its own pause; then
-// end of input. It stands for a terminal.
+// end of input. It stands for a terminal. Where until names a text for a
+// key, the key waits for the screen to show it rather than for its wait:
+// what the agent reaches depends on the machine's load, what it shows
+// does not.
 type timedKeys struct {
-	keys  []string
-	waits []time.Duration
+	keys   []string
+	waits  []time.Duration
+	until  map[int]string
+	screen *fakeScreen
+	sent   int
 }
 
 func (*timedKeys) Terminal() bool { return true }
@@ -159,26 +192,37 @@ func (k *timedKeys) Read(p []byte) (int, error) {
 	if len(k.keys) == 0 {
 		return 0, io.EOF
 	}
-	time.Sleep(k.waits[0])
+	if want, ok := k.until[k.sent]; ok {
+		k.screen.waitFor(want)
+	} else {
+		time.Sleep(k.waits[0])
+	}
 	n := copy(p, k.keys[0])
-	k.keys, k.waits = k.keys[1:], k.waits[1:]
+	k.keys, k.waits, k.sent = k.keys[1:], k.waits[1:], k.sent+1
 	return n, nil
 }
 
 func runPlay(t *testing.T, keys []string, waits []time.Duration, args ...string) string {
 	t.Helper()
+	return runPlayUntil(t, keys, waits, nil, args...)
+}
+
+// runPlayUntil is runPlay where the keys numbered in until wait for the
+// screen to show their text.
+func runPlayUntil(t *testing.T, keys []string, waits []time.Duration, until map[int]string, args ...string) string {
+	t.Helper()
 	var out fakeScreen
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &timedKeys{keys, waits}})
+		done <- run(append([]string{"play"}, args...), &env{stdout: &out, stderr: &errb, stdin: &timedKeys{keys: keys, waits: waits, until: until, screen: &out}})
 	}()
 	select {
 	case code := <-done:
 		if code != 0 {
 			t.Fatalf("play: exit %d: %s", code, errb.String())
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatalf("play did not quit on q: %q", keys)
 	}
 	if errb.Len() != 0 {
@@ -206,9 +250,10 @@ func TestPlayThrees(t *testing.T) {
 		t.Errorf("the moves never counted up")
 	}
 
-	// The agent alone, greedy, at full speed: games end, and q prints them.
-	screen = runPlay(t, []string{"1", "+", "+", "+", " ", " ", "q"},
-		[]time.Duration{ms, ms, ms, ms, ms, 2 * time.Second, 100 * time.Millisecond}, "--load", w, "--seed", "6")
+	// The agent alone, greedy, at full speed: games end (the agent is
+	// paused once the screen shows one over), and q prints them.
+	screen = runPlayUntil(t, []string{"1", "+", "+", "+", " ", " ", "q"},
+		[]time.Duration{ms, ms, ms, ms, ms, 0, 100 * time.Millisecond}, map[int]string{5: "GAME OVER: score "}, "--load", w, "--seed", "6")
 	if !strings.Contains(screen, "GAME OVER: score ") {
 		t.Errorf("no game over screen")
 	}
