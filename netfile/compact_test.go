@@ -288,22 +288,28 @@ func FuzzReadAnyPlay(f *testing.F) {
 }
 
 // TestCompactWherePays: Compact holds a network that fits in the caches
-// in float32, as it is, and a larger one, or any compact file, compact.
+// in float32, as it is, and a larger one, or any compact file, compact;
+// CompactUnstaged holds a large staged network in float32 too, and says
+// why.
 func TestCompactWherePays(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
 		spec, file string
-		compact    bool
+		compact    bool // with Compact
+		unstaged   bool // with CompactUnstaged
 	}{
-		{"0123,4567", "small.td2048", false},
-		{"0123,4567,012345", "large.td2048", true},
-		{"0123,4567", "small.w", false},
-		{"0123,4567,012345", "large.w", true},
+		{"0123,4567", "small.td2048", false, false},
+		{"0123,4567,012345", "large.td2048", true, true},
+		{"0123,4567", "small.w", false, false},
+		{"0123,4567,012345", "large.w", true, true},
+		{"0123,4567@0,256", "small-staged.td2048", false, false},
+		{"0123,4567,012345@0,256", "large-staged.td2048", true, false},
+		{"0123,4567,012345@0,256", "large-staged.w", true, false},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			n := randomNet(t, c.spec, 11)
 			defer n.Free()
-			if ntuple.CompactPays(n.Spec()) != c.compact {
+			if ntuple.CompactPays(n.Spec()) != (c.compact || c.unstaged) {
 				t.Fatalf("CompactPays(%s) = %v", c.spec, !c.compact)
 			}
 			path := filepath.Join(dir, c.file)
@@ -312,9 +318,19 @@ func TestCompactWherePays(t *testing.T) {
 			}
 			got, _, note, err := LoadPlay(path, Compact)
 			if err != nil || note != "" || got.Compact() != c.compact {
-				t.Fatalf("compact %v, note %q, err %v", got.Compact(), note, err)
+				t.Fatalf("Compact: compact %v, note %q, err %v", got.Compact(), note, err)
 			}
 			got.Free()
+			got, _, note, err = LoadPlay(path, CompactUnstaged)
+			wantNote := c.compact && !c.unstaged
+			if err != nil || (note != "") != wantNote || got.Compact() != c.unstaged || got.Staged() != n.Staged() {
+				t.Fatalf("CompactUnstaged: compact %v, note %q, err %v", got.Compact(), note, err)
+			}
+			if wantNote && !strings.Contains(note, "staged") {
+				t.Errorf("note %q does not say why", note)
+			}
+			got.Free()
+			os.Remove(path)
 		})
 	}
 	small := randomNet(t, "0123", 12)

@@ -17,7 +17,13 @@ import (
 // so that the commands play it compact) after a few hundred episodes.
 func largeWeights(t *testing.T) string {
 	t.Helper()
-	net := ntuple.MustNew("4x5")
+	return largeWeightsOf(t, "4x5")
+}
+
+// largeWeightsOf is largeWeights for a network of spec.
+func largeWeightsOf(t *testing.T, spec string) string {
+	t.Helper()
+	net := ntuple.MustNew(spec)
 	defer net.Free()
 	learn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 1, Threads: 1, Every: 300})
 	path := filepath.Join(t.TempDir(), "large.td2048")
@@ -68,6 +74,19 @@ func TestEvalCompact(t *testing.T) {
 		t.Fatal("a network of 8x4 lines played compact")
 	}
 	oneLine(t, []string{"convert", "--compact", w, filepath.Join(t.TempDir(), "x.w")}, 2, "--compact writes td2048 files")
+}
+
+// A large staged network plays float32 unless --compact is given: 16-bit
+// weights cost such networks score at 2 plies. eval says so.
+func TestEvalCompactStaged(t *testing.T) {
+	w := largeWeightsOf(t, "4x5@0,256")
+	code, out, errs := runCmd(t, "eval", "--load", w, "--games", "5", "--seed", "3", "--threads", "1")
+	if code != 0 || !strings.Contains(out, "weights = float32\n") || !strings.Contains(out, "16-bit weights cost a staged network score at 2 plies") {
+		t.Fatalf("exit %d %s\n%s", code, errs, out)
+	}
+	if def, asked := evalJSONOf(t, "--load", w, "--games", "5"), evalJSONOf(t, "--load", w, "--games", "5", "--compact"); def.Compact || !asked.Compact {
+		t.Fatalf("staged: compact by default %v, with --compact %v", def.Compact, asked.Compact)
+	}
 }
 
 // eval --move-threads: each move searched by a team plays the same games
