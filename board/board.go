@@ -94,8 +94,8 @@ func (b Board) MaxTile() int {
 	return m
 }
 
-// Cells returns the sixteen tile indices.
-func (b Board) Cells() [16]int {
+// cells returns the sixteen tile indices.
+func (b Board) cells() [16]int {
 	var c [16]int
 	for i := range c {
 		c[i] = b.At(i)

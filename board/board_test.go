@@ -80,8 +80,8 @@ func TestEmptyAndMax(t *testing.T) {
 	if got := b.MaxTile(); got != 15 {
 		t.Errorf("MaxTile = %d, want 15", got)
 	}
-	if b.Cells() != [16]int{0, 1, 0, 2, 15, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 1} {
-		t.Errorf("Cells round trip failed: %v", b.Cells())
+	if b.cells() != [16]int{0, 1, 0, 2, 15, 0, 0, 0, 3, 3, 3, 3, 0, 0, 0, 1} {
+		t.Errorf("Cells round trip failed: %v", b.cells())
 	}
 	if Board(0).Empty() != 16 {
 		t.Errorf("empty board has %d empty cells", Board(0).Empty())
@@ -150,7 +150,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("hex round trip of %q: %v %v", s, h.Hex(), err)
 		}
 		var parts []string
-		for _, c := range b.Cells() {
+		for _, c := range b.cells() {
 			parts = append(parts, strconv.Itoa(Pow2.Value(c)))
 		}
 		if l, err := Parse(strings.Join(parts, ",")); err != nil || l != b {

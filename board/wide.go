@@ -28,8 +28,8 @@ type Wide struct {
 // At returns the exponent in cell i (0 empty, 16 is 65536).
 func (w Wide) At(i int) int { return w.Low.At(i) | int(w.Ext>>uint(i)&1)<<4 }
 
-// Set returns w with cell i holding exponent v (0..31).
-func (w Wide) Set(i, v int) Wide {
+// set returns w with cell i holding exponent v (0..31).
+func (w Wide) set(i, v int) Wide {
 	w.Low = w.Low.Set(i, v&0xf)
 	w.Ext = w.Ext&^(1<<uint(i)) | uint16(v>>4&1)<<uint(i)
 	return w
@@ -39,7 +39,7 @@ func (w Wide) Set(i, v int) Wide {
 func WideFromCells(c [16]int) Wide {
 	var w Wide
 	for i, v := range c {
-		w = w.Set(i, v)
+		w = w.set(i, v)
 	}
 	return w
 }
@@ -62,11 +62,11 @@ func extNibbles(ext uint16) uint64 {
 	return m
 }
 
-// EmptyMask has bit 4i set for each cell i empty in both planes.
-func (w Wide) EmptyMask() uint64 { return w.Low.EmptyMask() &^ extNibbles(w.Ext) }
+// emptyMask has bit 4i set for each cell i empty in both planes.
+func (w Wide) emptyMask() uint64 { return w.Low.EmptyMask() &^ extNibbles(w.Ext) }
 
 // Empty counts the empty cells.
-func (w Wide) Empty() int { return bits.OnesCount64(w.EmptyMask()) }
+func (w Wide) Empty() int { return bits.OnesCount64(w.emptyMask()) }
 
 // MaxTile returns the largest exponent on the board.
 func (w Wide) MaxTile() int {
@@ -157,8 +157,8 @@ func (w Wide) View(n int) (v Board, ok bool) {
 // four hex digits, a colon, then Low as Board.Hex does.
 func (w Wide) Hex() string { return fmt.Sprintf("0x%04x:%016x", w.Ext, uint64(w.Low)) }
 
-// WideValue is the tile value of exponent e (0 for empty): 2^e.
-func WideValue(e int) int {
+// wideValue is the tile value of exponent e (0 for empty): 2^e.
+func wideValue(e int) int {
 	if e <= 0 {
 		return 0
 	}
@@ -169,7 +169,7 @@ func WideValue(e int) int {
 func (w Wide) Tiles() [16]int {
 	var t [16]int
 	for i := range t {
-		t[i] = WideValue(w.At(i))
+		t[i] = wideValue(w.At(i))
 	}
 	return t
 }
@@ -181,7 +181,7 @@ func (w Wide) String() string {
 	for r := range 4 {
 		for c := range 4 {
 			t := "."
-			if v := WideValue(w.At(4*r + c)); v != 0 {
+			if v := wideValue(w.At(4*r + c)); v != 0 {
 				t = strconv.Itoa(v)
 			}
 			fmt.Fprintf(&sb, "%6s", t)
@@ -191,9 +191,9 @@ func (w Wide) String() string {
 	return sb.String()
 }
 
-// WideIndex is the exponent of tile value v (0 for empty), false when v
+// wideIndex is the exponent of tile value v (0 for empty), false when v
 // is no 2048 tile a Wide holds (2 .. 2^31, powers of two).
-func WideIndex(v int) (int, bool) {
+func wideIndex(v int) (int, bool) {
 	if v == 0 {
 		return 0, true
 	}
@@ -236,7 +236,7 @@ func ParseWide(s string) (Wide, error) {
 		if err != nil {
 			return Wide{}, fmt.Errorf("board: cell %d: %q is not a number", i, short(strings.TrimSpace(t)))
 		}
-		e, ok := WideIndex(v)
+		e, ok := wideIndex(v)
 		if !ok {
 			return Wide{}, fmt.Errorf("board: cell %d: %d is not a tile", i, v)
 		}

@@ -71,8 +71,8 @@ func TestWideCells(t *testing.T) {
 	if w.Cells() != c || w.MaxTile() != 31 || w.Ext != 0b111 || w.Low.At(0) != 0 || w.Low.At(1) != 1 {
 		t.Fatalf("%v -> %s %v", c, w.Hex(), w.Cells())
 	}
-	if w.Empty() != 1 || w.EmptyMask() != 1<<16 {
-		t.Fatalf("empty cells of %s: %d %x", w.Hex(), w.Empty(), w.EmptyMask())
+	if w.Empty() != 1 || w.emptyMask() != 1<<16 {
+		t.Fatalf("empty cells of %s: %d %x", w.Hex(), w.Empty(), w.emptyMask())
 	}
 	if got := w.Tiles(); got[0] != 65536 || got[1] != 131072 || got[2] != 1<<31 || got[4] != 0 {
 		t.Fatalf("tiles %v", got)

@@ -51,11 +51,11 @@ func init() {
 		for i := range c {
 			c[i] = r >> (4 * i) & 0xf
 		}
-		l, rew := SlideRow(c)
+		l, rew := slideRow(c)
 		rowLeft[r] = pack(l)
 		rowReward[r] = rew
 		rev := [4]int{c[3], c[2], c[1], c[0]}
-		l, _ = SlideRow(rev)
+		l, _ = slideRow(rev)
 		rowRight[r] = pack([4]int{l[3], l[2], l[1], l[0]})
 	}
 }
@@ -64,12 +64,12 @@ func pack(c [4]int) uint16 {
 	return uint16(c[0] | c[1]<<4 | c[2]<<8 | c[3]<<12)
 }
 
-// SlideRow slides one row of exponents toward cell 0, the plain way: it is
-// the definition the row tables are built from, SlideRowWide's slide with
+// slideRow slides one row of exponents toward cell 0, the plain way: it is
+// the definition the row tables are built from, slideRowWide's slide with
 // 65536, which four bits cannot hold, kept as 15 in the merged cell and
 // reported by OverflowBit in the reward.
-func SlideRow(c [4]int) ([4]int, uint32) {
-	out, r := SlideRowWide(c)
+func slideRow(c [4]int) ([4]int, uint32) {
+	out, r := slideRowWide(c)
 	reward := uint32(r)
 	for i, v := range out {
 		if v == 16 {

@@ -10,7 +10,7 @@ import (
 )
 
 // refLeft is a plain slide toward cell 0, written independently of
-// SlideRow: compact, merge neighbours from the wall, compact again.
+// slideRow: compact, merge neighbours from the wall, compact again.
 func refLeft(row []int) (out []int, reward int, overflow bool) {
 	var tiles []int
 	for _, v := range row {
@@ -100,9 +100,9 @@ func TestRulesVectors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprint(c.row), func(t *testing.T) {
-			got, rew := SlideRow(c.row)
+			got, rew := slideRow(c.row)
 			if got != c.want || int(rew) != c.reward {
-				t.Errorf("SlideRow(%v) = %v, %d; want %v, %d", c.row, got, rew, c.want, c.reward)
+				t.Errorf("slideRow(%v) = %v, %d; want %v, %d", c.row, got, rew, c.want, c.reward)
 			}
 		})
 	}

@@ -10,9 +10,9 @@ import "github.com/td2048/td2048/board"
 // up to board.WideMax-1 (two 2^31 tiles do not merge, a case no game can
 // reach: it takes 2^32 points of new tiles).
 
-// SlideRowWide slides one row of exponents (0..31) toward cell 0, the
+// slideRowWide slides one row of exponents (0..31) toward cell 0, the
 // plain way: the definition MovesWide is checked against.
-func SlideRowWide(c [4]int) ([4]int, int) {
+func slideRowWide(c [4]int) ([4]int, int) {
 	var out [4]int
 	reward, n := 0, 0
 	merged := false // out[n-1] is the product of a merge
@@ -51,7 +51,7 @@ func slideWide(r16 uint16, e4 uint16, right bool) (uint16, uint16, int) {
 		}
 		c[k] = int(r16>>(4*uint(i))&0xf) | int(e4>>uint(i)&1)<<4
 	}
-	out, reward := SlideRowWide(c)
+	out, reward := slideRowWide(c)
 	var lo, hi uint16
 	for i := range out {
 		v := out[i]

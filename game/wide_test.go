@@ -19,12 +19,12 @@ func wideRow(x int) [4]int {
 }
 
 // TestMovesWideAllRows: every one of the 2^20 wide rows, as row 1 slid
-// left and right and as column 2 slid up and down, against SlideRowWide.
+// left and right and as column 2 slid up and down, against slideRowWide.
 func TestMovesWideAllRows(t *testing.T) {
 	for x := range 1 << 20 {
 		c := wideRow(x)
-		l, rewL := SlideRowWide(c)
-		rr, rewR := SlideRowWide([4]int{c[3], c[2], c[1], c[0]})
+		l, rewL := slideRowWide(c)
+		rr, rewR := slideRowWide([4]int{c[3], c[2], c[1], c[0]})
 		r := [4]int{rr[3], rr[2], rr[1], rr[0]}
 		var row, col, wantL, wantR, wantU, wantD [16]int
 		for i := range 4 {
@@ -77,7 +77,7 @@ func TestSlideRowWideVectors(t *testing.T) {
 		{[4]int{17, 0, 17, 17}, [4]int{18, 17, 0, 0}, 262144},
 	} {
 		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
-			if out, r := SlideRowWide(c.in); out != c.out || r != c.reward {
+			if out, r := slideRowWide(c.in); out != c.out || r != c.reward {
 				t.Errorf("%v: %v %d, want %v %d", c.in, out, r, c.out, c.reward)
 			}
 		})

@@ -68,12 +68,12 @@ type Game struct {
 	// sees (0 in a game without one); below the first ply the tiles after
 	// it are taken as drawn from a full bag.
 	Position func(b board.Board, next int) (session.Position, error)
-	// Moves are the rules' slides of a board: each direction's after-state
+	// moves are the rules' slides of a board: each direction's after-state
 	// (b itself when the slide is illegal) and reward.
-	Moves func(b board.Board) (after [4]board.Board, reward [4]int)
-	// Spawns is the mask (bit 4i for cell i) of the cells where the new
+	moves func(b board.Board) (after [4]board.Board, reward [4]int)
+	// spawns is the mask (bit 4i for cell i) of the cells where the new
 	// tile may go after the slide d that made after.
-	Spawns func(after board.Board, d int) uint64
+	spawns func(after board.Board, d int) uint64
 	// NewAdvisor values positions' moves with net (package search).
 	NewAdvisor func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor
 	// Evaluate plays an evaluation. Cancelling ctx abandons the games
@@ -103,8 +103,8 @@ func (g *Game) Value(i int) int { return max(g.Code.Value(i), 0) }
 // GoalValue is the value of the goal tile.
 func (g *Game) GoalValue() int { return g.Value(g.Goal) }
 
-// NewSession starts a game from a seed, move by move (package session).
-func (g *Game) NewSession(seed uint64) (*session.Session, error) { return session.New(g.Name, seed) }
+// newSession starts a game from a seed, move by move (package session).
+func (g *Game) newSession(seed uint64) (*session.Session, error) { return session.New(g.Name, seed) }
 
 // CheckLearner refuses a learner kind the game does not support.
 func (g *Game) CheckLearner(k learn.Kind) error {
@@ -118,8 +118,8 @@ func (g *Game) CheckLearner(k learn.Kind) error {
 
 var registry = map[string]*Game{}
 
-// Register adds a game; it panics on a second game of the same name.
-func Register(g *Game) {
+// register adds a game; it panics on a second game of the same name.
+func register(g *Game) {
 	if registry[g.Name] != nil {
 		panic("games: " + g.Name + " registered twice")
 	}

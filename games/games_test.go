@@ -30,7 +30,7 @@ func TestRegistry(t *testing.T) {
 		if g.CheckLearner(g.Learners[0]) != nil {
 			t.Errorf("%s: default learner refused", g.Name)
 		}
-		s, err := g.NewSession(1)
+		s, err := g.newSession(1)
 		if err != nil || s.Game() != g.Name {
 			t.Errorf("%s: session %v", g.Name, err)
 		}

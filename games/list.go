@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	Register(&Game{
+	register(&Game{
 		Name: "2048", Title: "2048", Code: board.Pow2,
 		Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
 		Network:  "4x6",
@@ -36,14 +36,14 @@ func init() {
 			return nil
 		},
 		Train: learn.Train,
-		Moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+		moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
 			after, r := game.Moves(b)
 			for d := range 4 {
 				reward[d] = game.Reward(r[d])
 			}
 			return after, reward
 		},
-		Spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+		spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
 		ParseState: func(s string) (session.Position, error) {
 			w, err := board.ParseWide(s)
 			return session.Position{Board: w.Low, Ext: w.Ext}, err
@@ -95,7 +95,7 @@ func init() {
 			return b.Write(w, done, stats.Pow2)
 		},
 	})
-	Register(&Game{
+	register(&Game{
 		Name: "threes", Title: "Threes!", Code: threes.Code,
 		Goal: 13, Rates: []int{12, 13, 14},
 		Network:   "4x6+hint",
@@ -105,14 +105,14 @@ func init() {
 		HasNext:   true,
 		CheckSpec: learn.CheckThreesSpec,
 		Train:     learn.TrainThrees,
-		Moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+		moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
 			after, r := threes.Moves(b)
 			for d := range 4 {
 				reward[d] = int(r[d])
 			}
 			return after, reward
 		},
-		Spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+		spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
 		ParseState: func(s string) (session.Position, error) {
 			b, err := threes.Parse(s)
 			return session.Position{Board: b}, err

@@ -31,7 +31,7 @@ type Advisor interface {
 // move's reward, no network.
 func (g *Game) RuleValues(b board.Board) [4]search.MoveValue {
 	var mv [4]search.MoveValue
-	after, reward := g.Moves(b)
+	after, reward := g.moves(b)
 	for d := range 4 {
 		if after[d] != b {
 			r := uint32(reward[d])
@@ -46,7 +46,7 @@ func (g *Game) RuleValues(b board.Board) [4]search.MoveValue {
 func (g *Game) Cells(after board.Board, d int) []int {
 	var c []int
 	for i := range 16 {
-		if g.Spawns(after, d)>>(4*i)&1 != 0 {
+		if g.spawns(after, d)>>(4*i)&1 != 0 {
 			c = append(c, i)
 		}
 	}

@@ -383,7 +383,7 @@ func readRange(r io.ReaderAt, t table, at int, dst []float32, buf *[]byte) error
 	return readTable(r, u, dst, buf)
 }
 
-// Weights says how ReadAnyPlay holds a network's weights for play.
+// Weights says how LoadPlay holds a network's weights for play.
 type Weights int
 
 const (
@@ -420,15 +420,9 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 	return false, ""
 }
 
-// ReadAnyPlay is ReadAny for play: with Compact, Compact16 or
-// CompactUnstaged the weights
-// are read into a compact network (ntuple's 16-bit weights; see
-// readNativeCompact and buildCompact), which never holds the float32
-// weights whole. A file whose tables would not fit 16 bits
-// (ntuple.CompactFits) is read as float32, and note says why. TC
-// accumulators are not read into a compact network: play does not use
-// them.
-func ReadAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
+// readAnyPlay is ReadAny for play (see LoadPlay); readNativeCompact and
+// buildCompact read a compact network.
+func readAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
 	if w == Float32 {
 		net, h, k, err = ReadAny(r, size)
 		return net, h, k, "", err
@@ -437,7 +431,7 @@ func ReadAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h H
 	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, Header{}, Unknown, "", err
 	}
-	k = Sniff(head)
+	k = sniff(head)
 	var tabs []table
 	var spec ntuple.Spec
 	switch k {
@@ -482,7 +476,14 @@ func ReadAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h H
 	return net, h, k, note, nil
 }
 
-// LoadPlay is LoadAny for play (ReadAnyPlay).
+// LoadPlay is LoadAny for play: with Compact, Compact16 or
+// CompactUnstaged the weights are read into a compact network (ntuple's
+// 16-bit weights), which never holds the float32 weights whole. A file
+// whose tables would not fit 16 bits (ntuple.CompactFits), or a float32
+// staged network under CompactUnstaged, is read as float32, and note
+// says why. TC
+// accumulators are not read into a compact network: play does not use
+// them.
 func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -496,7 +497,7 @@ func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	if st.IsDir() {
 		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
 	}
-	net, h, _, note, err := ReadAnyPlay(f, st.Size(), w)
+	net, h, _, note, err := readAnyPlay(f, st.Size(), w)
 	if errors.Is(err, ErrUnknownFormat) {
 		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
 	}

@@ -149,7 +149,7 @@ func TestCompactFileRefused(t *testing.T) {
 	}
 	defer c.Free()
 	var b bytes.Buffer
-	if err := Write(&b, c, Header{}); err != nil {
+	if err := write(&b, c, Header{}); err != nil {
 		t.Fatal(err)
 	}
 	good := b.Bytes()
@@ -172,7 +172,7 @@ func TestCompactFileRefused(t *testing.T) {
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
 			for _, compact := range []Weights{Compact, Float32} {
-				net, _, _, _, err := ReadAnyPlay(bytes.NewReader(data), int64(len(data)), compact)
+				net, _, _, _, err := readAnyPlay(bytes.NewReader(data), int64(len(data)), compact)
 				if err == nil {
 					net.Free()
 					t.Fatalf("compact %v: accepted", compact)
@@ -213,11 +213,11 @@ func TestCompactPassesReadOneFile(t *testing.T) {
 	f := randomNet(t, "0123,4567", 9)
 	defer f.Free()
 	var b bytes.Buffer
-	if err := Write(&b, f, Header{}); err != nil {
+	if err := write(&b, f, Header{}); err != nil {
 		t.Fatal(err)
 	}
 	r := &changing{data: b.Bytes()}
-	net, _, _, _, err := ReadAnyPlay(r, int64(b.Len()), Compact16)
+	net, _, _, _, err := readAnyPlay(r, int64(b.Len()), Compact16)
 	if err == nil {
 		net.Free()
 		t.Fatal("a file that changed between the passes was accepted")
@@ -256,10 +256,10 @@ func FuzzReadAnyPlay(f *testing.F) {
 	fuzzSeeds(f)
 	c, _ := ntuple.MustNew("0,5@0,8192").ToCompact()
 	var b bytes.Buffer
-	Write(&b, c, Header{})
+	write(&b, c, Header{})
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		net, _, _, note, err := ReadAnyPlay(bytes.NewReader(data), int64(len(data)), Compact16)
+		net, _, _, note, err := readAnyPlay(bytes.NewReader(data), int64(len(data)), Compact16)
 		if err != nil {
 			if net != nil || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %q with a network", err)
@@ -274,10 +274,10 @@ func FuzzReadAnyPlay(f *testing.F) {
 		// to the same weights.
 		if net.Compact() {
 			var out bytes.Buffer
-			if err := Write(&out, net, Header{}); err != nil {
+			if err := write(&out, net, Header{}); err != nil {
 				t.Fatal(err)
 			}
-			back, _, _, _, err := ReadAnyPlay(bytes.NewReader(out.Bytes()), int64(out.Len()), Compact16)
+			back, _, _, _, err := readAnyPlay(bytes.NewReader(out.Bytes()), int64(out.Len()), Compact16)
 			if err != nil {
 				t.Fatalf("rewritten file refused: %v", err)
 			}

@@ -77,9 +77,9 @@ func FormatOfName(path string) Format {
 	return k
 }
 
-// Sniff tells the format of a file from its first bytes (64 are enough),
+// sniff tells the format of a file from its first bytes (64 are enough),
 // not from its name.
-func Sniff(head []byte) Format {
+func sniff(head []byte) Format {
 	switch {
 	case len(head) >= len(magic) && string(head[:len(magic)]) == magic:
 		return Native
@@ -110,14 +110,14 @@ func sniffDemo(h []byte) bool {
 	return len(name) >= 16 && name[0] >= '1' && name[0] <= '9' && strings.HasPrefix(string(name[1:]), "-tuple pattern ")
 }
 
-// WriteFormat writes net in format k; for TDLW, name decides the leading
-// 'w' as TDL2048+ does (see WriteW).
-func WriteFormat(w io.Writer, k Format, name string, net *ntuple.Network, h Header) error {
+// writeFormat writes net in format k; for TDLW, name decides the leading
+// 'w' as TDL2048+ does (see writeW).
+func writeFormat(w io.Writer, k Format, name string, net *ntuple.Network, h Header) error {
 	switch k {
 	case Native:
-		return Write(w, net, h)
+		return write(w, net, h)
 	case DemoBin:
-		return WriteBin(w, net)
+		return writeBin(w, net)
 	case TDLW:
 		return writeW(w, net, wMarked(name))
 	}
@@ -129,7 +129,7 @@ func SaveFormat(path string, k Format, net *ntuple.Network, h Header) error {
 	if err := CheckFormat(k, net.Spec()); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	return WriteAtomic(path, func(w io.Writer) error { return WriteFormat(w, k, path, net, h) })
+	return WriteAtomic(path, func(w io.Writer) error { return writeFormat(w, k, path, net, h) })
 }
 
 // DetectFile tells the format of the file at path by its content.
@@ -144,7 +144,7 @@ func DetectFile(path string) (Format, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return Unknown, err
 	}
-	return Sniff(head[:n]), nil
+	return sniff(head[:n]), nil
 }
 
 // ErrUnknownFormat is returned for content in no format td2048 knows.
@@ -160,7 +160,7 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
 		return nil, Header{}, Unknown, err
 	}
-	k := Sniff(head)
+	k := sniff(head)
 	var net *ntuple.Network
 	var err error
 	switch k {
@@ -168,9 +168,9 @@ func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error)
 		net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
 		return net, h, k, err
 	case DemoBin:
-		net, err = ReadBin(r, size)
+		net, err = readBin(r, size)
 	case TDLW:
-		net, err = ReadW(r, size)
+		net, err = readW(r, size)
 	default:
 		return nil, Header{}, k, ErrUnknownFormat
 	}

@@ -68,12 +68,12 @@ type Header struct {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Write writes net in td2048's format. It fills in h's Format, Version,
+// write writes net in td2048's format. It fills in h's Format, Version,
 // Network, Element and Weights.
 //
 // A compact network is written compact: int16 weights and their scales,
 // without a training run's state (Run), which its weights cannot resume.
-func Write(w io.Writer, net *ntuple.Network, h Header) error {
+func write(w io.Writer, net *ntuple.Network, h Header) error {
 	h.Format, h.Version, h.Element = "td2048-weights", 1, "float32"
 	h.Network = net.Spec().String()
 	h.Weights = int64(net.Spec().Weights())
@@ -118,8 +118,8 @@ func Write(w io.Writer, net *ntuple.Network, h Header) error {
 	return err
 }
 
-// Read reads a td2048 weight file and returns the network it holds.
-func Read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
+// read reads a td2048 weight file and returns the network it holds.
+func read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
 
 // nativeLayout is what a td2048 file's header says of the rest of the
 // file.
@@ -288,7 +288,7 @@ func checkFinite(net *ntuple.Network) error {
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
 func Save(path string, net *ntuple.Network, h Header) error {
-	return WriteAtomic(path, func(w io.Writer) error { return Write(w, net, h) })
+	return WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
 }
 
 // WriteAtomic creates path with the bytes write produces, through a

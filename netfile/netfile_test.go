@@ -66,7 +66,7 @@ func asBits(f float32) uint32 { return math.Float32bits(f) }
 
 func encoded(t *testing.T) []byte {
 	var buf bytes.Buffer
-	if err := Write(&buf, randomNet(t, "0123,4567", 2), Header{}); err != nil {
+	if err := write(&buf, randomNet(t, "0123,4567", 2), Header{}); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -75,7 +75,7 @@ func encoded(t *testing.T) []byte {
 func TestTruncatedRefused(t *testing.T) {
 	data := encoded(t)
 	for _, n := range []int{0, 5, 8, 12, 30, len(data) / 2, len(data) - 4, len(data) - 1} {
-		_, _, err := Read(bytes.NewReader(data[:n]))
+		_, _, err := read(bytes.NewReader(data[:n]))
 		if err == nil {
 			t.Fatalf("file cut to %d of %d bytes accepted", n, len(data))
 		}
@@ -83,7 +83,7 @@ func TestTruncatedRefused(t *testing.T) {
 			t.Errorf("cut to %d: error %q does not say truncated", n, err)
 		}
 	}
-	if _, _, err := Read(bytes.NewReader(append(data, 0))); err == nil {
+	if _, _, err := read(bytes.NewReader(append(data, 0))); err == nil {
 		t.Fatal("trailing byte accepted")
 	}
 }
@@ -95,21 +95,21 @@ func TestDamagedRefused(t *testing.T) {
 		d := bytes.Clone(data)
 		i := rng.IntN(len(d))
 		d[i] ^= byte(1 + rng.IntN(255))
-		if _, _, err := Read(bytes.NewReader(d)); err == nil {
+		if _, _, err := read(bytes.NewReader(d)); err == nil {
 			t.Fatalf("flipping byte %d accepted", i)
 		}
 	}
 	// A flip in the weights is caught by the checksum and says so.
 	d := bytes.Clone(data)
 	d[len(d)-100] ^= 1
-	if _, _, err := Read(bytes.NewReader(d)); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, _, err := read(bytes.NewReader(d)); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("weight flip: %v", err)
 	}
 }
 
 func TestWrongNetworkRefused(t *testing.T) {
 	data := encoded(t)
-	_, h, err := Read(bytes.NewReader(data))
+	_, h, err := read(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +152,12 @@ func TestSaveLeavesOldFileOnError(t *testing.T) {
 
 func FuzzRead(f *testing.F) {
 	var buf bytes.Buffer
-	Write(&buf, ntuple.MustNew("0,1"), Header{})
+	write(&buf, ntuple.MustNew("0,1"), Header{})
 	f.Add(buf.Bytes())
 	f.Add([]byte(magic))
 	f.Add([]byte("td2048w\n\x05\x00\x00\x00{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		n, _, err := Read(bytes.NewReader(data))
+		n, _, err := read(bytes.NewReader(data))
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)
@@ -166,10 +166,10 @@ func FuzzRead(f *testing.F) {
 		}
 		// Whatever is accepted writes back to the same bytes' content.
 		var out bytes.Buffer
-		if err := Write(&out, n, Header{}); err != nil {
+		if err := write(&out, n, Header{}); err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := Read(&out)
+		m, _, err := read(&out)
 		if err != nil || len(m.Weights()) != len(n.Weights()) {
 			t.Fatalf("re-read: %v", err)
 		}
@@ -255,13 +255,13 @@ func TestCoherenceToW(t *testing.T) {
 		n.Accumulators()[i] = float32(i%17) - 8.5
 	}
 	var b bytes.Buffer
-	if err := WriteW(&b, n); err != nil {
+	if err := writeW(&b, n, false); err != nil {
 		t.Fatal(err)
 	}
 	if b.Len() != 1572931 {
 		t.Fatalf("%d bytes, TDL2048+ writes 1572931", b.Len())
 	}
-	m, err := ReadW(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	m, err := readW(bytes.NewReader(b.Bytes()), int64(b.Len()))
 	if err != nil || !m.Coherent() {
 		t.Fatalf("%v, coherent %v", err, err == nil && m.Coherent())
 	}

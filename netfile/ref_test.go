@@ -68,11 +68,11 @@ func encode(t testing.TB, k Format, net *ntuple.Network) []byte {
 	var err error
 	switch k {
 	case DemoBin:
-		err = WriteBin(&b, net)
+		err = writeBin(&b, net)
 	case TDLW:
-		err = WriteW(&b, net)
+		err = writeW(&b, net, false)
 	default:
-		err = Write(&b, net, Header{})
+		err = write(&b, net, Header{})
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -84,9 +84,9 @@ func decode(k Format, data []byte) (*ntuple.Network, error) {
 	r := bytes.NewReader(data)
 	switch k {
 	case DemoBin:
-		return ReadBin(r, int64(len(data)))
+		return readBin(r, int64(len(data)))
 	case TDLW:
-		return ReadW(r, int64(len(data)))
+		return readW(r, int64(len(data)))
 	}
 	net, _, _, err := ReadAny(r, int64(len(data)))
 	return net, err
@@ -291,14 +291,14 @@ func TestWVariants(t *testing.T) {
 	plain := encode(t, TDLW, net)
 	// A file not named .w: TDL2048+ begins it with 'w'.
 	var marked bytes.Buffer
-	if err := WriteFormat(&marked, TDLW, "x.bin", net, Header{}); err != nil {
+	if err := writeFormat(&marked, TDLW, "x.bin", net, Header{}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(marked.Bytes(), append([]byte{'w'}, plain...)) {
 		t.Fatal("marked file is not 'w' + the plain one")
 	}
 	var named bytes.Buffer
-	WriteFormat(&named, TDLW, "dir.x/model.weights", net, Header{})
+	writeFormat(&named, TDLW, "dir.x/model.weights", net, Header{})
 	if !bytes.Equal(named.Bytes(), plain) {
 		t.Fatal("a .weights name was marked")
 	}
@@ -472,7 +472,7 @@ func TestCheckRef(t *testing.T) {
 					continue // .w holds stages (TestStagedW)
 				}
 				var b bytes.Buffer
-				err := WriteFormat(&b, k, "x", net, Header{})
+				err := writeFormat(&b, k, "x", net, Header{})
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Errorf("%s as %s: %v, want %q", spec, k, err, want)
 				}
@@ -533,7 +533,7 @@ func TestNonFiniteRefused(t *testing.T) {
 				var data []byte
 				if k == Native {
 					var b bytes.Buffer
-					if err := Write(&b, n, Header{}); err != nil {
+					if err := write(&b, n, Header{}); err != nil {
 						t.Fatal(err)
 					}
 					data = b.Bytes()
@@ -572,7 +572,7 @@ func fuzzSeeds(f *testing.F) {
 			f.Add(encode(f, k, net))
 		}
 		var b bytes.Buffer
-		WriteFormat(&b, TDLW, "x.bin", net, Header{})
+		writeFormat(&b, TDLW, "x.bin", net, Header{})
 		f.Add(b.Bytes())
 	}
 	f.Add(le(uint8(0), uint32(1), uint8(4), uint32(0), uint16(0), uint16(0), uint16(2), uint64(16), make([]uint16, 16), uint16(2), uint64(1), uint16(0), uint16(0)))

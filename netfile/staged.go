@@ -20,8 +20,9 @@ import (
 
 // CheckFormat reports why a network cannot be written in format k, or nil:
 // td2048's own format holds any; TDL2048+'s .w single- and multi-stage
-// 2048 networks (CheckRef for the patterns), 2048.bin single-stage ones
-// (CheckRef).
+// 2048 networks whose patterns are read on the eight images of the board
+// (or td2048's 8x4 lines on the board alone), 2048.bin single-stage ones
+// of such patterns.
 func CheckFormat(k Format, spec ntuple.Spec) error {
 	switch k {
 	case Native:
@@ -32,7 +33,7 @@ func CheckFormat(k Format, spec ntuple.Spec) error {
 		}
 		return checkIso(spec)
 	}
-	return CheckRef(spec)
+	return checkRef(spec)
 }
 
 // wSign is the .w sign and name width of pattern cells in stage k of a

@@ -108,7 +108,7 @@ func TestStagedWLayout(t *testing.T) {
 func TestStagedRefused(t *testing.T) {
 	net := refNet(t, "0123,45@2", 1)
 	var b bytes.Buffer
-	if err := WriteBin(&b, net); err == nil || !strings.Contains(err.Error(), "2048.bin holds single-stage") {
+	if err := writeBin(&b, net); err == nil || !strings.Contains(err.Error(), "2048.bin holds single-stage") {
 		t.Fatalf("2048.bin: %v", err)
 	}
 	path := filepath.Join(t.TempDir(), "x.bin")

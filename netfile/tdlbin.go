@@ -14,10 +14,10 @@ import (
 // ("7-tuple pattern 0123456" is 23 bytes).
 const maxDemoName = 64
 
-// ReadBin reads the course demo's 2048.bin format from r, which holds size
+// readBin reads the course demo's 2048.bin format from r, which holds size
 // bytes. Its patterns are taken to be read on the 8 images of the board
 // (but the 8x4 lines on the board alone; see the package notes).
-func ReadBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
+func readBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 	tabs, err := binTables(r, size)
 	if err != nil {
 		return nil, err
@@ -80,11 +80,11 @@ func binTables(r io.ReaderAt, size int64) ([]table, error) {
 	return tabs, nil
 }
 
-// WriteBin writes net in the course demo's 2048.bin format: feature names
+// writeBin writes net in the course demo's 2048.bin format: feature names
 // "N-tuple pattern CELLS", tables in network order.
-func WriteBin(w io.Writer, net *ntuple.Network) error {
+func writeBin(w io.Writer, net *ntuple.Network) error {
 	spec := net.Spec()
-	if err := CheckRef(spec); err != nil {
+	if err := checkRef(spec); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)

@@ -13,13 +13,13 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// ReadW reads TDL2048+'s .w format from r, which holds size bytes. Its
+// readW reads TDL2048+'s .w format from r, which holds size bytes. Its
 // patterns are taken to be read on the 8 images of the board (but the 8x4
 // lines on the board alone; see the package notes). Elements of 2, 4 or 8
 // bytes are read (as float32); a temporal-coherence field (float32 E then
 // A, on every table) is read into the network's accumulators, other extra
 // fields are skipped.
-func ReadW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
+func readW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 	tabs, err := wTables(r, size)
 	if err != nil {
 		return nil, err
@@ -130,10 +130,9 @@ func wName(raw []byte, length uint64) string {
 	return fmt.Sprintf("%0*x", width, sign)
 }
 
-// WriteW writes net in TDL2048+'s .w format, as TDL2048+ writes a file
-// named *.w: each table's sign is its pattern's cells as hex digits.
-func WriteW(w io.Writer, net *ntuple.Network) error { return writeW(w, net, false) }
-
+// writeW writes net in TDL2048+'s .w format, as TDL2048+ writes a file
+// named *.w (each table's sign is its pattern's cells as hex digits), or
+// with mark as it writes any other name (see wMarked).
 func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 	spec := net.Spec()
 	if err := CheckFormat(TDLW, spec); err != nil {

@@ -62,7 +62,7 @@ func (n *Network) PrefetchAccumulators(k int, b board.Board) {
 
 // addTC is Add by the TC rule: d is the plain step of each weight.
 func (n *Network) addTC(x []uint32, d float32) float32 {
-	w, ea, per := n.w, n.ea, n.spec.Images()
+	w, ea, per := n.w, n.ea, n.spec.images()
 	ld := func(p *float32) float32 {
 		if n.shared {
 			return math.Float32frombits(atomic.LoadUint32((*uint32)(unsafe.Pointer(p))))

@@ -49,9 +49,9 @@ func CompactPays(spec Spec) bool { return spec.Weights() > cachedWeights }
 // maxQ is the largest |q|: the table's largest |w| is kept as +-maxQ.
 const maxQ = 32767
 
-// Scale is the fixed-point step of a table whose largest |weight| is
+// scale is the fixed-point step of a table whose largest |weight| is
 // maxAbs: maxAbs/32767 (0 for a table of zeros).
-func Scale(maxAbs float32) float32 { return maxAbs / maxQ }
+func scale(maxAbs float32) float32 { return maxAbs / maxQ }
 
 // quantize is w in steps of 1/inv: w x inv rounded to the nearest
 // integer (ties to even), within +-maxQ; inv is stepInverse of a table's
@@ -71,8 +71,8 @@ func stepInverse(s float32) float64 {
 
 // NewCompact makes a compact network of the given spec with all weights
 // zero and the given scales, one a table: stage after stage, in each the
-// patterns in spec order (TableScales of the weights it will hold). Fill it
-// with FillCompact or FillCanonicalQ.
+// patterns in spec order (CompactScales of the TableStats of the weights
+// it will hold). Fill it with FillCompact or FillCanonicalQ.
 func NewCompact(spec Spec, scales []float32) (*Network, error) {
 	n, err := newNetwork(spec, false)
 	if err != nil {
@@ -101,19 +101,19 @@ func (n *Network) Compact() bool { return n.hs != nil }
 // stage, patterns in spec order); nil for a float32 network.
 func (n *Network) Scales() []float32 { return n.hs }
 
-// TableScales returns the scales a compact copy of the network takes,
-// Scale of each table's largest |weight|, stage after stage, patterns in
+// tableScales returns the scales a compact copy of the network takes,
+// scale of each table's largest |weight|, stage after stage, patterns in
 // spec order. For a compact network it is Scales.
-func (n *Network) TableScales() []float32 {
+func (n *Network) tableScales() []float32 {
 	if n.hs != nil {
 		return append([]float32(nil), n.hs...)
 	}
-	return CompactScales(n.TableStats())
+	return CompactScales(n.tableStats())
 }
 
-// TableStats returns the statistics of the network's tables, stage after
+// tableStats returns the statistics of the network's tables, stage after
 // stage, patterns in spec order.
-func (n *Network) TableStats() []TableStats {
+func (n *Network) tableStats() []TableStats {
 	var st []TableStats
 	w := n.Weights()
 	n.eachTable(func(_, off, size int) error {
@@ -131,7 +131,7 @@ func (n *Network) ToCompact() (*Network, error) {
 	if n.hs != nil {
 		return nil, errors.New("ntuple: the network is compact already")
 	}
-	c, err := NewCompact(n.spec, n.TableScales())
+	c, err := NewCompact(n.spec, n.tableScales())
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func (n *Network) ValueBound(k int) float64 {
 	np := len(n.pats)
 	var b float64
 	for p := range np {
-		b += float64(n.spec.Images()) * float64(n.hs[k*np+p]) / 2
+		b += float64(n.spec.images()) * float64(n.hs[k*np+p]) / 2
 	}
 	return b
 }
@@ -284,7 +284,7 @@ func (n *Network) sumQ(k int, x []uint32) float32 {
 	if haveSum8 && n.spec.Iso && len(x) == 8*np {
 		return sum8h(&n.h[0], &x[0], np, &s[0])
 	}
-	per := n.spec.Images()
+	per := n.spec.images()
 	var v float32
 	for p := range np {
 		var q int32
@@ -374,11 +374,11 @@ const errCompact = "ntuple: a compact (16-bit) network plays but does not learn"
 
 // TableStats summarise a table's weights for its compact form: the
 // largest |weight|, and how many weights that are not 0 lie in each
-// binade (Binade[e]: float32 exponent e, |w| in [2^(e-127), 2^(e-126))).
+// binade (binade[e]: float32 exponent e, |w| in [2^(e-127), 2^(e-126))).
 type TableStats struct {
-	MaxAbs  float32
-	NonZero int64
-	Binade  [256]int64
+	maxAbs  float32
+	nonZero int64
+	binade  [256]int64
 }
 
 // Add counts the weights w.
@@ -390,65 +390,65 @@ func (s *TableStats) Add(w []float32) {
 			continue
 		}
 		top = max(top, a)
-		s.Binade[a>>23]++
-		s.NonZero++
+		s.binade[a>>23]++
+		s.nonZero++
 	}
-	s.MaxAbs = max(s.MaxAbs, math.Float32frombits(top))
+	s.maxAbs = max(s.maxAbs, math.Float32frombits(top))
 }
 
-// Large is a table's large weights: the lower end of the binade of its
+// large is a table's large weights: the lower end of the binade of its
 // 99th percentile of |weight| among the weights that are not 0 (a lower
 // bound within a factor of 2), 0 for a table of zeros.
-func (s *TableStats) Large() float64 {
-	if s.NonZero == 0 {
+func (s *TableStats) large() float64 {
+	if s.nonZero == 0 {
 		return 0
 	}
 	var above int64
 	for e := 255; e >= 0; e-- {
-		if above += s.Binade[e]; above*100 >= s.NonZero {
+		if above += s.binade[e]; above*100 >= s.nonZero {
 			return float64(math.Float32frombits(uint32(e) << 23))
 		}
 	}
 	return 0
 }
 
-// MaxSpread is the most a table's largest |weight| may exceed its large
-// weights (TableStats.Large) for CompactFits: at that spread a weight at
+// maxSpread is the most a table's largest |weight| may exceed its large
+// weights (TableStats.large) for CompactFits: at that spread a weight at
 // the table's 99th percentile is held in at least 128 steps. The tables
 // of 4x6 and 8x6 networks trained for 100k episodes spread 7 to 43 times.
-const MaxSpread = 256
+const maxSpread = 256
 
 // CompactFits reports why a network whose tables (stage after stage,
 // patterns in spec order) have these statistics should not play compact,
-// or nil: a table whose largest |weight| is more than MaxSpread times its
-// large weights, as a few stray weights make it, would hold the weights
+// or nil: a table whose largest |weight| is more than 256 times its
+// large weights (its 99th percentile of |weight|, within a factor of 2), as a few stray weights make it, would hold the weights
 // that matter in too few steps.
 func CompactFits(st []TableStats) error {
 	for t, s := range st {
-		if l := s.Large(); l > 0 && float64(s.MaxAbs) > MaxSpread*l {
+		if l := s.large(); l > 0 && float64(s.maxAbs) > maxSpread*l {
 			return fmt.Errorf("table %d: its largest weight, %g, is %.0f times its 99th percentile (%.3g or more), so 16 bits would hold most of its weights in fewer than %.0f steps",
-				t, s.MaxAbs, float64(s.MaxAbs)/l, l, maxQ*l/float64(s.MaxAbs))
+				t, s.maxAbs, float64(s.maxAbs)/l, l, maxQ*l/float64(s.maxAbs))
 		}
 	}
 	return nil
 }
 
-// CompactScales are the scales of tables with these statistics (Scale of
-// each largest |weight|).
+// CompactScales are the scales of tables with these statistics: each
+// largest |weight| over 32767.
 func CompactScales(st []TableStats) []float32 {
 	sc := make([]float32, len(st))
 	for t, s := range st {
-		sc[t] = Scale(s.MaxAbs)
+		sc[t] = scale(s.maxAbs)
 	}
 	return sc
 }
 
 // Merge adds the weights counted in o.
 func (s *TableStats) Merge(o *TableStats) {
-	s.MaxAbs = max(s.MaxAbs, o.MaxAbs)
-	s.NonZero += o.NonZero
-	for e, c := range &o.Binade {
-		s.Binade[e] += c
+	s.maxAbs = max(s.maxAbs, o.maxAbs)
+	s.nonZero += o.nonZero
+	for e, c := range &o.binade {
+		s.binade[e] += c
 	}
 }
 

@@ -157,7 +157,7 @@ func TestCompactCanonicalRoundTrip(t *testing.T) {
 				canon = append(canon, w...)
 				return nil
 			})
-			got, err := NewCompact(f.Spec(), f.TableScales())
+			got, err := NewCompact(f.Spec(), f.tableScales())
 			if err != nil {
 				t.Fatal(err)
 			}

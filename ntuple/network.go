@@ -157,7 +157,7 @@ func newNetwork(spec Spec, alloc bool) (*Network, error) {
 	if alloc {
 		n.w, n.free = allocWeights(spec.Weights())
 	}
-	n.split = 1 / float32(len(spec.Patterns)*spec.Images())
+	n.split = 1 / float32(len(spec.Patterns)*spec.images())
 	if isFourX6(spec) {
 		n.kind = kind4x6
 	}
@@ -274,7 +274,7 @@ func (n *Network) StageTable(k, p int) []float32 {
 
 // Lookups is the number of weights one evaluation reads:
 // patterns x images.
-func (n *Network) Lookups() int { return len(n.pats) * n.spec.Images() }
+func (n *Network) Lookups() int { return len(n.pats) * n.spec.images() }
 
 // Share makes every later weight access atomic, so that several goroutines
 // may update the network at once (see the package comment). Call it before
@@ -373,12 +373,12 @@ func (n *Network) Direct() bool {
 	return n.kind == kind4x6 && have4x6asm && n.p == nil && n.hs == nil
 }
 
-// PrefetchBoard starts loading the weights of b (in stage 0) into the
-// cache, as Prefetch does for indices, when the network is Direct; it
-// does nothing otherwise.
-func (n *Network) PrefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
+// prefetchBoard is PrefetchBoardStage for stage 0.
+func (n *Network) prefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
 
-// PrefetchBoardStage is PrefetchBoard for the tables of stage k.
+// PrefetchBoardStage starts loading the weights of b in the tables of
+// stage k into the cache, as Prefetch does for indices, when the network
+// is Direct; it does nothing otherwise.
 func (n *Network) PrefetchBoardStage(k int, b board.Board) {
 	if n.hs != nil {
 		var x [MaxPatterns * 8]uint32
@@ -505,7 +505,7 @@ func (n *Network) sumOwn(x []uint32) float32 {
 
 // sum is Sum in Go.
 func (n *Network) sum(x []uint32) float32 {
-	w, per := n.w, n.spec.Images()
+	w, per := n.w, n.spec.images()
 	var v float32
 	if n.shared {
 		for k := 0; k+per <= len(x); k += per {
@@ -545,7 +545,7 @@ func (n *Network) Add(x []uint32, u float32) float32 {
 	if n.ea != nil {
 		return n.addTC(x, d)
 	}
-	w, per := n.w, n.spec.Images()
+	w, per := n.w, n.spec.images()
 	var v float32
 	if haveRelaxed && len(w) > 0 { // plain aligned stores: one thread or several alike
 		n.mustHold(x)

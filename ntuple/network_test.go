@@ -523,7 +523,7 @@ func TestOptimistic(t *testing.T) {
 // (Index's order) into canonical ones, in place.
 func canonicalIndices(n *Network, k int, x []uint32) []uint32 {
 	for j, i := range x {
-		p := j / n.spec.Images()
+		p := j / n.spec.images()
 		off := uint32(k*n.stage) + n.pats[p].off
 		x[j] = off + n.CanonicalIndex(p, i-off)
 	}

@@ -112,7 +112,7 @@ func (n *Network) refreshRange(a, b int) {
 
 // sumPacked is sum on the packed array.
 func (n *Network) sumPacked(x []uint32) float32 {
-	p, per := n.p, n.spec.Images()
+	p, per := n.p, n.spec.images()
 	if haveSum8 && per == 8 && len(x) == 8*len(n.pats) {
 		return sum8p(&p[0], &x[0], len(n.pats))
 	}
@@ -131,7 +131,7 @@ func (n *Network) sumPacked(x []uint32) float32 {
 // there is one (its plain aligned stores serve one thread and several
 // alike), else with atomic loads and stores.
 func (n *Network) addPacked(x []uint32, d float32) float32 {
-	p, per := n.p, n.spec.Images()
+	p, per := n.p, n.spec.images()
 	if haveRelaxed {
 		return addPackedRelaxed(&p[0], x[:len(x)/per*per], per, d)
 	}

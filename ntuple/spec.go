@@ -18,33 +18,33 @@ type Spec struct {
 	Stages int
 	// Hint marks a Threes! network with one stage per hint value (1, 2, 3).
 	Hint bool
-	// Thresholds, when set, are a multi-stage network's stage thresholds
+	// thresholds, when set, are a multi-stage network's stage thresholds
 	// (one per stage, the first 0, rising), compared with a board's scale
 	// (board.Board.Scale) as TDL2048+'s -@ does; nil for the default
 	// (StageThresholds). ParseSpec leaves the default nil, so that specs
 	// of one network compare and print alike.
-	Thresholds []int
+	thresholds []int
 }
 
 // MaxStages bounds Spec.Stages.
 const MaxStages = 16
 
-// DefaultThresholds are the thresholds of a two-stage network whose
+// defaultThresholds are the thresholds of a two-stage network whose
 // spec names none: TDL2048+'s bare -@, stage 1 once a 16384 or a 32768
 // appears.
-var DefaultThresholds = []int{0, 16384}
+var defaultThresholds = []int{0, 16384}
 
 // StageThresholds returns the stage thresholds of a multi-stage network
-// (Thresholds, or DefaultThresholds for two stages), nil for a single
+// (those the spec names, or 0 and 16384 for two stages), nil for a single
 // stage, a +hint network or a network of more stages that names none.
 func (s Spec) StageThresholds() []int {
 	switch {
 	case s.Hint || s.StageCount() < 2:
 		return nil
-	case s.Thresholds != nil:
-		return s.Thresholds
+	case s.thresholds != nil:
+		return s.thresholds
 	case s.StageCount() == 2:
-		return DefaultThresholds
+		return defaultThresholds
 	}
 	return nil
 }
@@ -133,9 +133,9 @@ func ParseSpec(s string) (Spec, error) {
 			if err != nil {
 				return Spec{}, fmt.Errorf("network %q: %v", s, err)
 			}
-			spec.Stages, spec.Thresholds = len(th), th
-			if slices.Equal(th, DefaultThresholds) {
-				spec.Thresholds = nil
+			spec.Stages, spec.thresholds = len(th), th
+			if slices.Equal(th, defaultThresholds) {
+				spec.thresholds = nil
 			}
 		} else {
 			k, err := strconv.Atoi(text[i+1:])
@@ -223,8 +223,8 @@ func (s Spec) String() string {
 	switch {
 	case s.Hint:
 		stages = "+hint"
-	case s.Stages > 1 && s.Thresholds != nil:
-		stages = "@" + FormatThresholds(s.Thresholds)
+	case s.Stages > 1 && s.thresholds != nil:
+		stages = "@" + FormatThresholds(s.thresholds)
 	case s.Stages > 1:
 		stages = "@" + strconv.Itoa(s.Stages)
 	}
@@ -251,8 +251,8 @@ func (s Spec) String() string {
 	return list + stages
 }
 
-// Images is the number of board images each pattern is read on: 8 or 1.
-func (s Spec) Images() int {
+// images is the number of board images each pattern is read on: 8 or 1.
+func (s Spec) images() int {
 	if s.Iso {
 		return 8
 	}

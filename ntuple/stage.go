@@ -113,9 +113,9 @@ func (n *Network) SetThresholds(th []int) error {
 	if _, err := ParseThresholds(FormatThresholds(th)); err != nil {
 		return err
 	}
-	n.spec.Thresholds = slices.Clone(th)
-	if slices.Equal(th, DefaultThresholds) {
-		n.spec.Thresholds = nil
+	n.spec.thresholds = slices.Clone(th)
+	if slices.Equal(th, defaultThresholds) {
+		n.spec.thresholds = nil
 	}
 	n.th = n.th[:0]
 	for _, t := range th {

@@ -38,9 +38,9 @@ func (d Downgrade) Check() error {
 	return nil
 }
 
-// Threshold is the trigger's threshold with n downgrades under way:
+// threshold is the trigger's threshold with n downgrades under way:
 // Tile, or 65536 once n exceeds a Stint that is not 0.
-func (d Downgrade) Threshold(n int) uint32 {
+func (d Downgrade) threshold(n int) uint32 {
 	if d.Stint > 0 && n > d.Stint {
 		return 65536
 	}
@@ -62,7 +62,7 @@ func (d Downgrade) After(n int, view board.Board, dir int) int {
 	if after[dir] != view {
 		c = Choice{Dir: dir, After: after[dir], Reward: reward[dir]}
 	}
-	if !validate(view, c, d.Threshold(n)) {
+	if !validate(view, c, d.threshold(n)) {
 		return n + 1
 	}
 	return n
@@ -146,7 +146,7 @@ func (s *Shifter) Step(w board.Wide, policy func(board.Board) Choice) Step {
 		a, r := game.MovesWide(w)
 		st.After, st.Reward = a[c.Dir], r[c.Dir]
 	}
-	if s.opt.On() && !validate(x, c, s.opt.Threshold(s.n)) {
+	if s.opt.On() && !validate(x, c, s.opt.threshold(s.n)) {
 		s.n++
 	}
 	return st

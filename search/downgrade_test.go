@@ -127,7 +127,7 @@ func TestShifterTrigger(t *testing.T) {
 	// 16384+16384 -> 32768: fails, n = 1.
 	w := board.WideFromCells([16]int{14, 14, 0, 0, 1})
 	st := s.Step(w, left)
-	if st.Reward != 32768 || st.After.At(0) != 15 || s.N() != 1 || s.opt.Threshold(s.N()) != 32768 {
+	if st.Reward != 32768 || st.After.At(0) != 15 || s.N() != 1 || s.opt.threshold(s.N()) != 32768 {
 		t.Fatalf("first trigger: %+v n %d", st, s.N())
 	}
 	// Now decisions see 32768 as 16384 (one gap: 4 .. 16384).
@@ -139,11 +139,11 @@ func TestShifterTrigger(t *testing.T) {
 	// The view makes 16384+16384 (really 32768+32768): fails, n = 2 > stint.
 	w = board.WideFromCells([16]int{15, 15, 0, 0, 1})
 	st = s.Step(w, left)
-	if st.Reward != 65536 || st.After.At(0) != 16 || s.N() != 2 || s.opt.Threshold(s.N()) != 65536 {
+	if st.Reward != 65536 || st.After.At(0) != 16 || s.N() != 2 || s.opt.threshold(s.N()) != 65536 {
 		t.Fatalf("second trigger: %+v %s n %d", st, st.After.Hex(), s.N())
 	}
 	s.Reset()
-	if s.N() != 0 || s.opt.Threshold(s.N()) != 32768 {
+	if s.N() != 0 || s.opt.threshold(s.N()) != 32768 {
 		t.Fatal("Reset")
 	}
 }

@@ -55,7 +55,7 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 		}
 		v := s.chance(after[d], depth-1)
 		r := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, Overflow: game.Overflow(reward[d])}
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, overflow: game.Overflow(reward[d])}
 	}
 	return mv
 }
@@ -67,13 +67,13 @@ func (s *Searcher) Best(b board.Board) Choice {
 		mv := s.Values(b, s.opt.Depth)
 		return BestOf(&mv)
 	}
-	c, _ := s.BestTimed(b)
+	c, _ := s.bestTimed(b)
 	return c
 }
 
-// BestTimed deepens from depth 1 within the time budget and returns the
+// bestTimed deepens from depth 1 within the time budget and returns the
 // choice of the deepest finished search with that depth.
-func (s *Searcher) BestTimed(b board.Board) (Choice, int) {
+func (s *Searcher) bestTimed(b board.Board) (Choice, int) {
 	mv, depth := s.ValuesTimed(b)
 	return BestOf(&mv), depth
 }
@@ -105,7 +105,7 @@ func (s *Searcher) chance(after board.Board, depth int) float32 {
 		key = after.Canonical()
 	}
 	if s.tt != nil {
-		if v, ok := s.tt.Get(key, uint32(depth)|s.aux); ok {
+		if v, ok := s.tt.get(key, uint32(depth)|s.aux); ok {
 			return v
 		}
 	}

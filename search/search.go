@@ -100,10 +100,10 @@ type MoveValue struct {
 	Reward uint32  // the move's reward
 	Value  float32 // the value below the after-state (chance node)
 	Total  float32 // reward + Value
-	// Overflow: a 2048 slide merged two 32768s. The search values it as
+	// overflow: a 2048 slide merged two 32768s. The search values it as
 	// any move, its after-state holding 32768 in the merged cell; the game
 	// goes on on a wide board (Shifter).
-	Overflow bool
+	overflow bool
 }
 
 // A Choice is one chosen move. It is returned once per move of every game
@@ -139,7 +139,7 @@ func BestOf(mv *[4]MoveValue) Choice {
 	for d := range mv {
 		if mv[d].Legal && mv[d].Total > best.Value {
 			r := mv[d].Reward
-			if mv[d].Overflow {
+			if mv[d].overflow {
 				r |= game.OverflowBit
 			}
 			best = Choice{Dir: d, After: mv[d].After, Reward: r, Value: mv[d].Total}
@@ -163,8 +163,8 @@ type run struct {
 	Nodes int64
 }
 
-// Depth returns the configured depth (0 when only a time budget bounds it).
-func (r *run) Depth() int { return r.opt.Depth }
+// depth returns the configured depth (0 when only a time budget bounds it).
+func (r *run) depth() int { return r.opt.Depth }
 
 // Stopped reports whether the last search was cut short because Stop was
 // closed; its values and choice are then not to be trusted.

@@ -120,16 +120,16 @@ func TestTableStoresAndChecks(t *testing.T) {
 		t.Fatalf("bytes %d", tt.Bytes())
 	}
 	tt.Put(0x1234, 2, 1.5)
-	if v, ok := tt.Get(0x1234, 2); !ok || v != 1.5 {
+	if v, ok := tt.get(0x1234, 2); !ok || v != 1.5 {
 		t.Fatalf("get %v %v", v, ok)
 	}
-	if _, ok := tt.Get(0x1234, 1); ok {
+	if _, ok := tt.get(0x1234, 1); ok {
 		t.Fatal("hit at another depth")
 	}
-	if _, ok := tt.Get(0x1235, 2); ok {
+	if _, ok := tt.get(0x1235, 2); ok {
 		t.Fatal("hit for another board")
 	}
-	if _, ok := tt.Get(0, 0); ok {
+	if _, ok := tt.get(0, 0); ok {
 		t.Fatal("empty entry hit")
 	}
 	if NewTable(100) != nil {
@@ -156,7 +156,7 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 		s := NewSearcher(net, Options{MoveTime: budget}, NewTable(1<<20))
 		for range 20 {
 			b := randomBoard(rng, 6+rng.IntN(8))
-			c, depth := s.BestTimed(b)
+			c, depth := s.bestTimed(b)
 			legal := !game.Over(b)
 			if c.Legal() != legal {
 				t.Fatalf("%v: legal %v, game over %v", b.Hex(), c.Legal(), !legal)
@@ -170,7 +170,7 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 	}
 	// A generous budget with a depth cap stops at the cap.
 	s := NewSearcher(net, Options{Depth: 2, MoveTime: time.Minute}, nil)
-	if _, d := s.BestTimed(randomBoard(rng, 10)); d != 2 {
+	if _, d := s.bestTimed(randomBoard(rng, 10)); d != 2 {
 		t.Fatalf("depth %d, want 2", d)
 	}
 }
@@ -189,7 +189,7 @@ func TestOverflowMoveGoesOn(t *testing.T) {
 	for depth := 1; depth <= 2; depth++ {
 		mv := NewSearcher(net, Options{Depth: depth}, nil).Values(b, depth)
 		want := 65536 + bruteChance(net, after, depth-1, AfterState)
-		if m := mv[game.Left]; !m.Legal || !m.Overflow || m.Reward != 65536 || math.Abs(float64(m.Total)-want) > 1e-2 {
+		if m := mv[game.Left]; !m.Legal || !m.overflow || m.Reward != 65536 || math.Abs(float64(m.Total)-want) > 1e-2 {
 			t.Fatalf("depth %d: left %+v, want total %v", depth, m, want)
 		}
 	}

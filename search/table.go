@@ -24,8 +24,8 @@ type entry struct {
 	data  atomic.Uint64 // value bits | aux << 32 | 1 << 63 (occupied)
 }
 
-// EntryBytes is the size of one table entry.
-const EntryBytes = 16
+// entryBytes is the size of one table entry.
+const entryBytes = 16
 
 // MaxAux bounds the word a key may carry: 31 bits.
 const MaxAux = 1<<31 - 1
@@ -33,7 +33,7 @@ const MaxAux = 1<<31 - 1
 // NewTable returns a table of at most bytes bytes (a power of two
 // entries), or nil when bytes is too small for 1024 entries.
 func NewTable(bytes int64) *Table {
-	n := bytes / EntryBytes
+	n := bytes / entryBytes
 	if n < 1024 {
 		return nil
 	}
@@ -42,15 +42,15 @@ func NewTable(bytes int64) *Table {
 }
 
 // Bytes is the table's memory.
-func (t *Table) Bytes() int64 { return int64(len(t.e)) * EntryBytes }
+func (t *Table) Bytes() int64 { return int64(len(t.e)) * entryBytes }
 
 func (t *Table) slot(key board.Board, aux uint32) *entry {
 	h := (uint64(key) ^ uint64(aux)*0xff51afd7ed558ccd) * 0x9e3779b97f4a7c15
 	return &t.e[h>>t.shift]
 }
 
-// Get returns the value stored for key and aux (at most MaxAux).
-func (t *Table) Get(key board.Board, aux uint32) (float32, bool) {
+// get returns the value stored for key and aux (at most MaxAux).
+func (t *Table) get(key board.Board, aux uint32) (float32, bool) {
 	e := t.slot(key, aux)
 	d := e.data.Load()
 	if e.check.Load()^d != uint64(key) || d>>32 != uint64(aux)|1<<31 {

@@ -159,7 +159,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 		u := &us[c]
 		c++
 		r := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: u.v, Total: float32(r) + u.v, Overflow: game.Overflow(reward[d])}
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: u.v, Total: float32(r) + u.v, overflow: game.Overflow(reward[d])}
 	}
 	return mv
 }
@@ -229,7 +229,7 @@ func (s *Searcher) expandUnit(us *[]unit, i int) {
 		u.key = u.b.Canonical()
 	}
 	if s.tt != nil {
-		if v, ok := s.tt.Get(u.key, uint32(u.depth)|s.aux); ok {
+		if v, ok := s.tt.get(u.key, uint32(u.depth)|s.aux); ok {
 			u.known, u.v = true, v
 			return
 		}
@@ -340,7 +340,7 @@ func (s *Threes) valuesTeam(g *threes.Game, depth int) [4]MoveValue {
 		}
 		r.aux = uint32(below) | uint32(d)<<5 | uint32(g.Next)<<8 | uint32(g.Bag)<<10
 		if s.tt != nil {
-			if v, ok := s.tt.Get(after[d], r.aux); ok {
+			if v, ok := s.tt.get(after[d], r.aux); ok {
 				r.known, r.v = true, v
 				continue
 			}

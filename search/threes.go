@@ -110,7 +110,7 @@ func (s *Threes) ValuesTimed(g *threes.Game) ([4]MoveValue, int) {
 // Best chooses a slide at the configured depth, or within MoveTime.
 func (s *Threes) Best(g *threes.Game) Choice {
 	if s.opt.MoveTime > 0 {
-		c, _ := s.BestTimed(g)
+		c, _ := s.bestTimed(g)
 		return c
 	}
 	if s.opt.Depth == 1 {
@@ -121,9 +121,9 @@ func (s *Threes) Best(g *threes.Game) Choice {
 	return BestOf(&mv)
 }
 
-// BestTimed chooses a slide by the deepest search finished within
+// bestTimed chooses a slide by the deepest search finished within
 // MoveTime, and returns that depth.
-func (s *Threes) BestTimed(g *threes.Game) (Choice, int) {
+func (s *Threes) bestTimed(g *threes.Game) (Choice, int) {
 	mv, depth := s.ValuesTimed(g)
 	return BestOf(&mv), depth
 }
@@ -137,7 +137,7 @@ func (s *Threes) chance(after board.Board, last, hint int, bag threes.Bag, depth
 	}
 	aux := uint32(depth) | uint32(last)<<5 | uint32(hint)<<8 | uint32(bag)<<10
 	if s.tt != nil {
-		if v, ok := s.tt.Get(after, aux); ok {
+		if v, ok := s.tt.get(after, aux); ok {
 			return v
 		}
 	}

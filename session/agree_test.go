@@ -175,7 +175,7 @@ func TestAgreesWithOldFaces(t *testing.T) {
 	if testing.Short() {
 		seeds = 40
 	}
-	for _, g := range Games {
+	for _, g := range games {
 		moves := 0
 		for seed := range uint64(seeds) {
 			seed := seed * 0x9e3779b97f4a7c15 >> 11 // spread over the page's seeds (below 2^53)
@@ -219,7 +219,7 @@ func TestAgreesWithOldFaces(t *testing.T) {
 					t.Fatalf("%s seed %d move %d: played %+v, resumed %+v", g, seed, n, res, rres)
 				}
 				if res.Legal != legal || legal && (res.After != after || res.Reward != reward || res.Cell != web.spawn) ||
-					g == GameThrees && legal && res.Tile != web.placed {
+					g == GameThrees && legal && res.tile != web.placed {
 					t.Fatalf("%s seed %d move %d: %+v; web legal %v after %s reward %d spawn %d placed %d",
 						g, seed, n, res, legal, after.Hex(), reward, web.spawn, web.placed)
 				}

@@ -42,7 +42,7 @@ func (twenty48) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
 	p.Board, p.Ext = n.Low, n.Ext
 	// The spawn filled one empty cell: the only nibble that differs.
 	res.Cell = bits.TrailingZeros64(uint64(n.Low^after[d].Low)) / 4
-	res.Tile = n.At(res.Cell)
+	res.tile = n.At(res.Cell)
 }
 
 func (twenty48) moves(p Position) [4]bool {

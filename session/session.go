@@ -46,8 +46,8 @@ const (
 	GameThrees = "threes"
 )
 
-// Games lists the games a session plays.
-var Games = []string{Game2048, GameThrees}
+// games lists the games a session plays.
+var games = []string{Game2048, GameThrees}
 
 // Stream returns the random stream number k of the game with seed seed:
 // stream 0 draws the start, stream k >= 1 the new tile after the k-th
@@ -108,7 +108,7 @@ func (p Position) View() board.Board {
 
 // A Result is what a move did.
 type Result struct {
-	Dir   int
+	dir   int
 	Legal bool // false: the slide changes nothing, and nothing changed
 	// After is the board right after the slide, before the new tile;
 	// Reward the slide's reward: in 2048 its merges (65536 and up
@@ -117,16 +117,16 @@ type Result struct {
 	After  board.Board
 	Reward int
 	// Cell is the cell (0..15) of the new tile, -1 for none (an illegal
-	// slide); Tile its index on the
+	// slide); tile its index on the
 	// board and Value its face value (2 or 4; in Threes! 1, 2 or 3).
-	Cell, Tile, Value int
+	Cell, tile, Value int
 	// Board is the board after the move, new tile included.
 	Board board.Board
 	// Next is the next tile after the move (Threes! only).
 	Next int
-	// AfterExt and Ext are the extra planes of After and Board (2048
+	// AfterExt and ext are the extra planes of After and Board (2048
 	// only, see Position.Ext).
-	AfterExt, Ext uint16
+	AfterExt, ext uint16
 	// Over: the game has ended. Overflow: this 2048 slide made the game's
 	// first tile past 32768 (65536 or more): from it on the board uses its
 	// extra plane, and the network reads the board's view (board.Wide.View).
@@ -259,7 +259,7 @@ func (s *Session) Apply(d int) Result {
 	if d < 0 || d > 3 {
 		panic(errDir)
 	}
-	res := Result{Dir: d, After: s.pos.Board, Cell: -1}
+	res := Result{dir: d, After: s.pos.Board, Cell: -1}
 	if !s.over {
 		k := s.n + 1
 		s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
@@ -269,10 +269,10 @@ func (s *Session) Apply(d int) Result {
 			s.over = s.rules.over(s.pos)
 		}
 	}
-	if res.Tile > 0 {
-		res.Value = s.rules.code().Value(res.Tile)
+	if res.tile > 0 {
+		res.Value = s.rules.code().Value(res.tile)
 	}
-	res.Board, res.Ext, res.Next, res.Score = s.pos.Board, s.pos.Ext, s.pos.Next, s.pos.Score
+	res.Board, res.ext, res.Next, res.Score = s.pos.Board, s.pos.Ext, s.pos.Next, s.pos.Score
 	res.Over = s.over
 	return res
 }
@@ -345,11 +345,11 @@ func (s *Session) MaxTile() int { return s.wide().MaxTile() }
 // wide is the board with its extra plane (zero in Threes!).
 func (s *Session) wide() board.Wide { return board.Wide{Low: s.pos.Board, Ext: s.pos.Ext} }
 
-// View is the board a network reads and a search searches for the
+// view is the board a network reads and a search searches for the
 // position: Board itself, but in a 2048 game past 32768 the board with
 // its large tiles lowered into the gaps below them (board.Wide.View).
 // Its legal moves are the game's.
-func (s *Session) View() board.Board { return s.pos.View() }
+func (s *Session) view() board.Board { return s.pos.View() }
 
 // Hex is the board in the hex form ParseBoard reads: Board's, or with
 // the extra plane when some tile is past 32768 (board.Wide.Hex).

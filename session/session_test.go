@@ -79,7 +79,7 @@ func TestRecordedGames(t *testing.T) {
 			for i, st := range r.steps {
 				before := s.Board()
 				res := s.Apply(st.dir)
-				if !res.Legal || res.Dir != st.dir || res.Board != board.Board(st.board) || res.Cell != st.cell || res.Tile != st.tile ||
+				if !res.Legal || res.dir != st.dir || res.Board != board.Board(st.board) || res.Cell != st.cell || res.tile != st.tile ||
 					res.Next != st.next || res.Score != st.score || res.Over {
 					t.Fatalf("%s move %d: %+v, want %+v", r.game, i+1, res, st)
 				}
@@ -122,7 +122,7 @@ func TestIllegalSlides(t *testing.T) {
 			before := s.Position()
 			for _, d := range []int{0, 1, 3} {
 				res := s.Apply(d)
-				if res.Legal || res.Dir != d || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.Tile != 0 ||
+				if res.Legal || res.dir != d || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.tile != 0 ||
 					res.Reward != 0 || res.Next != before.Next || res.Score != before.Score || res.Over {
 					t.Errorf("%s illegal %d: %+v", c.game, d, res)
 				}
@@ -141,7 +141,7 @@ func TestIllegalSlides(t *testing.T) {
 // the moves added, Moves agrees with what Apply finds legal, and nothing
 // moves once the game is over.
 func TestWholeGames(t *testing.T) {
-	for _, g := range Games {
+	for _, g := range games {
 		for seed := range uint64(20) {
 			s, _ := New(g, seed)
 			score := s.Score()
@@ -164,7 +164,7 @@ func TestWholeGames(t *testing.T) {
 				res := s.Apply(d)
 				score += res.Reward
 				if g == GameThrees {
-					score += threes.Score(res.Tile) // placing a 3 adds its value
+					score += threes.Score(res.tile) // placing a 3 adds its value
 				}
 				if res.Score != score || s.Score() != score {
 					t.Fatalf("%s seed %d move %d: score %d, moves add up to %d", g, seed, s.Len(), res.Score, score)

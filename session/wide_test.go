@@ -22,14 +22,14 @@ func TestSessionGoesPast32768(t *testing.T) {
 	wantAfter := board.WideFromCells([16]int{16, 0, 0, 0, 1, 0, 0, 0, 3})
 	want := game.SpawnWide(wantAfter, Stream(5, 101))
 	if !res.Legal || res.Over || !res.Overflow || res.Reward != 65536 || res.After != wantAfter.Low || res.AfterExt != 1 ||
-		res.Board != want.Low || res.Ext != want.Ext || s.Score() != 1000+65536 || res.Cell < 0 {
+		res.Board != want.Low || res.ext != want.Ext || s.Score() != 1000+65536 || res.Cell < 0 {
 		t.Fatalf("the 65536 merge: %+v, want board %s", res, want.Hex())
 	}
 	if s.Tiles()[0] != 65536 || s.Cell(0) != 16 || s.MaxTile() != 16 || s.Over() {
 		t.Fatalf("tiles %v max %d", s.Tiles(), s.MaxTile())
 	}
 	// The view reads 65536 as 32768 (the gap it fills) and moves alike.
-	if v := s.View(); v.At(0) != 15 {
+	if v := s.view(); v.At(0) != 15 {
 		t.Fatalf("view %s", v.Hex())
 	}
 	// The hex form resumes the same game.

@@ -36,7 +36,7 @@ func NewRecord(episodes int64, b *Block, value func(int) int) Record {
 		if b.Reached(t) > 0 && value(t) > 0 {
 			k := strconv.Itoa(value(t))
 			r.Reach[k] = b.Reach(t)
-			r.End[k] = b.EndRate(t)
+			r.End[k] = b.endRate(t)
 		}
 	}
 	return r

@@ -107,17 +107,17 @@ func (b *Block) Reach(t int) float64 {
 	return float64(b.Reached(t)) / float64(b.Games)
 }
 
-// EndRate is the share of games whose largest tile index was exactly t.
-func (b *Block) EndRate(t int) float64 {
+// endRate is the share of games whose largest tile index was exactly t.
+func (b *Block) endRate(t int) float64 {
 	if b.Games == 0 || t < 0 || t >= Tiles {
 		return 0
 	}
 	return float64(b.End[t]) / float64(b.Games)
 }
 
-// Avg32 is the mean score as the course demo computes it: the sum as a
+// avg32 is the mean score as the course demo computes it: the sum as a
 // float32 divided by the game count in float32 (0 for no games).
-func (b *Block) Avg32() float32 {
+func (b *Block) avg32() float32 {
 	if b.Games == 0 {
 		return 0
 	}
@@ -134,7 +134,7 @@ func Num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 // comment); label is the first column (the episode count in training, the
 // game count in an evaluation). value maps a tile index to the tile shown.
 func (b *Block) Write(w io.Writer, label int, value func(int) int) error {
-	if _, err := fmt.Fprintf(w, "%d\tavg = %s\tmax = %d\n", label, Num(float64(b.Avg32())), b.MaxScore); err != nil {
+	if _, err := fmt.Fprintf(w, "%d\tavg = %s\tmax = %d\n", label, Num(float64(b.avg32())), b.MaxScore); err != nil {
 		return err
 	}
 	if b.Games == 0 {

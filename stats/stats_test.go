@@ -105,7 +105,7 @@ func TestAddMergeAndRates(t *testing.T) {
 	if want := "2\tavg = 35050\tmax = 70000\n\t8\t100%\t(50%)\n\t65536\t50%\t(50%)\n"; sb.String() != want {
 		t.Errorf("got %q, want %q", sb.String(), want)
 	}
-	if a.Reached(4) != 1 || a.Reach(3) != 1 || a.EndRate(16) != 0.5 || a.Moves != 2 || a.Avg() != 35050 {
+	if a.Reached(4) != 1 || a.Reach(3) != 1 || a.endRate(16) != 0.5 || a.Moves != 2 || a.Avg() != 35050 {
 		t.Errorf("%+v", a)
 	}
 }

@@ -102,16 +102,16 @@ func (r *Record) AppendText(b []byte) []byte {
 
 func (r *Record) String() string { return string(r.AppendText(nil)) }
 
-// A SyntaxError is a line of a statistics file that cannot be read. Action
+// A syntaxError is a line of a statistics file that cannot be read. Action
 // is the index (from 0) of the action where reading failed, or -1 when the
 // fault is outside the actions.
-type SyntaxError struct {
+type syntaxError struct {
 	Action int
 	Column int // byte offset in the line, from 0
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string {
+func (e *syntaxError) Error() string {
 	if e.Action >= 0 {
 		return fmt.Sprintf("action %d (column %d): %s", e.Action+1, e.Column+1, e.Msg)
 	}
@@ -129,7 +129,7 @@ func validName(s string) bool {
 func ParseRecord(line string) (Record, error) {
 	var r Record
 	bad := func(act, col int, f string, a ...any) (Record, error) {
-		return Record{}, &SyntaxError{Action: act, Column: col, Msg: fmt.Sprintf(f, a...)}
+		return Record{}, &syntaxError{Action: act, Column: col, Msg: fmt.Sprintf(f, a...)}
 	}
 	first := strings.IndexByte(line, '|')
 	last := strings.LastIndexByte(line, '|')
@@ -237,15 +237,15 @@ func parseCount(s string, zero bool) (int64, error) {
 // names or times. Its message names the action counting from 1.
 type IllegalError struct {
 	Action int
-	Text   string // the action's text, if any
-	Msg    string
+	text   string // the action's text, if any
+	msg    string
 }
 
 func (e *IllegalError) Error() string {
-	if e.Text != "" {
-		return fmt.Sprintf("action %d (%s): %s", e.Action+1, e.Text, e.Msg)
+	if e.text != "" {
+		return fmt.Sprintf("action %d (%s): %s", e.Action+1, e.text, e.msg)
 	}
-	return e.Msg
+	return e.msg
 }
 
 // GameStats is what the course's summary counts of one game.
@@ -262,7 +262,7 @@ type GameStats struct {
 // A Replay is what replaying a record computes.
 type Replay struct {
 	GameStats
-	Final Game
+	final Game
 }
 
 // Replay plays a record's actions from the empty board and checks every
@@ -276,7 +276,7 @@ func (r *Record) Replay() (Replay, error) {
 	sum := 0
 	for i, m := range r.Steps {
 		bad := func(f string, a ...any) (Replay, error) {
-			return rp, &IllegalError{Action: i, Text: m.Action.String(), Msg: fmt.Sprintf(f, a...)}
+			return rp, &IllegalError{Action: i, text: m.Action.String(), msg: fmt.Sprintf(f, a...)}
 		}
 		var reward int
 		var err error
@@ -311,28 +311,28 @@ func (r *Record) Replay() (Replay, error) {
 		}
 		sum += reward
 	}
-	rp.Final, rp.Score, rp.MaxTile = g, BoardScore(g.Board), g.Board.MaxTile()
+	rp.final, rp.Score, rp.MaxTile = g, BoardScore(g.Board), g.Board.MaxTile()
 	if !g.SlideTurn() {
-		return rp, &IllegalError{Action: len(r.Steps), Msg: fmt.Sprintf("the game stops after action %d while a placement is due", len(r.Steps))}
+		return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while a placement is due", len(r.Steps))}
 	}
 	if !Over(g.Board) {
 		after, _ := Moves(g.Board)
 		for d := range 4 {
 			if after[d] != g.Board {
-				return rp, &IllegalError{Action: len(r.Steps), Msg: fmt.Sprintf("the game stops after action %d while sliding %s is still legal", len(r.Steps), DirNames[d])}
+				return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while sliding %s is still legal", len(r.Steps), DirNames[d])}
 			}
 		}
 	}
 	if sum != rp.Score {
 		// Cannot happen with the rules above; a guard for the tables.
-		return rp, &IllegalError{Action: -1, Msg: fmt.Sprintf("rewards sum to %d, the final board is worth %d", sum, rp.Score)}
+		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("rewards sum to %d, the final board is worth %d", sum, rp.Score)}
 	}
 	if r.Winner != r.Placer {
-		return rp, &IllegalError{Action: -1, Msg: fmt.Sprintf("winner %q: the last move was the placer %q's", r.Winner, r.Placer)}
+		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("winner %q: the last move was the placer %q's", r.Winner, r.Placer)}
 	}
 	rp.Time = r.Close - r.Open
 	if r.Close < r.Open {
-		return rp, &IllegalError{Action: -1, Msg: fmt.Sprintf("the game closes at %d ms, before it opened at %d ms", r.Close, r.Open)}
+		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("the game closes at %d ms, before it opened at %d ms", r.Close, r.Open)}
 	}
 	return rp, nil
 }

@@ -99,7 +99,7 @@ func TestParseRecordRejects(t *testing.T) {
 	} {
 		t.Run(c.msg, func(t *testing.T) {
 			_, err := ParseRecord(c.line)
-			var se *SyntaxError
+			var se *syntaxError
 			if err == nil || !errors.As(err, &se) || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("ParseRecord(%q) = %v, want an error with %q", c.line, err, c.msg)
 			}
@@ -212,7 +212,7 @@ func TestReplayRejectsCorruptedGames(t *testing.T) {
 			if c.index >= 0 && ie.Action != c.index || !strings.Contains(ie.Error(), c.msg) {
 				t.Errorf("%s: %v (index %d), want index %d and %q", c.name, err, ie.Action, c.index, c.msg)
 			}
-			if ie.Text != "" && !strings.HasPrefix(ie.Error(), fmt.Sprintf("action %d (", c.index+1)) {
+			if ie.text != "" && !strings.HasPrefix(ie.Error(), fmt.Sprintf("action %d (", c.index+1)) {
 				t.Errorf("%s: message %q does not name action %d", c.name, ie.Error(), c.index+1)
 			}
 		})
@@ -241,7 +241,7 @@ func FuzzParseRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		r, err := ParseRecord(line)
 		if err != nil {
-			var se *SyntaxError
+			var se *syntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("error of type %T", err)
 			}
@@ -251,8 +251,8 @@ func FuzzParseRecord(f *testing.F) {
 			t.Fatalf("accepted %q but writes it as %q", line, got)
 		}
 		rp, err := r.Replay() // must not panic
-		if err == nil && rp.Score != BoardScore(rp.Final.Board) {
-			t.Fatalf("score %d, board %d", rp.Score, BoardScore(rp.Final.Board))
+		if err == nil && rp.Score != BoardScore(rp.final.Board) {
+			t.Fatalf("score %d, board %d", rp.Score, BoardScore(rp.final.Board))
 		}
 	})
 }

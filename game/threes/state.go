@@ -18,8 +18,8 @@ const FullBag Bag = 7
 // Has reports whether tile t (1..3) is in the bag.
 func (g Bag) Has(t int) bool { return t >= 1 && t <= 3 && g>>uint(t-1)&1 != 0 }
 
-// Len is the number of tiles in the bag.
-func (g Bag) Len() int { return bits.OnesCount8(uint8(g & FullBag)) }
+// count is the number of tiles in the bag.
+func (g Bag) count() int { return bits.OnesCount8(uint8(g & FullBag)) }
 
 // Take returns the bag after drawing tile t (which must be in it),
 // refilled when that empties it.
@@ -61,9 +61,9 @@ func (g Bag) Tiles() []int {
 	return t
 }
 
-// Draw draws a tile uniformly from the bag: the tile and the bag after it.
-func (g Bag) Draw(rng Rand) (int, Bag) {
-	k := below(rng, uint32(g.Len()))
+// draw draws a tile uniformly from the bag: the tile and the bag after it.
+func (g Bag) draw(rng Rand) (int, Bag) {
+	k := below(rng, uint32(g.count()))
 	m := uint8(g & FullBag)
 	for ; k > 0; k-- {
 		m &= m - 1
@@ -209,9 +209,9 @@ func (g *Game) PlaceRandom(rng Rand) (pos, tile, hint int) {
 	pos = bits.TrailingZeros64(free) / 4
 	tile, bag := g.Next, g.Bag
 	if tile == 0 {
-		tile, bag = bag.Draw(rng)
+		tile, bag = bag.draw(rng)
 	}
-	hint, bag = bag.Draw(rng)
+	hint, bag = bag.draw(rng)
 	g.Board |= board.Board(uint64(tile) << (4 * uint(pos)))
 	g.Next, g.Bag, g.Last = hint, bag, Anywhere
 	g.Actions++

@@ -40,9 +40,9 @@ func (s *Summary) Add(g GameStats) {
 	s.PlaceTime += g.PlaceTime
 }
 
-// Reach is the share (0..1) of games whose largest tile index was at
+// reach is the share (0..1) of games whose largest tile index was at
 // least t.
-func (s *Summary) Reach(t int) float64 {
+func (s *Summary) reach(t int) float64 {
 	if s.Games == 0 {
 		return 0
 	}

@@ -55,9 +55,9 @@ func Value(i int) int {
 	return 3 << uint(i-3)
 }
 
-// Index is the tile index of face value v (0 for empty), false when no
+// index is the tile index of face value v (0 for empty), false when no
 // tile has that value.
-func Index(v int) (int, bool) {
+func index(v int) (int, bool) {
 	switch {
 	case v >= 0 && v <= 3:
 		return v, true
@@ -95,16 +95,16 @@ var Code board.Code = code{}
 type code struct{}
 
 func (code) Value(i int) int         { return Value(i) }
-func (code) Index(v int) (int, bool) { return Index(v) }
+func (code) Index(v int) (int, bool) { return index(v) }
 
 // Parse reads a Threes! board: sixteen comma-separated face values row by
 // row from the top left (0 for empty), or 0x and the hex packing of tile
 // indices (see board.ParseWith).
 func Parse(s string) (board.Board, error) { return board.ParseWith(s, Code) }
 
-// CanMerge reports whether tile indices a (the cell slid into) and b (the
+// canMerge reports whether tile indices a (the cell slid into) and b (the
 // tile sliding) merge: 1+2 in either order, or equal tiles from 3 to 3072.
-func CanMerge(a, b int) bool {
+func canMerge(a, b int) bool {
 	return a != 0 && b != 0 && (a+b == 3 || a == b && a >= 3 && a < MaxIndex)
 }
 
@@ -118,7 +118,7 @@ func SlideRow(c [4]int) ([4]int, int) {
 		switch {
 		case c[i-1] == 0:
 			c[i-1], c[i] = c[i], 0
-		case CanMerge(c[i-1], c[i]):
+		case canMerge(c[i-1], c[i]):
 			before := Score(c[i-1]) + Score(c[i])
 			c[i-1], c[i] = max(c[i-1], c[i])+1, 0
 			reward += Score(c[i-1]) - before

@@ -122,8 +122,8 @@ func TestMergeRules(t *testing.T) {
 	for a := 0; a <= 15; a++ {
 		for b := 0; b <= 15; b++ {
 			want := a != 0 && b != 0 && (a == 1 && b == 2 || a == 2 && b == 1 || a == b && a >= 3 && a <= 13)
-			if CanMerge(a, b) != want {
-				t.Errorf("CanMerge(%d, %d) = %v", a, b, !want)
+			if canMerge(a, b) != want {
+				t.Errorf("canMerge(%d, %d) = %v", a, b, !want)
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func TestMergeRules(t *testing.T) {
 		t.Run(fmt.Sprint(v.in), func(t *testing.T) {
 			var in [4]int
 			for i, f := range v.in {
-				in[i], _ = Index(f)
+				in[i], _ = index(f)
 			}
 			got, _ := SlideRow(in)
 			var face [4]int
@@ -164,7 +164,7 @@ func TestScoreFormula(t *testing.T) {
 		if Score(i) != faceScore(refFace[i]) {
 			t.Errorf("Score(%d) = %d, want %d", i, Score(i), faceScore(refFace[i]))
 		}
-		if j, ok := Index(refFace[i]); !ok || j != i {
+		if j, ok := index(refFace[i]); !ok || j != i {
 			t.Errorf("Index(%d) = %d %v", refFace[i], j, ok)
 		}
 	}
@@ -175,7 +175,7 @@ func TestScoreFormula(t *testing.T) {
 		t.Error("index 15 is a tile")
 	}
 	for _, v := range []int{-3, 4, 5, 9, 18, 7, 12288, 1 << 20} {
-		if _, ok := Index(v); ok {
+		if _, ok := index(v); ok {
 			t.Errorf("Index(%d) accepted", v)
 		}
 	}
@@ -237,10 +237,10 @@ func TestBagPermutations(t *testing.T) {
 	for range 60000 {
 		var p [3]int
 		for k := range p {
-			if g.Len() != 3-k {
+			if g.count() != 3-k {
 				t.Fatalf("bag %v before draw %d", g, k)
 			}
-			p[k], g = g.Draw(rng)
+			p[k], g = g.draw(rng)
 		}
 		if g != FullBag {
 			t.Fatalf("bag %v after three draws", g)
