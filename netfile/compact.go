@@ -299,13 +299,7 @@ func (t *crc32Tee) Read(p []byte) (int, error) {
 // for its statistics (and that every weight is finite), then quantized.
 // It returns a notCompact error when the tables would not fit 16 bits.
 func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
-	if len(tabs) == 0 {
-		return nil, fmt.Errorf("no tables")
-	}
-	if len(tabs) > ntuple.MaxPatterns {
-		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
-	}
-	spec, err := stagedSpec(tabs)
+	spec, err := tablesSpec(tabs)
 	if err != nil {
 		return nil, err
 	}

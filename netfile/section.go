@@ -144,16 +144,21 @@ func readTable(r io.ReaderAt, t table, dst []float32, buf *[]byte) error {
 	return nil
 }
 
+// tablesSpec is the spec of the network tabs hold.
+func tablesSpec(tabs []table) (ntuple.Spec, error) {
+	if len(tabs) == 0 {
+		return ntuple.Spec{}, fmt.Errorf("no tables")
+	}
+	if len(tabs) > ntuple.MaxPatterns {
+		return ntuple.Spec{}, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
+	}
+	return stagedSpec(tabs)
+}
+
 // build allocates the network of tabs and reads its weights; nothing is
 // returned half loaded.
 func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
-	if len(tabs) == 0 {
-		return nil, fmt.Errorf("no tables")
-	}
-	if len(tabs) > ntuple.MaxPatterns {
-		return nil, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
-	}
-	spec, err := stagedSpec(tabs)
+	spec, err := tablesSpec(tabs)
 	if err != nil {
 		return nil, err
 	}

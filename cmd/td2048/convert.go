@@ -8,7 +8,6 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/internal/safefile"
-	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 )
@@ -52,7 +51,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := safefile.Check(out); err != nil {
 			return usagef("%v", err)
 		}
-		if train.SamePath(in, out) {
+		if samePath(in, out) {
 			return usagef("IN and OUT are the same file %s", in)
 		}
 		lock, err := safefile.Acquire(out)

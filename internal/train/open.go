@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/td2048/td2048/internal/safefile"
@@ -121,7 +120,7 @@ func (r *Run) settle(given Given) error {
 			return bad("episodes", " %d: the run has done %d already", s.Episodes, st.Done)
 		}
 		r.State = st
-		if s.Save == s.Resume || SamePath(s.Save, s.Resume) {
+		if s.Save == s.Resume || safefile.Same(s.Save, s.Resume) {
 			r.kept = st.Done
 		}
 	}
@@ -161,7 +160,7 @@ func (r *Run) settle(given Given) error {
 // not the run's own.
 func (r *Run) claimOutputs(given Given, opt Options) error {
 	s := &r.Spec
-	fork := s.Resume != "" && !SamePath(s.Save, s.Resume)
+	fork := s.Resume != "" && !safefile.Same(s.Save, s.Resume)
 	r.LogPath = s.Log
 	switch {
 	case fork && !given["log"] && s.Log != "none":
@@ -185,19 +184,19 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 			return bad(o.key, ": %v", err)
 		}
 		for _, in := range []struct{ key, path string }{{"load", s.Load}, {"resume", s.Resume}} {
-			if o.key != "save" && SamePath(o.path, in.path) {
+			if o.key != "save" && safefile.Same(o.path, in.path) {
 				return bad(o.key, " %s is the --%s file: it would be overwritten", o.path, in.key)
 			}
 		}
 		for _, p := range outs[:i] {
-			if SamePath(o.path, p.path) {
+			if safefile.Same(o.path, p.path) {
 				return bad(o.key, " %s is the --%s file too", o.path, FlagOf(p.key))
 			}
 		}
 	}
 	// Training on over the --load file continues its history: its own log
 	// (the default one) goes on, the episodes counted from the weights'.
-	r.appendLog = s.Load != "" && SamePath(s.Save, s.Load) && !given["log"] && r.LogPath != ""
+	r.appendLog = s.Load != "" && safefile.Same(s.Save, s.Load) && !given["log"] && r.LogPath != ""
 	// A resumed run goes on with its own log unless --log names another.
 	r.resumeLog = s.Resume != "" && !fork && !given["log"] && r.LogPath != ""
 	var err error
@@ -211,7 +210,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if refuse == nil {
 		refuse = refuseAny
 	}
-	if !SamePath(s.Save, s.Resume) && !SamePath(s.Save, s.Load) {
+	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.Load) {
 		if err := refuse(s.Save, "save", "weights"); err != nil {
 			return err
 		}
@@ -325,7 +324,7 @@ func (r *Run) start(given Given) error {
 		st.Spec.CoherenceFrom = Episode(strconv.Itoa(r.CoherenceFrom))
 	}
 	st.Log, st.LogRel, st.LogOffset, st.LogPending = Rel(s.Save, r.LogPath), true, 0, nil
-	st.LogDefault = r.LogPath != "" && SamePath(r.LogPath, DefaultLog(s.Save))
+	st.LogDefault = r.LogPath != "" && safefile.Same(r.LogPath, DefaultLog(s.Save))
 	st.Plot = Rel(s.Save, s.Plot)
 	return nil
 }
@@ -357,19 +356,4 @@ func checkMemory(bytes int64, net ntuple.Spec, what string) error {
 		return bad("network", " %s%s needs %d MiB; this machine has %d MiB of memory", net, what, bytes>>20, total>>20)
 	}
 	return nil
-}
-
-// SamePath reports whether two paths name the same file (or would).
-func SamePath(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	aa, err1 := filepath.Abs(a)
-	ab, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == ab
 }
