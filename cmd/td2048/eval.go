@@ -56,6 +56,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file to `FILE` (for td2048 judge; FILE.partial until whole)")
 	force := fs.Bool("force", false, "replace a --stats or --out file of another evaluation; start over, not continue")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	quiet := fs.Bool("quiet", false, "only the statistics and closing lines")
 	var part shardFlags
 	part.define(fs)
 	var pf playFlags
@@ -63,7 +64,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	moveThreads := fs.Int("move-threads", 0, "threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)")
 	setGroup(fs, "basic", "load", "game", "games", "seed", "depth")
 	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint", "compact", "move-threads")
-	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "shard", "shards", "out")
+	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "quiet", "shard", "shards", "out")
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -136,22 +137,17 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		ctx, stop := interruptible()
 		defer stop()
-		if !*asJSON {
-			title, learner := "", ""
-			if g.Name != games.Default {
-				title = " (" + g.Title + ")"
-			}
-			if len(g.Learners) > 1 {
-				learner = fmt.Sprintf(", %s-value", kind)
-			}
-			fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
-				title, describe(net.Spec()), *load, h.Episodes, learner, searchText)
+		progEnv := e
+		if !*asJSON && !*quiet {
+			writeEvalHeader(out, g, kind, net, h, *load, searchText)
 			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
 			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
+		} else if *quiet {
+			progEnv = &env{stderr: io.Discard}
 		}
 		part.note(e.stderr)
-		prog := newEvalProgress(e, "eval", g.Goal, g.GoalValue(), g.Move+"s")
+		prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
 			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}
 		cfg.Search.Stop = ctx.Done()
@@ -191,6 +187,20 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return nil
 	}
+}
+
+// writeEvalHeader prints the first lines of eval's text: the command, the
+// network, its file and the search.
+func writeEvalHeader(out io.Writer, g *games.Game, kind search.Kind, net *ntuple.Network, h netfile.Header, load, searchText string) {
+	title, learner := "", ""
+	if g.Name != games.Default {
+		title = " (" + g.Title + ")"
+	}
+	if len(g.Learners) > 1 {
+		learner = fmt.Sprintf(", %s-value", kind)
+	}
+	fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
+		title, describe(net.Spec()), load, h.Episodes, learner, searchText)
 }
 
 // splitThreads shares eval's threads (0: all cores) between games at once

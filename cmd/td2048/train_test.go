@@ -379,4 +379,21 @@ func TestQuiet(t *testing.T) {
 	if blocks(quiet) != blocks(loud) {
 		t.Errorf("quiet blocks:\n%s\nwant:\n%s", blocks(quiet), blocks(loud))
 	}
+
+	// eval --quiet: the statistics block and the closing lines of eval
+	// without it, nothing before them.
+	eargs := []string{"eval", "--load", filepath.Join(dir, "l.td2048"), "--games", "30", "--seed", "4", "--threads", "1"}
+	code, quiet, qerr = runCmd(t, append(eargs, "--quiet")...)
+	_, loud, _ = runCmd(t, eargs...)
+	at := strings.Index(loud, "30\tavg = ")
+	if code != 0 || qerr != "" || at < 0 || !strings.HasPrefix(quiet, "30\tavg = ") ||
+		cutSpeed(quiet) != cutSpeed(loud[at:]) {
+		t.Fatalf("eval --quiet: exit %d, stdout:\n%s\nstderr:\n%s\nwithout it:\n%s", code, quiet, qerr, loud)
+	}
+}
+
+// cutSpeed is eval's text without its last line (the time and speed).
+func cutSpeed(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return s[:strings.LastIndex(s, "\n")+1]
 }
