@@ -391,10 +391,10 @@ const (
 	// Compact16 holds them in 16 bits whatever the network's size.
 	Compact16
 	// CompactUnstaged is Compact for a network of one stage; a float32
-	// file of a staged network is held in float32. (16-bit weights cost a
-	// staged 4x6 network measurably at 2 plies: 0.66% of its score,
-	// -866 +- 328 points over 16,000 games, where single-stage 4x6 and
-	// 8x6 networks lost nothing.)
+	// file of a staged network is held in float32: 16-bit weights cost a
+	// staged network measurable score at 2 plies, where single-stage
+	// networks lose nothing measurable (docs/speed.md, "Compact weights
+	// and one move on all cores").
 	CompactUnstaged
 )
 

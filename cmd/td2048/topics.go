@@ -368,7 +368,7 @@ network.
   value within a bound of the float32 value that eval prints. A network
   whose tables would hold too little in 16 bits is played float32, with a
   note saying why. So is a staged network unless --compact is given: at 2
-  plies its 16-bit games scored 0.66% less. td2048 convert --compact IN
+  plies its 16-bit games scored 0.5% less. td2048 convert --compact IN
   OUT.td2048 writes such a file, half the size, for play only: training
   reads it as float32 and a run cannot resume from it.
 - --threads N (hint, play, serve; eval's --move-threads): one move's
