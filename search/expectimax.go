@@ -25,6 +25,7 @@ type Searcher struct {
 	// (Options.Threads, team.go), s first, made on first use; units and
 	// tasks its leader's scratch.
 	team  []*Searcher
+	crew  crew
 	units []unit
 	tasks []int
 }

@@ -3,8 +3,6 @@ package search
 import (
 	"math"
 	"math/bits"
-	"sync"
-	"sync/atomic"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
@@ -26,29 +24,6 @@ import (
 // them in. The searchers share the transposition table; what two of them
 // compute at once is computed twice, the team's overhead beside a search
 // that finds the other's result in the table.
-
-// runTeam runs tasks 0..n-1 on the workers goroutines (the caller's the
-// first): worker w runs do(w, i) for each task i it takes, taking the
-// next when it is done.
-func runTeam(workers, n int, do func(w, i int)) {
-	var next atomic.Int64
-	work := func(w int) {
-		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-			do(w, i)
-		}
-	}
-	workers = min(workers, n)
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(w)
-		}()
-	}
-	work(0)
-	wg.Wait()
-}
 
 // threads is the number of goroutines a search of one move takes.
 func (o *Options) threads() int { return max(o.Threads, 1) }
@@ -137,7 +112,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 		h.run.follow(&s.run)
 		h.stage, h.aux = s.stage, s.aux
 	}
-	runTeam(len(team), len(tasks), func(w, i int) {
+	s.crew.run(len(team), len(tasks), func(w, i int) {
 		u := &us[tasks[i]]
 		if u.chance {
 			u.v = team[w].chance(u.b, u.depth)
@@ -360,7 +335,7 @@ func (s *Threes) valuesTeam(g *threes.Game, depth int) [4]MoveValue {
 		h.run.follow(&s.run)
 	}
 	vals := make([]float32, len(tasks))
-	runTeam(len(team), len(tasks), func(w, i int) {
+	s.crew.run(len(team), len(tasks), func(w, i int) {
 		t := tasks[i]
 		vals[i] = team[w].node(t.b, t.hint, t.bag, t.depth)
 	})

@@ -68,6 +68,7 @@ type Threes struct {
 	// team are the other searchers of a search on several goroutines
 	// (Options.Threads, team.go), made on first use.
 	team []*Threes
+	crew crew
 }
 
 // NewThrees returns a Threes! searcher over net; tt may be nil (no
