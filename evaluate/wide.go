@@ -14,17 +14,11 @@ import (
 // path), every decision made on the board's view (board.Wide.View, through
 // a search.Shifter). The score counts the real rewards.
 
-// wideAfter is the real after-state of slide d of b, which made 65536.
-func wideAfter(b board.Board, d int) board.Wide {
-	a, _ := game.MovesWide(board.Wide{Low: b})
-	return a[d]
-}
-
 // overflowOn plays game ep on after choice c on board b merged two
 // 32768s into 65536: on the wide board, to its end (playOn, without
 // downgrading).
 func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
-	w := game.SpawnWide(wideAfter(b, c.Dir), rng)
+	w := game.SpawnWide(game.AfterWide(b, c.Dir), rng)
 	return playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, ep, stop, moves)
 }
 

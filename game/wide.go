@@ -77,6 +77,14 @@ func slideRowsWide(w board.Wide, right bool) (board.Wide, int) {
 	return out, reward
 }
 
+// AfterWide is the real after-state of slide d of b, on a wide board:
+// where the slide merged two 32768s into 65536, the board past the 4-bit
+// one that the rest of the game is played on.
+func AfterWide(b board.Board, d int) board.Wide {
+	a, _ := MovesWide(board.Wide{Low: b})
+	return a[d]
+}
+
 // MovesWide slides w in all four directions, as Moves does a Board:
 // after[d] == w means d is illegal; reward[d] counts every merge at its
 // value (65536, 131072, ...).

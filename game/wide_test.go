@@ -143,3 +143,22 @@ func TestWideGamesKeepTheTileSum(t *testing.T) {
 		}
 	}
 }
+
+// TestAfterWide: a slide that merges two 32768s makes 65536 on the wide
+// board (exponent 16) where Moves, on the 4-bit board, cannot; any other
+// slide is Moves' after-state.
+func TestAfterWide(t *testing.T) {
+	var b board.Board
+	b = b.Set(0, 15).Set(1, 15).Set(4, 3)
+	for d, want := range map[int]int{Left: 16, Right: 16} {
+		if got := AfterWide(b, d).MaxTile(); got != want {
+			t.Errorf("direction %d: largest tile 2^%d, want 2^%d", d, got, want)
+		}
+	}
+	after, _ := Moves(b)
+	for _, d := range []int{Up, Down} {
+		if w := AfterWide(b, d); w.Ext != 0 || w.Low != after[d] {
+			t.Errorf("direction %d: %v, want %v", d, w, after[d])
+		}
+	}
+}

@@ -177,7 +177,7 @@ func (w *Worker) advance() bool {
 	}
 	if p.over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
 		p.ep.Overflow = true
-		w.afterOn(tr, game.SpawnWide(wideAfter(p.b, d), w.Rand), &p.ep, p.m.stage)
+		w.afterOn(tr, game.SpawnWide(game.AfterWide(p.b, d), w.Rand), &p.ep, p.m.stage)
 		return false
 	}
 	p.b = game.Spawn(p.m.After[d], w.Rand)
@@ -233,7 +233,7 @@ func (w *Worker) playState(alpha float32) Episode {
 		path = append(path, step{b, float32(r)})
 		if c.Overflow() { // 65536: on on the wide board (wide.go)
 			ep.Overflow = true
-			path, b = w.stateOn(path, game.SpawnWide(wideAfter(b, c.Dir), w.Rand), &ep)
+			path, b = w.stateOn(path, game.SpawnWide(game.AfterWide(b, c.Dir), w.Rand), &ep)
 			break
 		}
 		b = game.Spawn(c.After, w.Rand)

@@ -13,12 +13,6 @@ import (
 // tiles lowered into the gaps below them until they fit in four bits),
 // with the view's rewards. The score counts the real rewards.
 
-// wideAfter is the real after-state of slide d of b, which made 65536.
-func wideAfter(b board.Board, d int) board.Wide {
-	a, _ := game.MovesWide(board.Wide{Low: b})
-	return a[d]
-}
-
 // afterOn is playAfter's slow path: the after-state learner's episode
 // goes on from real board w, choosing and learning on its views, in stage
 // k of a multi-stage network (the last one reached: past 32768 the scale
