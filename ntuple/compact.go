@@ -348,27 +348,6 @@ func (n *Network) sumFetchedQ(k int, x []uint32, out []float32) {
 	}
 }
 
-// estimateManyQ is EstimateManyStage for a compact network: four boards
-// at a time fetched, each four's fetch before the last four's sum.
-func (n *Network) estimateManyQ(k int, bs []board.Board, out []float32) {
-	const chunk = 4
-	if len(bs) <= chunk {
-		var idx [chunk * MaxPatterns * 8]uint32
-		n.fetchQ(k, bs, idx[:])
-		n.sumFetchedQ(k, idx[:], out[:len(bs)])
-		return
-	}
-	var idx [2][chunk * MaxPatterns * 8]uint32
-	n.fetchQ(k, bs[:chunk], idx[0][:])
-	for from, c := 0, 0; from < len(bs); from, c = from+chunk, c^1 {
-		to := min(from+chunk, len(bs))
-		if to < len(bs) {
-			n.fetchQ(k, bs[to:min(to+chunk, len(bs))], idx[c^1][:])
-		}
-		n.sumFetchedQ(k, idx[c][:], out[from:to])
-	}
-}
-
 // errCompact is the panic of the learning methods of a compact network.
 const errCompact = "ntuple: a compact (16-bit) network plays but does not learn"
 

@@ -99,10 +99,6 @@ func (n *Network) EstimateMany(bs []board.Board, out []float32) { n.EstimateMany
 
 // EstimateManyStage is EstimateMany by the tables of stage k.
 func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
-	if n.hs != nil {
-		n.estimateManyQ(k, bs, out[:len(bs)])
-		return
-	}
 	if n.Direct() {
 		if len(bs) == 0 {
 			return
@@ -128,15 +124,16 @@ func (n *Network) EstimateManyStage(k int, bs []board.Board, out []float32) {
 		}
 		return
 	}
-	if len(n.w) <= cachedWeights {
+	if n.hs == nil && len(n.w) <= cachedWeights {
 		for i, b := range bs {
 			out[i] = n.EstimateStage(k, b)
 		}
 		return
 	}
-	// Everywhere else: four boards at a time fetched (their indices
-	// computed and every weight prefetched, in assembly where there is
-	// some), each four's fetch before the last four's sum.
+	// Everywhere else, compact networks always: four boards at a time
+	// fetched (their indices computed and every weight prefetched, in
+	// assembly where there is some), each four's fetch before the last
+	// four's sum.
 	const chunk = 4
 	if len(bs) <= chunk { // a move's after-states: one buffer to clear, not two
 		var idx [chunk * MaxPatterns * 8]uint32

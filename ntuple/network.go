@@ -404,7 +404,7 @@ func (n *Network) Estimate(b board.Board) float32 { return n.EstimateStage(0, b)
 func (n *Network) EstimateStage(k int, b board.Board) float32 {
 	if n.hs != nil {
 		var out [1]float32
-		n.estimateManyQ(k, []board.Board{b}, out[:])
+		n.EstimateManyStage(k, []board.Board{b}, out[:])
 		return out[0]
 	}
 	if n.Direct() {
