@@ -22,30 +22,18 @@ type searchRequest struct {
 	Downgrades *int `json:"downgrades"`
 }
 
-// searchArgs reads and checks a search request's arguments, answering
-// the request when they are wrong.
-func (s *Server) searchArgs(w http.ResponseWriter, body []byte) (session.Position, int, bool) {
+// searchArgs reads and checks a search request's arguments.
+func (s *Server) searchArgs(body []byte) (session.Position, int, error) {
 	var req searchRequest
-	var p session.Position
-	if err := decode(body, &req); err != nil {
-		fail(w, err)
-		return p, 0, false
-	}
-	if err := s.checkGame(req.Game); err != nil {
-		fail(w, err)
-		return p, 0, false
+	if err := s.read(body, &req, &req.Game); err != nil {
+		return session.Position{}, 0, err
 	}
 	p, err := s.parsePosition(req.Board, req.Next, req.Bag, false, req.Downgrades)
 	if err != nil {
-		fail(w, err)
-		return p, 0, false
+		return p, 0, err
 	}
 	d, err := s.parseDepth(req.Depth)
-	if err != nil {
-		fail(w, err)
-		return p, 0, false
-	}
-	return p, d, true
+	return p, d, err
 }
 
 // MoveValue is one move of a hint.
@@ -103,15 +91,19 @@ func (s *Server) Values(p session.Position, depth int) Hint {
 }
 
 // searchAPI is the handler of a search request (hint or agent): answer
-// runs in a search place on the request's position.
+// runs in a place among the searches running at once, taken once the
+// request's arguments have been read and checked.
 func searchAPI[T any](s *Server, answer func(p session.Position, depth int) T) apiHandler {
-	return func(w http.ResponseWriter, r *http.Request, body []byte) {
-		p, depth, ok := s.searchArgs(w, body)
-		if !ok || !s.searchPlace(w, r) {
-			return
+	return func(r *http.Request, body []byte) (any, error) {
+		p, depth, err := s.searchArgs(body)
+		if err != nil {
+			return nil, err
 		}
-		defer s.searchDone()
-		writeJSON(w, http.StatusOK, answer(p, depth))
+		if !s.acquire(r.Context(), s.searches) {
+			return nil, errBusy
+		}
+		defer func() { <-s.searches }()
+		return answer(p, depth), nil
 	}
 }
 

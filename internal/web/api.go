@@ -28,6 +28,23 @@ func (s *Server) checkGame(name string) error {
 	return badRequest("game %q: want %s (this server plays %s)", name, strings.Join(quoted(games.Names()), " or "), s.game.Name)
 }
 
+// read decodes a request's body into req and accepts the game it names
+// (game, a field of req).
+func (s *Server) read(body []byte, req any, game *string) error {
+	if err := decode(body, req); err != nil {
+		return err
+	}
+	return s.checkGame(*game)
+}
+
+// checkSeed accepts a seed the page can hold.
+func checkSeed(seed uint64) error {
+	if seed > MaxSeed {
+		return badRequest("seed %d: want 0 to 2^53-1", seed)
+	}
+	return nil
+}
+
 func quoted(names []string) []string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -125,12 +142,12 @@ type Info struct {
 	Curve    bool     `json:"curve"`
 }
 
-func (s *Server) info(w http.ResponseWriter, r *http.Request, _ []byte) {
-	writeJSON(w, http.StatusOK, Info{
+func (s *Server) info(*http.Request, []byte) (any, error) {
+	return Info{
 		Games: []string{s.cfg.Game}, Network: s.cfg.Network, Learner: s.cfg.Learner,
 		Episodes: s.cfg.Episodes, MaxDepth: s.cfg.MaxDepth,
 		MoveMS: s.cfg.MoveTime.Milliseconds(), Curve: s.cfg.LogPath != "",
-	})
+	}, nil
 }
 
 // State is a game as the page holds it.
@@ -170,30 +187,23 @@ type newRequest struct {
 	Seed *uint64 `json:"seed"`
 }
 
-func (s *Server) newGame(w http.ResponseWriter, r *http.Request, body []byte) {
+func (s *Server) newGame(_ *http.Request, body []byte) (any, error) {
 	var req newRequest
-	if err := decode(body, &req); err != nil {
-		fail(w, err)
-		return
-	}
-	if err := s.checkGame(req.Game); err != nil {
-		fail(w, err)
-		return
+	if err := s.read(body, &req, &req.Game); err != nil {
+		return nil, err
 	}
 	seed := rand.Uint64() & MaxSeed
 	if req.Seed != nil {
-		if *req.Seed > MaxSeed {
-			fail(w, badRequest("seed %d: want 0 to 2^53-1", *req.Seed))
-			return
+		if err := checkSeed(*req.Seed); err != nil {
+			return nil, err
 		}
 		seed = *req.Seed
 	}
 	ss, err := session.New(s.cfg.Game, seed)
 	if err != nil {
-		fail(w, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusOK, stateOf(ss))
+	return stateOf(ss), nil
 }
 
 type moveRequest struct {
@@ -225,45 +235,35 @@ type MoveResult struct {
 	State
 }
 
-func (s *Server) move(w http.ResponseWriter, r *http.Request, body []byte) {
+func (s *Server) move(_ *http.Request, body []byte) (any, error) {
 	var req moveRequest
-	if err := decode(body, &req); err != nil {
-		fail(w, err)
-		return
-	}
-	if err := s.checkGame(req.Game); err != nil {
-		fail(w, err)
-		return
+	if err := s.read(body, &req, &req.Game); err != nil {
+		return nil, err
 	}
 	p, err := s.parsePosition(req.Board, req.Next, req.Bag, true, req.Downgrades)
 	if err != nil {
-		fail(w, err)
-		return
+		return nil, err
 	}
 	d, err := parseDir(req.Dir)
 	if err != nil {
-		fail(w, err)
-		return
+		return nil, err
 	}
-	if req.Seed > MaxSeed {
-		fail(w, badRequest("seed %d: want 0 to 2^53-1", req.Seed))
-		return
+	if err := checkSeed(req.Seed); err != nil {
+		return nil, err
 	}
 	if req.N < 0 || req.N >= MaxMoves {
-		fail(w, badRequest("n %d: want 0 to %d", req.N, MaxMoves-1))
-		return
+		return nil, badRequest("n %d: want 0 to %d", req.N, MaxMoves-1)
 	}
 	ss, err := session.Resume(s.cfg.Game, req.Seed, req.N, p)
 	if err != nil {
-		fail(w, badRequest("%v", err))
-		return
+		return nil, badRequest("%v", err)
 	}
 	res := moveResult(ss, d)
 	res.Downgrades = p.Downgrades
 	if res.Legal { // the move was decided on the position's view
 		res.Downgrades = s.cfg.Downgrade.After(p.Downgrades, p.View(), d)
 	}
-	writeJSON(w, http.StatusOK, res)
+	return res, nil
 }
 
 // moveResult plays direction d in the game ss, as move ss.Len()+1 of it.

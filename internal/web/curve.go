@@ -75,20 +75,18 @@ func (s *Server) curve() ([]curvePoint, error) {
 	return s.logCurve, nil
 }
 
-func (s *Server) curveHandler(w http.ResponseWriter, r *http.Request, _ []byte) {
+func (s *Server) curveHandler(*http.Request, []byte) (any, error) {
 	if s.cfg.LogPath == "" {
-		jsonError(w, http.StatusNotFound, "no metrics log: start serve with --log FILE")
-		return
+		return nil, &requestError{http.StatusNotFound, "no metrics log: start serve with --log FILE"}
 	}
 	c, err := s.curve()
 	if err != nil {
-		jsonError(w, http.StatusInternalServerError, err.Error())
-		return
+		return nil, err
 	}
 	s.logMu.Lock()
 	other := s.logOther
 	s.logMu.Unlock()
 	// other counts the blocks of another game's training, which the curve
 	// leaves out: the page says so when they are all there is.
-	writeJSON(w, http.StatusOK, map[string]any{"game": s.cfg.Game, "goal": s.goal(), "points": c, "other": other})
+	return map[string]any{"game": s.cfg.Game, "goal": s.goal(), "points": c, "other": other}, nil
 }

@@ -50,9 +50,10 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// An apiHandler answers one API request; body is the request's body,
-// read whole (nil for a GET).
-type apiHandler func(w http.ResponseWriter, r *http.Request, body []byte)
+// An apiHandler answers one API request: body is the request's body,
+// read whole (nil for a GET). Its answer is written as JSON, its error as
+// fail writes it.
+type apiHandler func(r *http.Request, body []byte) (any, error)
 
 // api registers a JSON handler for one method and path. A POST's body is
 // read whole first, under the connection's read deadline
@@ -71,11 +72,16 @@ func (s *Server) api(method, p string, h apiHandler) {
 			}
 		}
 		if !s.acquire(r.Context(), s.requests) {
-			busy(w)
+			fail(w, errBusy)
 			return
 		}
 		defer func() { <-s.requests }()
-		h(w, r, body)
+		v, err := h(r, body)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
 	})
 }
 
@@ -89,20 +95,6 @@ func (s *Server) apiFallback(w http.ResponseWriter, r *http.Request) {
 	}
 	jsonError(w, http.StatusNotFound, fmt.Sprintf("no API at %s", r.URL.Path))
 }
-
-// searchPlace takes a place among the searches running at once, for a
-// request whose arguments have been read and checked. It answers 503 and
-// returns false when none comes free within QueueWait; else the caller
-// must call s.searchDone.
-func (s *Server) searchPlace(w http.ResponseWriter, r *http.Request) bool {
-	if !s.acquire(r.Context(), s.searches) {
-		busy(w)
-		return false
-	}
-	return true
-}
-
-func (s *Server) searchDone() { <-s.searches }
 
 // acquire takes a place in sem, waiting at most QueueWait.
 func (s *Server) acquire(ctx context.Context, sem chan struct{}) bool {
@@ -120,11 +112,6 @@ func (s *Server) acquire(ctx context.Context, sem chan struct{}) bool {
 	case <-ctx.Done():
 	}
 	return false
-}
-
-func busy(w http.ResponseWriter) {
-	w.Header().Set("Retry-After", "1")
-	jsonError(w, http.StatusServiceUnavailable, "the server is busy: try again in a moment")
 }
 
 func jsonError(w http.ResponseWriter, code int, msg string) {
@@ -150,6 +137,10 @@ type requestError struct {
 }
 
 func (e *requestError) Error() string { return e.msg }
+
+// errBusy answers a request that found no place free within QueueWait
+// (fail asks the client to retry in a second).
+var errBusy = &requestError{http.StatusServiceUnavailable, "the server is busy: try again in a moment"}
 
 func badRequest(format string, a ...any) error {
 	return &requestError{http.StatusBadRequest, fmt.Sprintf(format, a...)}
@@ -206,6 +197,9 @@ func decode(body []byte, v any) error {
 func fail(w http.ResponseWriter, err error) {
 	var re *requestError
 	if errors.As(err, &re) {
+		if re == errBusy {
+			w.Header().Set("Retry-After", "1")
+		}
 		jsonError(w, re.code, re.msg)
 		return
 	}
