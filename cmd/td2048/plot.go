@@ -78,7 +78,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 			fmt.Fprintf(e.stderr, "td2048 plot: warning: one figure mixes the games %s: their scores and tiles do not compare\n",
 				strings.Join(names, " and "))
 		}
-		if err := plot.SaveWith(*out, plot.Options{Title: *title, DPI: *dpi}, series...); err != nil {
+		if err := plot.Save(*out, plot.Options{Title: *title, DPI: *dpi}, series...); err != nil {
 			return err
 		}
 		blocks := 0

@@ -346,7 +346,7 @@ func sweepReport(arg, figure string, e *env) error {
 	if figure == "none" || len(series) == 0 {
 		return nil
 	}
-	if err := plot.SaveWith(figure, plot.Options{Title: "Learning curves: " + filepath.Base(dir)}, series...); err != nil {
+	if err := plot.Save(figure, plot.Options{Title: "Learning curves: " + filepath.Base(dir)}, series...); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "curves = %s\n", figure)

@@ -187,7 +187,7 @@ func TestReadLogCourseBesideLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := Curves(&b, "svg", []Series{demo, synth("td2048", 10, 1000, 20)}); err != nil {
+	if err := Curves(&b, "svg", Options{}, []Series{demo, synth("td2048", 10, 1000, 20)}); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgTexts(t, b.Bytes())

@@ -18,7 +18,7 @@ func TestDrawnFigures(t *testing.T) {
 	for _, format := range []string{"png", "svg", "pdf"} {
 		t.Run(format, func(t *testing.T) {
 			path := filepath.Join(dir, "curve."+format)
-			if err := Save(path, s); err != nil {
+			if err := Save(path, Options{}, s); err != nil {
 				t.Fatal(err)
 			}
 			if drawn, err := Drawn(path); !drawn || err != nil {

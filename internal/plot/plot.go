@@ -180,16 +180,13 @@ func sniffCourse(head []byte) bool {
 
 // Save draws the figure of series to path, PNG, SVG or PDF by its
 // extension, replacing the file atomically.
-func Save(path string, series ...Series) error { return SaveWith(path, Options{}, series...) }
-
-// SaveWith is Save with options.
-func SaveWith(path string, opt Options, series ...Series) error {
+func Save(path string, opt Options, series ...Series) error {
 	format, err := Format(path)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := CurvesWith(&buf, format, opt, series); err != nil {
+	if err := Curves(&buf, format, opt, series); err != nil {
 		return err
 	}
 	return netfile.WriteAtomic(path, func(w io.Writer) error {
@@ -199,12 +196,7 @@ func SaveWith(path string, opt Options, series ...Series) error {
 }
 
 // Curves draws the figure of series to w in format "png", "svg" or "pdf".
-func Curves(w io.Writer, format string, series []Series) error {
-	return CurvesWith(w, format, Options{}, series)
-}
-
-// CurvesWith is Curves with options.
-func CurvesWith(w io.Writer, format string, opt Options, series []Series) error {
+func Curves(w io.Writer, format string, opt Options, series []Series) error {
 	if opt.DPI < 0 || opt.DPI > 2400 {
 		return fmt.Errorf("resolution %d dpi: want 1 to 2400", opt.DPI)
 	}
@@ -384,7 +376,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 			return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
 		}
 		if many {
-			score.Legend.Add(s.Label, legendLine(col, nil))
+			score.Legend.Add(s.Label, legendLine{col, nil})
 		}
 		for j, t := range tiles {
 			if !s.knows(t) {
@@ -405,7 +397,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 				return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
 			}
 			if !many {
-				reach.Legend.Add(strconv.Itoa(t), legendLine(sty.Color, nil))
+				reach.Legend.Add(strconv.Itoa(t), legendLine{sty.Color, nil})
 			}
 		}
 	}
@@ -414,7 +406,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 	score.Y.Max = niceCeil(score.Y.Max)
 	if many {
 		for j, t := range tiles {
-			reach.Legend.Add(strconv.Itoa(t), legendLine(color.Black, dashes[j%len(dashes)]))
+			reach.Legend.Add(strconv.Itoa(t), legendLine{color.Black, dashes[j%len(dashes)]})
 		}
 	}
 	chars := 0
@@ -510,18 +502,16 @@ func addLine(p *gplot.Plot, pts plotter.XYs, sty draw.LineStyle) error {
 	return nil
 }
 
-// legendLineT is a legend sample: a line of a colour and dash pattern.
-func (l legendLineT) Thumbnail(c *draw.Canvas) {
-	y := c.Center().Y
-	c.StrokeLine2(draw.LineStyle{Color: l.col, Width: vg.Points(2), Dashes: l.dashes}, c.Min.X, y, c.Max.X, y)
-}
-
-type legendLineT struct {
+// legendLine is a legend sample: a line of a colour and dash pattern.
+type legendLine struct {
 	col    color.Color
 	dashes []vg.Length
 }
 
-func legendLine(c color.Color, d []vg.Length) gplot.Thumbnailer { return legendLineT{c, d} }
+func (l legendLine) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(draw.LineStyle{Color: l.col, Width: vg.Points(2), Dashes: l.dashes}, c.Min.X, y, c.Max.X, y)
+}
 
 // Human writes a number as people write counts and scores: 0, 950,
 // 2.5k, 50k, 1.5M, 2T; from 10^15 on, 1e+15.

@@ -139,7 +139,7 @@ func count(xs []string, x string) int {
 func TestCurvesSVG(t *testing.T) {
 	series := []Series{synth("fast <a&b>", 100, 1000, 1.5), synth("slow", 150, 1000, 0.7), synth("third", 1, 1000, 1)}
 	var b bytes.Buffer
-	if err := Curves(&b, "svg", series); err != nil {
+	if err := Curves(&b, "svg", Options{}, series); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgTexts(t, b.Bytes())
@@ -160,7 +160,7 @@ func TestCurvesSVG(t *testing.T) {
 	}
 	// One run: no run legend, one legend entry per tile, the run in the title.
 	b.Reset()
-	if err := Curves(&b, "svg", series[1:2]); err != nil {
+	if err := Curves(&b, "svg", Options{}, series[1:2]); err != nil {
 		t.Fatal(err)
 	}
 	texts = svgTexts(t, b.Bytes())
@@ -171,7 +171,7 @@ func TestCurvesSVG(t *testing.T) {
 
 func TestCurvesPNG(t *testing.T) {
 	var b bytes.Buffer
-	if err := Curves(&b, "png", []Series{synth("a", 100, 1000, 1)}); err != nil {
+	if err := Curves(&b, "png", Options{}, []Series{synth("a", 100, 1000, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&b)
@@ -188,14 +188,14 @@ func TestCurvesPNG(t *testing.T) {
 func TestCurvesPDFDPIAndTitle(t *testing.T) {
 	series := []Series{synth("a", 100, 1000, 1)}
 	var b bytes.Buffer
-	if err := CurvesWith(&b, "pdf", Options{}, series); err != nil {
+	if err := Curves(&b, "pdf", Options{}, series); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasPrefix(b.Bytes(), []byte("%PDF-")) || !bytes.Contains(b.Bytes(), []byte("%%EOF")) {
 		t.Fatalf("not a PDF: %.40q", b.Bytes())
 	}
 	b.Reset()
-	if err := CurvesWith(&b, "png", Options{DPI: 300}, series); err != nil {
+	if err := Curves(&b, "png", Options{DPI: 300}, series); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&b)
@@ -206,14 +206,14 @@ func TestCurvesPDFDPIAndTitle(t *testing.T) {
 		t.Errorf("300 dpi image %v", r)
 	}
 	b.Reset()
-	if err := CurvesWith(&b, "svg", Options{Title: "4x6, alpha 0.1 <seed 1>"}, series); err != nil {
+	if err := Curves(&b, "svg", Options{Title: "4x6, alpha 0.1 <seed 1>"}, series); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgTexts(t, b.Bytes())
 	if count(texts, "4x6, alpha 0.1 <seed 1>") != 1 || count(texts, "Learning curve: a (network 4x6)") != 0 {
 		t.Errorf("title: texts %v", texts)
 	}
-	if err := CurvesWith(io.Discard, "png", Options{DPI: -1}, series); err == nil {
+	if err := Curves(io.Discard, "png", Options{DPI: -1}, series); err == nil {
 		t.Error("a negative resolution accepted")
 	}
 }
@@ -231,13 +231,13 @@ func TestGames(t *testing.T) {
 }
 
 func TestCurvesErrors(t *testing.T) {
-	if err := Curves(io.Discard, "gif", []Series{synth("a", 3, 1000, 1)}); err == nil {
+	if err := Curves(io.Discard, "gif", Options{}, []Series{synth("a", 3, 1000, 1)}); err == nil {
 		t.Error("gif accepted")
 	}
-	if err := Curves(io.Discard, "png", nil); err == nil {
+	if err := Curves(io.Discard, "png", Options{}, nil); err == nil {
 		t.Error("no series accepted")
 	}
-	if err := Curves(io.Discard, "png", []Series{{Label: "empty"}}); err == nil || !strings.Contains(err.Error(), "empty") {
+	if err := Curves(io.Discard, "png", Options{}, []Series{{Label: "empty"}}); err == nil || !strings.Contains(err.Error(), "empty") {
 		t.Errorf("empty series: %v", err)
 	}
 	for path, ok := range map[string]bool{"a.png": true, "A.SVG": true, "a.pdf": true, "a.jpg": false, "a": false, "x.png.txt": false} {
@@ -261,7 +261,7 @@ func TestCurvesHugeScores(t *testing.T) {
 		t.Run(fmt.Sprint(c.avg), func(t *testing.T) {
 			s := Series{Label: "h", Records: []stats.Record{{Episodes: 1000, Games: 1000, Avg: c.avg}, {Episodes: 2000, Games: 1000, Avg: 5}}}
 			done := make(chan error, 1)
-			go func() { done <- Curves(io.Discard, "png", []Series{s}) }()
+			go func() { done <- Curves(io.Discard, "png", Options{}, []Series{s}) }()
 			select {
 			case err := <-done:
 				if c.ok && err != nil {
@@ -291,7 +291,7 @@ func TestSaveAndReadLog(t *testing.T) {
 	}
 	out := filepath.Join(dir, "curve.png")
 	for range 2 { // the second replaces the first
-		if err := Save(out, s); err != nil {
+		if err := Save(out, Options{}, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -304,7 +304,7 @@ func TestSaveAndReadLog(t *testing.T) {
 	if len(entries) != 2 {
 		t.Errorf("files left: %v", entries)
 	}
-	if err := Save(filepath.Join(dir, "c.bmp"), s); err == nil {
+	if err := Save(filepath.Join(dir, "c.bmp"), Options{}, s); err == nil {
 		t.Error("bmp accepted")
 	}
 	os.WriteFile(log, []byte("{\"episodes\":1}\nnot json\n"), 0o644)
@@ -320,7 +320,7 @@ func TestSaveAndReadLog(t *testing.T) {
 func BenchmarkCurves(b *testing.B) {
 	series := []Series{synth("a", 300, 1000, 1)}
 	for b.Loop() {
-		if err := Curves(io.Discard, "png", series); err != nil {
+		if err := Curves(io.Discard, "png", Options{}, series); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -170,7 +170,7 @@ func TestReadLogFormats(t *testing.T) {
 		t.Errorf("reach tiles %v", got)
 	}
 	var b bytes.Buffer
-	if err := Curves(&b, "svg", []Series{s, js}); err != nil {
+	if err := Curves(&b, "svg", Options{}, []Series{s, js}); err != nil {
 		t.Fatal(err)
 	}
 	texts := svgTexts(t, b.Bytes())

@@ -152,7 +152,7 @@ func (r *Run) save(rs learn.RunState, o Observer) error {
 	if s.Plot != "" && r.LogPath != "" {
 		series, err := plot.ReadLog(r.LogPath, strings.TrimSuffix(filepath.Base(s.Save), filepath.Ext(s.Save)))
 		if err == nil && len(series.Records) > 0 {
-			err = plot.Save(s.Plot, series)
+			err = plot.Save(s.Plot, plot.Options{}, series)
 		}
 		if err != nil {
 			o.Warn(fmt.Sprintf("warning: plot: %v", err))

@@ -374,19 +374,10 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 // think searches the agent's move on the current board: at the depth
 // chosen, or deepening up to it within the move time when one is set.
 func (m *Model) think(step bool) tea.Cmd {
-	b, pos, run := m.g.Board(), m.pos, &m.run
-	values := m.values(m.depth, m.cfg.MoveTime)
-	return func() tea.Msg {
-		if !run.begin() {
-			return nil
-		}
-		defer run.end()
-		mv, depth, stopped := values()
-		if stopped {
-			return nil
-		}
+	b, pos := m.g.Board(), m.pos
+	return m.search(m.depth, m.cfg.MoveTime, func(mv [4]search.MoveValue, depth int) tea.Msg {
 		return agentMsg{b, pos, search.BestOf(&mv), depth, step}
-	}
+	})
 }
 
 // askHint starts the search of the values of the current board's moves,
@@ -397,32 +388,29 @@ func (m *Model) askHint() tea.Cmd {
 	}
 	m.hintBusy = true
 	m.hintPos = m.pos
-	b, run := m.g.Board(), &m.run
-	values := m.values(m.depth, 0)
+	b := m.g.Board()
+	return m.search(m.depth, 0, func(mv [4]search.MoveValue, _ int) tea.Msg { return hintMsg{b, mv} })
+}
+
+// search returns the search of the values of the moves in the position on
+// screen, to run off the update loop: at depth plies, or deepening from 1
+// up to depth within budget when it is positive. It answers with answer
+// of the values and the depth it finished, or with nothing once the
+// searches are stopped (Stop) or when Stop cut it short.
+func (m *Model) search(depth int, budget time.Duration, answer func(mv [4]search.MoveValue, depth int) tea.Msg) tea.Cmd {
+	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done, Threads: m.cfg.Threads}
+	a, p, run := m.info.NewAdvisor(m.cfg.Net, opt, m.tt), m.g.Position(), &m.run
+	p.Downgrades = m.downgrades
 	return func() tea.Msg {
 		if !run.begin() {
 			return nil
 		}
 		defer run.end()
-		mv, _, stopped := values()
-		if stopped {
+		mv, done := a.Values(p)
+		if a.Stopped() {
 			return nil
 		}
-		return hintMsg{b, mv}
-	}
-}
-
-// values returns the search of the values of the moves in the position on
-// screen, to run off the update loop: at depth plies, or deepening from 1
-// up to depth within budget when it is positive. The search answers with
-// the depth it finished and whether Stop cut it short.
-func (m *Model) values(depth int, budget time.Duration) func() (mv [4]search.MoveValue, done int, stopped bool) {
-	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done, Threads: m.cfg.Threads}
-	a, p := m.info.NewAdvisor(m.cfg.Net, opt, m.tt), m.g.Position()
-	p.Downgrades = m.downgrades
-	return func() ([4]search.MoveValue, int, bool) {
-		mv, done := a.Values(p)
-		return mv, done, a.Stopped()
+		return answer(mv, done)
 	}
 }
 

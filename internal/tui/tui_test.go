@@ -397,7 +397,7 @@ func TestDowngrades(t *testing.T) {
 	if m.downgrades != 1 || m.downgrades != dg.After(0, b, game.Left) {
 		t.Fatalf("%d downgrades after 4 4 8 left from 8 on", m.downgrades)
 	}
-	mv, _, _ := m.values(1, 0)()
+	mv := m.search(1, 0, func(mv [4]search.MoveValue, _ int) tea.Msg { return hintMsg{values: mv} })().(hintMsg).values
 	p := m.g.Position()
 	p.Downgrades = 1
 	want := search.NewSearcher(trained(), search.Options{Depth: 1}, nil).Values(p.View(), 1)
