@@ -28,10 +28,6 @@ type curvePoint struct {
 	Reach    float64 `json:"reach"` // share of games reaching the goal tile (2048, or 3072 in Threes!)
 }
 
-// goal is the tile whose reach the curve draws: the game's goal tile
-// (2048, or 3072 in Threes!).
-func (s *Server) goal() int { return s.game.GoalValue() }
-
 // curve reads the metrics log again when it has changed.
 func (s *Server) curve() ([]curvePoint, error) {
 	s.logMu.Lock()
@@ -70,7 +66,7 @@ func (s *Server) curve() ([]curvePoint, error) {
 			s.logOther++
 			continue
 		}
-		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(s.goal())})
+		s.logCurve = append(s.logCurve, curvePoint{r.Episodes, r.Avg, r.Max, r.ReachOf(s.game.GoalValue())})
 	}
 	return s.logCurve, nil
 }
@@ -88,5 +84,5 @@ func (s *Server) curveHandler(*http.Request, []byte) (any, error) {
 	s.logMu.Unlock()
 	// other counts the blocks of another game's training, which the curve
 	// leaves out: the page says so when they are all there is.
-	return map[string]any{"game": s.cfg.Game, "goal": s.goal(), "points": c, "other": other}, nil
+	return map[string]any{"game": s.cfg.Game, "goal": s.game.GoalValue(), "points": c, "other": other}, nil
 }

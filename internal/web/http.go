@@ -57,7 +57,7 @@ type apiHandler func(r *http.Request, body []byte) (any, error)
 
 // api registers a JSON handler for one method and path. A POST's body is
 // read whole first, under the connection's read deadline
-// (HTTPServer.ReadTimeout), and only then does the request take a place
+// (Serve's ReadTimeout), and only then does the request take a place
 // among the requests in progress: a client sending slowly ties up its own
 // connection, never a place that other requests wait for.
 func (s *Server) api(method, p string, h apiHandler) {

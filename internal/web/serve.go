@@ -11,24 +11,12 @@ import (
 	"time"
 )
 
-// HTTPServer returns an http.Server for h with timeouts and limits fit for
-// a page and its small API.
-func HTTPServer(h http.Handler) *http.Server {
-	return &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    16 << 10,
-	}
-}
-
 // errStopping is the cause of the requests' contexts' end when Serve
 // shuts down.
 var errStopping = errors.New("the server is stopping")
 
-// Serve answers on ln until ctx is cancelled, then shuts down cleanly and
+// Serve answers on ln, with timeouts and limits fit for a page and its
+// small API, until ctx is cancelled, then shuts down cleanly and
 // promptly: it stops accepting connections, closes the idle ones, and
 // abandons the requests still coming in (a half-sent request's headers or
 // body do not hold the server up: its connection's reads fail at once);
@@ -54,7 +42,15 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 			c.SetReadDeadline(time.Now())
 		}
 	}
-	srv := HTTPServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := &http.Server{
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		BaseContext:       func(net.Listener) context.Context { return base },
+	}
+	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		running++
 		mu.Unlock()
@@ -66,8 +62,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 			mu.Unlock()
 		}()
 		h.ServeHTTP(w, r)
-	}))
-	srv.BaseContext = func(net.Listener) context.Context { return base }
+	})
 	srv.ConnState = func(c net.Conn, st http.ConnState) {
 		mu.Lock()
 		defer mu.Unlock()
