@@ -14,7 +14,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -103,9 +103,6 @@ func (g *Game) Value(i int) int { return max(g.Code.Value(i), 0) }
 // GoalValue is the value of the goal tile.
 func (g *Game) GoalValue() int { return g.Value(g.Goal) }
 
-// newSession starts a game from a seed, move by move (package session).
-func (g *Game) newSession(seed uint64) (*session.Session, error) { return session.New(g.Name, seed) }
-
 // CheckLearner refuses a learner kind the game does not support.
 func (g *Game) CheckLearner(k learn.Kind) error {
 	for _, l := range g.Learners {
@@ -116,15 +113,9 @@ func (g *Game) CheckLearner(k learn.Kind) error {
 	return fmt.Errorf("%s learns %s values only", g.Title, g.Learners[0])
 }
 
-var registry = map[string]*Game{}
-
-// register adds a game; it panics on a second game of the same name.
-func register(g *Game) {
-	if registry[g.Name] != nil {
-		panic("games: " + g.Name + " registered twice")
-	}
-	registry[g.Name] = g
-}
+// registry holds the games in the order Names lists them, the default
+// first (list.go).
+var registry []*Game
 
 // Default is the game played when none is named.
 const Default = "2048"
@@ -134,8 +125,10 @@ func Lookup(name string) (*Game, error) {
 	if name == "" {
 		name = Default
 	}
-	if g := registry[name]; g != nil {
-		return g, nil
+	for _, g := range registry {
+		if g.Name == name {
+			return g, nil
+		}
 	}
 	return nil, fmt.Errorf("unknown game %q: want %s", name, strings.Join(Names(), " or "))
 }
@@ -149,26 +142,14 @@ func MustLookup(name string) *Game {
 	return g
 }
 
-// Names lists the registered games, the default first.
+// Names lists the games' names, the default first.
 func Names() []string {
 	var n []string
-	for k := range registry {
-		n = append(n, k)
+	for _, g := range registry {
+		n = append(n, g.Name)
 	}
-	sort.Slice(n, func(i, j int) bool {
-		if (n[i] == Default) != (n[j] == Default) {
-			return n[i] == Default
-		}
-		return n[i] < n[j]
-	})
 	return n
 }
 
-// All lists the registered games in Names' order.
-func All() []*Game {
-	var gs []*Game
-	for _, n := range Names() {
-		gs = append(gs, registry[n])
-	}
-	return gs
-}
+// All lists the games in Names' order.
+func All() []*Game { return slices.Clone(registry) }

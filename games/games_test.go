@@ -10,6 +10,7 @@ import (
 
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/session"
 )
 
 func TestRegistry(t *testing.T) {
@@ -30,7 +31,7 @@ func TestRegistry(t *testing.T) {
 		if g.CheckLearner(g.Learners[0]) != nil {
 			t.Errorf("%s: default learner refused", g.Name)
 		}
-		s, err := g.newSession(1)
+		s, err := session.New(g.Name, 1)
 		if err != nil || s.Game() != g.Name {
 			t.Errorf("%s: session %v", g.Name, err)
 		}

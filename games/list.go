@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register(&Game{
+	registry = append(registry, &Game{
 		Name: "2048", Title: "2048", Code: board.Pow2,
 		Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
 		Network:  "4x6",
@@ -95,7 +95,7 @@ func init() {
 			return b.Write(w, done, stats.Pow2)
 		},
 	})
-	register(&Game{
+	registry = append(registry, &Game{
 		Name: "threes", Title: "Threes!", Code: threes.Code,
 		Goal: 13, Rates: []int{12, 13, 14},
 		Network:   "4x6+hint",
