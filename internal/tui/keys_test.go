@@ -41,7 +41,7 @@ func TestKeyBursts(t *testing.T) {
 	if !m.thinking || think == nil {
 		t.Fatal("the agent is not thinking")
 	}
-	b, n := m.Board(), m.Moves()
+	b, n := m.g.Board(), m.g.Len()
 	_, cmd = m.Update(runes("++++q"))
 	if m.speed != 5 || !strings.Contains(m.View(), "20ms per move") {
 		t.Errorf("speed %d after ++++ from 1:\n%s", m.speed, m.View())
@@ -54,7 +54,7 @@ func TestKeyBursts(t *testing.T) {
 	if msg := think(); msg != nil {
 		m.Update(msg)
 	}
-	if m.Board() != b || m.Moves() != n {
+	if m.g.Board() != b || m.g.Len() != n {
 		t.Error("the agent moved after q")
 	}
 	m.Wait() // no search runs: the one asked for never began
@@ -74,8 +74,8 @@ func TestKeyBursts(t *testing.T) {
 	key(t, one, runes("k"))
 	key(t, one, runes("h"))
 	key(t, two, runes("kh"))
-	if one.Board() != two.Board() || one.Moves() != two.Moves() || one.Moves() == 0 {
-		t.Errorf("kh: %d moves\n%s\nwant %d\n%s", two.Moves(), two.Board(), one.Moves(), one.Board())
+	if one.g.Board() != two.g.Board() || one.g.Len() != two.g.Len() || one.g.Len() == 0 {
+		t.Errorf("kh: %d moves\n%s\nwant %d\n%s", two.g.Len(), two.g.Board(), one.g.Len(), one.g.Board())
 	}
 	// Depth and values keys too: "3t" sets depth 3 and hides the values.
 	key(t, two, runes("3t"))
@@ -101,7 +101,7 @@ func TestStopCountsSearches(t *testing.T) {
 	}
 	m.run.end()
 	<-waited
-	setBoard(t, m, m.Board().Set(0, 0).Set(1, 1)) // another board, so that a hint is due
+	setBoard(t, m, m.g.Board().Set(0, 0).Set(1, 1)) // another board, so that a hint is due
 	m.hintOK = false
 	if cmd := m.askHint(); cmd != nil {
 		if msg := cmd(); msg != nil {

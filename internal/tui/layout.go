@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/lipgloss"
 )
 
@@ -96,14 +98,10 @@ func (l *layout) panel() int {
 // shown, then a larger board, then the panel beside the board, then blank
 // lines around the parts.
 func (l *layout) better(o *layout) bool {
-	a := [...]int{l.panel(), l.board.height(), l.board.cell, b2i(l.side), b2i(l.outer), b2i(l.inner)}
-	b := [...]int{o.panel(), o.board.height(), o.board.cell, b2i(o.side), b2i(o.outer), b2i(o.inner)}
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] > b[i]
-		}
+	rank := func(l *layout) []int {
+		return []int{l.panel(), l.board.height(), l.board.cell, b2i(l.side), b2i(l.outer), b2i(l.inner)}
 	}
-	return false
+	return slices.Compare(rank(l), rank(o)) > 0
 }
 
 func b2i(b bool) int {

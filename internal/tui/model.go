@@ -29,7 +29,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -236,28 +235,6 @@ func (m *Model) newGame() {
 	m.counted, m.byAgent, m.spawn = false, true, -1
 	m.hintOK, m.downgrades = false, 0
 }
-
-// Game is the name of the game played, as package games names it.
-func (m *Model) Game() string { return m.g.Game() }
-
-// Next is the next tile of a Threes! game (0 in 2048); Bag the tiles not
-// yet drawn.
-func (m *Model) Next() (hint int, bag threes.Bag) { return m.g.Next(), m.g.Bag() }
-
-// Board returns the board on screen; Moves and Score the game's counts.
-func (m *Model) Board() board.Board { return m.g.Board() }
-
-// Moves is the number of moves made in the game on screen.
-func (m *Model) Moves() int { return m.g.Len() }
-
-// Score is the score of the game on screen.
-func (m *Model) Score() int { return m.g.Score() }
-
-// Over reports whether the game on screen has ended.
-func (m *Model) Over() bool { return m.g.Over() }
-
-// Playing reports whether the agent plays on its own.
-func (m *Model) Playing() bool { return m.playing }
 
 // Stats returns the finished games of the session: the agent's alone, and
 // those the person had a hand in.

@@ -64,18 +64,18 @@ func threesRows(b board.Board) []string {
 func checkThreesScreen(t *testing.T, m *Model) string {
 	t.Helper()
 	v := m.View()
-	got, want := screenRows(v), threesRows(m.Board())
+	got, want := screenRows(v), threesRows(m.g.Board())
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("screen shows\n%s\nwant\n%s\nscreen:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), v)
 	}
-	hint, _ := m.Next()
+	hint := m.g.Next()
 	line := lineWith(v, "next tile ")
-	if !strings.Contains(line, fmt.Sprintf("score %d   moves %d   best tile %d   next tile ", m.Score(), m.Moves(), threes.Value(m.Board().MaxTile()))) ||
+	if !strings.Contains(line, fmt.Sprintf("score %d   moves %d   best tile %d   next tile ", m.g.Score(), m.g.Len(), threes.Value(m.g.Board().MaxTile()))) ||
 		strings.Fields(strings.SplitN(line, "next tile ", 2)[1])[0] != fmt.Sprint(hint) {
 		t.Fatalf("no score line with the next tile %d in:\n%s", hint, v)
 	}
-	if m.Score() != threes.BoardScore(m.Board()) {
-		t.Fatalf("score %d, the board is worth %d", m.Score(), threes.BoardScore(m.Board()))
+	if m.g.Score() != threes.BoardScore(m.g.Board()) {
+		t.Fatalf("score %d, the board is worth %d", m.g.Score(), threes.BoardScore(m.g.Board()))
 	}
 	if !strings.Contains(v, "Threes!") {
 		t.Fatalf("no Threes! title:\n%s", v)
@@ -91,10 +91,10 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	pump(t, m, m.Init(), nil)
 	seed := uint64(7)
 	g := threes.Start(learn.NewRand(seed, 0))
-	if m.Game() != session.GameThrees || m.Board() != g.Board {
-		t.Fatalf("start board:\n%s", m.Board().Format(threes.Code))
+	if m.g.Game() != session.GameThrees || m.g.Board() != g.Board {
+		t.Fatalf("start board:\n%s", m.g.Board().Format(threes.Code))
 	}
-	if hint, bag := m.Next(); hint != g.Next || bag != g.Bag {
+	if hint, bag := m.g.Next(), m.g.Bag(); hint != g.Next || bag != g.Bag {
 		t.Fatalf("next tile %d bag %v, want %d %v", hint, bag, g.Next, g.Bag)
 	}
 	v := checkThreesScreen(t, m)
@@ -107,12 +107,12 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	moved := 0
 	keys := map[tea.KeyType]int{tea.KeyUp: threes.Up, tea.KeyRight: threes.Right, tea.KeyDown: threes.Down, tea.KeyLeft: threes.Left}
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp, tea.KeyDown, tea.KeyLeft} {
-		before, n, hint := m.Board(), m.Moves(), g.Next
+		before, n, hint := m.g.Board(), m.g.Len(), g.Next
 		d := keys[k]
 		after, _, legal := threes.Move(before, d)
 		key(t, m, tea.KeyMsg{Type: k})
 		if !legal {
-			if m.Board() != before || m.Moves() != n || !strings.Contains(m.View(), "does not move anything") {
+			if m.g.Board() != before || m.g.Len() != n || !strings.Contains(m.View(), "does not move anything") {
 				t.Fatalf("an illegal key changed the game:\n%s", m.View())
 			}
 			continue
@@ -120,13 +120,13 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 		moved++
 		g.SlideTo(after, d)
 		pos, tile, _ := g.PlaceRandom(learn.NewRand(seed, uint64(n+1)))
-		if m.Board() != g.Board || m.Moves() != n+1 || tile != hint || m.spawn != pos {
-			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.Board().Format(threes.Code), g.Board.Format(threes.Code))
+		if m.g.Board() != g.Board || m.g.Len() != n+1 || tile != hint || m.spawn != pos {
+			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.g.Board().Format(threes.Code), g.Board.Format(threes.Code))
 		}
 		if !slices.Contains(threes.EdgeCells(d), pos) || after.At(pos) != 0 {
 			t.Fatalf("after %v: tile on cell %d", k, pos)
 		}
-		if h, bag := m.Next(); h != g.Next || bag != g.Bag {
+		if h, bag := m.g.Next(), m.g.Bag(); h != g.Next || bag != g.Bag {
 			t.Fatalf("after %v: next %d bag %v, want %d %v", k, h, bag, g.Next, g.Bag)
 		}
 		checkThreesScreen(t, m)
@@ -172,7 +172,7 @@ func TestThreesArrowKeysAndHints(t *testing.T) {
 	}
 	// A hint for this board but an older position (another game's) is
 	// not shown.
-	b := m.Board()
+	b := m.g.Board()
 	m.hintBusy, m.hintOK, m.hintPos = true, false, m.pos // a hint under way for this position
 	m.Update(runes("n"))
 	setBoard(t, m, b) // the same board in the new game
@@ -191,43 +191,43 @@ func TestThreesAutoplayToGameOver(t *testing.T) {
 	m := newThreesModel(func(c *Config) { c.Speed = len(Speeds) - 1; c.Depth = 2 })
 	pump(t, m, m.Init(), nil)
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
-	if !m.Playing() || !strings.Contains(m.View(), "agent: playing") {
+	if !m.playing || !strings.Contains(m.View(), "agent: playing") {
 		t.Fatalf("space did not start the agent:\n%s", m.View())
 	}
-	pump(t, m, cmd, func() bool { return m.Moves() >= 10 })
+	pump(t, m, cmd, func() bool { return m.g.Len() >= 10 })
 	checkThreesScreen(t, m)
 	pump(t, m, nil, nil)
-	pump(t, m, m.next(0), m.Over)
-	if !m.Over() || m.Moves() < 10 {
-		t.Fatalf("game not over after %d moves", m.Moves())
+	pump(t, m, m.next(0), func() bool { return m.g.Over() })
+	if !m.g.Over() || m.g.Len() < 10 {
+		t.Fatalf("game not over after %d moves", m.g.Len())
 	}
 	v := checkThreesScreen(t, m)
-	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.Score(), m.Moves(), threes.Value(m.Board().MaxTile()))) {
+	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), threes.Value(m.g.Board().MaxTile()))) {
 		t.Fatalf("no game over screen:\n%s", v)
 	}
-	if !threes.Over(m.Board()) {
-		t.Fatalf("a slide is still legal:\n%s", m.Board().Format(threes.Code))
+	if !threes.Over(m.g.Board()) {
+		t.Fatalf("a slide is still legal:\n%s", m.g.Board().Format(threes.Code))
 	}
 	agent, you := m.Stats()
-	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.Score()) || agent.MaxScore != m.Score() {
+	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.g.Score()) || agent.MaxScore != m.g.Score() {
 		t.Fatalf("stats: agent %+v you %+v", agent, you)
 	}
-	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprint(m.Score())) {
+	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprint(m.g.Score())) {
 		t.Errorf("stats line: %q", lineWith(v, "agent  "))
 	}
 	key(t, m, tea.KeyMsg{Type: tea.KeySpace})
-	if m.Playing() {
+	if m.playing {
 		t.Fatal("still playing")
 	}
 	key(t, m, runes("n"))
-	if m.Over() || m.Moves() != 0 || !strings.Contains(m.View(), "moves 0") {
+	if m.g.Over() || m.g.Len() != 0 || !strings.Contains(m.View(), "moves 0") {
 		t.Fatalf("new game:\n%s", m.View())
 	}
 	checkThreesScreen(t, m)
 	// One step is one slide.
 	key(t, m, runes("s"))
-	if m.Moves() != 1 || m.Playing() {
-		t.Fatalf("step: %d moves", m.Moves())
+	if m.g.Len() != 1 || m.playing {
+		t.Fatalf("step: %d moves", m.g.Len())
 	}
 	checkThreesScreen(t, m)
 }
@@ -257,7 +257,7 @@ func TestAgentMoveTime(t *testing.T) {
 					tg := m.g.Position().ThreesGame()
 					want = search.NewThrees(trainedThrees(), search.Options{Depth: msg.depth}, nil).Best(&tg)
 				} else {
-					want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.Board())
+					want = search.NewSearcher(trained(), search.Options{Depth: msg.depth}, nil).Best(m.g.Board())
 				}
 				if !msg.choice.Legal() || msg.choice != want {
 					t.Errorf("%s, depth %d, move time %v: %+v, want %+v at depth %d", g, c.depth, c.time, msg.choice, want, msg.depth)

@@ -78,7 +78,7 @@ func setBoard(t *testing.T, m *Model, b board.Board) {
 	t.Helper()
 	p := m.g.Position()
 	p.Board, p.Score = b, 0
-	g, err := session.Resume(m.Game(), m.g.Seed(), m.Moves(), p)
+	g, err := session.Resume(m.g.Game(), m.g.Seed(), m.g.Len(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +135,11 @@ func screenRows(view string) []string {
 func checkScreen(t *testing.T, m *Model) string {
 	t.Helper()
 	v := m.View()
-	got, want := screenRows(v), boardRows(m.Board())
+	got, want := screenRows(v), boardRows(m.g.Board())
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("screen shows\n%s\nwant\n%s\nscreen:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), v)
 	}
-	if !strings.Contains(v, fmt.Sprintf("score %d   moves %d", m.Score(), m.Moves())) {
+	if !strings.Contains(v, fmt.Sprintf("score %d   moves %d", m.g.Score(), m.g.Len())) {
 		t.Fatalf("no score line in:\n%s", v)
 	}
 	return v
@@ -149,26 +149,26 @@ func TestArrowKeysAndHints(t *testing.T) {
 	m := newModel(nil)
 	pump(t, m, m.Init(), nil)
 	v := checkScreen(t, m)
-	if m.Board() != game.Start(learn.NewRand(7, 0)) {
-		t.Fatalf("start board:\n%s", m.Board())
+	if m.g.Board() != game.Start(learn.NewRand(7, 0)) {
+		t.Fatalf("start board:\n%s", m.g.Board())
 	}
 	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
 		t.Fatalf("no hint:\n%s", v)
 	}
 	moved := 0
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp} {
-		before, n := m.Board(), m.Moves()
+		before, n := m.g.Board(), m.g.Len()
 		after, _, legal := game.Move(before, map[tea.KeyType]int{tea.KeyUp: 0, tea.KeyRight: 1, tea.KeyDown: 2, tea.KeyLeft: 3}[k])
 		key(t, m, tea.KeyMsg{Type: k})
 		if !legal {
-			if m.Board() != before || m.Moves() != n || !strings.Contains(m.View(), "does not move anything") {
+			if m.g.Board() != before || m.g.Len() != n || !strings.Contains(m.View(), "does not move anything") {
 				t.Fatalf("an illegal key changed the game:\n%s", m.View())
 			}
 			continue
 		}
 		moved++
-		if want := game.Spawn(after, learn.NewRand(7, uint64(n+1))); m.Board() != want || m.Moves() != n+1 {
-			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.Board(), want)
+		if want := game.Spawn(after, learn.NewRand(7, uint64(n+1))); m.g.Board() != want || m.g.Len() != n+1 {
+			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.g.Board(), want)
 		}
 		checkScreen(t, m)
 	}
@@ -178,7 +178,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 	// The hint is for the board on screen, with four values as search
 	// gives them and the best one marked.
 	v = m.View()
-	values := search.NewSearcher(trained(), search.Options{Depth: 1}, nil).Values(m.Board(), 1)
+	values := search.NewSearcher(trained(), search.Options{Depth: 1}, nil).Values(m.g.Board(), 1)
 	best := -1
 	for d, mv := range values {
 		line := lineWith(v, arrows[d])
@@ -228,35 +228,35 @@ func TestAutoplayToGameOver(t *testing.T) {
 	}
 	// Space starts the agent; it plays until the game ends.
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
-	if !m.Playing() || !strings.Contains(m.View(), "agent: playing") {
+	if !m.playing || !strings.Contains(m.View(), "agent: playing") {
 		t.Fatalf("space did not start the agent:\n%s", m.View())
 	}
-	pump(t, m, cmd, func() bool { return m.Moves() >= 30 })
+	pump(t, m, cmd, func() bool { return m.g.Len() >= 30 })
 	checkScreen(t, m)
 	pump(t, m, nil, nil)
-	pump(t, m, m.next(0), m.Over)
-	if !m.Over() || m.Moves() < 30 {
-		t.Fatalf("game not over after %d moves", m.Moves())
+	pump(t, m, m.next(0), func() bool { return m.g.Over() })
+	if !m.g.Over() || m.g.Len() < 30 {
+		t.Fatalf("game not over after %d moves", m.g.Len())
 	}
 	v := checkScreen(t, m)
-	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves", m.Score(), m.Moves())) {
+	if !strings.Contains(v, fmt.Sprintf("GAME OVER: score %d in %d moves", m.g.Score(), m.g.Len())) {
 		t.Fatalf("no game over screen:\n%s", v)
 	}
 	agent, you := m.Stats()
-	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.Score()) {
+	if agent.Games != 1 || you.Games != 0 || agent.Sum != int64(m.g.Score()) {
 		t.Fatalf("stats: agent %+v you %+v", agent, you)
 	}
-	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprintf("%d", m.Score())) {
+	if !strings.Contains(lineWith(v, "agent  "), fmt.Sprintf("%d", m.g.Score())) {
 		t.Errorf("stats line: %q", lineWith(v, "agent  "))
 	}
 	// Paused, it stays put; n starts a new game.
 	key(t, m, tea.KeyMsg{Type: tea.KeySpace})
-	if m.Playing() {
+	if m.playing {
 		// Space on a finished game with the agent playing pauses it.
 		t.Fatal("still playing")
 	}
 	key(t, m, runes("n"))
-	if m.Over() || m.Moves() != 0 || !strings.Contains(m.View(), "moves 0") {
+	if m.g.Over() || m.g.Len() != 0 || !strings.Contains(m.View(), "moves 0") {
 		t.Fatalf("new game:\n%s", m.View())
 	}
 }
@@ -265,18 +265,18 @@ func TestStepSpeedAndQuit(t *testing.T) {
 	m := newModel(func(c *Config) { c.Depth = 2 })
 	pump(t, m, m.Init(), nil)
 	for range 3 {
-		n := m.Moves()
+		n := m.g.Len()
 		key(t, m, runes("s"))
-		if m.Moves() != n+1 || m.Playing() {
-			t.Fatalf("step: %d moves, playing %v", m.Moves(), m.Playing())
+		if m.g.Len() != n+1 || m.playing {
+			t.Fatalf("step: %d moves, playing %v", m.g.Len(), m.playing)
 		}
 	}
 	checkScreen(t, m)
 	// The person's move makes the game theirs in the statistics.
-	before := m.Board()
+	before := m.g.Board()
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
 		key(t, m, tea.KeyMsg{Type: k})
-		if m.Board() != before {
+		if m.g.Board() != before {
 			break
 		}
 	}
@@ -299,12 +299,12 @@ func TestStepSpeedAndQuit(t *testing.T) {
 	}
 	// An arrow pauses the agent.
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace})
-	if !m.Playing() {
+	if !m.playing {
 		t.Fatal("not playing")
 	}
 	_ = cmd // its tick is not delivered: the arrow comes first
 	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
-	if m.Playing() {
+	if m.playing {
 		t.Error("an arrow did not pause the agent")
 	}
 	if !key(t, m, runes("q")) {
@@ -320,17 +320,17 @@ func TestStepSpeedAndQuit(t *testing.T) {
 func TestStaleAnswers(t *testing.T) {
 	m := newModel(nil)
 	pump(t, m, m.Init(), nil)
-	old := m.Board()
+	old := m.g.Board()
 	think := m.think(true)
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
 		key(t, m, tea.KeyMsg{Type: k})
-		if m.Board() != old {
+		if m.g.Board() != old {
 			break
 		}
 	}
-	b, n := m.Board(), m.Moves()
+	b, n := m.g.Board(), m.g.Len()
 	m.Update(think())
-	if m.Board() != b || m.Moves() != n {
+	if m.g.Board() != b || m.g.Len() != n {
 		t.Error("a stale move was played")
 	}
 	m.Update(hintMsg{old, [4]search.MoveValue{{Legal: true, Total: 1e9}}})
@@ -346,19 +346,19 @@ func TestPast32768(t *testing.T) {
 	m := newModel(nil)
 	key(t, m, runes("t")) // no values: nothing searches
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyRight, tea.KeyUp, tea.KeyDown} {
-		if key(t, m, tea.KeyMsg{Type: k}); m.Moves() > 0 {
+		if key(t, m, tea.KeyMsg{Type: k}); m.g.Len() > 0 {
 			break
 		}
 	}
 	b := board.Board(0).Set(0, 15).Set(1, 15).Set(4, 1) // 32768 32768 in the top row, a 2 under them
 	setBoard(t, m, b)
-	n, score := m.Moves(), m.Score()
+	n, score := m.g.Len(), m.g.Score()
 	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
-	if m.Over() || m.Moves() != n+1 || m.Score() != score+65536 || !strings.Contains(m.View(), "65536") {
-		t.Fatalf("after the 65536 merge: over %v, %d moves, score %d, screen\n%s", m.Over(), m.Moves(), m.Score(), m.View())
+	if m.g.Over() || m.g.Len() != n+1 || m.g.Score() != score+65536 || !strings.Contains(m.View(), "65536") {
+		t.Fatalf("after the 65536 merge: over %v, %d moves, score %d, screen\n%s", m.g.Over(), m.g.Len(), m.g.Score(), m.View())
 	}
 	key(t, m, tea.KeyMsg{Type: tea.KeyRight})
-	if m.Moves() != n+2 || !strings.Contains(m.View(), "65536") {
+	if m.g.Len() != n+2 || !strings.Contains(m.View(), "65536") {
 		t.Errorf("a key after the 65536 did not move:\n%s", m.View())
 	}
 	if m.top() != 16 {
@@ -379,8 +379,8 @@ func TestHeaderShowsGivenSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := m.View(); !strings.Contains(v, "game seed 43") || m.Board() != g.Board() {
-		t.Fatalf("second game: board %v, want %v:\n%s", m.Board(), g.Board(), v)
+	if v := m.View(); !strings.Contains(v, "game seed 43") || m.g.Board() != g.Board() {
+		t.Fatalf("second game: board %v, want %v:\n%s", m.g.Board(), g.Board(), v)
 	}
 }
 

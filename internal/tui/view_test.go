@@ -92,10 +92,10 @@ func TestLayoutFits(t *testing.T) {
 						t.Errorf("%s: the footer is not on the last line:\n%s", where, v)
 					}
 					if state != "help" {
-						if got, want := strings.Join(screenRows(v), "\n"), strings.Join(rows(m.Board()), "\n"); got != want {
+						if got, want := strings.Join(screenRows(v), "\n"), strings.Join(rows(m.g.Board()), "\n"); got != want {
 							t.Errorf("%s: the board shows\n%s\nwant\n%s\nscreen:\n%s", where, got, want, v)
 						}
-						for _, want := range []string{fmt.Sprintf("score %d   moves %d", m.Score(), m.Moves()), "agent: ", "games"} {
+						for _, want := range []string{fmt.Sprintf("score %d   moves %d", m.g.Score(), m.g.Len()), "agent: ", "games"} {
 							if !strings.Contains(v, want) {
 								t.Errorf("%s: no %q on screen:\n%s", where, want, v)
 							}
@@ -171,9 +171,9 @@ func TestLayoutFits(t *testing.T) {
 			// A game over, counted in the statistics.
 			key(t, m, runes("1"))
 			_, cmd = m.Update(tea.KeyMsg{Type: tea.KeySpace})
-			pump(t, m, cmd, m.Over)
+			pump(t, m, cmd, func() bool { return m.g.Over() })
 			key(t, m, tea.KeyMsg{Type: tea.KeySpace}) // pause
-			if !m.Over() {
+			if !m.g.Over() {
 				t.Fatal("the game did not end")
 			}
 			shoot("game over")
@@ -274,8 +274,8 @@ func TestGameDescriptors(t *testing.T) {
 		m := New(Config{Game: g.Name, Seed: 1, Network: "n"})
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		v := m.View()
-		if m.Game() != g.Name || !strings.Contains(lineWith(v, "td2048"), "td2048 · "+g.Title+" ") {
-			t.Errorf("%s: game %q, header %q", g.Name, m.Game(), lineWith(v, "td2048"))
+		if m.g.Game() != g.Name || !strings.Contains(lineWith(v, "td2048"), "td2048 · "+g.Title+" ") {
+			t.Errorf("%s: game %q, header %q", g.Name, m.g.Game(), lineWith(v, "td2048"))
 		}
 		head := ""
 		for _, i := range g.Rates[:3] {
@@ -285,8 +285,8 @@ func TestGameDescriptors(t *testing.T) {
 			t.Errorf("%s: statistics head %q, want the rates%s", g.Name, lineWith(v, "games"), head)
 		}
 	}
-	if m := New(Config{}); m.Game() != games.Default {
-		t.Errorf("no game named: %q, want %q", m.Game(), games.Default)
+	if m := New(Config{}); m.g.Game() != games.Default {
+		t.Errorf("no game named: %q, want %q", m.g.Game(), games.Default)
 	}
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown game "chess"`) {
