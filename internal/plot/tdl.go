@@ -67,7 +67,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		pendAt  int
 		n       int
 		threads = 1     // the run's threads (-p), from its header
-		pendI   int64   // the block index of the pending block (several threads)
+		pendI   int64   // the block index of the pending block
 		lastT   []int64 // each thread's last block index in this recipe
 		groups  = map[int64]*tdlGroup{}
 		emitted int64 // blocks of this recipe whose group made a record
@@ -83,11 +83,6 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			}
 			if err := tdlLocal(line, pending, win); err != nil {
 				return recs, fmt.Errorf("line %d: %v (after the block line %d)", n, err, pendAt)
-			}
-			if threads == 1 {
-				recs = append(recs, *pending)
-				pending = nil
-				continue
 			}
 			g := groups[pendI]
 			if g == nil {
@@ -141,22 +136,15 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			if !train {
 				continue
 			}
-			if threads > 1 {
-				if want := lastT[th] + 1; i != want {
-					return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
+			th = max(th, 0) // one thread's blocks are thread 0's
+			if want := lastT[th] + 1; i != want {
+				if threads == 1 {
+					return recs, fmt.Errorf("line %d: block %d where block %d was due", n, i, want)
 				}
-				lastT[th], pendI = i, i
-				pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
-				pendAt = n
-				continue
+				return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
 			}
-			if want := last/unit + 1; i != want {
-				return recs, fmt.Errorf("line %d: block %d where block %d was due", n, i, want)
-			}
-			last = i * unit
-			elapsed += float64(ms) / 1000
-			pending = &stats.Record{Episodes: base + last, Games: int(unit), MovesPerSec: ops,
-				Elapsed: elapsed, Alpha: alpha}
+			lastT[th], pendI = i, i
+			pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
 			pendAt = n
 		}
 	}
