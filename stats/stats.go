@@ -142,13 +142,18 @@ func (b *Block) Write(w io.Writer, label int, value func(int) int) error {
 	}
 	// The demo's float coef = 100.0 / unit, and count * coef in float32.
 	coef := float32(100.0 / float64(b.Games))
+	return b.writeTiles(w, value, func(n int) float64 { return float64(float32(n) * coef) })
+}
+
+// writeTiles prints a line per tile some game ended on: the tile, the
+// percentage of the games that reached it and, in parentheses, of those
+// that ended on it, percent(count) of each count.
+func (b *Block) writeTiles(w io.Writer, value func(int) int, percent func(n int) float64) error {
 	for t, n := range b.End {
 		if n == 0 {
 			continue
 		}
-		reach := float32(b.Reached(t)) * coef
-		end := float32(n) * coef
-		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(float64(reach)), Num(float64(end))); err != nil {
+		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(percent(b.Reached(t))), Num(percent(n))); err != nil {
 			return err
 		}
 	}
@@ -201,15 +206,8 @@ func (b *Block) WriteThrees(w io.Writer, label int, value func(int) int, sp Spee
 	if err != nil {
 		return err
 	}
-	for t, n := range b.End {
-		if n == 0 {
-			continue
-		}
-		reach := float64(b.Reached(t)) * 100.0 / float64(b.Games)
-		end := float64(n) * 100.0 / float64(b.Games)
-		if _, err := fmt.Fprintf(w, "\t%d\t%s%%\t(%s%%)\n", value(t), Num(reach), Num(end)); err != nil {
-			return err
-		}
+	if err := b.writeTiles(w, value, func(n int) float64 { return float64(n) * 100.0 / float64(b.Games) }); err != nil {
+		return err
 	}
 	_, err = fmt.Fprintln(w)
 	return err
