@@ -120,12 +120,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	// The weights in canonical order (the same whatever order ntuple
 	// stores them in) as their little-endian bytes (float32 bits are
 	// little-endian in memory on every machine Go targets but s390x).
-	net.EachCanonical(false, func(w []float32) error {
-		if len(w) > 0 {
-			sig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w)))
-		}
-		return nil
-	})
+	net.EachCanonical(false, func(w []float32) error { return words(sig, w) })
 
 	// play runs a phase of games with net, greedily (its games
 	// interleaved, evaluate.Config.Greedy) or at 2 plies with the table
@@ -161,12 +156,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 		defer c.Free()
 		csig := crc32.NewIEEE()
-		c.EachCanonicalQ(func(_ int, q []int16) error {
-			if len(q) > 0 {
-				csig.Write(unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
-			}
-			return nil
-		})
+		c.EachCanonicalQ(func(_ int, q []int16) error { return words(csig, q) })
 		for _, s := range c.Scales() {
 			put(csig, uint64(math.Float32bits(s)))
 		}
@@ -186,6 +176,14 @@ func put(h hash.Hash32, v ...uint64) {
 		}
 		h.Write(b[:])
 	}
+}
+
+// words adds the bytes of w as they are in memory to the checksum h.
+func words[T float32 | int16](h hash.Hash32, w []T) error {
+	if len(w) > 0 {
+		h.Write(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), len(w)*int(unsafe.Sizeof(w[0]))))
+	}
+	return nil
 }
 
 // CourseEpisodes is the course's training target: 100,000 episodes of the
