@@ -345,12 +345,6 @@ func (s *Session) MaxTile() int { return s.wide().MaxTile() }
 // wide is the board with its extra plane (zero in Threes!).
 func (s *Session) wide() board.Wide { return board.Wide{Low: s.pos.Board, Ext: s.pos.Ext} }
 
-// view is the board a network reads and a search searches for the
-// position: Board itself, but in a 2048 game past 32768 the board with
-// its large tiles lowered into the gaps below them (board.Wide.View).
-// Its legal moves are the game's.
-func (s *Session) view() board.Board { return s.pos.View() }
-
 // Hex is the board in the hex form ParseBoard reads: Board's, or with
 // the extra plane when some tile is past 32768 (board.Wide.Hex).
 func (s *Session) Hex() string {

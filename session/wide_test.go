@@ -29,7 +29,7 @@ func TestSessionGoesPast32768(t *testing.T) {
 		t.Fatalf("tiles %v max %d", s.Tiles(), s.MaxTile())
 	}
 	// The view reads 65536 as 32768 (the gap it fills) and moves alike.
-	if v := s.view(); v.At(0) != 15 {
+	if v := s.Position().View(); v.At(0) != 15 {
 		t.Fatalf("view %s", v.Hex())
 	}
 	// The hex form resumes the same game.
