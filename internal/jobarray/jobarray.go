@@ -12,6 +12,7 @@
 package jobarray
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -83,24 +84,17 @@ func FromEnv(getenv func(string) string) (Task, error) {
 		}
 		return Task{Index: i, Engine: Kubernetes}, nil
 	}
-	t := Task{Index: id, Engine: Slurm, Step: 1}
-	var okMin, okMax, okCount bool
-	for _, f := range []struct {
-		name string
-		v    *int
-		ok   *bool
-	}{{SlurmMin, &t.Min, &okMin}, {SlurmMax, &t.Max, &okMax}, {SlurmCount, &t.Count, &okCount}, {SlurmStep, &t.Step, nil}} {
-		n, ok, err := num(f.name)
-		if err != nil {
-			return Task{}, err
-		}
-		if ok {
-			*f.v = n
-		}
-		if f.ok != nil {
-			*f.ok = ok
-		}
+	lo, okMin, err1 := num(SlurmMin)
+	hi, okMax, err2 := num(SlurmMax)
+	count, okCount, err3 := num(SlurmCount)
+	step, okStep, err4 := num(SlurmStep)
+	if err := cmp.Or(err1, err2, err3, err4); err != nil {
+		return Task{}, err
 	}
+	if !okStep {
+		step = 1
+	}
+	t := Task{Index: id, Engine: Slurm, Min: lo, Max: hi, Count: count, Step: step}
 	// Without the array's bounds (a Slurm that does not set them, or a
 	// task run by hand), nothing is known of the array.
 	if !okMin || !okMax || !okCount || t.Count < 1 || t.Min > t.Max || id < t.Min || id > t.Max || t.Step < 1 {
