@@ -102,7 +102,8 @@ type courseReader struct {
 	threes  bool // a Threes! course framework summary line was seen
 }
 
-// finish ends the block being read at line at.
+// finish ends the block being read at line at, putting its tile lines
+// into its record.
 func (c *courseReader) finish(at int) error {
 	if c.cur == nil {
 		return nil
@@ -110,8 +111,13 @@ func (c *courseReader) finish(at int) error {
 	if !c.cur.complete() {
 		return fmt.Errorf("line %d: the block of line %d stops before its tiles account for all its games", at, c.cur.line)
 	}
-	fillReach(c.cur)
-	c.recs = append(c.recs, c.cur.rec)
+	b := c.cur
+	for i, t := range b.tiles { // the tile lines, into the record
+		k := strconv.Itoa(t)
+		b.rec.Reach[k] = b.reach[i] / 100
+		b.rec.End[k] = b.end[i] / 100
+	}
+	c.recs = append(c.recs, b.rec)
 	c.cur = nil
 	return nil
 }
@@ -157,8 +163,7 @@ func (c *courseReader) read(br *bufio.Reader) error {
 		}
 	}
 	if c.cur != nil && c.cur.complete() {
-		fillReach(c.cur)
-		c.recs = append(c.recs, c.cur.rec)
+		return c.finish(0)
 	}
 	return nil
 }
@@ -204,15 +209,6 @@ func (b *courseBlock) addTile(m []string) error {
 	b.reach = append(b.reach, reach)
 	b.end = append(b.end, end)
 	return nil
-}
-
-// fillReach puts the block's tile lines into its record.
-func fillReach(b *courseBlock) {
-	for i, t := range b.tiles {
-		k := strconv.Itoa(t)
-		b.rec.Reach[k] = b.reach[i] / 100
-		b.rec.End[k] = b.end[i] / 100
-	}
 }
 
 // courseGame is the game of the output: the header's (by name or title),
