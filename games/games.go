@@ -115,7 +115,7 @@ func (g *Game) CheckLearner(k learn.Kind) error {
 
 // registry holds the games in the order Names lists them, the default
 // first (list.go).
-var registry []*Game
+var registry = []*Game{game2048, gameThrees}
 
 // Default is the game played when none is named.
 const Default = "2048"

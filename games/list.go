@@ -18,154 +18,155 @@ import (
 	"github.com/td2048/td2048/stats"
 )
 
-func init() {
-	registry = append(registry, &Game{
-		Name: "2048", Title: "2048", Code: board.Pow2,
-		Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
-		Network:  "4x6",
-		File:     "weights.td2048",
-		Learners: []learn.Kind{learn.AfterState, learn.State},
-		Move:     "move",
-		CheckSpec: func(s ntuple.Spec) error {
-			switch {
-			case s.Hint:
-				return fmt.Errorf("network %s: +hint networks are for Threes!, not 2048", s)
-			case s.StageCount() > 1 && s.StageThresholds() == nil:
-				return fmt.Errorf("network %s: name the stage thresholds, one per stage, like %s@0,16384,32768 (only @2 has a default, 0,16384)", s, ntuple.Spec{Patterns: s.Patterns, Iso: s.Iso})
+// game2048 is 2048's descriptor.
+var game2048 = &Game{
+	Name: "2048", Title: "2048", Code: board.Pow2,
+	Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
+	Network:  "4x6",
+	File:     "weights.td2048",
+	Learners: []learn.Kind{learn.AfterState, learn.State},
+	Move:     "move",
+	CheckSpec: func(s ntuple.Spec) error {
+		switch {
+		case s.Hint:
+			return fmt.Errorf("network %s: +hint networks are for Threes!, not 2048", s)
+		case s.StageCount() > 1 && s.StageThresholds() == nil:
+			return fmt.Errorf("network %s: name the stage thresholds, one per stage, like %s@0,16384,32768 (only @2 has a default, 0,16384)", s, ntuple.Spec{Patterns: s.Patterns, Iso: s.Iso})
+		}
+		return nil
+	},
+	Train: learn.Train,
+	moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+		after, r := game.Moves(b)
+		for d := range 4 {
+			reward[d] = game.Reward(r[d])
+		}
+		return after, reward
+	},
+	spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+	ParseState: func(s string) (session.Position, error) {
+		w, err := board.ParseWide(s)
+		return session.Position{Board: w.Low, Ext: w.Ext}, err
+	},
+	Parse: func(s string) (board.Board, string, error) {
+		wide, err := board.ParseWide(s)
+		if err != nil {
+			return 0, "", err
+		}
+		// Tiles past 32768: the moves are those of the board's view,
+		// the board the network reads (its large tiles lowered into gaps).
+		b, _ := wide.View(0)
+		if wide.Ext != 0 {
+			return b, fmt.Sprintf("tiles past 32768: valued as the board's view, its large tiles lowered into the gaps below them\n%s", wide), nil
+		}
+		return b, "", nil
+	},
+	Position: func(b board.Board, next int) (session.Position, error) {
+		if next != 0 {
+			return session.Position{}, errors.New("2048 has no next tile")
+		}
+		return session.Position{Board: b}, nil
+	},
+	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+		return advisor2048{search.NewSearcher(net, opt, tt)}
+	},
+	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
+		ec := evaluate.Config{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+			Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
+		if cfg.Done != nil {
+			var ev Evaluation // one, reused: Done keeps none
+			ec.Done = func(b *stats.Block) {
+				ev = Evaluation{Block: *b}
+				cfg.Done(&ev)
 			}
-			return nil
-		},
-		Train: learn.Train,
-		moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
-			after, r := game.Moves(b)
-			for d := range 4 {
-				reward[d] = game.Reward(r[d])
+		}
+		if Greedy(cfg.Search) {
+			ec.Greedy = cfg.Net
+		} else {
+			ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
+		}
+		block, res := evaluate.Run(ctx, ec)
+		return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
+	},
+	Downgrades:  true,
+	Interleaves: true,
+	WriteEval:   func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
+	WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
+		return b.Write(w, done, stats.Pow2)
+	},
+}
+
+// gameThrees is Threes!' descriptor.
+var gameThrees = &Game{
+	Name: "threes", Title: "Threes!", Code: threes.Code,
+	Goal: 13, Rates: []int{12, 13, 14},
+	Network:   "4x6+hint",
+	File:      "threes.td2048",
+	Learners:  []learn.Kind{learn.AfterState},
+	Move:      "slide",
+	HasNext:   true,
+	CheckSpec: learn.CheckThreesSpec,
+	Train:     learn.TrainThrees,
+	moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
+		after, r := threes.Moves(b)
+		for d := range 4 {
+			reward[d] = int(r[d])
+		}
+		return after, reward
+	},
+	spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+	ParseState: func(s string) (session.Position, error) {
+		b, err := threes.Parse(s)
+		return session.Position{Board: b}, err
+	},
+	Parse: func(s string) (board.Board, string, error) {
+		b, err := threes.Parse(s)
+		return b, "", err
+	},
+	Position: func(b board.Board, next int) (session.Position, error) {
+		if next < 1 || next > 3 {
+			return session.Position{}, errors.New("want the next tile, 1, 2 or 3")
+		}
+		return session.Position{Board: b, Next: next, Bag: threes.FullBag}, nil
+	},
+	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+		return advisorThrees{search.NewThrees(net, opt, tt)}
+	},
+	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
+		if cfg.Downgrade.On() {
+			return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
+		}
+		newPolicy := func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
+		if !Greedy(cfg.Search) {
+			newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
+		}
+		tc := evaluate.ThreesConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
+			NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
+		if cfg.Done != nil {
+			var ev Evaluation // one, reused: Done keeps none
+			var sp stats.Speed
+			tc.Done = func(e *evaluate.ThreesResult) {
+				sp = e.Speed()
+				ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
+				cfg.Done(&ev)
 			}
-			return after, reward
-		},
-		spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
-		ParseState: func(s string) (session.Position, error) {
-			w, err := board.ParseWide(s)
-			return session.Position{Board: w.Low, Ext: w.Ext}, err
-		},
-		Parse: func(s string) (board.Board, string, error) {
-			wide, err := board.ParseWide(s)
-			if err != nil {
-				return 0, "", err
-			}
-			// Tiles past 32768: the moves are those of the board's view,
-			// the board the network reads (its large tiles lowered into gaps).
-			b, _ := wide.View(0)
-			if wide.Ext != 0 {
-				return b, fmt.Sprintf("tiles past 32768: valued as the board's view, its large tiles lowered into the gaps below them\n%s", wide), nil
-			}
-			return b, "", nil
-		},
-		Position: func(b board.Board, next int) (session.Position, error) {
-			if next != 0 {
-				return session.Position{}, errors.New("2048 has no next tile")
-			}
-			return session.Position{Board: b}, nil
-		},
-		NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
-			return advisor2048{search.NewSearcher(net, opt, tt)}
-		},
-		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-			ec := evaluate.Config{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
-			if cfg.Done != nil {
-				var ev Evaluation // one, reused: Done keeps none
-				ec.Done = func(b *stats.Block) {
-					ev = Evaluation{Block: *b}
-					cfg.Done(&ev)
-				}
-			}
-			if Greedy(cfg.Search) {
-				ec.Greedy = cfg.Net
-			} else {
-				ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
-			}
-			block, res := evaluate.Run(ctx, ec)
-			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
-		},
-		Downgrades:  true,
-		Interleaves: true,
-		WriteEval:   func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
-		WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
-			return b.Write(w, done, stats.Pow2)
-		},
-	})
-	registry = append(registry, &Game{
-		Name: "threes", Title: "Threes!", Code: threes.Code,
-		Goal: 13, Rates: []int{12, 13, 14},
-		Network:   "4x6+hint",
-		File:      "threes.td2048",
-		Learners:  []learn.Kind{learn.AfterState},
-		Move:      "slide",
-		HasNext:   true,
-		CheckSpec: learn.CheckThreesSpec,
-		Train:     learn.TrainThrees,
-		moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
-			after, r := threes.Moves(b)
-			for d := range 4 {
-				reward[d] = int(r[d])
-			}
-			return after, reward
-		},
-		spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
-		ParseState: func(s string) (session.Position, error) {
-			b, err := threes.Parse(s)
-			return session.Position{Board: b}, err
-		},
-		Parse: func(s string) (board.Board, string, error) {
-			b, err := threes.Parse(s)
-			return b, "", err
-		},
-		Position: func(b board.Board, next int) (session.Position, error) {
-			if next < 1 || next > 3 {
-				return session.Position{}, errors.New("want the next tile, 1, 2 or 3")
-			}
-			return session.Position{Board: b, Next: next, Bag: threes.FullBag}, nil
-		},
-		NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
-			return advisorThrees{search.NewThrees(net, opt, tt)}
-		},
-		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-			if cfg.Downgrade.On() {
-				return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
-			}
-			newPolicy := func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
-			if !Greedy(cfg.Search) {
-				newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
-			}
-			tc := evaluate.ThreesConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
-			if cfg.Done != nil {
-				var ev Evaluation // one, reused: Done keeps none
-				var sp stats.Speed
-				tc.Done = func(e *evaluate.ThreesResult) {
-					sp = e.Speed()
-					ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
-					cfg.Done(&ev)
-				}
-			}
-			ev, err := evaluate.RunThrees(ctx, tc)
-			speed := ev.Speed()
-			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
-		},
-		StatsFile: true,
-		WriteEval: func(w io.Writer, ev *Evaluation) error {
-			return ev.Block.WriteThrees(w, ev.Block.Games, threes.TileValue, *ev.Speed)
-		},
-		// The framework prints every training block as its summary: the
-		// slides and placements of the block's games (nine opening
-		// placements and one after each slide) over the block's wall time;
-		// the slider's and placer's own times are not measured apart.
-		WriteBlock: func(w io.Writer, done int, b *stats.Block, wall time.Duration) error {
-			return b.WriteThrees(w, done, threes.TileValue, stats.Speed{Slides: b.Moves,
-				Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
-		},
-	})
+		}
+		ev, err := evaluate.RunThrees(ctx, tc)
+		speed := ev.Speed()
+		return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
+	},
+	StatsFile: true,
+	WriteEval: func(w io.Writer, ev *Evaluation) error {
+		return ev.Block.WriteThrees(w, ev.Block.Games, threes.TileValue, *ev.Speed)
+	},
+	// The framework prints every training block as its summary: the
+	// slides and placements of the block's games (nine opening
+	// placements and one after each slide) over the block's wall time;
+	// the slider's and placer's own times are not measured apart.
+	WriteBlock: func(w io.Writer, done int, b *stats.Block, wall time.Duration) error {
+		return b.WriteThrees(w, done, threes.TileValue, stats.Speed{Slides: b.Moves,
+			Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
+	},
 }
 
 type advisor2048 struct{ s *search.Searcher }
