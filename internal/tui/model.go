@@ -426,15 +426,12 @@ func (m *Model) finish() {
 	if n == 0 {
 		return
 	}
+	b := &m.you
 	if m.byAgent {
-		m.agent.Add(m.g.Score(), m.top(), n)
-	} else {
-		m.you.Add(m.g.Score(), m.top(), n)
+		b = &m.agent
 	}
+	b.Add(m.g.Score(), m.g.MaxTile(), n)
 }
-
-// top is the index of the game's largest tile.
-func (m *Model) top() int { return m.g.MaxTile() }
 
 // value is the face value of tile index idx in the game played.
 func (m *Model) value(idx int) int { return m.g.Code().Value(idx) }

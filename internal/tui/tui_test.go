@@ -361,8 +361,8 @@ func TestPast32768(t *testing.T) {
 	if m.g.Len() != n+2 || !strings.Contains(m.View(), "65536") {
 		t.Errorf("a key after the 65536 did not move:\n%s", m.View())
 	}
-	if m.top() != 16 {
-		t.Errorf("best tile index %d", m.top())
+	if m.g.MaxTile() != 16 {
+		t.Errorf("best tile index %d", m.g.MaxTile())
 	}
 }
 

@@ -153,7 +153,7 @@ func (m *Model) viewHeader(l *layout) []string {
 // viewScore is the score line, or two.
 func (m *Model) viewScore(l *layout) []string {
 	a := fmt.Sprintf("score %d   moves %d", m.g.Score(), m.g.Len())
-	b := fmt.Sprintf("best tile %d", m.value(m.top()))
+	b := fmt.Sprintf("best tile %d", m.value(m.g.MaxTile()))
 	if next := m.g.Next(); next != 0 { // a game that shows its next tile: Threes!
 		b += "   next tile " + m.pal.tile(next, nextWidth, 1).Render(fmt.Sprint(next))
 	}
@@ -169,7 +169,7 @@ func (m *Model) viewStatus(w int) string {
 	if !m.g.Over() {
 		return m.status
 	}
-	top := m.value(m.top())
+	top := m.value(m.g.MaxTile())
 	says := []string{
 		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), top),
 		fmt.Sprintf("GAME OVER: score %d", m.g.Score()),
