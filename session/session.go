@@ -108,7 +108,6 @@ func (p Position) View() board.Board {
 
 // A Result is what a move did.
 type Result struct {
-	dir   int
 	Legal bool // false: the slide changes nothing, and nothing changed
 	// After is the board right after the slide, before the new tile;
 	// Reward the slide's reward: in 2048 its merges (65536 and up
@@ -124,9 +123,8 @@ type Result struct {
 	Board board.Board
 	// Next is the next tile after the move (Threes! only).
 	Next int
-	// AfterExt and ext are the extra planes of After and Board (2048
-	// only, see Position.Ext).
-	AfterExt, ext uint16
+	// AfterExt is the extra plane of After (2048 only, see Position.Ext).
+	AfterExt uint16
 	// Over: the game has ended. Overflow: this 2048 slide made the game's
 	// first tile past 32768 (65536 or more): from it on the board uses its
 	// extra plane, and the network reads the board's view (board.Wide.View).
@@ -259,7 +257,7 @@ func (s *Session) Apply(d int) Result {
 	if d < 0 || d > 3 {
 		panic(errDir)
 	}
-	res := Result{dir: d, After: s.pos.Board, Cell: -1}
+	res := Result{After: s.pos.Board, Cell: -1}
 	if !s.over {
 		k := s.n + 1
 		s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
@@ -272,7 +270,7 @@ func (s *Session) Apply(d int) Result {
 	if res.tile > 0 {
 		res.Value = s.rules.code().Value(res.tile)
 	}
-	res.Board, res.ext, res.Next, res.Score = s.pos.Board, s.pos.Ext, s.pos.Next, s.pos.Score
+	res.Board, res.Next, res.Score = s.pos.Board, s.pos.Next, s.pos.Score
 	res.Over = s.over
 	return res
 }

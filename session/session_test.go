@@ -79,7 +79,7 @@ func TestRecordedGames(t *testing.T) {
 			for i, st := range r.steps {
 				before := s.Board()
 				res := s.Apply(st.dir)
-				if !res.Legal || res.dir != st.dir || res.Board != board.Board(st.board) || res.Cell != st.cell || res.tile != st.tile ||
+				if !res.Legal || res.Board != board.Board(st.board) || res.Cell != st.cell || res.tile != st.tile ||
 					res.Next != st.next || res.Score != st.score || res.Over {
 					t.Fatalf("%s move %d: %+v, want %+v", r.game, i+1, res, st)
 				}
@@ -122,7 +122,7 @@ func TestIllegalSlides(t *testing.T) {
 			before := s.Position()
 			for _, d := range []int{0, 1, 3} {
 				res := s.Apply(d)
-				if res.Legal || res.dir != d || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.tile != 0 ||
+				if res.Legal || res.Board != before.Board || res.After != before.Board || res.Cell != -1 || res.tile != 0 ||
 					res.Reward != 0 || res.Next != before.Next || res.Score != before.Score || res.Over {
 					t.Errorf("%s illegal %d: %+v", c.game, d, res)
 				}

@@ -22,7 +22,7 @@ func TestSessionGoesPast32768(t *testing.T) {
 	wantAfter := board.WideFromCells([16]int{16, 0, 0, 0, 1, 0, 0, 0, 3})
 	want := game.SpawnWide(wantAfter, Stream(5, 101))
 	if !res.Legal || res.Over || !res.Overflow || res.Reward != 65536 || res.After != wantAfter.Low || res.AfterExt != 1 ||
-		res.Board != want.Low || res.ext != want.Ext || s.Score() != 1000+65536 || res.Cell < 0 {
+		res.Board != want.Low || s.Position().Ext != want.Ext || s.Score() != 1000+65536 || res.Cell < 0 {
 		t.Fatalf("the 65536 merge: %+v, want board %s", res, want.Hex())
 	}
 	if s.Tiles()[0] != 65536 || s.Cell(0) != 16 || s.MaxTile() != 16 || s.Over() {
