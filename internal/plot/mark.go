@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -43,22 +44,17 @@ func markFigure(format string, data []byte) ([]byte, error) {
 		chunk := binary.BigEndian.AppendUint32(nil, uint32(len(text)))
 		chunk = append(chunk, pngMark...)
 		chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE([]byte(pngMark)))
-		return slices3(data[:pngIHDREnd], chunk, data[pngIHDREnd:]), nil
+		return slices.Concat(data[:pngIHDREnd], chunk, data[pngIHDREnd:]), nil
 	case "svg":
 		i := bytes.IndexByte(data, '\n')
 		if !bytes.HasPrefix(data, []byte("<?xml")) || i < 0 {
 			return nil, fmt.Errorf("the SVG has no XML declaration")
 		}
-		return slices3(data[:i+1], []byte(svgMark+"\n"), data[i+1:]), nil
+		return slices.Concat(data[:i+1], []byte(svgMark+"\n"), data[i+1:]), nil
 	case "pdf":
 		return markPDF(data)
 	}
 	return nil, fmt.Errorf("unknown image format %q", format)
-}
-
-func slices3(a, b, c []byte) []byte {
-	out := make([]byte, 0, len(a)+len(b)+len(c))
-	return append(append(append(out, a...), b...), c...)
 }
 
 var (

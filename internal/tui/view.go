@@ -169,17 +169,21 @@ func (m *Model) viewStatus(w int) string {
 	if !m.g.Over() {
 		return m.status
 	}
-	top := m.value(m.g.MaxTile())
-	says := []string{
-		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), top),
+	return fitting(overStyle, w,
+		fmt.Sprintf("GAME OVER: score %d in %d moves, best tile %d", m.g.Score(), m.g.Len(), m.value(m.g.MaxTile())),
 		fmt.Sprintf("GAME OVER: score %d", m.g.Score()),
-	}
-	for _, s := range says {
-		if r := overStyle.Render(s); lipgloss.Width(r) <= w {
+		"GAME OVER")
+}
+
+// fitting is the first of texts, longest first, whose rendering in st
+// fits in w columns, else the last.
+func fitting(st lipgloss.Style, w int, texts ...string) string {
+	for _, t := range texts {
+		if r := st.Render(t); lipgloss.Width(r) <= w {
 			return r
 		}
 	}
-	return overStyle.Render("GAME OVER")
+	return st.Render(texts[len(texts)-1])
 }
 
 // Footers, the longest that fits the terminal shown.
@@ -202,12 +206,7 @@ func (m *Model) viewFooter(w int) string {
 	if m.g.Over() {
 		fs = overFooters
 	}
-	for _, f := range fs {
-		if lipgloss.Width(f) <= w {
-			return dimStyle.Render(f)
-		}
-	}
-	return dimStyle.Render(fs[len(fs)-1])
+	return fitting(dimStyle, w, fs...)
 }
 
 // help lists the keys.
