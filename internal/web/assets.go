@@ -63,7 +63,7 @@ func (s *Server) static(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request, name string) {
 	a, ok := s.assets[name]
 	if !ok {
-		http.Error(w, "404 page not found", http.StatusNotFound)
+		http.NotFound(w, r)
 		return
 	}
 	h := w.Header()

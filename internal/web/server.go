@@ -221,8 +221,6 @@ func New(cfg Config) (*Server, error) {
 	s.api("POST", "/api/hint", searchAPI(s, s.Values))
 	s.api("POST", "/api/agent", searchAPI(s, s.Choose))
 	s.mux.HandleFunc("/api/", s.apiFallback)
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "404 page not found", http.StatusNotFound)
-	})
+	s.mux.HandleFunc("/", http.NotFound)
 	return s, nil
 }
