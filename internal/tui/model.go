@@ -22,7 +22,6 @@
 package tui
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -435,8 +434,3 @@ func (m *Model) finish() {
 
 // value is the face value of tile index idx in the game played.
 func (m *Model) value(idx int) int { return m.g.Code().Value(idx) }
-
-// RateTiles are the tile indices whose reach rates the statistics show,
-// the game's first three (games.Game.Rates): 2048, 4096 and 8192, or in
-// Threes! 1536, 3072 and 6144. The slice is the caller's.
-func (m *Model) RateTiles() []int { return slices.Clone(m.info.Rates[:min(3, len(m.info.Rates))]) }

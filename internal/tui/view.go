@@ -112,13 +112,13 @@ func statLine(name string, b *stats.Block, tiles []int) string {
 	return s
 }
 
-// viewStats is the statistics' block with the first rates of the rate
-// tiles.
+// viewStats is the statistics' block with the reach rates of the game's
+// first rates rate tiles (games.Game.Rates; the layout fits three at
+// most: 2048, 4096 and 8192, or in Threes! 1536, 3072 and 6144).
 func (m *Model) viewStats(rates int) []string {
 	all := m.agent
 	all.Merge(&m.you)
-	t := m.RateTiles()
-	t = t[:min(rates, len(t))]
+	t := m.info.Rates[:min(rates, 3, len(m.info.Rates))]
 	head := fmt.Sprintf("%-5s %5s %7s %7s", "", "games", "avg", "max")
 	for _, i := range t {
 		head += fmt.Sprintf(" %4d", m.value(i))
