@@ -45,10 +45,6 @@ func (s *Server) loadAssets() error {
 	})
 }
 
-func (s *Server) page(w http.ResponseWriter, r *http.Request) {
-	s.serveAsset(w, r, "index.html")
-}
-
 // static serves one embedded file by its name; there are no folders, so no
 // name can lead anywhere but to an embedded file.
 func (s *Server) static(w http.ResponseWriter, r *http.Request) {

@@ -212,7 +212,7 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.mux.HandleFunc("GET /{$}", s.page)
+	s.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { s.serveAsset(w, r, "index.html") })
 	s.mux.HandleFunc("GET /static/{name}", s.static)
 	s.api("GET", "/api/info", s.info)
 	s.api("GET", "/api/curve", s.curveHandler)
