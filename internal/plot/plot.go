@@ -39,7 +39,7 @@ import (
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -189,7 +189,7 @@ func Save(path string, opt Options, series ...Series) error {
 	if err := Curves(&buf, format, opt, series); err != nil {
 		return err
 	}
-	return netfile.WriteAtomic(path, func(w io.Writer) error {
+	return safefile.WriteAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	})
