@@ -124,14 +124,13 @@ func ReadLog(path, label string) (Series, error) {
 	br := bufio.NewReaderSize(f, tdlSniff)
 	head, _ := br.Peek(tdlSniff)
 	var s Series
+	empty := "no statistics blocks"
 	switch {
 	case !IsTDL(head):
 		s.Records, err = stats.ReadLog(br)
 	case sniffCourse(head):
 		s.Records, err = ReadCourse(br)
-		if err == nil && len(s.Records) == 0 {
-			return Series{}, fmt.Errorf("%s: no complete statistics block (N avg = A max = M, then a line per tile)", path)
-		}
+		empty = "no complete statistics block (N avg = A max = M, then a line per tile)"
 	default:
 		s.Records, err = ReadTDL(br)
 		s.Tiles = []int{}
@@ -142,15 +141,13 @@ func ReadLog(path, label string) (Series, error) {
 				}
 			}
 		}
-		if err == nil && len(s.Records) == 0 {
-			return Series{}, fmt.Errorf("%s: no statistics blocks: neither a td2048 metrics log (JSON lines), nor the printed output of the course demo or td2048 train (N avg = A max = M), nor TDL2048+ training output (III/NNN Tms Rops, local: avg=...)", path)
-		}
+		empty = "no statistics blocks: neither a td2048 metrics log (JSON lines), nor the printed output of the course demo or td2048 train (N avg = A max = M), nor TDL2048+ training output (III/NNN Tms Rops, local: avg=...)"
 	}
 	if err != nil {
 		return Series{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(s.Records) == 0 {
-		return Series{}, fmt.Errorf("%s: no statistics blocks", path)
+		return Series{}, fmt.Errorf("%s: %s", path, empty)
 	}
 	if label == "" {
 		label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
