@@ -94,20 +94,13 @@ func (m *Model) viewHint(w int) []string {
 	return lines
 }
 
-func rate(b *stats.Block, idx int) string {
-	if b.Games == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*b.Reach(idx))
-}
-
 func statLine(name string, b *stats.Block, tiles []int) string {
 	if b.Games == 0 {
 		return fmt.Sprintf("%-5s %5d", name, 0)
 	}
 	s := fmt.Sprintf("%-5s %5d %7.0f %7d", name, b.Games, b.Avg(), b.MaxScore)
 	for _, t := range tiles {
-		s += fmt.Sprintf(" %4s", rate(b, t))
+		s += fmt.Sprintf(" %4s", fmt.Sprintf("%.0f%%", 100*b.Reach(t)))
 	}
 	return s
 }
