@@ -258,24 +258,18 @@ func (s *Server) move(_ *http.Request, body []byte) (any, error) {
 	if err != nil {
 		return nil, badRequest("%v", err)
 	}
-	res := moveResult(ss, d)
-	res.Downgrades = p.Downgrades
-	if res.Legal { // the move was decided on the position's view
-		res.Downgrades = s.cfg.Downgrade.After(p.Downgrades, p.View(), d)
-	}
-	return res, nil
-}
-
-// moveResult plays direction d in the game ss, as move ss.Len()+1 of it.
-// An illegal slide is an answer, not an error: the game is unchanged.
-func moveResult(ss *session.Session, d int) MoveResult {
+	// Move n+1 of the game; an illegal slide is an answer, not an error:
+	// the game is unchanged.
 	r := ss.Apply(d)
 	res := MoveResult{Dir: session.DirNames[d], Legal: r.Legal, Reward: r.Reward, Spawn: r.Cell, Overflow: r.Overflow, State: stateOf(ss)}
+	res.Downgrades = p.Downgrades
 	if r.Legal {
 		res.After = r.AfterHex()
 		if r.Next != 0 { // Threes! says which tile it placed
 			res.Placed = r.Value
 		}
+		// The move was decided on the position's view.
+		res.Downgrades = s.cfg.Downgrade.After(p.Downgrades, p.View(), d)
 	}
-	return res
+	return res, nil
 }
