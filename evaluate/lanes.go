@@ -43,8 +43,8 @@ type greedyLane struct {
 // alone, so each game is the one a single-game player plays, move for
 // move; a game that merges two 32768s goes on alone (overflowOn).
 func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
-	stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
-	return func(take func() (int, bool), put func(int, played[learn.Episode]) bool) {
+	stop *atomic.Bool, moves *atomic.Int64) worker {
+	return func(take func() (int, bool), put func(int, played) bool) {
 		n := int64(0) // moves not yet added to moves
 		defer func() { moves.Add(n) }()
 		lanes := make([]greedyLane, k)
@@ -71,7 +71,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 				}
 				live = true
 				if stop.Load() {
-					put(l.i, played[learn.Episode]{l.ep, false})
+					put(l.i, played{ep: l.ep})
 					l.i = -1
 					continue
 				}
@@ -94,11 +94,11 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					l.ep.MaxTile = l.b.MaxTile()
 				}
 				if !finished {
-					put(l.i, played[learn.Episode]{l.ep, false})
+					put(l.i, played{ep: l.ep})
 					l.i = -1
 					continue
 				}
-				if !put(l.i, played[learn.Episode]{l.ep, true}) {
+				if !put(l.i, played{ep: l.ep, finished: true}) {
 					return
 				}
 				begin(l)

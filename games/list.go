@@ -71,22 +71,13 @@ func init() {
 			return advisor2048{search.NewSearcher(net, opt, tt)}
 		},
 		Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-			ec := evaluate.Config{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
-			if cfg.Done != nil {
-				var ev Evaluation // one, reused: Done keeps none
-				ec.Done = func(b *stats.Block) {
-					ev = Evaluation{Block: *b}
-					cfg.Done(&ev)
-				}
-			}
+			ec := evaluate.Config{Interleave: cfg.Interleave, Downgrade: cfg.Downgrade}
 			if Greedy(cfg.Search) {
 				ec.Greedy = cfg.Net
 			} else {
 				ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			block, res := evaluate.Run(ctx, ec)
-			return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
+			return evaluateWith(ctx, cfg, ec)
 		},
 		Downgrades:  true,
 		Interleaves: true,
@@ -138,20 +129,7 @@ func init() {
 			if !Greedy(cfg.Search) {
 				newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 			}
-			tc := evaluate.ThreesConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-				NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
-			if cfg.Done != nil {
-				var ev Evaluation // one, reused: Done keeps none
-				var sp stats.Speed
-				tc.Done = func(e *evaluate.ThreesResult) {
-					sp = e.Speed()
-					ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
-					cfg.Done(&ev)
-				}
-			}
-			ev, err := evaluate.RunThrees(ctx, tc)
-			speed := ev.Speed()
-			return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
+			return evaluateWith(ctx, cfg, evaluate.Config{NewThreesPolicy: newPolicy, Stats: cfg.Stats})
 		},
 		StatsFile: true,
 		WriteEval: func(w io.Writer, ev *Evaluation) error {
@@ -166,6 +144,29 @@ func init() {
 				Placements: b.Moves + threes.OpeningTiles*int64(b.Games), Time: wall.Milliseconds()})
 		},
 	})
+}
+
+// evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
+func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
+	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick
+	if cfg.Done != nil {
+		var ev Evaluation // one, reused: Done keeps none
+		ec.Done = func(r *evaluate.Result) {
+			ev = evaluation(r)
+			cfg.Done(&ev)
+		}
+	}
+	r, err := evaluate.Run(ctx, ec)
+	return evaluation(&r), err
+}
+
+// evaluation is an evaluation's result as the faces see it.
+func evaluation(r *evaluate.Result) Evaluation {
+	ev := Evaluation{Block: r.Block, Moves: r.Moves, Elapsed: r.Elapsed, Speed: r.Speed}
+	if r.Speed != nil {
+		ev.Placements = r.Speed.Placements
+	}
+	return ev
 }
 
 type advisor2048 struct{ s *search.Searcher }
