@@ -103,7 +103,12 @@ type Config struct {
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means fastestInterleave(): 2 where that is faster (lanes.go).
+	// turn; 0 means learn.DefaultInterleave where learn.InterleaveHelps,
+	// else 1. Greedy play reads a hundred weights a move from 256 MB and
+	// more, and one game's move cannot start before its last one's
+	// weights arrive; with two games in turn, one game's weights load
+	// while the other's move is decided. Three or four games only add
+	// cache pressure (docs/speed.md, "Games in turn").
 	Interleave int
 	// Stats, when set, receives one line per Threes! game in the course's
 	// statistics-file format, in game order.
@@ -222,8 +227,8 @@ func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
 		return threesWorker(cfg.NewThreesPolicy(), rng, cfg.Stats != nil, stop, moves)
 	}
 	lanes := cfg.Interleave
-	if lanes == 0 {
-		lanes = fastestInterleave()
+	if lanes == 0 && learn.InterleaveHelps() {
+		lanes = learn.DefaultInterleave
 	}
 	if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
 		return greedyLanes(cfg.Greedy, lanes, func(i int) game.Rand { return rng(i) }, game.Start, stop, moves)

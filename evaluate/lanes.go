@@ -10,23 +10,6 @@ import (
 	"github.com/td2048/td2048/search"
 )
 
-// defaultInterleave is the number of greedy games each thread plays
-// in turn where that plays fastest (FastestInterleave). Greedy play
-// reads a hundred weights a move from 256 MB and more, and one game's move
-// cannot start before its last one's weights arrive; with two games in
-// turn, one game's weights load while the other's move is decided. Three
-// or four games only add cache pressure (docs/speed.md, "Games in turn").
-const defaultInterleave = 2
-
-// fastestInterleave is Config.Interleave's default on this
-// processor: defaultInterleave where learn.InterleaveHelps, else 1.
-func fastestInterleave() int {
-	if learn.InterleaveHelps() {
-		return defaultInterleave
-	}
-	return 1
-}
-
 // A greedyLane is one game of greedyLanes.
 type greedyLane struct {
 	i   int // the game's index, -1 for none

@@ -140,7 +140,9 @@ func (e *DivergedError) Error() string {
 }
 
 // DefaultInterleave is the number of episodes a worker plays in turn
-// where that trains fastest (FastestInterleave). Config.Interleave's zero
+// where that trains fastest (FastestInterleave), and of greedy games an
+// evaluation's thread plays in turn where that plays fastest (package
+// evaluate). Config.Interleave's zero
 // value is 1: a run stopped anywhere then resumes exactly, where
 // interleaved runs resume exactly only from their checkpoints.
 const DefaultInterleave = 2
@@ -263,13 +265,9 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	}
 	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
+		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves, t.st.Promoted = r.Done, r.Partial, r.Elapsed, r.Moves, r.Promoted
 	}
-	var promoted []bool
-	if cfg.Resume != nil {
-		promoted = cfg.Resume.Promoted
-	}
-	t.promo = newPromotion(net, cfg.Promote, promoted)
+	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
 	lanes := cfg.Interleave
 	if lanes > MaxInterleave {
 		return t, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
