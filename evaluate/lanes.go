@@ -53,38 +53,34 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					continue
 				}
 				live = true
-				if stop.Load() {
-					put(l.i, played{ep: l.ep})
-					l.i = -1
-					continue
-				}
-				c := l.p.Choose(net)
-				finished := true
-				if c.Legal() {
-					l.ep.Moves++
-					l.ep.Score += c.Points()
-					if n++; n == 64 {
-						moves.Add(n)
-						n = 0
+				finished := false // given up, when stop is set
+				if !stop.Load() {
+					c := l.p.Choose(net)
+					if !c.Legal() {
+						l.ep.MaxTile, finished = l.b.MaxTile(), true
+					} else {
+						l.ep.Moves++
+						l.ep.Score += c.Points()
+						if n++; n == 64 {
+							moves.Add(n)
+							n = 0
+						}
+						if !c.Overflow() {
+							l.b = game.Spawn(c.After, l.rng)
+							l.p.Fetch(net, l.b)
+							continue
+						}
+						finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
 					}
-					if !c.Overflow() {
-						l.b = game.Spawn(c.After, l.rng)
-						l.p.Fetch(net, l.b)
-						continue
-					}
-					finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
-				} else {
-					l.ep.MaxTile = l.b.MaxTile()
 				}
-				if !finished {
-					put(l.i, played{ep: l.ep})
+				switch ok := put(l.i, played{ep: l.ep, finished: finished}); {
+				case !finished:
 					l.i = -1
-					continue
-				}
-				if !put(l.i, played{ep: l.ep, finished: true}) {
+				case !ok:
 					return
+				default:
+					begin(l)
 				}
-				begin(l)
 			}
 		}
 	}
