@@ -20,6 +20,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -224,7 +225,18 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
 	rng := func(i int) *rand.PCG { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	if cfg.NewThreesPolicy != nil {
-		return threesWorker(cfg.NewThreesPolicy(), rng, cfg.Stats != nil, stop, moves)
+		policy := cfg.NewThreesPolicy()
+		var rec *threes.Record // with Stats, each finished game carries its line
+		if cfg.Stats != nil {
+			rec = new(threes.Record)
+		}
+		return oneAtATime(func(i int) played {
+			g := playThreesGame(policy, rng(i), rec, stop, moves)
+			if rec != nil && g.finished {
+				g.line = append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')
+			}
+			return g
+		})
 	}
 	lanes := cfg.Interleave
 	if lanes == 0 && learn.InterleaveHelps() {

@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"math/rand/v2"
 	"sync/atomic"
 	"time"
 
@@ -96,21 +95,4 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 	}
 	g.finished = true
 	return g
-}
-
-// threesWorker is the worker of Run's Threes! games, played with policy,
-// game i drawing from rng(i); with records, each finished game carries
-// its line of the statistics file.
-func threesWorker(policy ThreesPolicy, rng func(i int) *rand.PCG, records bool, stop *atomic.Bool, slides *atomic.Int64) worker {
-	var rec *threes.Record
-	if records {
-		rec = new(threes.Record)
-	}
-	return oneAtATime(func(i int) played {
-		g := playThreesGame(policy, rng(i), rec, stop, slides)
-		if rec != nil && g.finished {
-			g.line = append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')
-		}
-		return g
-	})
 }
