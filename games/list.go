@@ -146,29 +146,6 @@ func init() {
 	})
 }
 
-// evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
-func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
-	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick
-	if cfg.Done != nil {
-		var ev Evaluation // one, reused: Done keeps none
-		ec.Done = func(r *evaluate.Result) {
-			ev = evaluation(r)
-			cfg.Done(&ev)
-		}
-	}
-	r, err := evaluate.Run(ctx, ec)
-	return evaluation(&r), err
-}
-
-// evaluation is an evaluation's result as the faces see it.
-func evaluation(r *evaluate.Result) Evaluation {
-	ev := Evaluation{Block: r.Block, Moves: r.Moves, Elapsed: r.Elapsed, Speed: r.Speed}
-	if r.Speed != nil {
-		ev.Placements = r.Speed.Placements
-	}
-	return ev
-}
-
 type advisor2048 struct{ s *search.Searcher }
 
 // Values values the moves of p's view: the board itself, or past 32768
