@@ -1,16 +1,18 @@
-// Package evaluate plays games with a network and no learning: 2048's
-// games (Run) greedily, by expectimax or by any Policy, several greedy
-// games in turn on each thread where that is faster (lanes.go), past
-// 32768 and with tile-downgrading (wide.go); Threes! games (RunThrees) with
-// the course's records and statistics file. Game i draws its randomness
-// from learn.NewRand(seed, i) alone, the generator training uses, so an
-// evaluation's statistics do not depend on its threads, and an
-// interrupted one is a prefix of the whole.
+// Package evaluate plays games with a network and no learning, 2048's
+// and Threes!' alike (Run): greedily, by expectimax or by any policy,
+// several greedy 2048 games in turn on each thread where that is faster
+// (lanes.go), 2048 past 32768 and with tile-downgrading (wide.go),
+// Threes! with the course's records and statistics file (threes.go).
+// Game i draws its randomness from learn.NewRand(seed, i) alone, the
+// generator training uses, so an evaluation's statistics do not depend
+// on its threads, and an interrupted one is a prefix of the whole.
 package evaluate
 
 import (
 	"context"
 	"errors"
+	"io"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -18,40 +20,22 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
 
-// A Policy chooses a move on a board. One policy serves one goroutine.
+// A Policy chooses a 2048 move on a board. One policy serves one
+// goroutine.
 type Policy func(b board.Board) search.Choice
 
-// PlayGame plays one game from a new start with policy and rng.
-func PlayGame(policy Policy, rng game.Rand) learn.Episode {
-	ep, _ := playGame(policy, nil, rng, nil, nil)
-	return ep
-}
-
-// PlayGameFrom plays one game from board w (a move due) with policy and
-// rng, its decisions made by sh (see search.Shifter): the game loop of
-// every game that goes past 32768 or downgrades.
-func PlayGameFrom(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide) learn.Episode {
-	var ep learn.Episode
-	playOn(policy, sh, rng, w, &ep, nil, nil)
-	return ep
-}
-
-// playGame is PlayGame that gives up when stop is set (checked before
-// each move; false then) and adds the moves it plays to moves, a few at a
-// time, when moves is not nil. With sh not nil the whole game is played
-// by the Shifter (downgrading); else on the 4-bit board until a 65536 is
-// made, then on a wide board.
-func playGame(policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
-	return playFrom(game.Start(rng), policy, sh, rng, stop, moves)
-}
-
-// playFrom is playGame from board b.
+// playFrom plays a 2048 game from board b with policy and rng. It gives
+// up when stop is set (checked before each move; false then) and adds
+// the moves it plays to moves, a few at a time, when moves is not nil.
+// With sh not nil the whole game is played by the Shifter (downgrading);
+// else on the 4-bit board until a 65536 is made, then on a wide board.
 func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
 	var ep learn.Episode
 	if sh != nil {
@@ -92,7 +76,8 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 	return ep, true
 }
 
-// Config is an evaluation run.
+// Config is an evaluation run: 2048 games by NewPolicy's or Greedy's
+// policy, or Threes! games by NewThreesPolicy's.
 type Config struct {
 	Games int
 	// First is the index of the first game: the games are First ..
@@ -100,145 +85,107 @@ type Config struct {
 	First   int
 	Seed    uint64
 	Threads int // 0 means all cores
-	// NewPolicy makes the policy of one worker goroutine. Its searches
-	// should stop when the evaluation's context is cancelled (search
-	// Options.Stop set to ctx.Done()), or an interrupted evaluation waits
-	// for the moves under way.
+	// NewPolicy makes the 2048 policy of one worker goroutine. Its
+	// searches should stop when the evaluation's context is cancelled
+	// (search Options.Stop set to ctx.Done()), or an interrupted
+	// evaluation waits for the moves under way.
 	NewPolicy func() Policy
-	// Downgrade, when on, plays every game with tile-downgrading
+	// NewThreesPolicy, when set, plays Threes! games instead, each worker
+	// goroutine with the policy it makes (its searches stopped as
+	// NewPolicy's).
+	NewThreesPolicy func() ThreesPolicy
+	// Downgrade, when on, plays every 2048 game with tile-downgrading
 	// (search.Downgrade, TDL2048+'s -h).
 	Downgrade search.Downgrade
-	// Greedy, when set, plays every game greedily with this network
+	// Greedy, when set, plays every 2048 game greedily with this network
 	// (search.Greedy) instead of NewPolicy's policy, Interleave games at a
 	// time on each thread (lanes.go): one game's weights load while
 	// another's move is decided. The games and their statistics are the
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means fastestInterleave(): 2 where that is faster (lanes.go).
+	// turn; 0 means learn.DefaultInterleave where learn.InterleaveHelps,
+	// else 1. Greedy play reads a hundred weights a move from 256 MB and
+	// more, and one game's move cannot start before its last one's
+	// weights arrive; with two games in turn, one game's weights load
+	// while the other's move is decided. Three or four games only add
+	// cache pressure (docs/speed.md, "Games in turn").
 	Interleave int
+	// Stats, when set, receives one line per Threes! game in the course's
+	// statistics-file format, in game order.
+	Stats io.Writer
 	// Tick, when set, is called about every TickEvery (250ms when 0) from
 	// a goroutine of its own with the progress: Done (and Played) the
-	// games finished, Moves every move played so far, those of the games
-	// under way included, Block the finished games. It is not called
-	// after Evaluate returns.
+	// games finished, Moves every move played so far (Threes!: slides),
+	// those of the games under way included, Block the finished games.
+	// It is not called after Run returns.
 	Tick      func(learn.Snapshot)
 	TickEvery time.Duration
-	// Done, when set, is called after each finished game, in game order,
-	// with the block of the games finished so far, 0..k: a shard's
-	// record of its progress. It runs while the workers wait to hand on
-	// their games, so it should be quick or rare; it must not keep b.
-	Done func(b *stats.Block)
+	// Done, when set, is called after each finished game, in game order
+	// (after its line went to Stats), with the result of the games
+	// finished so far, 0..k: its Block and Speed, not Moves or Elapsed (a
+	// shard's record of its progress). It runs while the workers wait to
+	// hand on their games, so it should be quick or rare; it must not
+	// keep r.
+	Done func(r *Result)
 }
 
-// Evaluate plays cfg.Games games without learning. Game i (counted from
-// cfg.First) draws its randomness from learn.NewRand(cfg.Seed, i) alone, so the statistics do not
-// depend on the number of threads.
-//
-// Cancelling ctx abandons the games under way at their next move: the
-// block holds the games 0..k-1 finished before the first abandoned one
-// (so an interrupted evaluation is a prefix of the whole, exactly: a game
-// that ends after the cancellation is abandoned too, its last moves being
-// perhaps those of searches cut short), and Result.Moves counts every
-// move played, abandoned games' included.
-func Run(ctx context.Context, cfg Config) (stats.Block, learn.Result) {
-	rng := func(i int) game.Rand { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
-	lanes := cfg.Interleave
-	if lanes == 0 {
-		lanes = fastestInterleave()
-	}
-	newWorker := func(stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
-		if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
-			return greedyLanes(cfg.Greedy, lanes, rng, game.Start, stop, moves)
-		}
-		var policy Policy
-		if cfg.Greedy != nil {
-			policy = greedy(cfg.Greedy)
-		} else {
-			policy = cfg.NewPolicy()
-		}
-		var sh *search.Shifter
-		if cfg.Downgrade.On() {
-			sh = search.NewShifter(cfg.Downgrade)
-		}
-		return oneAtATime(asPlayed(func(i int) (learn.Episode, bool) { return playGame(policy, sh, rng(i), stop, moves) }))
-	}
-	total, moves, elapsed, _ := evaluate(ctx, cfg.Games, cfg.Threads, cfg.Tick, cfg.TickEvery, newWorker,
-		func(ep learn.Episode, b *stats.Block) error {
-			b.Add(ep.Score, ep.MaxTile, ep.Moves)
-			if cfg.Done != nil {
-				cfg.Done(b)
-			}
-			return nil
-		})
-	return total, learn.Result{Episodes: total.Games, Moves: moves, Elapsed: elapsed}
+// A Result is what Run found: the finished games, a prefix 0..k-1 of all
+// when it was interrupted.
+type Result struct {
+	Block stats.Block // score, largest tile (Threes!: its index), moves (slides)
+	// Speed is the speed part of the course summary of Threes! games
+	// (stats.Block.WriteThrees); nil for 2048.
+	Speed   *stats.Speed
+	Moves   int64 // every move played, abandoned games' included
+	Elapsed time.Duration
 }
 
-// A worker plays games on one goroutine: it takes their indices from take
-// until take says there are none left, and hands each game's result to
-// put, stopping when put returns false. It may hold several games at once
-// and finish them out of order.
-type worker[R any] func(take func() (int, bool), put func(i int, r R) bool)
-
-// played is a game of an evaluation as its workers hand it on: finished
-// false when it was given up.
-type played[G any] struct {
-	g        G
+// A played game is one game of an evaluation as its worker hands it on:
+// finished false when it was given up.
+type played struct {
+	ep       learn.Episode
+	speed    stats.Speed // Threes!: its slides, placements and times
+	line     []byte      // Threes!: its record, when Config.Stats is set
 	finished bool
 }
 
-// oneAtATime is the worker of a player of one game at a time.
-func oneAtATime[R any](play func(i int) R) worker[R] {
-	return func(take func() (int, bool), put func(int, R) bool) {
-		for i, ok := take(); ok && put(i, play(i)); i, ok = take() {
-		}
-	}
-}
-
-// asPlayed makes a player of games that reports whether each finished
-// into one of played games.
-func asPlayed[G any](play func(i int) (G, bool)) func(i int) played[G] {
-	return func(i int) played[G] {
-		g, finished := play(i)
-		return played[G]{g, finished}
-	}
-}
-
-// greedy is the policy of search.Greedy with net.
-func greedy(net *ntuple.Network) Policy {
-	return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-}
-
-// evaluate is what the evaluations of every game share: games 0..games-1
-// played on threads goroutines by the workers newWorker makes (one per
-// goroutine; a worker gives up its games when stop is set, and adds the
-// moves it plays to moves), the finished games handed in order to add
-// with the block of those before them, until the first abandoned game or
-// add's first error, and the progress ticks. It returns the block, the
-// moves played (abandoned games' included) and the wall time.
-func evaluate[G any](ctx context.Context, games, threads int, tick func(learn.Snapshot), every time.Duration,
-	newWorker func(stop *atomic.Bool, moves *atomic.Int64) worker[played[G]],
-	add func(g G, b *stats.Block) error) (stats.Block, int64, time.Duration, error) {
+// Run plays cfg.Games games without learning. Game i (counted from
+// cfg.First) draws its randomness from learn.NewRand(cfg.Seed, i) alone,
+// so the statistics do not depend on the number of threads. It stops at
+// the first error writing the statistics file, which it returns.
+//
+// Cancelling ctx abandons the games under way at their next move: the
+// result (and the statistics file) holds the games 0..k-1 finished
+// before the first abandoned one (so an interrupted evaluation is a
+// prefix of the whole, exactly: a game that ends after the cancellation
+// is abandoned too, its last moves being perhaps those of searches cut
+// short), and Result.Moves counts every move played, abandoned games'
+// included.
+func Run(ctx context.Context, cfg Config) (Result, error) {
 	start := time.Now()
 	var (
-		mu    sync.Mutex // guards total for tick
-		total stats.Block
+		mu    sync.Mutex // guards res for tick
+		res   Result
+		sofar Result // what Done sees
+		speed stats.Speed
 		moves atomic.Int64
 		stop  atomic.Bool
 	)
+	if cfg.NewThreesPolicy != nil {
+		res.Speed = new(stats.Speed)
+	}
 	defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	if ctx.Err() != nil {
 		stop.Store(true)
 	}
-	defer startTicks(tick, every, func() learn.Snapshot {
+	defer startTicks(cfg.Tick, cfg.TickEvery, func() learn.Snapshot {
 		mu.Lock()
 		defer mu.Unlock()
 		d := time.Since(start)
-		return learn.Snapshot{Done: total.Games, Total: games, Played: total.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: total}
+		return learn.Snapshot{Done: res.Block.Games, Total: cfg.Games, Played: res.Block.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: res.Block}
 	})()
-	err := runGames(ctx, games, threads, func() worker[played[G]] {
-		return newWorker(&stop, &moves)
-	}, func(_ int, g played[G]) error {
+	err := runGames(ctx, cfg.Games, cfg.Threads, func() worker { return cfg.worker(&stop, &moves) }, func(_ int, g played) error {
 		// A game handed on after the cancellation counts as abandoned
 		// even when it ended: its last moves may come from searches cut
 		// short (search.Options.Stop), before its worker saw stop.
@@ -247,15 +194,94 @@ func evaluate[G any](ctx context.Context, games, threads int, tick func(learn.Sn
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		return add(g.g, &total)
+		res.Block.Add(g.ep.Score, g.ep.MaxTile, g.ep.Moves)
+		if s := res.Speed; s != nil {
+			s.Slides, s.Placements, s.Time = s.Slides+g.speed.Slides, s.Placements+g.speed.Placements, s.Time+g.speed.Time
+			s.SlideTime, s.PlaceTime = s.SlideTime+g.speed.SlideTime, s.PlaceTime+g.speed.PlaceTime
+		}
+		if cfg.Stats != nil {
+			if _, err := cfg.Stats.Write(g.line); err != nil {
+				return err
+			}
+		}
+		if cfg.Done != nil {
+			sofar = Result{Block: res.Block}
+			if res.Speed != nil {
+				speed, sofar.Speed = *res.Speed, &speed
+			}
+			cfg.Done(&sofar)
+		}
+		return nil
 	})
 	if err == errAbandoned {
 		err = nil
 	}
-	return total, moves.Load(), time.Since(start), err
+	res.Moves, res.Elapsed = moves.Load(), time.Since(start)
+	return res, err
 }
 
-// errAbandoned stops PlayGames at the first game given up.
+// worker makes the worker of one goroutine of Run: it gives up its games
+// when stop is set, and adds the moves it plays to moves.
+func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
+	rng := func(i int) *rand.PCG { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
+	if cfg.NewThreesPolicy != nil {
+		policy := cfg.NewThreesPolicy()
+		var rec *threes.Record // with Stats, each finished game carries its line
+		if cfg.Stats != nil {
+			rec = new(threes.Record)
+		}
+		return oneAtATime(func(i int) played {
+			g := playThreesGame(policy, rng(i), rec, stop, moves)
+			if rec != nil && g.finished {
+				g.line = append(rec.AppendText(make([]byte, 0, 8*len(rec.Steps))), '\n')
+			}
+			return g
+		})
+	}
+	lanes := cfg.Interleave
+	if lanes == 0 && learn.InterleaveHelps() {
+		lanes = learn.DefaultInterleave
+	}
+	if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
+		return greedyLanes(cfg.Greedy, lanes, func(i int) game.Rand { return rng(i) }, game.Start, stop, moves)
+	}
+	var policy Policy
+	if cfg.Greedy != nil {
+		policy = greedy(cfg.Greedy)
+	} else {
+		policy = cfg.NewPolicy()
+	}
+	var sh *search.Shifter
+	if cfg.Downgrade.On() {
+		sh = search.NewShifter(cfg.Downgrade)
+	}
+	return oneAtATime(func(i int) played {
+		r := rng(i)
+		ep, ok := playFrom(game.Start(r), policy, sh, r, stop, moves)
+		return played{ep: ep, finished: ok}
+	})
+}
+
+// A worker plays games on one goroutine: it takes their indices from take
+// until take says there are none left, and hands each game to put,
+// stopping when put returns false. It may hold several games at once and
+// finish them out of order.
+type worker func(take func() (int, bool), put func(i int, g played) bool)
+
+// oneAtATime is the worker of a player of one game at a time.
+func oneAtATime(play func(i int) played) worker {
+	return func(take func() (int, bool), put func(int, played) bool) {
+		for i, ok := take(); ok && put(i, play(i)); i, ok = take() {
+		}
+	}
+}
+
+// greedy is the policy of search.Greedy with net.
+func greedy(net *ntuple.Network) Policy {
+	return func(b board.Board) search.Choice { return search.Greedy(net, b) }
+}
+
+// errAbandoned stops Run at the first game given up.
 var errAbandoned = errors.New("game abandoned")
 
 // startTicks calls tick with snap() every every (250ms when 0), from a
@@ -295,29 +321,22 @@ func startTicks(tick func(learn.Snapshot), every time.Duration, snap func() lear
 	}
 }
 
-// PlayGames plays games 0..games-1 on threads goroutines (0: all cores),
-// each with a player newPlayer makes for it, and hands each result to done
-// in game order, one call at a time. It stops early when ctx is cancelled
-// or done returns an error, which it returns; done has then seen a prefix
-// of the games.
-func PlayGames[R any](ctx context.Context, games, threads int, newPlayer func() func(i int) R, done func(i int, r R) error) error {
-	return runGames(ctx, games, threads, func() worker[R] { return oneAtATime(newPlayer()) }, done)
-}
-
-// runGames is PlayGames with workers that may hold several games at once:
-// each goroutine runs one worker newWorker makes, which takes game indices
-// from take until it says there are none left (all taken, ctx cancelled)
-// and hands each result to put, in any order, stopping when put returns
-// false (done failed). The results reach done in game order.
-func runGames[R any](ctx context.Context, games, threads int, newWorker func() worker[R], done func(i int, r R) error) error {
+// runGames plays games 0..games-1 on threads goroutines (0: all cores),
+// each running one worker newWorker makes, which takes game indices from
+// take until it says there are none left (all taken, ctx cancelled) and
+// hands each game to put, in any order, stopping when put returns false
+// (done failed). The games reach done in game order, one call at a time;
+// runGames returns done's first error, done having then seen a prefix of
+// the games.
+func runGames(ctx context.Context, games, threads int, newWorker func() worker, done func(i int, g played) error) error {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	var (
 		next    atomic.Int64
 		mu      sync.Mutex
-		pending = map[int]R{} // results waiting for their predecessors
-		handed  int           // results handed to done
+		pending = map[int]played{} // results waiting for their predecessors
+		handed  int                // results handed to done
 		failed  error
 		wg      sync.WaitGroup
 	)
@@ -328,7 +347,7 @@ func runGames[R any](ctx context.Context, games, threads int, newWorker func() w
 		i := int(next.Add(1) - 1)
 		return i, i < games
 	}
-	put := func(i int, r R) bool {
+	put := func(i int, r played) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		if failed != nil {

@@ -10,23 +10,6 @@ import (
 	"github.com/td2048/td2048/search"
 )
 
-// defaultInterleave is the number of greedy games each thread plays
-// in turn where that plays fastest (FastestInterleave). Greedy play
-// reads a hundred weights a move from 256 MB and more, and one game's move
-// cannot start before its last one's weights arrive; with two games in
-// turn, one game's weights load while the other's move is decided. Three
-// or four games only add cache pressure (docs/speed.md, "Games in turn").
-const defaultInterleave = 2
-
-// fastestInterleave is Config.Interleave's default on this
-// processor: defaultInterleave where learn.InterleaveHelps, else 1.
-func fastestInterleave() int {
-	if learn.InterleaveHelps() {
-		return defaultInterleave
-	}
-	return 1
-}
-
 // A greedyLane is one game of greedyLanes.
 type greedyLane struct {
 	i   int // the game's index, -1 for none
@@ -43,8 +26,8 @@ type greedyLane struct {
 // alone, so each game is the one a single-game player plays, move for
 // move; a game that merges two 32768s goes on alone (overflowOn).
 func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
-	stop *atomic.Bool, moves *atomic.Int64) worker[played[learn.Episode]] {
-	return func(take func() (int, bool), put func(int, played[learn.Episode]) bool) {
+	stop *atomic.Bool, moves *atomic.Int64) worker {
+	return func(take func() (int, bool), put func(int, played) bool) {
 		n := int64(0) // moves not yet added to moves
 		defer func() { moves.Add(n) }()
 		lanes := make([]greedyLane, k)
@@ -70,38 +53,34 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 					continue
 				}
 				live = true
-				if stop.Load() {
-					put(l.i, played[learn.Episode]{l.ep, false})
-					l.i = -1
-					continue
-				}
-				c := l.p.Choose(net)
-				finished := true
-				if c.Legal() {
-					l.ep.Moves++
-					l.ep.Score += c.Points()
-					if n++; n == 64 {
-						moves.Add(n)
-						n = 0
+				finished := false // given up, when stop is set
+				if !stop.Load() {
+					c := l.p.Choose(net)
+					if !c.Legal() {
+						l.ep.MaxTile, finished = l.b.MaxTile(), true
+					} else {
+						l.ep.Moves++
+						l.ep.Score += c.Points()
+						if n++; n == 64 {
+							moves.Add(n)
+							n = 0
+						}
+						if !c.Overflow() {
+							l.b = game.Spawn(c.After, l.rng)
+							l.p.Fetch(net, l.b)
+							continue
+						}
+						finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
 					}
-					if !c.Overflow() {
-						l.b = game.Spawn(c.After, l.rng)
-						l.p.Fetch(net, l.b)
-						continue
-					}
-					finished = overflowOn(greedy(net), l.b, c, l.rng, &l.ep, stop, moves)
-				} else {
-					l.ep.MaxTile = l.b.MaxTile()
 				}
-				if !finished {
-					put(l.i, played[learn.Episode]{l.ep, false})
+				switch ok := put(l.i, played{ep: l.ep, finished: finished}); {
+				case !finished:
 					l.i = -1
-					continue
-				}
-				if !put(l.i, played[learn.Episode]{l.ep, true}) {
+				case !ok:
 					return
+				default:
+					begin(l)
 				}
-				begin(l)
 			}
 		}
 	}

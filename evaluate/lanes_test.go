@@ -23,14 +23,14 @@ func TestInterleavedEvaluationPlaysTheSameGames(t *testing.T) {
 	for _, spec := range specs {
 		net := ntuple.MustNew(spec)
 		learn.Train(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300})
-		one, r1 := Run(context.Background(), Config{Games: 150, Seed: 5, Threads: 1, NewPolicy: greedyPolicies(net)})
+		one, r1 := runBlock(context.Background(), Config{Games: 150, Seed: 5, Threads: 1, NewPolicy: greedyPolicies(net)})
 		if one.Games != 150 || r1.Moves != one.Moves {
 			t.Fatalf("%s: one at a time %+v, result %+v", spec, one, r1)
 		}
 		for _, threads := range []int{1, 2} {
 			for _, k := range []int{0, 1, 2, 3, 7} {
-				got, r := Run(context.Background(), Config{Games: 150, Seed: 5, Threads: threads, Greedy: net, Interleave: k})
-				if got != one || r.Moves != r1.Moves || r.Episodes != 150 {
+				got, r := runBlock(context.Background(), Config{Games: 150, Seed: 5, Threads: threads, Greedy: net, Interleave: k})
+				if got != one || r.Moves != r1.Moves {
 					t.Fatalf("%s, %d threads, %d in turn: %+v (%d moves)\none at a time %+v (%d moves)", spec, threads, k, got, r.Moves, one, r1.Moves)
 				}
 			}
@@ -48,7 +48,7 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var seen atomic.Int64
-		block, res := Run(ctx, Config{Games: 1 << 20, Seed: 9, Threads: threads, Greedy: net, Interleave: 3,
+		block, res := runBlock(ctx, Config{Games: 1 << 20, Seed: 9, Threads: threads, Greedy: net, Interleave: 3,
 			TickEvery: time.Millisecond, Tick: func(s learn.Snapshot) {
 				seen.Store(s.Moves)
 				if s.Block.Games >= 20 {
@@ -56,10 +56,10 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 				}
 			}})
 		cancel()
-		if block.Games < 20 || block.Games >= 1<<20 || res.Episodes != block.Games || res.Moves < block.Moves || res.Moves < seen.Load() {
+		if block.Games < 20 || block.Games >= 1<<20 || res.Moves < block.Moves || res.Moves < seen.Load() {
 			t.Fatalf("%d threads: %d games finished, result %+v, %d moves seen", threads, block.Games, res, seen.Load())
 		}
-		whole, _ := Run(context.Background(), Config{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
+		whole, _ := runBlock(context.Background(), Config{Games: block.Games, Seed: 9, Threads: 1, NewPolicy: greedyPolicies(net)})
 		if whole != block {
 			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, block, block.Games, whole)
 		}
@@ -74,17 +74,17 @@ func TestInterleavedGamesGoPast32768(t *testing.T) {
 	const games = 5
 	next := 0
 	take := func() (int, bool) { next++; return next - 1, next <= games }
-	got := map[int]played[learn.Episode]{}
+	got := map[int]played{}
 	var stop atomic.Bool
 	var counted atomic.Int64
-	greedyLanes(net, 2, rng, func(game.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played[learn.Episode]) bool {
+	greedyLanes(net, 2, rng, func(game.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played) bool {
 		got[i] = p
 		return true
 	})
 	total := 0
 	for i := range games {
 		want, ok := playFrom(fourBig, greedyPolicies(net)(), nil, rng(i), nil, nil)
-		if g := got[i]; !ok || !g.finished || g.g != want || !want.Overflow || want.MaxTile < 17 {
+		if g := got[i]; !ok || !g.finished || g.ep != want || !want.Overflow || want.MaxTile < 17 {
 			t.Fatalf("game %d: interleaved %+v, alone %+v", i, g, want)
 		}
 		total += want.Moves

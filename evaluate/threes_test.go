@@ -27,7 +27,7 @@ func TestThreesEvaluateInterruptedIsAPrefix(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var slides atomic.Int64
 		var file bytes.Buffer
-		ev, err := RunThrees(ctx, ThreesConfig{Games: 500, Seed: 9, Threads: threads, Stats: &file, NewPolicy: func() ThreesPolicy {
+		ev, err := Run(ctx, Config{Games: 500, Seed: 9, Threads: threads, Stats: &file, NewThreesPolicy: func() ThreesPolicy {
 			return func(g *threes.Game) search.Choice {
 				if slides.Add(1) == 2000 {
 					cancel()
@@ -39,15 +39,15 @@ func TestThreesEvaluateInterruptedIsAPrefix(t *testing.T) {
 		n := ev.Block.Games
 		// One thread has finished some games at the cancel; with two, the
 		// first game may be the one abandoned.
-		if err != nil || n == 0 && threads == 1 || n >= 500 || ev.Summary.Games != n || strings.Count(file.String(), "\n") != n {
-			t.Fatalf("%d threads: %v, %d games, summary %d, file %d lines", threads, err, n, ev.Summary.Games, strings.Count(file.String(), "\n"))
+		if err != nil || n == 0 && threads == 1 || n >= 500 || ev.Speed.Slides != ev.Block.Moves || strings.Count(file.String(), "\n") != n {
+			t.Fatalf("%d threads: %v, %d games, %d slides, file %d lines", threads, err, n, ev.Speed.Slides, strings.Count(file.String(), "\n"))
 		}
-		if ev.Slides < ev.Block.Moves || ev.Slides > slides.Load() {
-			t.Fatalf("%d threads: %d slides counted, %d in finished games, %d played", threads, ev.Slides, ev.Block.Moves, slides.Load())
+		if ev.Moves < ev.Block.Moves || ev.Moves > slides.Load() {
+			t.Fatalf("%d threads: %d slides counted, %d in finished games, %d played", threads, ev.Moves, ev.Block.Moves, slides.Load())
 		}
 		var whole bytes.Buffer
-		first, err := RunThrees(context.Background(), ThreesConfig{Games: n, Seed: 9, Threads: 1, Stats: &whole,
-			NewPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }})
+		first, err := Run(context.Background(), Config{Games: n, Seed: 9, Threads: 1, Stats: &whole,
+			NewThreesPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }})
 		if err != nil || first.Block != ev.Block || whole.String() != file.String() {
 			t.Fatalf("%d threads: interrupted %+v\nfirst %d games %+v", threads, ev.Block, n, first.Block)
 		}
@@ -70,9 +70,9 @@ func TestThreesEvaluateStopsSearchesAndTicks(t *testing.T) {
 	time.AfterFunc(20*time.Second, cancel)
 	var ticks atomic.Int64
 	var moved atomic.Bool
-	done := make(chan ThreesResult, 1)
+	done := make(chan Result, 1)
 	go func() {
-		ev, _ := RunThrees(ctx, ThreesConfig{Games: games, Threads: 2, TickEvery: 10 * time.Millisecond,
+		ev, _ := Run(ctx, Config{Games: games, Threads: 2, TickEvery: 10 * time.Millisecond,
 			Tick: func(s learn.Snapshot) {
 				ticks.Add(1)
 				if s.Moves > 0 && s.Done == 0 {
@@ -80,7 +80,7 @@ func TestThreesEvaluateStopsSearchesAndTicks(t *testing.T) {
 					cancel()
 				}
 			},
-			NewPolicy: func() ThreesPolicy {
+			NewThreesPolicy: func() ThreesPolicy {
 				return search.NewThrees(net, search.Options{Depth: 4, Stop: ctx.Done()}, nil).Best
 			}})
 		done <- ev
@@ -105,8 +105,8 @@ func TestThreesGreedyMatchesWorker(t *testing.T) {
 	// from the same stream: same scores and lengths.
 	w := learn.NewThreesWorker(net, learn.NewRand(5, 5))
 	ep := w.Play(0)
-	gs := PlayThreesGame(GreedyThreesPolicy(net), learn.NewRand(5, 5), nil)
-	if ep.Score != gs.Score || ep.Moves != gs.Slides || ep.MaxTile != gs.MaxTile {
+	gs := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(5, 5), nil, nil, nil)
+	if ep.Score != gs.ep.Score || ep.Moves != gs.ep.Moves || ep.MaxTile != gs.ep.MaxTile {
 		t.Fatalf("worker %+v, greedy %+v", ep, gs)
 	}
 }
@@ -116,10 +116,10 @@ func TestThreesEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
 	if _, _, err := learn.TrainThrees(context.Background(), net, learn.Config{Episodes: 300, Seed: 3, Threads: 1, Every: 300}); err != nil {
 		t.Fatal(err)
 	}
-	eval := func(threads int) (ThreesResult, string) {
+	eval := func(threads int) (Result, string) {
 		var buf bytes.Buffer
-		ev, err := RunThrees(context.Background(), ThreesConfig{Games: 100, Seed: 9, Threads: threads,
-			NewPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }, Stats: &buf})
+		ev, err := Run(context.Background(), Config{Games: 100, Seed: 9, Threads: threads,
+			NewThreesPolicy: func() ThreesPolicy { return GreedyThreesPolicy(net) }, Stats: &buf})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,9 +169,9 @@ func TestThreesEvaluateSameForAnyThreadsAndRecords(t *testing.T) {
 		rp, _ := r.Replay()
 		sum.Add(rp.GameStats)
 	}
-	if sum.Sum != one.Summary.Sum || sum.End != one.Summary.End || sum.Slides != one.Summary.Slides ||
-		sum.Placements != one.Summary.Placements || sum.SlideTime != one.Summary.SlideTime {
-		t.Fatalf("replayed %+v\nplayed %+v", sum, one.Summary)
+	if sum.Sum != one.Block.Sum || [16]int(one.Block.End[:16]) != sum.End || sum.Slides != one.Speed.Slides ||
+		sum.Placements != one.Speed.Placements || sum.SlideTime != one.Speed.SlideTime {
+		t.Fatalf("replayed %+v\nplayed %+v %+v", sum, one.Block, one.Speed)
 	}
 }
 
@@ -182,7 +182,9 @@ func TestThreesPlayGameRecordsTimes(t *testing.T) {
 	threesClock = func() int64 { now++; return now }
 	net := ntuple.MustNew("0123")
 	var rec threes.Record
-	gs := PlayThreesGame(GreedyThreesPolicy(net), learn.NewRand(1, 1), &rec)
+	g := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(1, 1), &rec, nil, nil)
+	gs := threes.GameStats{Score: g.ep.Score, MaxTile: g.ep.MaxTile, Slides: g.ep.Moves, Placements: int(g.speed.Placements),
+		Time: g.speed.Time, SlideTime: g.speed.SlideTime, PlaceTime: g.speed.PlaceTime}
 	rp, err := rec.Replay()
 	if err != nil {
 		t.Fatal(err)

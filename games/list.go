@@ -71,22 +71,13 @@ var game2048 = &Game{
 		return advisor2048{search.NewSearcher(net, opt, tt)}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-		ec := evaluate.Config{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-			Interleave: cfg.Interleave, Downgrade: cfg.Downgrade, Tick: cfg.Tick}
-		if cfg.Done != nil {
-			var ev Evaluation // one, reused: Done keeps none
-			ec.Done = func(b *stats.Block) {
-				ev = Evaluation{Block: *b}
-				cfg.Done(&ev)
-			}
-		}
+		ec := evaluate.Config{Interleave: cfg.Interleave, Downgrade: cfg.Downgrade}
 		if Greedy(cfg.Search) {
 			ec.Greedy = cfg.Net
 		} else {
 			ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
-		block, res := evaluate.Run(ctx, ec)
-		return Evaluation{Block: block, Moves: res.Moves, Elapsed: res.Elapsed}, nil
+		return evaluateWith(ctx, cfg, ec)
 	},
 	Downgrades:  true,
 	Interleaves: true,
@@ -140,20 +131,7 @@ var gameThrees = &Game{
 		if !Greedy(cfg.Search) {
 			newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
-		tc := evaluate.ThreesConfig{Games: cfg.Games, First: cfg.First, Seed: cfg.Seed, Threads: cfg.Threads,
-			NewPolicy: newPolicy, Stats: cfg.Stats, Tick: cfg.Tick}
-		if cfg.Done != nil {
-			var ev Evaluation // one, reused: Done keeps none
-			var sp stats.Speed
-			tc.Done = func(e *evaluate.ThreesResult) {
-				sp = e.Speed()
-				ev = Evaluation{Block: e.Block, Speed: &sp, Placements: e.Summary.Placements}
-				cfg.Done(&ev)
-			}
-		}
-		ev, err := evaluate.RunThrees(ctx, tc)
-		speed := ev.Speed()
-		return Evaluation{Block: ev.Block, Moves: ev.Slides, Elapsed: ev.Elapsed, Speed: &speed, Placements: ev.Summary.Placements}, err
+		return evaluateWith(ctx, cfg, evaluate.Config{NewThreesPolicy: newPolicy, Stats: cfg.Stats})
 	},
 	StatsFile: true,
 	WriteEval: func(w io.Writer, ev *Evaluation) error {

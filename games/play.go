@@ -4,10 +4,12 @@ package games
 // of a position (hint, the agent of tui and web) and whole evaluations.
 
 import (
+	"context"
 	"io"
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -111,4 +113,27 @@ type Evaluation struct {
 // each thread (EvalConfig.Interleave) in a game that Interleaves.
 func Greedy(opt search.Options) bool {
 	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
+}
+
+// evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
+func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
+	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick
+	if cfg.Done != nil {
+		var ev Evaluation // one, reused: Done keeps none
+		ec.Done = func(r *evaluate.Result) {
+			ev = evaluation(r)
+			cfg.Done(&ev)
+		}
+	}
+	r, err := evaluate.Run(ctx, ec)
+	return evaluation(&r), err
+}
+
+// evaluation is an evaluation's result as the faces see it.
+func evaluation(r *evaluate.Result) Evaluation {
+	ev := Evaluation{Block: r.Block, Moves: r.Moves, Elapsed: r.Elapsed, Speed: r.Speed}
+	if r.Speed != nil {
+		ev.Placements = r.Speed.Placements
+	}
+	return ev
 }

@@ -54,13 +54,7 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 			}
 			tr.pushStart(start, k)
 		}
-		ep := w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.block))
-		if sub == 0 {
-			first = ep
-		}
-		first.work += ep.Moves
-		if ep.diverged {
-			first.diverged = true
+		if tally(&first, sub, w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.block))) {
 			return first
 		}
 	}

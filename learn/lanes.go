@@ -22,7 +22,8 @@ import (
 // compute. Each game learns as it would alone; the games share the
 // network as threads do (Hogwild), within one thread.
 
-// A stepper is a player whose episodes can be played a move at a time.
+// A stepper plays its episodes a move at a time (a Worker's 2048
+// after-state episodes).
 type stepper interface {
 	begin(alpha float32) // start an episode learnt with rate alpha
 	fetch()              // compute the next move's candidates, ask for their weights

@@ -6,10 +6,10 @@
 //
 // The learner core is the Trace: it chooses each move (argmax of reward
 // plus value over the candidates the game's episode loop gives it,
-// Moves) and learns from the episode, the same for every game. Each game
-// has its episode loop (Worker for 2048, with the state learner beside
-// it; ThreesWorker for Threes!), and Train runs any of them: statistics
-// blocks, schedules, checkpoints with exact resume, worker threads.
+// Moves) and learns from the episode, the same for every game. A Worker
+// plays each game's episode loop (2048's, with the state learner beside
+// it, or Threes!'), and Train runs them: statistics blocks, schedules,
+// checkpoints with exact resume, worker threads.
 // Playing without learning is package evaluate's.
 package learn
 
@@ -89,6 +89,8 @@ type Worker struct {
 	// network has stages.
 	cur    afterGame
 	staged bool
+	// threes: the worker plays Threes! (NewThreesWorker).
+	threes bool
 }
 
 // start is an episode's first board.
@@ -114,8 +116,11 @@ func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
 // Play plays one episode with the current weights and, with alpha > 0,
 // learns from it.
 func (w *Worker) Play(alpha float32) Episode {
-	if w.Kind == State {
+	switch {
+	case w.Kind == State:
 		return w.playState(alpha)
+	case w.threes:
+		return w.playThrees(alpha)
 	}
 	if w.trace.shaped = w.Shaping != (Shaping{}); w.trace.shaped {
 		return w.playShaped(alpha)

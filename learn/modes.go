@@ -112,17 +112,7 @@ func (m Mode) String() string {
 	if m.steps > 1 {
 		parts = append(parts, "nstep="+strconv.Itoa(m.steps))
 	}
-	head := "backward"
-	switch {
-	case m.delayed():
-		head = "delayed"
-	case m.online && m.value == valueChoice:
-		head = "fast"
-	case m.online && m.value == valueFresh:
-		head = "forward"
-	case m.online:
-		head = "online"
-	}
+	head, _ := m.head()
 	return strings.Join(append([]string{head}, parts...), ",")
 }
 
@@ -137,17 +127,24 @@ func (m Mode) Describe() string {
 	case m.steps > 1:
 		what = fmt.Sprintf("%d-step TD", m.steps)
 	}
+	_, how := m.head()
+	return what + ", " + how
+}
+
+// head is the mode's first word as ParseMode reads it, and how it
+// updates in words.
+func (m Mode) head() (string, string) {
 	switch {
 	case m.delayed():
-		return what + ", delayed online updates on the values of the choices"
+		return "delayed", "delayed online updates on the values of the choices"
 	case m.online && m.value == valueChoice:
-		return what + ", online updates from the values of the choices (fast)"
+		return "fast", "online updates from the values of the choices (fast)"
 	case m.online && m.value == valueFresh:
-		return what + ", online updates from values read again (forward)"
+		return "forward", "online updates from values read again (forward)"
 	case m.online:
-		return what + ", online updates"
+		return "online", "online updates"
 	}
-	return what + ", backward episode updates"
+	return "backward", "backward episode updates"
 }
 
 // ModeNames are the update modes ParseMode reads, the default first (for

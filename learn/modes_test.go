@@ -243,7 +243,7 @@ func TestSlidingTraceLearnsAsWhole(t *testing.T) {
 						if ea.Moves > m.n()+window {
 							long++
 						}
-						most = max(most, ws[0].trace.len())
+						most = max(most, len(ws[0].trace.steps))
 					}
 					if long < 20 || most > m.n()+window {
 						t.Fatalf("%s: %d of 30 games longer than a window; the sliding trace held up to %d steps", name, long, most)

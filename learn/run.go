@@ -35,11 +35,6 @@ func NewRand(seed, stream uint64) *rand.PCG {
 	return &p.PCG
 }
 
-// A player plays one episode at a time on one goroutine, learning from it
-// with rate alpha (none when alpha is 0). Worker is 2048's; other games
-// bring their own to Train through Config.newPlayer.
-type player interface{ Play(alpha float32) Episode }
-
 // Config is a training run.
 type Config struct {
 	Episodes int // the run's total: episodes Resume.Done..Episodes-1 are played
@@ -52,7 +47,7 @@ type Config struct {
 	// Interleave is how many episodes each worker plays in turn (lanes.go),
 	// each with its own generator; 0 means 1 (FastestInterleave gives the
 	// train command's default). More than 1 is refused where it cannot
-	// apply (CheckInterleave; players of other games, Config.newPlayer).
+	// apply (CheckInterleave; Threes!, TrainThrees).
 	Interleave int
 	// AdaptInterleave, on several threads, lets the run vary how many of
 	// its Interleave episodes each worker plays at once (1 or all) and
@@ -83,9 +78,8 @@ type Config struct {
 	// Tick, when set, is called about every TickEvery with the progress.
 	Tick      func(Snapshot)
 	TickEvery time.Duration
-	// newPlayer makes the player of one worker goroutine from its
-	// generator; nil means a 2048 Worker of Kind.
-	newPlayer func(rng *rand.PCG) player
+	// threes: the workers play Threes! (TrainThrees).
+	threes bool
 	// Promote turns on weight promotion for a multi-stage network: a stage
 	// first entered in the run starts from the stage below's weights.
 	Promote bool
@@ -140,7 +134,9 @@ func (e *DivergedError) Error() string {
 }
 
 // DefaultInterleave is the number of episodes a worker plays in turn
-// where that trains fastest (FastestInterleave). Config.Interleave's zero
+// where that trains fastest (FastestInterleave), and of greedy games an
+// evaluation's thread plays in turn where that plays fastest (package
+// evaluate). Config.Interleave's zero
 // value is 1: a run stopped anywhere then resumes exactly, where
 // interleaved runs resume exactly only from their checkpoints.
 const DefaultInterleave = 2
@@ -175,7 +171,7 @@ const MaxInterleave = 64
 
 // play plays one episode at a time on p until take has none to give. With
 // a control, worker k parks while ctl.lanes(k) is 0, and counts its moves.
-func play(p player, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
+func play(p *Worker, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
 	for {
 		if ctl != nil && ctl.lanes(k) == 0 && !ctl.park(k) {
 			return
@@ -263,13 +259,9 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	}
 	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves = r.Done, r.Partial, r.Elapsed, r.Moves
+		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves, t.st.Promoted = r.Done, r.Partial, r.Elapsed, r.Moves, r.Promoted
 	}
-	var promoted []bool
-	if cfg.Resume != nil {
-		promoted = cfg.Resume.Promoted
-	}
-	t.promo = newPromotion(net, cfg.Promote, promoted)
+	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
 	lanes := cfg.Interleave
 	if lanes > MaxInterleave {
 		return t, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
@@ -277,7 +269,7 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
 		return t, err
 	}
-	if lanes > 1 && cfg.newPlayer != nil {
+	if lanes > 1 && cfg.threes {
 		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
 	}
 	t.lanes = max(lanes, 1)
@@ -355,10 +347,6 @@ func (t *trainer) run() (RunState, Result, error) {
 // work is worker k: it plays episodes until the run hands out no more.
 func (t *trainer) work(k int, ctl *laneControl) {
 	cfg := t.cfg
-	if cfg.newPlayer != nil {
-		play(cfg.newPlayer(t.rands[k]), t.take, t.finish, ctl, k)
-		return
-	}
 	ws := make([]stepper, t.lanes)
 	var w *Worker
 	for j := range t.lanes {
@@ -366,7 +354,7 @@ func (t *trainer) work(k int, ctl *laneControl) {
 		if w.trace != nil {
 			w.trace.Mode, w.trace.interleaved = cfg.Mode, t.lanes > 1
 		}
-		w.promote, w.Shaping = t.promo, cfg.Shaping
+		w.promote, w.Shaping, w.threes = t.promo, cfg.Shaping, cfg.threes
 		ws[j] = w
 	}
 	if t.lanes == 1 {

@@ -172,19 +172,23 @@ func (w *Worker) playRestart(alpha float32) Episode {
 		}
 		k := 0
 		ep := w.subEpisode(game.Spawn(start, w.Rand), alpha, &k, nil, 0)
-		if sub == 0 {
-			first = ep
-		}
-		first.work += ep.Moves
-		if ep.diverged {
-			first.diverged = true
-			return first
-		}
-		if ep.Moves < w.Shaping.l {
+		if tally(&first, sub, ep) || ep.Moves < w.Shaping.l {
 			return first
 		}
 		start = tr.steps[skip+int(float32(ep.Moves-1)*float32(w.Shaping.at))].after
 	}
+}
+
+// tally counts sub-episode number sub, ep, into the shaped episode
+// first: the first sub-episode is the game, and every one's moves are
+// its work. It reports whether learning diverged, which ends it.
+func tally(first *Episode, sub int, ep Episode) bool {
+	if sub == 0 {
+		*first = ep
+	}
+	first.work += ep.Moves
+	first.diverged = first.diverged || ep.diverged
+	return ep.diverged
 }
 
 // subEpisode plays a sub-episode from board b by the Trace's rules, in

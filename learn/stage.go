@@ -35,7 +35,7 @@ func CheckStages(spec ntuple.Spec, kind Kind, promote bool) error {
 // checkConfig refuses a run of Train whose stages or shaping cannot be
 // learnt.
 func checkConfig(net *ntuple.Network, cfg Config) error {
-	if cfg.newPlayer != nil { // another game's player: stages are its own
+	if cfg.threes { // Threes!' stages are its next tiles
 		if cfg.Shaping != (Shaping{}) {
 			return errors.New("restart and carousel shaping are for 2048")
 		}

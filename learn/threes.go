@@ -12,7 +12,6 @@ package learn
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
@@ -28,26 +27,20 @@ func CheckThreesSpec(spec ntuple.Spec) error {
 	return nil
 }
 
-// A ThreesWorker plays and learns Threes! episodes with one random
-// generator. It is not safe for concurrent use; several workers may
-// share one network when the network is Shared. A step allocates nothing.
-type ThreesWorker struct {
-	Net   *ntuple.Network
-	Rand  threes.Rand
-	trace *Trace
+// NewThreesWorker returns a worker that plays and learns Threes! with
+// net, which must pass CheckThreesSpec: after-state values, one episode
+// at a time. A step allocates nothing.
+func NewThreesWorker(net *ntuple.Network, rng threes.Rand) *Worker {
+	w := NewWorker(net, AfterState, rng)
+	w.threes = true
+	return w
 }
 
-// NewThreesWorker returns a worker for net, which must pass
-// CheckThreesSpec.
-func NewThreesWorker(net *ntuple.Network, rng threes.Rand) *ThreesWorker {
-	return &ThreesWorker{Net: net, Rand: rng, trace: NewTrace(net)}
-}
-
-// Play plays one episode with the current weights and the random placer,
-// choosing the slide that maximises r + V(after-state) by the stage of the
-// next tile. With alpha > 0 it then learns from it (Trace). An episode's
+// playThrees plays one Threes! episode with the current weights and the
+// random placer, choosing the slide that maximises r + V(after-state) by
+// the stage of the next tile. With alpha > 0 it then learns from it (Trace). An episode's
 // moves are its slides; its largest tile is a Threes! index (13 is 3072).
-func (w *ThreesWorker) Play(alpha float32) Episode {
+func (w *Worker) playThrees(alpha float32) Episode {
 	tr := w.trace
 	tr.Reset(alpha)
 	g := threes.Start(w.Rand)
@@ -82,17 +75,12 @@ func (w *ThreesWorker) Play(alpha float32) Episode {
 
 // TrainThrees trains net on Threes! with Train's machinery (statistics
 // blocks, checkpoints and exact resume, schedules, update modes, worker
-// threads), each worker a ThreesWorker. Tile indices in the blocks are
+// threads), each worker a Threes! worker. Tile indices in the blocks are
 // Threes! indices (threes.TileValue); an episode's moves are its slides.
 func TrainThrees(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Result, error) {
 	if err := CheckThreesSpec(net.Spec()); err != nil {
 		return RunState{}, Result{}, err
 	}
-	cfg.Kind = AfterState
-	cfg.newPlayer = func(rng *rand.PCG) player {
-		w := NewThreesWorker(net, rng)
-		w.trace.Mode = cfg.Mode
-		return w
-	}
+	cfg.Kind, cfg.threes = AfterState, true
 	return Train(ctx, net, cfg)
 }

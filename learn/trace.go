@@ -95,10 +95,6 @@ func (t *Trace) Reset(alpha float32) {
 	t.steps, t.idx, t.alpha = t.steps[:0], t.idx[:0], alpha
 }
 
-// len is the number of steps held: the whole episode, but an online trace
-// keeps only its last steps (slide).
-func (t *Trace) len() int { return len(t.steps) }
-
 // Choose returns the legal direction of m maximising reward + V(after)
 // (a final move is worth its reward alone), ties to the first of up,
 // right, down, left; -1 when none is legal. All candidates' weights are

@@ -21,8 +21,8 @@ func TestWorkersGoPast32768(t *testing.T) {
 		if ep.MaxTile < 17 || ep.Score < 2*131072 || !ep.Overflow || ep.diverged {
 			t.Fatalf("%v: episode %+v", kind, ep)
 		}
-		if kind == AfterState && w.trace.len() != ep.Moves {
-			t.Fatalf("trace holds %d steps of %d moves", w.trace.len(), ep.Moves)
+		if kind == AfterState && len(w.trace.steps) != ep.Moves {
+			t.Fatalf("trace holds %d steps of %d moves", len(w.trace.steps), ep.Moves)
 		}
 	}
 }

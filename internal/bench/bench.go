@@ -138,7 +138,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		} else {
 			ec.Greedy = net
 		}
-		block, r := evaluate.Run(ctx, ec)
+		r, _ := evaluate.Run(ctx, ec)
+		block := r.Block
 		if ctx.Err() != nil {
 			return // an abandoned phase has no speed
 		}

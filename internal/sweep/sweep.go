@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -162,13 +163,13 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	}
 	width := max(3, len(strconv.Itoa(combos*len(list)-1)))
 	for li, entry := range list {
-		ts, tg := base, clone(baseGiven)
+		ts, tg := base, maps.Clone(baseGiven)
 		lab, err := d.apply(&ts, tg, entry, fmt.Sprintf("[[task]] %d", li+1))
 		if err != nil {
 			return nil, err
 		}
 		for c := range combos {
-			t := Task{Index: len(p.Tasks), Train: ts, Given: clone(tg), Eval: ev}
+			t := Task{Index: len(p.Tasks), Train: ts, Given: maps.Clone(tg), Eval: ev}
 			t.Name = fmt.Sprintf("task-%0*d", width, t.Index)
 			l, err := d.combo(&t, f.Grid, gridKeys, c)
 			if err != nil {
@@ -211,14 +212,6 @@ func (d decoder) combo(t *Task, grid map[string][]toml.Primitive, keys []string,
 		lab = append(lab, label(k, v))
 	}
 	return lab, nil
-}
-
-func clone(g train.Given) train.Given {
-	c := make(train.Given, len(g))
-	for k, v := range g {
-		c[k] = v
-	}
-	return c
 }
 
 // Load reads the plan file at path.
@@ -292,21 +285,21 @@ func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) 
 
 // set sets key k of s to the TOML value p, and returns the value.
 func (d decoder) set(s *train.Spec, k string, p toml.Primitive) (any, error) {
-	var v any
-	if err := d.md.PrimitiveDecode(p, &v); err != nil {
-		return nil, fmt.Errorf("%s: %w", k, err)
-	}
 	ptr, _ := s.Field(k)
 	if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
 		f.SetZero() // a value of its own, not one the tasks share
 	}
-	return v, d.decode(k, v, p, ptr)
+	return d.decode(k, p, ptr)
 }
 
-// decode decodes p, whose value is v, into ptr, refusing what does not
-// fit (a negative number for an unsigned one, a string with a NUL or a
-// newline, or over 1000 bytes) with a message naming k.
-func (d decoder) decode(k string, v any, p toml.Primitive, ptr any) error {
+// decode decodes p into ptr and returns its value, refusing what does
+// not fit (a negative number for an unsigned one, a string with a NUL or
+// a newline, or over 1000 bytes) with a message naming k.
+func (d decoder) decode(k string, p toml.Primitive, ptr any) (any, error) {
+	var v any
+	if err := d.md.PrimitiveDecode(p, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", k, err)
+	}
 	t := reflect.TypeOf(ptr).Elem()
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -319,17 +312,17 @@ func (d decoder) decode(k string, v any, p toml.Primitive, ptr any) error {
 	switch x := v.(type) {
 	case int64:
 		if x < 0 && t.Kind() == reflect.Uint64 {
-			return fmt.Errorf("%s: want %s, not %v", k, want, v)
+			return nil, fmt.Errorf("%s: want %s, not %v", k, want, v)
 		}
 	case string:
 		if strings.ContainsAny(x, "\x00\n") || len(x) > 1000 {
-			return fmt.Errorf("%s: want %s, not %q", k, want, x)
+			return nil, fmt.Errorf("%s: want %s, not %q", k, want, x)
 		}
 	}
 	if err := d.md.PrimitiveDecode(p, ptr); err != nil {
-		return fmt.Errorf("%s: want %s, not %v", k, want, v)
+		return nil, fmt.Errorf("%s: want %s, not %v", k, want, v)
 	}
-	return nil
+	return v, nil
 }
 
 // eval reads the [eval] table over its defaults.
@@ -341,11 +334,7 @@ func (d decoder) eval(m table) (Eval, error) {
 		if !ok {
 			return ev, fmt.Errorf("plan: unknown key eval.%s (the [eval] keys are games, depth, seed and threads)", k)
 		}
-		var v any
-		if err := d.md.PrimitiveDecode(p, &v); err != nil {
-			return ev, fmt.Errorf("plan: [eval] %s: %w", k, err)
-		}
-		if err := d.decode(k, v, p, ptr); err != nil {
+		if _, err := d.decode(k, p, ptr); err != nil {
 			return ev, fmt.Errorf("plan: [eval] %w", err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
 
 	"github.com/td2048/td2048/internal/safefile"
@@ -146,7 +147,9 @@ func (r *Run) settle(given Given) error {
 		}
 		r.netSpec = &net
 	}
-	s.Threads = Threads(s.Threads)
+	if s.Threads == 0 { // all cores
+		s.Threads = runtime.GOMAXPROCS(0)
+	}
 	if s.Seed == nil {
 		sd := rand.Uint64() >> 1
 		s.Seed = &sd

@@ -36,14 +36,6 @@ func bad(key, format string, a ...any) error {
 // and contention on this machine.
 func MaxThreads() int { return max(64, 4*runtime.NumCPU()) }
 
-// Threads is the number of worker threads n means (0: all cores).
-func Threads(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
-}
-
 // Validate checks a completed spec (Complete): every setting alone, and
 // together, before any work; what depends on the network of a --load or
 // --resume file is checked by Open once it is read (checkGame). The error

@@ -8,8 +8,8 @@
 //	go run ./scripts/compactscore --load weights.td2048 --games 1000 --depth 2
 //
 // Game i draws its tiles from learn.NewRand(--seed, i), as td2048 eval's
-// do; greedy games are search.Greedy's, deeper ones a search.Searcher's
-// without a table (eval's default at 2 plies).
+// do (evaluate.Run); greedy games are search.Greedy's, deeper ones a
+// search.Searcher's without a table (eval's default at 2 plies).
 package main
 
 import (
@@ -22,7 +22,6 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -54,17 +53,19 @@ func main() {
 
 // play plays games 0..n-1 with net and returns their scores.
 func play(net *ntuple.Network, n, depth, threads int, seed uint64) []float64 {
-	out := make([]float64, n)
-	evaluate.PlayGames(context.Background(), n, threads, func() func(i int) learn.Episode {
-		policy := evaluate.Policy(func(b board.Board) search.Choice { return search.Greedy(net, b) })
+	out := make([]float64, 0, n)
+	var sum int64
+	cfg := evaluate.Config{Games: n, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
+		out = append(out, float64(r.Block.Sum-sum)) // Done sees the games in order
+		sum = r.Block.Sum
+	}}
+	cfg.NewPolicy = func() evaluate.Policy {
 		if depth > 1 {
-			policy = search.NewSearcher(net, search.Options{Depth: depth}, nil).Best
+			return search.NewSearcher(net, search.Options{Depth: depth}, nil).Best
 		}
-		return func(i int) learn.Episode { return evaluate.PlayGame(policy, learn.NewRand(seed, uint64(i))) }
-	}, func(i int, ep learn.Episode) error {
-		out[i] = float64(ep.Score)
-		return nil
-	})
+		return func(b board.Board) search.Choice { return search.Greedy(net, b) }
+	}
+	evaluate.Run(context.Background(), cfg)
 	return out
 }
 
