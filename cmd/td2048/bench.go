@@ -42,7 +42,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if *short {
 			cfg = bench.Short
 		}
-		set := func(name string) bool { return !*short || flagGiven(fs, name) }
+		set := func(name string) bool { return !*short || fs.Changed(name) }
 		if set("episodes") {
 			cfg.Episodes = *episodes
 		}
@@ -55,10 +55,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := checkThreads(*threads); err != nil {
 			return err
 		}
-		cfg.Threads = *threads
-		if cfg.Threads == 0 {
-			cfg.Threads = runtime.GOMAXPROCS(0)
-		}
+		cfg.Threads = threadCount(*threads)
 		out := e.stdout
 		if !*asJSON {
 			cpus := fmt.Sprintf("%d CPUs", runtime.NumCPU())
@@ -92,7 +89,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		var courses []bench.Course
-		if *course || flagGiven(fs, "course-episodes") {
+		if *course || fs.Changed("course-episodes") {
 			if *courseEpisodes <= 0 {
 				return usagef("--course-episodes must be positive")
 			}

@@ -63,12 +63,9 @@ func (s *shardFlags) claimStats(path string, force bool) (release func(), err er
 func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	hint := "; not continuing from it (--force starts over)"
 	if !force && s.replace {
-		prev, err := evalresult.Read(s.out)
+		prev, err := refuseResult(s.out, "out", next)
 		if err != nil {
-			return fmt.Errorf("%w; not overwriting it (choose another --out, or --force to replace it)", err)
-		}
-		if d := evalresult.Rerun(&prev, next); d != "" {
-			return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (choose another --out, or --force to replace it)", s.out, d)
+			return err
 		}
 		if s.intact(&prev, next) {
 			s.finished = &prev
@@ -102,7 +99,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 // statistics file.
 func (s *shardFlags) sameStats(path string) bool {
 	prev, err := evalresult.Read(s.out)
-	return err == nil && prev.Stats != "" && samePath(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
+	return err == nil && prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
 }
 
 // intact reports whether prev, a result of the evaluation next, is done:

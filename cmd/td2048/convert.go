@@ -51,7 +51,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := safefile.Check(out); err != nil {
 			return usagef("%v", err)
 		}
-		if samePath(in, out) {
+		if safefile.Same(in, out) {
 			return usagef("IN and OUT are the same file %s", in)
 		}
 		lock, err := safefile.Acquire(out)

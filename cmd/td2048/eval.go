@@ -9,12 +9,13 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -81,20 +82,15 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
-		if *moveThreads < 0 || *moveThreads > maxThreads() {
-			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, maxThreads())
+		if *moveThreads < 0 || *moveThreads > train.MaxThreads() {
+			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, train.MaxThreads())
 		}
-		if !flagGiven(fs, "game") {
-			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
-				*gameName = h.Game
-			}
-		}
-		g, err := gameOf(*gameName)
+		g, err := gameOfFile(fs, *gameName, *load)
 		if err != nil {
 			return err
 		}
-		if sf.downgrade != 0 && !g.Downgrades {
-			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		if err := sf.checkGame(g); err != nil {
+			return err
 		}
 		if *interleave < 0 || *interleave > learn.MaxInterleave {
 			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
@@ -172,10 +168,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 		} else {
 			if n > 0 {
-				if err := g.WriteEval(out, &ev); err != nil {
+				if err := writeStats(out, g, &ev); err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 			}
 			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
 			if *statsFile != "" && complete {
@@ -192,24 +187,42 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 // writeEvalHeader prints the first lines of eval's text: the command, the
 // network, its file and the search.
 func writeEvalHeader(out io.Writer, g *games.Game, kind search.Kind, net *ntuple.Network, h netfile.Header, load, searchText string) {
-	title, learner := "", ""
+	title := ""
 	if g.Name != games.Default {
 		title = " (" + g.Title + ")"
 	}
+	fmt.Fprintf(out, "td2048 eval%s\n", title)
+	writeLoaded(out, g, describe(net.Spec()), load, h.Episodes, kind.String(), searchText)
+}
+
+// writeLoaded prints the lines of eval's header, and merge's, on what
+// was evaluated: the network, its file (and learner, in a game of more
+// than one) and the search.
+func writeLoaded(w io.Writer, g *games.Game, network, load string, episodes int64, learner, searchText string) {
 	if len(g.Learners) > 1 {
-		learner = fmt.Sprintf(", %s-value", kind)
+		learner = fmt.Sprintf(", %s-value", learner)
+	} else {
+		learner = ""
 	}
-	fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
-		title, describe(net.Spec()), load, h.Episodes, learner, searchText)
+	fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n", network, load, episodes, learner, searchText)
+}
+
+// writeStats prints the statistics of an evaluation of some games, eval's
+// and merge's: the game's block, then the rate of its headline tile.
+func writeStats(w io.Writer, g *games.Game, ev *games.Evaluation) error {
+	if err := g.WriteEval(w, ev); err != nil {
+		return err
+	}
+	b := &ev.Block
+	_, err := fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
+	return err
 }
 
 // splitThreads shares eval's threads (0: all cores) between games at once
 // and threads searching each move (moveThreads; 0: 1, or all with
 // --move-time): a search of one move needs 2 plies or a time budget.
 func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
-	if threads == 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
+	threads = threadCount(threads)
 	move = moveThreads
 	switch {
 	case sf.depth == 1 && sf.moveTime <= 0:
@@ -233,16 +246,11 @@ func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games
 	if move > 1 {
 		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
 	}
-	for _, n := range []string{note, downgradeNote(net, dg)} {
-		if n != "" {
-			fmt.Fprintln(out, n)
-		}
-	}
+	writeNotes(out, note, net, dg)
 }
 
 // checkEvalFiles refuses, before anything is read, a game count whose
-// shards' ranges could overflow, an empty output name, an output that is
-// the --load file, and --out and --stats naming one file.
+// shards' ranges could overflow, and the outputs checkOutputs refuses.
 func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) error {
 	if games <= 0 {
 		return usagef("--games must be positive")
@@ -250,15 +258,22 @@ func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) er
 	if int64(games) > evalresult.MaxGames {
 		return usagef("--games %d: at most %d (2^40) games in one evaluation", games, int64(evalresult.MaxGames))
 	}
+	return checkOutputs(fs, out, statsFile, load)
+}
+
+// checkOutputs refuses, for eval and merge, an empty --out or --stats
+// given, either naming the file load (eval's --load; "" for none), and
+// both naming one file.
+func checkOutputs(fs *flag.FlagSet, out, statsFile, load string) error {
 	for _, o := range []struct{ flag, path string }{{"out", out}, {"stats", statsFile}} {
-		if flagGiven(fs, o.flag) && o.path == "" {
+		if fs.Changed(o.flag) && o.path == "" {
 			return usagef("--%s: empty file name", o.flag)
 		}
-		if samePath(o.path, load) {
+		if safefile.Same(o.path, load) {
 			return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
 		}
 	}
-	if samePath(out, statsFile) {
+	if safefile.Same(out, statsFile) {
 		return usagef("--out and --stats name the same file %s", out)
 	}
 	return nil

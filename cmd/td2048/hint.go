@@ -6,13 +6,11 @@ import (
 	flag "github.com/spf13/pflag"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -157,7 +155,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		// otherwise; without weights it still shows the rules' side.
 		if *load == "none" {
 			*load = ""
-		} else if !flagGiven(fs, "load") {
+		} else if !fs.Changed("load") {
 			if err := defaultLoad(fs, load, *gameName); err != nil {
 				return err
 			}
@@ -165,16 +163,11 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				*load = ""
 			}
 		}
-		if *load != "" && !flagGiven(fs, "game") {
-			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
-				*gameName = h.Game
-			}
-		}
-		g, err := gameOf(*gameName)
+		g, err := gameOfFile(fs, *gameName, *load)
 		if err != nil {
 			return err
 		}
-		p, note, err := hintPosition(g, args[0], *nextTile, flagGiven(fs, "next") || flagGiven(fs, "hint"))
+		p, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
 		if err != nil {
 			return err
 		}
@@ -203,16 +196,11 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				return err
 			}
 			defer net.Free()
-			for _, n := range []string{note, downgradeNote(net, dg)} {
-				if n != "" && !*asJSON {
-					fmt.Fprintln(e.stdout, n)
-				}
+			if !*asJSON {
+				writeNotes(e.stdout, note, net, dg)
 			}
 			// --depth caps the search; the deadline may cut it short.
-			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: pf.threads}
-			if opt.Threads == 0 {
-				opt.Threads = runtime.GOMAXPROCS(0)
-			}
+			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: threadCount(pf.threads)}
 			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
 			var done int
 			mv, done = a.Values(p)
@@ -267,8 +255,8 @@ func hintDowngrade(sf *searchFlags, g *games.Game, n int) (search.Downgrade, err
 		return search.Downgrade{}, err
 	}
 	dg := sf.downgradeOpt()
-	if dg.On() && !g.Downgrades {
-		return dg, usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+	if err := sf.checkGame(g); err != nil {
+		return dg, err
 	}
 	if n < 0 || n > 15 {
 		return dg, usagef("--downgrades %d: want 0 to 15", n)

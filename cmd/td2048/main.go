@@ -86,10 +86,6 @@ func names() []string {
 // context having no VCS information), is the version this build reports.
 var buildVersion string
 
-// version is the module version and VCS revision of this build, as the Go
-// toolchain recorded them, or the version stamped at link time.
-func version() string { return buildinfo.Version() }
-
 // The version stamped at link time is the one results record too.
 func init() { buildinfo.Stamp(buildVersion) }
 
@@ -133,7 +129,7 @@ learning of n-tuple networks, and plays them with expectimax search.
 
 Start with "td2048 train" (the course's 4x6 network, 100,000 episodes, saved
 to weights.td2048), then "td2048 eval" or "td2048 play".`,
-		Version:       version(),
+		Version:       buildinfo.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Suggestions for a mistyped command ("trian" -> "train").
@@ -148,7 +144,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 	r.Flags().MarkHidden("V")
 	r.RunE = func(c *cobra.Command, args []string) error {
 		if *upperV {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
 			return nil
 		}
 		return c.Help()
@@ -160,7 +156,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		Short: "print the module version and commit of this build",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
 			return nil
 		},
 	})
@@ -263,6 +259,3 @@ func run(args []string, e *env) int {
 	}
 	return 1
 }
-
-// flagGiven reports whether the flag was set on the command line.
-func flagGiven(fs *flag.FlagSet, name string) bool { return fs.Changed(name) }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/tui"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -62,19 +60,15 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
-		net, h, g, note, err := loadPlayable(*load, *gameName, pf.weights())
+		net, h, g, kind, note, err := loadPlayable(*load, *gameName, pf.weights())
 		if err != nil {
 			return err
 		}
-		if sf.downgrade != 0 && !g.Downgrades {
+		if err := sf.checkGame(g); err != nil {
 			net.Free()
-			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+			return err
 		}
-		for _, n := range []string{note, downgradeNote(net, sf.downgradeOpt())} {
-			if n != "" {
-				fmt.Fprintln(e.stderr, n)
-			}
-		}
+		writeNotes(e.stderr, note, net, sf.downgradeOpt())
 		var m *tui.Model
 		defer func() {
 			if m != nil {
@@ -86,16 +80,8 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			net.Free()
 		}()
-		kind, err := learn.ParseKind(h.Learner)
-		if err != nil {
-			return err
-		}
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: pf.threads, Downgrade: sf.downgradeOpt()}
-		if cfg.Threads == 0 {
-			cfg.Threads = runtime.GOMAXPROCS(0)
-		}
-		cfg.Kind = kind
+			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

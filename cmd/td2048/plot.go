@@ -32,7 +32,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return usagef("-o %v", err)
 		}
-		if flagGiven(fs, "dpi") && format != "png" {
+		if fs.Changed("dpi") && format != "png" {
 			return usagef("--dpi is for PNG figures; %s is %s, a vector format", *out, strings.ToUpper(format))
 		}
 		if *dpi < 1 || *dpi > 2400 {

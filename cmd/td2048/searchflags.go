@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
@@ -57,6 +58,15 @@ func (f *searchFlags) checkDowngrade() error {
 	}
 	if f.downgrade == 0 && f.fs != nil && f.fs.Changed("stint") {
 		return usagef("--stint needs --downgrade")
+	}
+	return nil
+}
+
+// checkGame refuses tile-downgrading in a game with no tiles of 2048's
+// kind to lower.
+func (f *searchFlags) checkGame(g *games.Game) error {
+	if f.downgrade != 0 && !g.Downgrades {
+		return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
 	}
 	return nil
 }

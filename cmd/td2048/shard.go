@@ -165,7 +165,7 @@ func (s *shardFlags) claim(force bool) error {
 		return nil
 	}
 	head, err := safefile.Sniff(s.out, 256)
-	if err == nil && isResult(head) {
+	if err == nil && evalresult.IsResult(head) {
 		s.replace = true
 		return nil
 	}
@@ -175,9 +175,6 @@ func (s *shardFlags) claim(force bool) error {
 	}
 	return nil
 }
-
-// isResult reports whether a file's first bytes are an evaluation result's.
-func isResult(head []byte) bool { return evalresult.IsResult(head) }
 
 // checkRerun, before any game, checks that the weights were not replaced
 // while they were hashed and loaded, and decides what an earlier run of
@@ -202,17 +199,17 @@ func (s *shardFlags) checkRerun(r evalresult.Result, load string, force bool) er
 
 // refuseResult refuses to replace the result file at path unless it holds
 // the result of the evaluation of next (a rerun, which gives the same
-// counts).
-func refuseResult(path, flagName string, next *evalresult.Result) error {
+// counts), which it returns.
+func refuseResult(path, flagName string, next *evalresult.Result) (evalresult.Result, error) {
 	hint := "choose another --" + flagName + ", or --force to replace it"
 	prev, err := evalresult.Read(path)
 	if err != nil {
-		return fmt.Errorf("%v; not overwriting it (%s)", err, hint)
+		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
 	}
 	if d := evalresult.Rerun(&prev, next); d != "" {
-		return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
 	}
-	return nil
+	return prev, nil
 }
 
 // header prints the shard's line of eval's header.
