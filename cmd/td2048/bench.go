@@ -17,6 +17,9 @@ func init() {
 	register(&command{
 		name:  "bench",
 		short: "speed of training and play on a fixed workload, and a signature of its results",
+		example: `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
+  td2048 bench --short                           # the quick workload CI runs
+  td2048 bench --threads 0                       # all cores`,
 		setup: setupBench,
 	})
 }

@@ -17,6 +17,10 @@ func init() {
 		name:  "convert",
 		args:  "IN OUT",
 		short: "convert weights between td2048, the course demo's 2048.bin and TDL2048+'s .w",
+		example: `  td2048 convert weights.td2048 2048.bin         # for the course demo (TDL2048-Demo)
+  td2048 convert weights.td2048 4x6.w            # for TDL2048+
+  td2048 convert 4x6patt.w weights.td2048        # and back
+  td2048 convert weights.td2048 model --to w     # when OUT's extension does not say`,
 		setup: setupConvert,
 	})
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -40,6 +39,12 @@ continues from the first game not finished: its statistics are those of
 one uninterrupted run. Run again once finished, it prints them and plays
 nothing. --force starts over. A --stats file is written as FILE.partial
 and takes its name only when every game is in it.`,
+		example: `  td2048 eval                                    # 1000 greedy games with weights.td2048
+  td2048 eval --games 1000 --depth 2             # one more layer of expectimax
+  td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
+  td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file
+  td2048 eval --games 1000 --depth 6 --shard 3/16 --out part-3.json   # shard 3 of 16, for td2048 merge
+  td2048 eval --shard auto --shards 16 --out part-$SLURM_ARRAY_TASK_ID.json   # shard K of 16 in a Slurm array (or Indexed Job)`,
 		setup: setupEval,
 	})
 }
@@ -126,8 +131,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		sd := seed.value()
-		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
-			opt.Depth, sf.moveTime, int64(sf.cache), searchText, *threads)
+		res := evalresult.Result{Game: g.Name, Network: net.Spec().String(), NetworkText: describe(net.Spec()), Weights: *load,
+			Trained: h.Episodes, Learner: kind.String(), Seed: sd, Depth: opt.Depth, MoveTime: sf.moveTime.Seconds(),
+			Cache: int64(sf.cache), Search: searchText, Threads: threadCount(*threads)}
 		if err := part.checkRerun(res, *load, *force); err != nil {
 			return err
 		}
@@ -135,7 +141,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		defer stop()
 		progEnv := e
 		if !*asJSON && !*quiet {
-			writeEvalHeader(out, g, kind, net, h, *load, searchText)
+			writeEvalHeader(out, g, &res)
 			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
 			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
@@ -158,11 +164,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		interrupted := !complete
 		n := ev.Block.Games
 		if *asJSON {
-			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
-			r.fill(&cfg, sf.moveTime, &ev, net.Compact(), mt)
-			r.StatsFile = part.statsFile(complete)
-			r.Earlier = part.earlier()
-			r.Interrupted = interrupted
+			r := newEvalJSON(g, &res, h.Learner, &cfg, &ev, net.Compact(), mt)
+			r.Requested, r.StatsFile, r.Earlier, r.Interrupted = *nGames, part.statsFile(complete), part.earlier(), interrupted
 			if err := writeJSON(out, r); err != nil {
 				return err
 			}
@@ -184,27 +187,26 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	}
 }
 
-// writeEvalHeader prints the first lines of eval's text: the command, the
-// network, its file and the search.
-func writeEvalHeader(out io.Writer, g *games.Game, kind search.Kind, net *ntuple.Network, h netfile.Header, load, searchText string) {
+// writeEvalHeader prints the first lines of eval's text: the command, and
+// what is evaluated (writeLoaded).
+func writeEvalHeader(out io.Writer, g *games.Game, res *evalresult.Result) {
 	title := ""
 	if g.Name != games.Default {
 		title = " (" + g.Title + ")"
 	}
 	fmt.Fprintf(out, "td2048 eval%s\n", title)
-	writeLoaded(out, g, describe(net.Spec()), load, h.Episodes, kind.String(), searchText)
+	writeLoaded(out, g, res)
 }
 
 // writeLoaded prints the lines of eval's header, and merge's, on what
 // was evaluated: the network, its file (and learner, in a game of more
 // than one) and the search.
-func writeLoaded(w io.Writer, g *games.Game, network, load string, episodes int64, learner, searchText string) {
+func writeLoaded(w io.Writer, g *games.Game, r *evalresult.Result) {
+	learner := ""
 	if len(g.Learners) > 1 {
-		learner = fmt.Sprintf(", %s-value", learner)
-	} else {
-		learner = ""
+		learner = fmt.Sprintf(", %s-value", r.Learner)
 	}
-	fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n", network, load, episodes, learner, searchText)
+	fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n", r.NetworkText, r.Weights, r.Trained, learner, r.Search)
 }
 
 // writeStats prints the statistics of an evaluation of some games, eval's
@@ -349,30 +351,26 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 	return &opsJSON{ops(sp.Slides+sp.Placements, sp.Time), ops(sp.Slides, sp.SlideTime), ops(sp.Placements, sp.PlaceTime)}
 }
 
-// fill sets what eval --json says of how the games were played and how
-// fast.
-func (r *evalJSON) fill(cfg *games.EvalConfig, moveTime time.Duration, ev *games.Evaluation, compact bool, moveThreads int) {
-	r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, moveTime.Seconds(), cfg.Downgrade.Tile
+// newEvalJSON is eval --json's object of the evaluation res (learner
+// being the file's) played as cfg says, ev its games finished; the
+// weights were 16-bit when compact, and moveThreads searched each move.
+func newEvalJSON(g *games.Game, res *evalresult.Result, learner string, cfg *games.EvalConfig, ev *games.Evaluation, compact bool, moveThreads int) *evalJSON {
+	b := ev.Block
+	rec := stats.NewRecord(int64(b.Games), &b, g.Value)
+	r := &evalJSON{Game: res.Game, Network: res.Network, Weights: res.Weights, Trained: res.Trained, Learner: learner,
+		Depth: res.Depth, MoveTime: res.MoveTime, Downgrade: cfg.Downgrade.Tile, Threads: res.Threads, Seed: res.Seed, Compact: compact,
+		Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End, Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
+		Moves: ev.Moves, Elapsed: seconds(ev.Elapsed), MovesPerSec: perSec(ev.Moves, ev.Elapsed)}
 	if cfg.Table != nil {
 		r.Cache = cfg.Table.Bytes()
 	}
-	r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
 	if ev.Speed != nil {
 		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
 	}
-	r.Compact = compact
 	if moveThreads > 1 {
 		r.MoveThreads = moveThreads
 	}
-}
-
-func newEvalJSON(game string, spec ntuple.Spec, load string, h netfile.Header, requested int, seed uint64, threads int,
-	b stats.Block, goal int, value func(int) int) *evalJSON {
-	rec := stats.NewRecord(int64(b.Games), &b, value)
-	return &evalJSON{Game: game, Network: spec.String(), Weights: load, Trained: h.Episodes, Learner: h.Learner,
-		Depth: 1, Threads: threadCount(threads), Seed: seed,
-		Requested: requested, Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End,
-		Goal: value(goal), GoalRate: b.Reach(goal)}
+	return r
 }
 
 // perSec is a speed for JSON, rounded to a unit; seconds are rounded to

@@ -20,6 +20,9 @@ func init() {
 		name:  "hint",
 		args:  "BOARD",
 		short: "show each move on one board: legality, after-state, reward and (with --load) value, best marked",
+		example: `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
+  td2048 hint 0x1000000000002211 --depth 3 --json
+  td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
 		setup: setupHint,
 	})
 }
@@ -71,17 +74,27 @@ type hintResult struct {
 // each move lists where it may go.
 func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, valued bool, res hintResult) hintResult {
 	b := p.View()
-	real := realMoves(g, p)
-	res.Board, res.Next = real.board, p.Next
-	if real.board != b.Hex() {
-		v := b.Hex()
-		res.View = &v
-	}
+	q := p
+	q.Downgrades = 0
+	res.Next = p.Next
 	for d := range 4 {
+		// The move played on the real board (session.Apply, whose rewards
+		// count 65536 and up at their values).
+		ss, err := session.Resume(g.Name, 0, 0, q)
+		if err != nil { // a position Parse gave: cannot happen
+			panic(err)
+		}
+		res.Board = ss.Hex()
 		m := hintMove{Dir: session.DirNames[d], Legal: mv[d].Legal, after: b}
-		if m.Legal {
-			h, r := real.after[d], real.reward[d]
-			m.After, m.Reward, m.after, m.picture = &h, &r, mv[d].After, real.picture[d]
+		if real := ss.Apply(d); m.Legal {
+			h, r := "", 0
+			if real.Legal {
+				h, r = real.AfterHex(), real.Reward
+				if real.AfterExt != 0 {
+					m.picture = board.Wide{Low: real.After, Ext: real.AfterExt}.String()
+				}
+			}
+			m.After, m.Reward, m.after = &h, &r, mv[d].After
 			if vr := int(mv[d].Reward); vr != r {
 				m.ViewReward = &vr
 			}
@@ -94,41 +107,14 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 		}
 		res.Moves = append(res.Moves, m)
 	}
+	if res.Board != b.Hex() {
+		v := b.Hex()
+		res.View = &v
+	}
 	if c := search.BestOf(mv); c.Legal() {
 		res.Best = &res.Moves[c.Dir].Dir
 	}
 	return res
-}
-
-// playedMoves are a position's moves on its real board: the board and
-// each after-state as the game's states write them, and each reward.
-type playedMoves struct {
-	board   string
-	after   [4]string
-	reward  [4]int
-	picture [4]string // after-states past 32768 drawn
-}
-
-// realMoves plays each move of p on its real board (session.Apply, whose
-// rewards count 65536 and up at their values).
-func realMoves(g *games.Game, p session.Position) playedMoves {
-	var pm playedMoves
-	q := p
-	q.Downgrades = 0
-	for d := range 4 {
-		ss, err := session.Resume(g.Name, 0, 0, q)
-		if err != nil { // a position Parse gave: cannot happen
-			panic(err)
-		}
-		pm.board = ss.Hex()
-		if r := ss.Apply(d); r.Legal {
-			pm.after[d], pm.reward[d] = r.AfterHex(), r.Reward
-			if r.AfterExt != 0 {
-				pm.picture[d] = board.Wide{Low: r.After, Ext: r.AfterExt}.String()
-			}
-		}
-	}
-	return pm
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
@@ -174,11 +160,8 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if note != "" && !*asJSON {
 			fmt.Fprintln(e.stdout, note)
 		}
-		if *depth < 1 || *depth > 12 {
-			return usagef("--depth must be 1 to 12")
-		}
-		if *moveTime < 0 {
-			return usagef("--move-time must not be negative")
+		if err := checkDepth(*depth, 12, *moveTime); err != nil {
+			return err
 		}
 		if err := pf.check("threads"); err != nil {
 			return err

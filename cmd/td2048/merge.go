@@ -176,7 +176,7 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	ev := evalOf(m, g)
 	b := ev.Block
 	fmt.Fprintf(w, "td2048 merge (%d shards)\n", shards)
-	writeLoaded(w, g, m.NetworkText, m.Weights, m.Trained, m.Learner, m.Search)
+	writeLoaded(w, g, m)
 	fmt.Fprintf(w, "total = %d\nseed = %d\n", m.GamesTotal, m.Seed)
 	if b.Games > 0 {
 		if err := writeStats(w, g, &ev); err != nil {

@@ -20,6 +20,8 @@ func init() {
 	register(&command{
 		name:  "play",
 		short: "watch the network play 2048 or Threes! in the terminal, or play yourself with its hints",
+		example: `  td2048 play                                    # watch weights.td2048 play (space starts, ? for help)
+  td2048 play --load threes.td2048 --auto --depth 3`,
 		setup: setupPlay,
 	})
 }
@@ -48,24 +50,14 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := sf.checkDowngrade(); err != nil {
 			return err
 		}
-		if *depth < 1 || *depth > tui.MaxDepth {
-			return usagef("--depth must be 1 to %d", tui.MaxDepth)
-		}
-		if *moveTime < 0 {
-			return usagef("--move-time must not be negative")
+		if err := checkDepth(*depth, tui.MaxDepth, *moveTime); err != nil {
+			return err
 		}
 		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
 			return errNoTerminal
 		}
-		if err := defaultLoad(fs, load, *gameName); err != nil {
-			return err
-		}
-		net, h, g, kind, note, err := loadPlayable(*load, *gameName, pf.weights())
+		net, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
 		if err != nil {
-			return err
-		}
-		if err := sf.checkGame(g); err != nil {
-			net.Free()
 			return err
 		}
 		writeNotes(e.stderr, note, net, sf.downgradeOpt())

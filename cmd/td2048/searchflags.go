@@ -72,17 +72,26 @@ func (f *searchFlags) checkGame(g *games.Game) error {
 }
 
 func (f *searchFlags) check() error {
-	if f.depth < 1 || f.depth > 12 {
-		return usagef("--depth must be 1 to 12")
-	}
-	if f.moveTime < 0 {
-		return usagef("--move-time must not be negative")
+	if err := checkDepth(f.depth, 12, f.moveTime); err != nil {
+		return err
 	}
 	if err := f.checkDowngrade(); err != nil {
 		return err
 	}
 	if f.fs == nil || !f.fs.Changed("cache") {
 		f.cache = autoCache(f.depth, f.moveTime)
+	}
+	return nil
+}
+
+// checkDepth refuses a --depth out of 1 to maxDepth and a negative
+// --move-time.
+func checkDepth(depth, maxDepth int, moveTime time.Duration) error {
+	if depth < 1 || depth > maxDepth {
+		return usagef("--depth must be 1 to %d", maxDepth)
+	}
+	if moveTime < 0 {
+		return usagef("--move-time must not be negative")
 	}
 	return nil
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	flag "github.com/spf13/pflag"
 	"github.com/td2048/td2048/games"
 	"net"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/internal/web"
@@ -17,20 +14,29 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// loadPlayable loads weights for play and serve, for the game their
-// header names (a reference-format file, which names none, is 2048's)
-// unless name (--game) names one, checked as train and eval check them,
-// held as w says. It returns the game, and a note for people when the
-// weights are not held as asked.
-func loadPlayable(path, name string, w netfile.Weights) (*ntuple.Network, netfile.Header, *games.Game, learn.Kind, string, error) {
-	if h, err := netfile.ReadHeader(path); err == nil && name == "" {
+// loadPlayable loads the weights of play and serve (--load, or the file
+// defaultLoad names) for the game their header names (a reference-format
+// file, which names none, is 2048's) unless name (--game) names one,
+// checked as train and eval check them, held as pf says, and refuses a
+// --downgrade the game has no tiles for. It returns the game and the
+// learner, and a note for people when the weights are not held as asked.
+func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf *searchFlags) (*ntuple.Network, netfile.Header, *games.Game, learn.Kind, string, error) {
+	if err := defaultLoad(fs, load, name); err != nil {
+		return nil, netfile.Header{}, nil, 0, "", err
+	}
+	if h, err := netfile.ReadHeader(*load); err == nil && name == "" {
 		name = h.Game
 	}
 	g, err := games.Lookup(name)
 	if err != nil {
-		return nil, netfile.Header{}, nil, 0, "", fmt.Errorf("%s: %v", path, err)
+		return nil, netfile.Header{}, nil, 0, "", fmt.Errorf("%s: %v", *load, err)
 	}
-	net, h, kind, note, err := loadFor(path, g, w)
+	net, h, kind, note, err := loadFor(*load, g, pf.weights())
+	if err == nil {
+		if err = sf.checkGame(g); err != nil {
+			net.Free()
+		}
+	}
 	return net, h, g, kind, note, err
 }
 
@@ -38,6 +44,8 @@ func init() {
 	register(&command{
 		name:  "serve",
 		short: "a web page to watch the network play 2048 or Threes!, or play with its hints (loopback by default)",
+		example: `  td2048 serve                                   # http://127.0.0.1:8048/
+  td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
 		setup: setupServe,
 	})
 }
@@ -79,17 +87,11 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
 			}
 		}
-		if err := defaultLoad(fs, load, *gameName); err != nil {
-			return err
-		}
-		nw, h, g, kind, note, err := loadPlayable(*load, *gameName, pf.weights())
+		nw, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
 		if err != nil {
 			return err
 		}
 		defer nw.Free()
-		if err := sf.checkGame(g); err != nil {
-			return err
-		}
 		cfg := web.Config{
 			Net: nw, Game: g.Name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
@@ -97,15 +99,11 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
-		// down cleanly.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		// down cleanly. Shutdown abandons half-sent requests and gives
+		// those under way a few seconds; a second Ctrl-C meanwhile ends the
+		// program at once.
+		ctx, stop := interruptible()
 		defer stop()
-		// Shutdown abandons half-sent requests and gives those under way
-		// a few seconds; a second Ctrl-C meanwhile ends the program at once.
-		go func() {
-			<-ctx.Done()
-			stop()
-		}()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return fmt.Errorf("listen: %v", err)

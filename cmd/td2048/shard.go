@@ -245,12 +245,6 @@ func (s *shardFlags) note(w io.Writer) {
 	}
 }
 
-// result starts a shard's result with what was evaluated.
-func shardResult(game, load string, h netfile.Header, network, networkText, learner string, seed uint64, depth int, moveTime time.Duration, cache int64, search string, threads int) evalresult.Result {
-	return evalresult.Result{Game: game, Network: network, NetworkText: networkText, Weights: load, Trained: h.Episodes,
-		Learner: learner, Seed: seed, Depth: depth, MoveTime: moveTime.Seconds(), Cache: cache, Search: search, Threads: threadCount(threads)}
-}
-
 // unwrapPathErr is the cause of a path error.
 func unwrapPathErr(err error) error {
 	if pe, ok := err.(*os.PathError); ok {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -294,7 +293,7 @@ func sweepReport(arg, figure string, e *env) error {
 	}
 	var rows []taskRow
 	var series []plot.Series
-	damaged := 0
+	damaged, done := 0, 0
 	for _, td := range taskDirs {
 		tf := struct {
 			Label string `json:"label"`
@@ -315,6 +314,7 @@ func sweepReport(arg, figure string, e *env) error {
 		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
 			b := res.Block()
 			r.state, r.evalAvg = "done", stats.Num(b.Avg())
+			done++
 			if g, err := games.Lookup(res.Game); err == nil {
 				r.goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
@@ -332,12 +332,6 @@ func sweepReport(arg, figure string, e *env) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
-	}
-	done := 0
-	for _, r := range rows {
-		if strings.HasPrefix(r.state, "done") {
-			done++
-		}
 	}
 	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(rows))
 	if damaged > 0 {
