@@ -90,7 +90,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	}
 	if s.stats != "" && !force && !(s.replace && s.sameStats(s.stats)) {
 		// A file at --stats that no result of this evaluation names.
-		return refuseClobber(s.stats, "stats", "stats", "", nil)
+		return refuseClobber(s.stats, "stats", "stats")
 	}
 	return nil
 }

@@ -137,8 +137,7 @@ func rate(moves int64, d time.Duration) string {
 // writes ("weights", "log", "image", "stats"), and a file of that kind may
 // be replaced only where replacing it loses nothing (a figure td2048 drew,
 // which plot.Drawn recognises by its mark).
-// For weights, game and spec describe what would be written.
-func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
+func refuseClobber(path, flagName, want string) error {
 	head, err := safefile.Sniff(path, 512)
 	if err != nil {
 		return fmt.Errorf("--%s %s: %v", flagName, path, err)
@@ -222,7 +221,7 @@ func claimOutput(path, flagName, want string, force bool) (release func(), err e
 		return nil, err
 	}
 	if !force {
-		if err := refuseClobber(path, flagName, want, "", nil); err != nil {
+		if err := refuseClobber(path, flagName, want); err != nil {
 			lock.Release()
 			return nil, err
 		}

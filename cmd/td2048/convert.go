@@ -64,7 +64,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		defer lock.Release()
 		if !*force {
-			if err := refuseClobber(out, "", "weights", "", nil); err != nil {
+			if err := refuseClobber(out, "", "weights"); err != nil {
 				return err
 			}
 		}

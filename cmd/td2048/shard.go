@@ -169,7 +169,7 @@ func (s *shardFlags) claim(force bool) error {
 		s.replace = true
 		return nil
 	}
-	if err := refuseClobber(s.out, "out", "result", "", nil); err != nil {
+	if err := refuseClobber(s.out, "out", "result"); err != nil {
 		s.release()
 		return err
 	}

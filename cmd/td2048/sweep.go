@@ -287,7 +287,7 @@ func sweepReport(arg, figure string, e *env) error {
 		if _, err := plot.Format(figure); err != nil {
 			return usagef("--plot: %v", err)
 		}
-		if err := refuseClobber(figure, "plot", "image", "", nil); err != nil {
+		if err := refuseClobber(figure, "plot", "image"); err != nil {
 			return err
 		}
 	}
