@@ -258,7 +258,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 		complete, err = true, r.finish(&ev)
 	}
 	if err != nil && s.out != "" && r.kept > 0 {
-		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, s.progress, finishedGames(r.kept), s.first+r.kept)
+		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, s.progress, counted(r.kept, "finished game"), s.first+r.kept)
 	}
 	return all, complete, err
 }
@@ -490,12 +490,4 @@ func (s *shardFlags) stopped(n int) string {
 		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", s.partial)
 	}
 	return ""
-}
-
-// finishedGames counts finished games in words.
-func finishedGames(n int) string {
-	if n == 1 {
-		return "1 finished game"
-	}
-	return fmt.Sprintf("%d finished games", n)
 }
