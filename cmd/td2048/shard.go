@@ -67,33 +67,29 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 	s.total, s.first, s.games = total, 0, total
 	s.release = func() {}
 	s.started = time.Now()
-	if s.spec == "" {
-		if s.count != 0 {
-			return usagef("--shards goes with --shard auto")
+	var err error
+	switch {
+	case s.spec == "" && s.count != 0:
+		return usagef("--shards goes with --shard auto")
+	case s.spec == "" && s.out == "":
+		return nil
+	case s.spec == "":
+		s.shard = evalresult.Shard{K: 0, N: 1} // the whole evaluation
+	case s.out == "":
+		return usagef("--shard needs --out FILE for the shard's result (td2048 merge reads it)")
+	case s.spec == "auto":
+		err = s.auto()
+	case s.count != 0:
+		return usagef("--shards goes with --shard auto (K/N gives the count)")
+	default:
+		if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
+			return usagef("--shard: %v", err)
 		}
-		if s.out == "" {
-			return nil
-		}
-		s.shard = evalresult.Shard{K: 0, N: 1}
-	} else {
-		if s.out == "" {
-			return usagef("--shard needs --out FILE for the shard's result (td2048 merge reads it)")
-		}
-		var err error
-		if s.spec == "auto" {
-			if err := s.auto(); err != nil {
-				return err
-			}
-		} else {
-			if s.count != 0 {
-				return usagef("--shards goes with --shard auto (K/N gives the count)")
-			}
-			if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
-				return usagef("--shard: %v", err)
-			}
-		}
-		s.first, s.games = s.shard.Games(total)
 	}
+	if err != nil {
+		return err
+	}
+	s.first, s.games = s.shard.Games(total)
 	if err := s.claim(force); err != nil {
 		return err
 	}
