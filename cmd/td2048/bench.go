@@ -17,6 +17,9 @@ func init() {
 	register(&command{
 		name:  "bench",
 		short: "speed of training and play on a fixed workload, and a signature of its results",
+		example: `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
+  td2048 bench --short                           # the quick workload CI runs
+  td2048 bench --threads 0                       # all cores`,
 		setup: setupBench,
 	})
 }
@@ -42,7 +45,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if *short {
 			cfg = bench.Short
 		}
-		set := func(name string) bool { return !*short || flagGiven(fs, name) }
+		set := func(name string) bool { return !*short || fs.Changed(name) }
 		if set("episodes") {
 			cfg.Episodes = *episodes
 		}
@@ -55,10 +58,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := checkThreads(*threads); err != nil {
 			return err
 		}
-		cfg.Threads = *threads
-		if cfg.Threads == 0 {
-			cfg.Threads = runtime.GOMAXPROCS(0)
-		}
+		cfg.Threads = threadCount(*threads)
 		out := e.stdout
 		if !*asJSON {
 			cpus := fmt.Sprintf("%d CPUs", runtime.NumCPU())
@@ -92,7 +92,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		var courses []bench.Course
-		if *course || flagGiven(fs, "course-episodes") {
+		if *course || fs.Changed("course-episodes") {
 			if *courseEpisodes <= 0 {
 				return usagef("--course-episodes must be positive")
 			}

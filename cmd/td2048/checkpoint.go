@@ -63,12 +63,9 @@ func (s *shardFlags) claimStats(path string, force bool) (release func(), err er
 func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	hint := "; not continuing from it (--force starts over)"
 	if !force && s.replace {
-		prev, err := evalresult.Read(s.out)
+		prev, err := refuseResult(s.out, "out", next)
 		if err != nil {
-			return fmt.Errorf("%w; not overwriting it (choose another --out, or --force to replace it)", err)
-		}
-		if d := evalresult.Rerun(&prev, next); d != "" {
-			return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (choose another --out, or --force to replace it)", s.out, d)
+			return err
 		}
 		if s.intact(&prev, next) {
 			s.finished = &prev
@@ -93,7 +90,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	}
 	if s.stats != "" && !force && !(s.replace && s.sameStats(s.stats)) {
 		// A file at --stats that no result of this evaluation names.
-		return refuseClobber(s.stats, "stats", "stats", "", nil)
+		return refuseClobber(s.stats, "stats", "stats")
 	}
 	return nil
 }
@@ -102,7 +99,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 // statistics file.
 func (s *shardFlags) sameStats(path string) bool {
 	prev, err := evalresult.Read(s.out)
-	return err == nil && prev.Stats != "" && samePath(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
+	return err == nil && prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
 }
 
 // intact reports whether prev, a result of the evaluation next, is done:
@@ -261,7 +258,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 		complete, err = true, r.finish(&ev)
 	}
 	if err != nil && s.out != "" && r.kept > 0 {
-		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, s.progress, finishedGames(r.kept), s.first+r.kept)
+		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, s.progress, counted(r.kept, "finished game"), s.first+r.kept)
 	}
 	return all, complete, err
 }
@@ -493,12 +490,4 @@ func (s *shardFlags) stopped(n int) string {
 		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", s.partial)
 	}
 	return ""
-}
-
-// finishedGames counts finished games in words.
-func finishedGames(n int) string {
-	if n == 1 {
-		return "1 finished game"
-	}
-	return fmt.Sprintf("%d finished games", n)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 )
@@ -51,45 +52,46 @@ func (s *seedFlag) value() uint64 {
 	return s.v
 }
 
-// loadNet loads weights for game (td2048's format, the course demo's
-// 2048.bin or TDL2048+'s .w, told apart by content), checking the network
-// when spec is set.
-func loadNet(path, game string, spec *ntuple.Spec) (*ntuple.Network, netfile.Header, error) {
-	net, h, _, err := loadNetAs(path, game, spec, netfile.Float32)
-	return net, h, err
-}
-
-// loadNetAs is loadNet holding the weights as w says (netfile.LoadPlay),
-// with a note for people when they are not held so.
-func loadNetAs(path, game string, spec *ntuple.Spec, w netfile.Weights) (*ntuple.Network, netfile.Header, string, error) {
+// loadFor loads weights for game g (td2048's format, the course demo's
+// 2048.bin or TDL2048+'s .w, told apart by content), held as w says
+// (netfile.LoadPlay): the file must be g's, its network and learner ones
+// g can use. It returns the learner, and a note for people when the
+// weights are not held as asked.
+func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
 	net, h, note, err := netfile.LoadPlay(path, w)
 	if errors.Is(err, os.ErrNotExist) {
 		train := "td2048 train"
-		if game != "" && game != games.Default {
-			train += " --game " + game
+		if g.Name != games.Default {
+			train += " --game " + g.Name
 		}
-		return nil, h, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
+		return nil, h, 0, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
 	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
-			return nil, h, "", fmt.Errorf("cannot read %s: %v", path, pe.Err)
+			return nil, h, 0, "", fmt.Errorf("cannot read %s: %v", path, pe.Err)
 		}
-		return nil, h, "", err
+		return nil, h, 0, "", err
 	}
-	if err := netfile.Expect(path, h, game, "", spec); err != nil {
+	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
 		net.Free()
-		return nil, h, "", err
+		return nil, h, 0, "", err
 	}
 	// A network the game cannot play (a staged one read from a .w without
 	// its thresholds, say) is refused by every face alike.
-	if g, err := games.Lookup(game); err == nil {
-		if err := g.CheckSpec(net.Spec()); err != nil {
-			net.Free()
-			return nil, h, "", fmt.Errorf("%s: %v", path, err)
-		}
+	err = g.CheckSpec(net.Spec())
+	kind, kerr := learn.ParseKind(h.Learner)
+	if err == nil {
+		err = kerr
 	}
-	return net, h, note, nil
+	if err == nil {
+		err = g.CheckLearner(kind)
+	}
+	if err != nil {
+		net.Free()
+		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
+	}
+	return net, h, kind, note, nil
 }
 
 // describe is a network's one-line description.
@@ -130,17 +132,12 @@ func rate(moves int64, d time.Duration) string {
 	return fmt.Sprintf("%.0f", r)
 }
 
-// samePath reports whether two paths name the same file (or would, links
-// followed).
-func samePath(a, b string) bool { return safefile.Same(a, b) }
-
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
 // writes ("weights", "log", "image", "stats"), and a file of that kind may
 // be replaced only where replacing it loses nothing (a figure td2048 drew,
 // which plot.Drawn recognises by its mark).
-// For weights, game and spec describe what would be written.
-func refuseClobber(path, flagName, want, game string, spec *ntuple.Spec) error {
+func refuseClobber(path, flagName, want string) error {
 	head, err := safefile.Sniff(path, 512)
 	if err != nil {
 		return fmt.Errorf("--%s %s: %v", flagName, path, err)
@@ -204,12 +201,9 @@ func describeFile(path string, head []byte) string {
 	return "other data"
 }
 
-// maxThreads bounds --threads (train.MaxThreads).
-func maxThreads() int { return train.MaxThreads() }
-
 func checkThreads(n int) error {
-	if n < 0 || n > maxThreads() {
-		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, maxThreads(), runtime.NumCPU())
+	if n < 0 || n > train.MaxThreads() {
+		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
 	}
 	return nil
 }
@@ -227,7 +221,7 @@ func claimOutput(path, flagName, want string, force bool) (release func(), err e
 		return nil, err
 	}
 	if !force {
-		if err := refuseClobber(path, flagName, want, "", nil); err != nil {
+		if err := refuseClobber(path, flagName, want); err != nil {
 			lock.Release()
 			return nil, err
 		}

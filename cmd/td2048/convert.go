@@ -17,6 +17,10 @@ func init() {
 		name:  "convert",
 		args:  "IN OUT",
 		short: "convert weights between td2048, the course demo's 2048.bin and TDL2048+'s .w",
+		example: `  td2048 convert weights.td2048 2048.bin         # for the course demo (TDL2048-Demo)
+  td2048 convert weights.td2048 4x6.w            # for TDL2048+
+  td2048 convert 4x6patt.w weights.td2048        # and back
+  td2048 convert weights.td2048 model --to w     # when OUT's extension does not say`,
 		setup: setupConvert,
 	})
 }
@@ -51,7 +55,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := safefile.Check(out); err != nil {
 			return usagef("%v", err)
 		}
-		if samePath(in, out) {
+		if safefile.Same(in, out) {
 			return usagef("IN and OUT are the same file %s", in)
 		}
 		lock, err := safefile.Acquire(out)
@@ -60,7 +64,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		defer lock.Release()
 		if !*force {
-			if err := refuseClobber(out, "", "weights", "", nil); err != nil {
+			if err := refuseClobber(out, "", "weights"); err != nil {
 				return err
 			}
 		}

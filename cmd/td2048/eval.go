@@ -9,14 +9,14 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -39,6 +39,12 @@ continues from the first game not finished: its statistics are those of
 one uninterrupted run. Run again once finished, it prints them and plays
 nothing. --force starts over. A --stats file is written as FILE.partial
 and takes its name only when every game is in it.`,
+		example: `  td2048 eval                                    # 1000 greedy games with weights.td2048
+  td2048 eval --games 1000 --depth 2             # one more layer of expectimax
+  td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
+  td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file
+  td2048 eval --games 1000 --depth 6 --shard 3/16 --out part-3.json   # shard 3 of 16, for td2048 merge
+  td2048 eval --shard auto --shards 16 --out part-$SLURM_ARRAY_TASK_ID.json   # shard K of 16 in a Slurm array (or Indexed Job)`,
 		setup: setupEval,
 	})
 }
@@ -81,20 +87,15 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := defaultLoad(fs, load, *gameName); err != nil {
 			return err
 		}
-		if *moveThreads < 0 || *moveThreads > maxThreads() {
-			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, maxThreads())
+		if *moveThreads < 0 || *moveThreads > train.MaxThreads() {
+			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, train.MaxThreads())
 		}
-		if !flagGiven(fs, "game") {
-			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
-				*gameName = h.Game
-			}
-		}
-		g, err := gameOf(*gameName)
+		g, err := gameOfFile(fs, *gameName, *load)
 		if err != nil {
 			return err
 		}
-		if sf.downgrade != 0 && !g.Downgrades {
-			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+		if err := sf.checkGame(g); err != nil {
+			return err
 		}
 		if *interleave < 0 || *interleave > learn.MaxInterleave {
 			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
@@ -130,8 +131,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		out := e.stdout
 		sd := seed.value()
-		res := shardResult(g.Name, *load, h, net.Spec().String(), describe(net.Spec()), kind.String(), sd,
-			opt.Depth, sf.moveTime, int64(sf.cache), searchText, *threads)
+		res := evalresult.Result{Game: g.Name, Network: net.Spec().String(), NetworkText: describe(net.Spec()), Weights: *load,
+			Trained: h.Episodes, Learner: kind.String(), Seed: sd, Depth: opt.Depth, MoveTime: sf.moveTime.Seconds(),
+			Cache: int64(sf.cache), Search: searchText, Threads: threadCount(*threads)}
 		if err := part.checkRerun(res, *load, *force); err != nil {
 			return err
 		}
@@ -139,7 +141,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		defer stop()
 		progEnv := e
 		if !*asJSON && !*quiet {
-			writeEvalHeader(out, g, kind, net, h, *load, searchText)
+			writeEvalHeader(out, g, &res)
 			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
 			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
 			part.header(out)
@@ -162,20 +164,16 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		interrupted := !complete
 		n := ev.Block.Games
 		if *asJSON {
-			r := newEvalJSON(g.Name, net.Spec(), *load, h, *nGames, sd, *threads, ev.Block, g.Goal, g.Value)
-			r.fill(&cfg, sf.moveTime, &ev, net.Compact(), mt)
-			r.StatsFile = part.statsFile(complete)
-			r.Earlier = part.earlier()
-			r.Interrupted = interrupted
+			r := newEvalJSON(g, &res, h.Learner, &cfg, &ev, net.Compact(), mt)
+			r.Requested, r.StatsFile, r.Earlier, r.Interrupted = *nGames, part.statsFile(complete), part.earlier(), interrupted
 			if err := writeJSON(out, r); err != nil {
 				return err
 			}
 		} else {
 			if n > 0 {
-				if err := g.WriteEval(out, &ev); err != nil {
+				if err := writeStats(out, g, &ev); err != nil {
 					return err
 				}
-				fmt.Fprintf(out, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*ev.Block.Reach(g.Goal)), ev.Block.Reached(g.Goal), n)
 			}
 			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
 			if *statsFile != "" && complete {
@@ -189,27 +187,44 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	}
 }
 
-// writeEvalHeader prints the first lines of eval's text: the command, the
-// network, its file and the search.
-func writeEvalHeader(out io.Writer, g *games.Game, kind search.Kind, net *ntuple.Network, h netfile.Header, load, searchText string) {
-	title, learner := "", ""
+// writeEvalHeader prints the first lines of eval's text: the command, and
+// what is evaluated (writeLoaded).
+func writeEvalHeader(out io.Writer, g *games.Game, res *evalresult.Result) {
+	title := ""
 	if g.Name != games.Default {
 		title = " (" + g.Title + ")"
 	}
+	fmt.Fprintf(out, "td2048 eval%s\n", title)
+	writeLoaded(out, g, res)
+}
+
+// writeLoaded prints the lines of eval's header, and merge's, on what
+// was evaluated: the network, its file (and learner, in a game of more
+// than one) and the search.
+func writeLoaded(w io.Writer, g *games.Game, r *evalresult.Result) {
+	learner := ""
 	if len(g.Learners) > 1 {
-		learner = fmt.Sprintf(", %s-value", kind)
+		learner = fmt.Sprintf(", %s-value", r.Learner)
 	}
-	fmt.Fprintf(out, "td2048 eval%s\nnetwork = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n",
-		title, describe(net.Spec()), load, h.Episodes, learner, searchText)
+	fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes%s)\nsearch = %s\n", r.NetworkText, r.Weights, r.Trained, learner, r.Search)
+}
+
+// writeStats prints the statistics of an evaluation of some games, eval's
+// and merge's: the game's block, then the rate of its headline tile.
+func writeStats(w io.Writer, g *games.Game, ev *games.Evaluation) error {
+	if err := g.WriteEval(w, ev); err != nil {
+		return err
+	}
+	b := &ev.Block
+	_, err := fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
+	return err
 }
 
 // splitThreads shares eval's threads (0: all cores) between games at once
 // and threads searching each move (moveThreads; 0: 1, or all with
 // --move-time): a search of one move needs 2 plies or a time budget.
 func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
-	if threads == 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
+	threads = threadCount(threads)
 	move = moveThreads
 	switch {
 	case sf.depth == 1 && sf.moveTime <= 0:
@@ -233,16 +248,11 @@ func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games
 	if move > 1 {
 		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
 	}
-	for _, n := range []string{note, downgradeNote(net, dg)} {
-		if n != "" {
-			fmt.Fprintln(out, n)
-		}
-	}
+	writeNotes(out, note, net, dg)
 }
 
 // checkEvalFiles refuses, before anything is read, a game count whose
-// shards' ranges could overflow, an empty output name, an output that is
-// the --load file, and --out and --stats naming one file.
+// shards' ranges could overflow, and the outputs checkOutputs refuses.
 func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) error {
 	if games <= 0 {
 		return usagef("--games must be positive")
@@ -250,15 +260,22 @@ func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) er
 	if int64(games) > evalresult.MaxGames {
 		return usagef("--games %d: at most %d (2^40) games in one evaluation", games, int64(evalresult.MaxGames))
 	}
+	return checkOutputs(fs, out, statsFile, load)
+}
+
+// checkOutputs refuses, for eval and merge, an empty --out or --stats
+// given, either naming the file load (eval's --load; "" for none), and
+// both naming one file.
+func checkOutputs(fs *flag.FlagSet, out, statsFile, load string) error {
 	for _, o := range []struct{ flag, path string }{{"out", out}, {"stats", statsFile}} {
-		if flagGiven(fs, o.flag) && o.path == "" {
+		if fs.Changed(o.flag) && o.path == "" {
 			return usagef("--%s: empty file name", o.flag)
 		}
-		if samePath(o.path, load) {
+		if safefile.Same(o.path, load) {
 			return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
 		}
 	}
-	if samePath(out, statsFile) {
+	if safefile.Same(out, statsFile) {
 		return usagef("--out and --stats name the same file %s", out)
 	}
 	return nil
@@ -334,30 +351,26 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 	return &opsJSON{ops(sp.Slides+sp.Placements, sp.Time), ops(sp.Slides, sp.SlideTime), ops(sp.Placements, sp.PlaceTime)}
 }
 
-// fill sets what eval --json says of how the games were played and how
-// fast.
-func (r *evalJSON) fill(cfg *games.EvalConfig, moveTime time.Duration, ev *games.Evaluation, compact bool, moveThreads int) {
-	r.Depth, r.MoveTime, r.Downgrade = cfg.Search.Depth, moveTime.Seconds(), cfg.Downgrade.Tile
+// newEvalJSON is eval --json's object of the evaluation res (learner
+// being the file's) played as cfg says, ev its games finished; the
+// weights were 16-bit when compact, and moveThreads searched each move.
+func newEvalJSON(g *games.Game, res *evalresult.Result, learner string, cfg *games.EvalConfig, ev *games.Evaluation, compact bool, moveThreads int) *evalJSON {
+	b := ev.Block
+	rec := stats.NewRecord(int64(b.Games), &b, g.Value)
+	r := &evalJSON{Game: res.Game, Network: res.Network, Weights: res.Weights, Trained: res.Trained, Learner: learner,
+		Depth: res.Depth, MoveTime: res.MoveTime, Downgrade: cfg.Downgrade.Tile, Threads: res.Threads, Seed: res.Seed, Compact: compact,
+		Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End, Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
+		Moves: ev.Moves, Elapsed: seconds(ev.Elapsed), MovesPerSec: perSec(ev.Moves, ev.Elapsed)}
 	if cfg.Table != nil {
 		r.Cache = cfg.Table.Bytes()
 	}
-	r.Moves, r.Elapsed, r.MovesPerSec = ev.Moves, seconds(ev.Elapsed), perSec(ev.Moves, ev.Elapsed)
 	if ev.Speed != nil {
 		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
 	}
-	r.Compact = compact
 	if moveThreads > 1 {
 		r.MoveThreads = moveThreads
 	}
-}
-
-func newEvalJSON(game string, spec ntuple.Spec, load string, h netfile.Header, requested int, seed uint64, threads int,
-	b stats.Block, goal int, value func(int) int) *evalJSON {
-	rec := stats.NewRecord(int64(b.Games), &b, value)
-	return &evalJSON{Game: game, Network: spec.String(), Weights: load, Trained: h.Episodes, Learner: h.Learner,
-		Depth: 1, Threads: threadCount(threads), Seed: seed,
-		Requested: requested, Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End,
-		Goal: value(goal), GoalRate: b.Reach(goal)}
+	return r
 }
 
 // perSec is a speed for JSON, rounded to a unit; seconds are rounded to

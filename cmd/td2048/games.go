@@ -7,6 +7,7 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/netfile"
 )
 
 // gameOf is the game named by --game ("" when neither the flag nor a file
@@ -17,6 +18,15 @@ func gameOf(name string) (*games.Game, error) {
 		return nil, usagef("--game: %v", err)
 	}
 	return g, nil
+}
+
+// gameOfFile is the game --game names or, when it is not given, the one
+// the weights file load names (the default game when neither does).
+func gameOfFile(fs *flag.FlagSet, name, load string) (*games.Game, error) {
+	if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" && !fs.Changed("game") {
+		name = h.Game
+	}
+	return gameOf(name)
 }
 
 // gameTitle is the title of the game of that name, or the name.

@@ -48,15 +48,10 @@ func genDocs(r *cobra.Command, dir string) error {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		c.DisableAutoGenTag = true
-		if c.IsAvailableCommand() || c.IsAdditionalHelpTopicCommand() || c == r {
-			cmds = append(cmds, c)
-		}
+		cmds = append(cmds, c)
 		for _, sub := range c.Commands() {
-			if sub.IsAvailableCommand() {
+			if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
 				walk(sub)
-			} else if sub.IsAdditionalHelpTopicCommand() {
-				sub.DisableAutoGenTag = true
-				cmds = append(cmds, sub)
 			}
 		}
 	}

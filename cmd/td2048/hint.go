@@ -6,13 +6,11 @@ import (
 	flag "github.com/spf13/pflag"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -22,6 +20,9 @@ func init() {
 		name:  "hint",
 		args:  "BOARD",
 		short: "show each move on one board: legality, after-state, reward and (with --load) value, best marked",
+		example: `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
+  td2048 hint 0x1000000000002211 --depth 3 --json
+  td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
 		setup: setupHint,
 	})
 }
@@ -73,17 +74,27 @@ type hintResult struct {
 // each move lists where it may go.
 func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, valued bool, res hintResult) hintResult {
 	b := p.View()
-	real := realMoves(g, p)
-	res.Board, res.Next = real.board, p.Next
-	if real.board != b.Hex() {
-		v := b.Hex()
-		res.View = &v
-	}
+	q := p
+	q.Downgrades = 0
+	res.Next = p.Next
 	for d := range 4 {
+		// The move played on the real board (session.Apply, whose rewards
+		// count 65536 and up at their values).
+		ss, err := session.Resume(g.Name, 0, 0, q)
+		if err != nil { // a position Parse gave: cannot happen
+			panic(err)
+		}
+		res.Board = ss.Hex()
 		m := hintMove{Dir: session.DirNames[d], Legal: mv[d].Legal, after: b}
-		if m.Legal {
-			h, r := real.after[d], real.reward[d]
-			m.After, m.Reward, m.after, m.picture = &h, &r, mv[d].After, real.picture[d]
+		if real := ss.Apply(d); m.Legal {
+			h, r := "", 0
+			if real.Legal {
+				h, r = real.AfterHex(), real.Reward
+				if real.AfterExt != 0 {
+					m.picture = board.Wide{Low: real.After, Ext: real.AfterExt}.String()
+				}
+			}
+			m.After, m.Reward, m.after = &h, &r, mv[d].After
 			if vr := int(mv[d].Reward); vr != r {
 				m.ViewReward = &vr
 			}
@@ -96,41 +107,14 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 		}
 		res.Moves = append(res.Moves, m)
 	}
+	if res.Board != b.Hex() {
+		v := b.Hex()
+		res.View = &v
+	}
 	if c := search.BestOf(mv); c.Legal() {
 		res.Best = &res.Moves[c.Dir].Dir
 	}
 	return res
-}
-
-// playedMoves are a position's moves on its real board: the board and
-// each after-state as the game's states write them, and each reward.
-type playedMoves struct {
-	board   string
-	after   [4]string
-	reward  [4]int
-	picture [4]string // after-states past 32768 drawn
-}
-
-// realMoves plays each move of p on its real board (session.Apply, whose
-// rewards count 65536 and up at their values).
-func realMoves(g *games.Game, p session.Position) playedMoves {
-	var pm playedMoves
-	q := p
-	q.Downgrades = 0
-	for d := range 4 {
-		ss, err := session.Resume(g.Name, 0, 0, q)
-		if err != nil { // a position Parse gave: cannot happen
-			panic(err)
-		}
-		pm.board = ss.Hex()
-		if r := ss.Apply(d); r.Legal {
-			pm.after[d], pm.reward[d] = r.AfterHex(), r.Reward
-			if r.AfterExt != 0 {
-				pm.picture[d] = board.Wide{Low: r.After, Ext: r.AfterExt}.String()
-			}
-		}
-	}
-	return pm
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
@@ -157,7 +141,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		// otherwise; without weights it still shows the rules' side.
 		if *load == "none" {
 			*load = ""
-		} else if !flagGiven(fs, "load") {
+		} else if !fs.Changed("load") {
 			if err := defaultLoad(fs, load, *gameName); err != nil {
 				return err
 			}
@@ -165,27 +149,19 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				*load = ""
 			}
 		}
-		if *load != "" && !flagGiven(fs, "game") {
-			if h, err := netfile.ReadHeader(*load); err == nil && h.Game != "" {
-				*gameName = h.Game
-			}
-		}
-		g, err := gameOf(*gameName)
+		g, err := gameOfFile(fs, *gameName, *load)
 		if err != nil {
 			return err
 		}
-		p, note, err := hintPosition(g, args[0], *nextTile, flagGiven(fs, "next") || flagGiven(fs, "hint"))
+		p, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
 		if err != nil {
 			return err
 		}
 		if note != "" && !*asJSON {
 			fmt.Fprintln(e.stdout, note)
 		}
-		if *depth < 1 || *depth > 12 {
-			return usagef("--depth must be 1 to 12")
-		}
-		if *moveTime < 0 {
-			return usagef("--move-time must not be negative")
+		if err := checkDepth(*depth, 12, *moveTime); err != nil {
+			return err
 		}
 		if err := pf.check("threads"); err != nil {
 			return err
@@ -203,16 +179,11 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				return err
 			}
 			defer net.Free()
-			for _, n := range []string{note, downgradeNote(net, dg)} {
-				if n != "" && !*asJSON {
-					fmt.Fprintln(e.stdout, n)
-				}
+			if !*asJSON {
+				writeNotes(e.stdout, note, net, dg)
 			}
 			// --depth caps the search; the deadline may cut it short.
-			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: pf.threads}
-			if opt.Threads == 0 {
-				opt.Threads = runtime.GOMAXPROCS(0)
-			}
+			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: threadCount(pf.threads)}
 			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
 			var done int
 			mv, done = a.Values(p)
@@ -267,8 +238,8 @@ func hintDowngrade(sf *searchFlags, g *games.Game, n int) (search.Downgrade, err
 		return search.Downgrade{}, err
 	}
 	dg := sf.downgradeOpt()
-	if dg.On() && !g.Downgrades {
-		return dg, usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
+	if err := sf.checkGame(g); err != nil {
+		return dg, err
 	}
 	if n < 0 || n > 15 {
 		return dg, usagef("--downgrades %d: want 0 to 15", n)

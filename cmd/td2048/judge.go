@@ -25,7 +25,8 @@ Passed", or "Failed" with the first fault (exit status 1), named by game
 (the line) and action counting from 1, and in brackets in the course
 judge's numbering (from 0). A game with a fault counts in the summary as
 replayed up to its first fault; a line that cannot be read does not count.`,
-		setup: setupJudge,
+		example: `  td2048 judge stats.txt                         # replay every action of a Threes! statistics file`,
+		setup:   setupJudge,
 	})
 }
 
@@ -219,10 +220,8 @@ type summaryJSON struct {
 }
 
 func newSummaryJSON(s *threes.Summary) *summaryJSON {
-	b := stats.Block{Games: s.Games, Sum: s.Sum, MaxScore: int(s.Max), Moves: s.Slides}
-	copy(b.End[:], s.End[:])
+	b, sp := summaryStats(s)
 	rec := stats.NewRecord(int64(s.Games), &b, threes.TileValue)
 	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: s.Max, Reach: rec.Reach, End: rec.End,
-		Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime,
-		Ops: newOpsJSON(stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime})}
+		Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime, Ops: newOpsJSON(sp)}
 }

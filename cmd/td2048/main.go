@@ -86,41 +86,8 @@ func names() []string {
 // context having no VCS information), is the version this build reports.
 var buildVersion string
 
-// version is the module version and VCS revision of this build, as the Go
-// toolchain recorded them, or the version stamped at link time.
-func version() string { return buildinfo.Version() }
-
 // The version stamped at link time is the one results record too.
 func init() { buildinfo.Stamp(buildVersion) }
-
-// examples are each command's examples in its help.
-var examples = map[string]string{
-	"eval": `  td2048 eval                                    # 1000 greedy games with weights.td2048
-  td2048 eval --games 1000 --depth 2             # one more layer of expectimax
-  td2048 eval --move-time 100ms --games 100      # deepen each move within 100 ms
-  td2048 eval --load threes.td2048 --stats stats.txt   # Threes!: the course's statistics file
-  td2048 eval --games 1000 --depth 6 --shard 3/16 --out part-3.json   # shard 3 of 16, for td2048 merge
-  td2048 eval --shard auto --shards 16 --out part-$SLURM_ARRAY_TASK_ID.json   # shard K of 16 in a Slurm array (or Indexed Job)`,
-	"hint": `  td2048 hint 2,2,0,4,0,8,0,0,0,0,0,0,0,0,0,2    # each move, valued with weights.td2048 if present
-  td2048 hint 0x1000000000002211 --depth 3 --json
-  td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
-	"play": `  td2048 play                                    # watch weights.td2048 play (space starts, ? for help)
-  td2048 play --load threes.td2048 --auto --depth 3`,
-	"serve": `  td2048 serve                                   # http://127.0.0.1:8048/
-  td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
-	"plot": `  td2048 plot weights.jsonl                      # curve.png
-  td2048 plot a.jsonl b.jsonl --label "alpha 0.1,alpha 0.025" -o cmp.svg
-  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)
-  td2048 plot weights.jsonl demo.txt --label td2048,mine      # beside your course demo's (./2048 > demo.txt)`,
-	"bench": `  td2048 bench                                   # 10,000 training episodes, 1000 greedy and 20 2-ply games
-  td2048 bench --short                           # the quick workload CI runs
-  td2048 bench --threads 0                       # all cores`,
-	"convert": `  td2048 convert weights.td2048 2048.bin         # for the course demo (TDL2048-Demo)
-  td2048 convert weights.td2048 4x6.w            # for TDL2048+
-  td2048 convert 4x6patt.w weights.td2048        # and back
-  td2048 convert weights.td2048 model --to w     # when OUT's extension does not say`,
-	"judge": `  td2048 judge stats.txt                         # replay every action of a Threes! statistics file`,
-}
 
 // root builds the command tree for one invocation (fresh flags each time, so
 // that tests can run many invocations in one process).
@@ -133,7 +100,7 @@ learning of n-tuple networks, and plays them with expectimax search.
 
 Start with "td2048 train" (the course's 4x6 network, 100,000 episodes, saved
 to weights.td2048), then "td2048 eval" or "td2048 play".`,
-		Version:       version(),
+		Version:       buildinfo.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Suggestions for a mistyped command ("trian" -> "train").
@@ -148,7 +115,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 	r.Flags().MarkHidden("V")
 	r.RunE = func(c *cobra.Command, args []string) error {
 		if *upperV {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
 			return nil
 		}
 		return c.Help()
@@ -160,7 +127,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		Short: "print the module version and commit of this build",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", version())
+			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
 			return nil
 		},
 	})
@@ -171,9 +138,6 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 			Short:   cmd.short,
 			Long:    cmd.long,
 			Example: cmd.example,
-		}
-		if c.Example == "" {
-			c.Example = examples[cmd.name]
 		}
 		if c.Long == "" {
 			c.Long = cmd.short
@@ -263,6 +227,3 @@ func run(args []string, e *env) int {
 	}
 	return 1
 }
-
-// flagGiven reports whether the flag was set on the command line.
-func flagGiven(fs *flag.FlagSet, name string) bool { return fs.Changed(name) }

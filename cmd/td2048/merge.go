@@ -14,7 +14,6 @@ import (
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/stats"
 )
 
 func init() {
@@ -52,13 +51,8 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) == 0 {
 			return usagef("want the shards' result files (td2048 eval --shard K/N --out FILE writes one)")
 		}
-		for _, o := range []struct{ flag, path string }{{"out", *out}, {"stats", *statsOut}} {
-			if flagGiven(fs, o.flag) && o.path == "" {
-				return usagef("--%s: empty file name", o.flag)
-			}
-		}
-		if samePath(*out, *statsOut) {
-			return usagef("--out and --stats name the same file %s", *out)
+		if err := checkOutputs(fs, *out, *statsOut, ""); err != nil {
+			return err
 		}
 		var parts []evalresult.Part
 		for _, a := range args {
@@ -71,10 +65,10 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 		// The shards' files are inputs, never outputs.
 		for _, p := range parts {
 			for _, o := range []struct{ flag, path string }{{"out", *out}, {"stats", *statsOut}} {
-				if samePath(o.path, p.Path) {
+				if safefile.Same(o.path, p.Path) {
 					return usagef("--%s %s is the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
 				}
-				if p.Stats != "" && samePath(o.path, shardStats(p)) {
+				if p.Stats != "" && safefile.Same(o.path, shardStats(p)) {
 					return usagef("--%s %s is the statistics file of the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
 				}
 			}
@@ -93,7 +87,7 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			// A result at --out is replaced by the merge of its evaluation.
 			rerun := false
 			if o.flag == "out" && !*force {
-				if head, err := safefile.Sniff(o.path, 256); err == nil && isResult(head) {
+				if head, err := safefile.Sniff(o.path, 256); err == nil && evalresult.IsResult(head) {
 					rerun = true
 				}
 			}
@@ -103,7 +97,7 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			defer release()
 			if rerun {
-				if err := refuseResult(o.path, o.flag, &m); err != nil {
+				if _, err := refuseResult(o.path, o.flag, &m); err != nil {
 					return err
 				}
 			}
@@ -179,27 +173,15 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	if err != nil {
 		return err
 	}
-	b := m.Block()
+	ev := evalOf(m, g)
+	b := ev.Block
 	fmt.Fprintf(w, "td2048 merge (%d shards)\n", shards)
-	if m.Game == "threes" {
-		fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes)\nsearch = %s\ntotal = %d\nseed = %d\n",
-			m.NetworkText, m.Weights, m.Trained, m.Search, m.GamesTotal, m.Seed)
-		if b.Games > 0 {
-			if err := b.WriteThrees(w, b.Games, g.Value, m.Speed()); err != nil {
-				return err
-			}
-		}
-	} else {
-		fmt.Fprintf(w, "network = %s\nloaded = %s (%d episodes, %s-value)\nsearch = %s\ntotal = %d\nseed = %d\n",
-			m.NetworkText, m.Weights, m.Trained, m.Learner, m.Search, m.GamesTotal, m.Seed)
-		if b.Games > 0 {
-			if err := b.Write(w, b.Games, stats.Pow2); err != nil {
-				return err
-			}
-		}
-	}
+	writeLoaded(w, g, m)
+	fmt.Fprintf(w, "total = %d\nseed = %d\n", m.GamesTotal, m.Seed)
 	if b.Games > 0 {
-		fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
+		if err := writeStats(w, g, &ev); err != nil {
+			return err
+		}
 	}
 	// Two times: the shards' play added up (what one process of one
 	// shard's threads would have taken), and the longest shard's run from

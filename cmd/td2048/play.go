@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/tui"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -22,6 +20,8 @@ func init() {
 	register(&command{
 		name:  "play",
 		short: "watch the network play 2048 or Threes! in the terminal, or play yourself with its hints",
+		example: `  td2048 play                                    # watch weights.td2048 play (space starts, ? for help)
+  td2048 play --load threes.td2048 --auto --depth 3`,
 		setup: setupPlay,
 	})
 }
@@ -50,31 +50,17 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := sf.checkDowngrade(); err != nil {
 			return err
 		}
-		if *depth < 1 || *depth > tui.MaxDepth {
-			return usagef("--depth must be 1 to %d", tui.MaxDepth)
-		}
-		if *moveTime < 0 {
-			return usagef("--move-time must not be negative")
+		if err := checkDepth(*depth, tui.MaxDepth, *moveTime); err != nil {
+			return err
 		}
 		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
 			return errNoTerminal
 		}
-		if err := defaultLoad(fs, load, *gameName); err != nil {
-			return err
-		}
-		net, h, g, note, err := loadPlayable(*load, *gameName, pf.weights())
+		net, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
 		if err != nil {
 			return err
 		}
-		if sf.downgrade != 0 && !g.Downgrades {
-			net.Free()
-			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
-		}
-		for _, n := range []string{note, downgradeNote(net, sf.downgradeOpt())} {
-			if n != "" {
-				fmt.Fprintln(e.stderr, n)
-			}
-		}
+		writeNotes(e.stderr, note, net, sf.downgradeOpt())
 		var m *tui.Model
 		defer func() {
 			if m != nil {
@@ -86,16 +72,8 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			net.Free()
 		}()
-		kind, err := learn.ParseKind(h.Learner)
-		if err != nil {
-			return err
-		}
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: pf.threads, Downgrade: sf.downgradeOpt()}
-		if cfg.Threads == 0 {
-			cfg.Threads = runtime.GOMAXPROCS(0)
-		}
-		cfg.Kind = kind
+			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

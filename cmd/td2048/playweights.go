@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -30,8 +32,8 @@ func (p *playFlags) define(fs *flag.FlagSet, threadsName string) {
 
 // check refuses a thread count out of range.
 func (p *playFlags) check(name string) error {
-	if p.threads < 0 || p.threads > maxThreads() {
-		return usagef("--%s %d: want 0 (all cores) to %d", name, p.threads, maxThreads())
+	if p.threads < 0 || p.threads > train.MaxThreads() {
+		return usagef("--%s %d: want 0 (all cores) to %d", name, p.threads, train.MaxThreads())
 	}
 	return nil
 }
@@ -59,6 +61,16 @@ func describeWeights(net *ntuple.Network) string {
 		b = max(b, net.ValueBound(k))
 	}
 	return fmt.Sprintf("16-bit, a scale a table, %s (each value within %.3g of the float32 weights')", mib(2*int64(net.Spec().Weights())), b)
+}
+
+// writeNotes prints, a line each, the note of loading net (loadFor)
+// and its downgradeNote, those not "".
+func writeNotes(w io.Writer, note string, net *ntuple.Network, d search.Downgrade) {
+	for _, n := range []string{note, downgradeNote(net, d)} {
+		if n != "" {
+			fmt.Fprintln(w, n)
+		}
+	}
 }
 
 // downgradeNote says, for a staged network played with tile-downgrading,

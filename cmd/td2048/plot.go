@@ -14,6 +14,10 @@ func init() {
 		name:  "plot",
 		args:  "LOG...",
 		short: "draw learning curves (mean score, 2048/4096/... reach rates) from metrics logs, the course demo's printed output or TDL2048+'s, as PNG, SVG or PDF",
+		example: `  td2048 plot weights.jsonl                      # curve.png
+  td2048 plot a.jsonl b.jsonl --label "alpha 0.1,alpha 0.025" -o cmp.svg
+  td2048 plot weights.jsonl tdl.txt --label td2048,TDL2048+   # beside TDL2048+'s output (./2048 -t 100 > tdl.txt)
+  td2048 plot weights.jsonl demo.txt --label td2048,mine      # beside your course demo's (./2048 > demo.txt)`,
 		setup: setupPlot,
 	})
 }
@@ -32,7 +36,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return usagef("-o %v", err)
 		}
-		if flagGiven(fs, "dpi") && format != "png" {
+		if fs.Changed("dpi") && format != "png" {
 			return usagef("--dpi is for PNG figures; %s is %s, a vector format", *out, strings.ToUpper(format))
 		}
 		if *dpi < 1 || *dpi > 2400 {

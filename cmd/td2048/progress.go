@@ -74,8 +74,9 @@ func newProgress(e *env, goal, tile int) *progress {
 // newEvalProgress is an evaluation's: games of name (a command, or a
 // phase of bench) and their moves (or slides, in Threes!).
 func newEvalProgress(e *env, name string, goal, tile int, moves string) *progress {
-	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: terminalWidth(e.stderr), goal: goal, tile: tile,
-		eval: true, name: name, unit: "games", moves: moves}
+	p := newProgress(e, goal, tile)
+	p.eval, p.name, p.unit, p.moves = true, name, "games", moves
+	return p
 }
 
 func (p *progress) clear() {
@@ -95,18 +96,14 @@ func (p *progress) tick(s learn.Snapshot) {
 	p.eta.add(s)
 	if !p.live {
 		if p.eval && p.plainDue(s) {
-			fmt.Fprintln(p.w, p.line(s, false))
+			fmt.Fprintln(p.w, p.name+": "+join(p.parts(s, false), ", "))
 			p.plainAt, p.plainDone = s.Elapsed, s.Done
 		}
 		return
 	}
-	line := p.line(s, true)
-	if p.width != nil {
-		// One column short of the width: a line that fills the last
-		// column wraps on some terminals.
-		line = fit(p.parts(s, true), p.width()-1)
-	}
-	fmt.Fprintf(p.w, "\r\033[K%s", line)
+	// One column short of the width: a line that fills the last column
+	// wraps on some terminals.
+	fmt.Fprintf(p.w, "\r\033[K%s", fit(p.parts(s, true), p.width()-1))
 	p.shown = true
 }
 
@@ -140,21 +137,18 @@ func (p *progress) parts(s learn.Snapshot, live bool) []part {
 	sec := max(s.Session.Seconds(), 1e-9)
 	var parts []part
 	add := func(rank int, format string, a ...any) { parts = append(parts, part{fmt.Sprintf(format, a...), rank}) }
+	mean := "block avg"
 	if p.eval {
 		add(rankCount, "%d/%d %s", s.Done, s.Total, p.unit)
-		add(rankMoveSpeed, "%s %s/s", rate(s.Moves, s.Session), p.moves)
-		if s.Block.Games > 0 {
-			add(rankMean, "avg %.0f", s.Block.Avg())
-			add(rankRate, "%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
-		}
+		mean = "avg"
 	} else {
 		add(rankCount, "%d/%d", s.Done, s.Total)
 		add(rankEpisodeSpeed, "%.0f %s/s", float64(s.Played)/sec, p.unit)
-		add(rankMoveSpeed, "%s %s/s", rate(s.Moves, s.Session), p.moves)
-		if s.Block.Games > 0 {
-			add(rankMean, "block avg %.0f", s.Block.Avg())
-			add(rankRate, "%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
-		}
+	}
+	add(rankMoveSpeed, "%s %s/s", rate(s.Moves, s.Session), p.moves)
+	if s.Block.Games > 0 {
+		add(rankMean, mean+" %.0f", s.Block.Avg())
+		add(rankRate, "%d %.1f%%", p.tile, 100*s.Block.Reach(p.goal))
 	}
 	if !live {
 		add(rankElapsed, "%s elapsed", s.Elapsed.Round(time.Second))
@@ -165,15 +159,13 @@ func (p *progress) parts(s learn.Snapshot, live bool) []part {
 	return parts
 }
 
-func (p *progress) line(s learn.Snapshot, live bool) string {
+// join joins the texts of parts, sep between them.
+func join(parts []part, sep string) string {
 	var texts []string
-	for _, pt := range p.parts(s, live) {
+	for _, pt := range parts {
 		texts = append(texts, pt.text)
 	}
-	if live {
-		return strings.Join(texts, "  ")
-	}
-	return p.name + ": " + strings.Join(texts, ", ")
+	return strings.Join(texts, sep)
 }
 
 // fit joins the parts of a live line, two spaces apart, leaving out the
@@ -200,11 +192,7 @@ func fit(parts []part, width int) string {
 		}
 		parts = slices.Delete(slices.Clone(parts), low, low+1)
 	}
-	var texts []string
-	for _, pt := range parts {
-		texts = append(texts, pt.text)
-	}
-	line := strings.Join(texts, "  ")
+	line := join(parts, "  ")
 	if r := []rune(line); len(r) > width {
 		line = string(r[:width])
 	}

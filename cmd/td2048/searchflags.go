@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
@@ -61,18 +62,36 @@ func (f *searchFlags) checkDowngrade() error {
 	return nil
 }
 
-func (f *searchFlags) check() error {
-	if f.depth < 1 || f.depth > 12 {
-		return usagef("--depth must be 1 to 12")
+// checkGame refuses tile-downgrading in a game with no tiles of 2048's
+// kind to lower.
+func (f *searchFlags) checkGame(g *games.Game) error {
+	if f.downgrade != 0 && !g.Downgrades {
+		return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
 	}
-	if f.moveTime < 0 {
-		return usagef("--move-time must not be negative")
+	return nil
+}
+
+func (f *searchFlags) check() error {
+	if err := checkDepth(f.depth, 12, f.moveTime); err != nil {
+		return err
 	}
 	if err := f.checkDowngrade(); err != nil {
 		return err
 	}
 	if f.fs == nil || !f.fs.Changed("cache") {
 		f.cache = autoCache(f.depth, f.moveTime)
+	}
+	return nil
+}
+
+// checkDepth refuses a --depth out of 1 to maxDepth and a negative
+// --move-time.
+func checkDepth(depth, maxDepth int, moveTime time.Duration) error {
+	if depth < 1 || depth > maxDepth {
+		return usagef("--depth must be 1 to %d", maxDepth)
+	}
+	if moveTime < 0 {
+		return usagef("--move-time must not be negative")
 	}
 	return nil
 }

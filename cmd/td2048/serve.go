@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	flag "github.com/spf13/pflag"
 	"github.com/td2048/td2048/games"
 	"net"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/td2048/td2048/internal/web"
@@ -17,49 +14,38 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// loadPlayable loads weights for play and serve, for the game their
-// header names (a reference-format file, which names none, is 2048's)
-// unless name (--game) names one, checked as train and eval check them,
-// held as w says. It returns the game, and a note for people when the
-// weights are not held as asked.
-func loadPlayable(path, name string, w netfile.Weights) (*ntuple.Network, netfile.Header, *games.Game, string, error) {
-	if h, err := netfile.ReadHeader(path); err == nil && name == "" {
+// loadPlayable loads the weights of play and serve (--load, or the file
+// defaultLoad names) for the game their header names (a reference-format
+// file, which names none, is 2048's) unless name (--game) names one,
+// checked as train and eval check them, held as pf says, and refuses a
+// --downgrade the game has no tiles for. It returns the game and the
+// learner, and a note for people when the weights are not held as asked.
+func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf *searchFlags) (*ntuple.Network, netfile.Header, *games.Game, learn.Kind, string, error) {
+	if err := defaultLoad(fs, load, name); err != nil {
+		return nil, netfile.Header{}, nil, 0, "", err
+	}
+	if h, err := netfile.ReadHeader(*load); err == nil && name == "" {
 		name = h.Game
 	}
 	g, err := games.Lookup(name)
 	if err != nil {
-		return nil, netfile.Header{}, nil, "", fmt.Errorf("%s: %v", path, err)
+		return nil, netfile.Header{}, nil, 0, "", fmt.Errorf("%s: %v", *load, err)
 	}
-	net, h, _, note, err := loadFor(path, g, w)
-	return net, h, g, note, err
-}
-
-// loadFor loads weights for game g, held as w says: the file must be
-// g's, its network and learner ones g can use. It returns the learner,
-// and a note for people when the weights are not held as asked.
-func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
-	net, h, note, err := loadNetAs(path, g.Name, nil, w)
-	if err != nil {
-		return nil, h, 0, "", err
-	}
-	kind, err := learn.ParseKind(h.Learner)
+	net, h, kind, note, err := loadFor(*load, g, pf.weights())
 	if err == nil {
-		err = g.CheckLearner(kind)
+		if err = sf.checkGame(g); err != nil {
+			net.Free()
+		}
 	}
-	if err == nil {
-		err = g.CheckSpec(net.Spec())
-	}
-	if err != nil {
-		net.Free()
-		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
-	}
-	return net, h, kind, note, nil
+	return net, h, g, kind, note, err
 }
 
 func init() {
 	register(&command{
 		name:  "serve",
 		short: "a web page to watch the network play 2048 or Threes!, or play with its hints (loopback by default)",
+		example: `  td2048 serve                                   # http://127.0.0.1:8048/
+  td2048 serve --load 8x6.td2048 --log weights.jsonl --addr :8080   # on the network, with the training curve`,
 		setup: setupServe,
 	})
 }
@@ -101,38 +87,23 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
 			}
 		}
-		if err := defaultLoad(fs, load, *gameName); err != nil {
-			return err
-		}
-		nw, h, g, note, err := loadPlayable(*load, *gameName, pf.weights())
+		nw, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
 		if err != nil {
 			return err
 		}
 		defer nw.Free()
-		if sf.downgrade != 0 && !g.Downgrades {
-			return usagef("--downgrade lowers tiles of 2048's kind; %s has none to lower", g.Title)
-		}
-		kind, err := learn.ParseKind(h.Learner)
-		if err != nil {
-			return err
-		}
 		cfg := web.Config{
 			Net: nw, Game: g.Name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
-			MaxSearches: *maxSearches, Threads: pf.threads, Downgrade: sf.downgradeOpt(),
+			MaxSearches: *maxSearches, Threads: pf.threads, Downgrade: sf.downgradeOpt(), Kind: kind,
 		}
-		cfg.Kind = kind
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
-		// down cleanly.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		// down cleanly. Shutdown abandons half-sent requests and gives
+		// those under way a few seconds; a second Ctrl-C meanwhile ends the
+		// program at once.
+		ctx, stop := interruptible()
 		defer stop()
-		// Shutdown abandons half-sent requests and gives those under way
-		// a few seconds; a second Ctrl-C meanwhile ends the program at once.
-		go func() {
-			<-ctx.Done()
-			stop()
-		}()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
 			return fmt.Errorf("listen: %v", err)
@@ -146,11 +117,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		url := "http://" + ln.Addr().String() + "/"
 		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, *load, describeWeights(nw))
-		for _, n := range []string{note, downgradeNote(nw, sf.downgradeOpt())} {
-			if n != "" {
-				fmt.Fprintln(e.stdout, n)
-			}
-		}
+		writeNotes(e.stdout, note, nw, sf.downgradeOpt())
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}

@@ -67,33 +67,29 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 	s.total, s.first, s.games = total, 0, total
 	s.release = func() {}
 	s.started = time.Now()
-	if s.spec == "" {
-		if s.count != 0 {
-			return usagef("--shards goes with --shard auto")
+	var err error
+	switch {
+	case s.spec == "" && s.count != 0:
+		return usagef("--shards goes with --shard auto")
+	case s.spec == "" && s.out == "":
+		return nil
+	case s.spec == "":
+		s.shard = evalresult.Shard{K: 0, N: 1} // the whole evaluation
+	case s.out == "":
+		return usagef("--shard needs --out FILE for the shard's result (td2048 merge reads it)")
+	case s.spec == "auto":
+		err = s.auto()
+	case s.count != 0:
+		return usagef("--shards goes with --shard auto (K/N gives the count)")
+	default:
+		if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
+			return usagef("--shard: %v", err)
 		}
-		if s.out == "" {
-			return nil
-		}
-		s.shard = evalresult.Shard{K: 0, N: 1}
-	} else {
-		if s.out == "" {
-			return usagef("--shard needs --out FILE for the shard's result (td2048 merge reads it)")
-		}
-		var err error
-		if s.spec == "auto" {
-			if err := s.auto(); err != nil {
-				return err
-			}
-		} else {
-			if s.count != 0 {
-				return usagef("--shards goes with --shard auto (K/N gives the count)")
-			}
-			if s.shard, err = evalresult.ParseShard(s.spec); err != nil {
-				return usagef("--shard: %v", err)
-			}
-		}
-		s.first, s.games = s.shard.Games(total)
 	}
+	if err != nil {
+		return err
+	}
+	s.first, s.games = s.shard.Games(total)
 	if err := s.claim(force); err != nil {
 		return err
 	}
@@ -165,19 +161,16 @@ func (s *shardFlags) claim(force bool) error {
 		return nil
 	}
 	head, err := safefile.Sniff(s.out, 256)
-	if err == nil && isResult(head) {
+	if err == nil && evalresult.IsResult(head) {
 		s.replace = true
 		return nil
 	}
-	if err := refuseClobber(s.out, "out", "result", "", nil); err != nil {
+	if err := refuseClobber(s.out, "out", "result"); err != nil {
 		s.release()
 		return err
 	}
 	return nil
 }
-
-// isResult reports whether a file's first bytes are an evaluation result's.
-func isResult(head []byte) bool { return evalresult.IsResult(head) }
 
 // checkRerun, before any game, checks that the weights were not replaced
 // while they were hashed and loaded, and decides what an earlier run of
@@ -202,17 +195,17 @@ func (s *shardFlags) checkRerun(r evalresult.Result, load string, force bool) er
 
 // refuseResult refuses to replace the result file at path unless it holds
 // the result of the evaluation of next (a rerun, which gives the same
-// counts).
-func refuseResult(path, flagName string, next *evalresult.Result) error {
+// counts), which it returns.
+func refuseResult(path, flagName string, next *evalresult.Result) (evalresult.Result, error) {
 	hint := "choose another --" + flagName + ", or --force to replace it"
 	prev, err := evalresult.Read(path)
 	if err != nil {
-		return fmt.Errorf("%v; not overwriting it (%s)", err, hint)
+		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
 	}
 	if d := evalresult.Rerun(&prev, next); d != "" {
-		return fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
 	}
-	return nil
+	return prev, nil
 }
 
 // header prints the shard's line of eval's header.
@@ -246,12 +239,6 @@ func (s *shardFlags) note(w io.Writer) {
 	if s.leftOut != "" {
 		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
 	}
-}
-
-// result starts a shard's result with what was evaluated.
-func shardResult(game, load string, h netfile.Header, network, networkText, learner string, seed uint64, depth int, moveTime time.Duration, cache int64, search string, threads int) evalresult.Result {
-	return evalresult.Result{Game: game, Network: network, NetworkText: networkText, Weights: load, Trained: h.Episodes,
-		Learner: learner, Seed: seed, Depth: depth, MoveTime: moveTime.Seconds(), Cache: cache, Search: search, Threads: threadCount(threads)}
 }
 
 // unwrapPathErr is the cause of a path error.

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -247,15 +246,6 @@ func runCommand(args []string, e *env) error {
 	return err
 }
 
-// taskRow is a line of sweep report.
-type taskRow struct {
-	name, label, state string
-	done               int64
-	blockAvg           string
-	evalAvg, goal      string
-	log                string
-}
-
 func sweepReport(arg, figure string, e *env) error {
 	dir := arg
 	var planned []sweep.Task // the plan's tasks, when a plan is given: those not started are listed too
@@ -288,58 +278,49 @@ func sweepReport(arg, figure string, e *env) error {
 		if _, err := plot.Format(figure); err != nil {
 			return usagef("--plot: %v", err)
 		}
-		if err := refuseClobber(figure, "plot", "image", "", nil); err != nil {
+		if err := refuseClobber(figure, "plot", "image"); err != nil {
 			return err
 		}
 	}
-	var rows []taskRow
 	var series []plot.Series
-	damaged := 0
+	damaged, done := 0, 0
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "task\tconfig\tstate\tepisodes\tlast block avg\teval avg\teval goal rate")
 	for _, td := range taskDirs {
+		name := filepath.Base(td)
 		tf := struct {
 			Label string `json:"label"`
-		}{labels[filepath.Base(td)]}
+		}{labels[name]}
 		data, err := os.ReadFile(filepath.Join(td, "task.json"))
 		unread := err == nil && json.Unmarshal(data, &tf) != nil // counted and named, never dropped
-		r := taskRow{name: filepath.Base(td), label: tf.Label, state: "not started", blockAvg: "-", evalAvg: "-", goal: "-"}
-		r.log = filepath.Join(td, "weights.jsonl")
-		if recs, err := train.ReadRecords(r.log); err == nil && len(recs) > 0 {
+		state, episodes, blockAvg, evalAvg, goal := "not started", int64(0), "-", "-", "-"
+		if recs, err := train.ReadRecords(filepath.Join(td, "weights.jsonl")); err == nil && len(recs) > 0 {
 			last := recs[len(recs)-1]
-			r.done, r.blockAvg, r.state = last.Episodes, stats.Num(last.Avg), "training"
-			series = append(series, plot.Series{Label: r.name + " " + tf.Label, Records: recs})
+			episodes, blockAvg, state = last.Episodes, stats.Num(last.Avg), "training"
+			series = append(series, plot.Series{Label: name + " " + tf.Label, Records: recs})
 		}
 		if p, err := evalresult.ReadProgress(progressName(filepath.Join(td, "eval.json"))); err == nil {
 			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
-			r.state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
+			state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}
 		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
 			b := res.Block()
-			r.state, r.evalAvg = "done", stats.Num(b.Avg())
+			state, evalAvg = "done", stats.Num(b.Avg())
+			done++
 			if g, err := games.Lookup(res.Game); err == nil {
-				r.goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
+				goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
 		}
 		if unread {
-			r.state += ", task.json does not parse"
+			state += ", task.json does not parse"
 			damaged++
 		}
-		rows = append(rows, r)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "task\tconfig\tstate\tepisodes\tlast block avg\teval avg\teval goal rate")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.name, r.label, r.state, r.done, r.blockAvg, r.evalAvg, r.goal)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", name, tf.Label, state, episodes, blockAvg, evalAvg, goal)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	done := 0
-	for _, r := range rows {
-		if strings.HasPrefix(r.state, "done") {
-			done++
-		}
-	}
-	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(rows))
+	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(taskDirs))
 	if damaged > 0 {
 		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
 	}

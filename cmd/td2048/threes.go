@@ -20,8 +20,13 @@ func threadCount(n int) int {
 // what judge prints after replaying its games (eval prints the same
 // through the game's WriteEval).
 func writeSummary(w io.Writer, s *threes.Summary) error {
+	b, sp := summaryStats(s)
+	return b.WriteThrees(w, s.Games, threes.TileValue, sp)
+}
+
+// summaryStats is a Threes! summary as a statistics block and its speed.
+func summaryStats(s *threes.Summary) (stats.Block, stats.Speed) {
 	b := stats.Block{Games: s.Games, Sum: s.Sum, MaxScore: int(s.Max), Moves: s.Slides}
 	copy(b.End[:], s.End[:])
-	return b.WriteThrees(w, s.Games, threes.TileValue, stats.Speed{Slides: s.Slides, Placements: s.Placements,
-		Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime})
+	return b, stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime}
 }

@@ -47,9 +47,7 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 // set, printing its header (unless quiet), its blocks and its closing
 // lines; the train command and sweep tasks run through it.
 func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
-	r, err := train.Open(s, given, train.Options{Refuse: func(path, flag, want string) error {
-		return refuseClobber(path, flag, want, "", nil)
-	}})
+	r, err := train.Open(s, given, train.Options{Refuse: refuseClobber})
 	if err != nil {
 		return usageOf(err)
 	}

@@ -165,35 +165,40 @@ func (r *Result) Speed() stats.Speed {
 	return stats.Speed{Slides: r.Moves, Placements: r.Placements, Time: r.TimeMS, SlideTime: r.SlideMS, PlaceTime: r.PlaceMS}
 }
 
-// sum is the checksum of r's encoding with an empty checksum.
-func (r Result) sum() (string, []byte, error) {
-	r.Checksum = ""
-	js, err := json.Marshal(r)
+// checksum is the SHA-256 of v's JSON encoding with its checksum field,
+// *sum, empty.
+func checksum(v any, sum *string) (string, error) {
+	keep := *sum
+	*sum = ""
+	js, err := json.Marshal(v)
+	*sum = keep
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
-	return sha256Hex(js), js, nil
+	h := sha256.Sum256(js)
+	return hex.EncodeToString(h[:]), nil
 }
 
-func sha256Hex(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-// Encode writes r, checksummed, as indented JSON and a newline.
-func Encode(w io.Writer, r Result) error {
-	r.Format, r.Version = Format, Version
-	sum, _, err := r.sum()
+// encode writes v, its checksum field *sum set, as indented JSON and a
+// newline.
+func encode(w io.Writer, v any, sum *string) error {
+	s, err := checksum(v, sum)
 	if err != nil {
 		return err
 	}
-	r.Checksum = sum
-	js, err := json.MarshalIndent(r, "", "  ")
+	*sum = s
+	js, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(append(js, '\n'))
 	return err
+}
+
+// Encode writes r, checksummed, as indented JSON and a newline.
+func Encode(w io.Writer, r Result) error {
+	r.Format, r.Version = Format, Version
+	return encode(w, &r, &r.Checksum)
 }
 
 // Write saves r at path atomically.
@@ -204,14 +209,35 @@ func Write(path string, r Result) error {
 // maxFile bounds a result file's size.
 const maxFile = 1 << 20
 
+// readData reads a whole file of the package's, what it is to be ("an
+// evaluation result") saying what it is not when too large.
+func readData(rd io.Reader, what string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(rd, maxFile+1))
+	if err == nil && len(data) > maxFile {
+		err = fmt.Errorf("not %s: larger than 1 MiB", what)
+	}
+	return data, err
+}
+
+// decode reads data, one JSON object, into v, refusing unknown fields and
+// anything after the object, what saying what it is not if so.
+func decode(data []byte, v any, what string) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("not %s: %w", what, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("not %s: data after the object", what)
+	}
+	return nil
+}
+
 // Decode reads one result, checking its format, checksum and counts.
 func Decode(rd io.Reader) (Result, error) {
-	data, err := io.ReadAll(io.LimitReader(rd, maxFile+1))
+	data, err := readData(rd, "an evaluation result")
 	if err != nil {
 		return Result{}, err
-	}
-	if len(data) > maxFile {
-		return Result{}, errors.New("not an evaluation result: larger than 1 MiB")
 	}
 	var head struct {
 		Format string `json:"format"`
@@ -219,14 +245,9 @@ func Decode(rd io.Reader) (Result, error) {
 	if json.Unmarshal(data, &head) == nil && head.Format == ProgressFormat {
 		return Result{}, errors.New("the progress record of a shard under way, not a result: rerun the shard's command to finish it")
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var r Result
-	if err := dec.Decode(&r); err != nil {
-		return Result{}, fmt.Errorf("not an evaluation result: %w", err)
-	}
-	if dec.More() {
-		return Result{}, errors.New("not an evaluation result: data after the object")
+	if err := decode(data, &r, "an evaluation result"); err != nil {
+		return Result{}, err
 	}
 	if r.Format != Format {
 		return Result{}, fmt.Errorf("not an evaluation result: format %q", r.Format)
@@ -234,11 +255,7 @@ func Decode(rd io.Reader) (Result, error) {
 	if r.Version < 1 || r.Version > Version {
 		return Result{}, fmt.Errorf("evaluation result version %d: this td2048 reads versions 1 to %d (a newer td2048 wrote it?)", r.Version, Version)
 	}
-	sum, _, err := r.sum()
-	if err != nil {
-		return Result{}, err
-	}
-	if sum != r.Checksum {
+	if sum, err := checksum(&r, &r.Checksum); err != nil || sum != r.Checksum {
 		return Result{}, errors.New("damaged evaluation result: checksum does not match")
 	}
 	if err := r.check(); err != nil {
@@ -286,17 +303,22 @@ func (r *Result) checkCounts(partial bool) error {
 }
 
 // Read reads the result file at path.
-func Read(path string) (Result, error) {
+func Read(path string) (Result, error) { return readFile(path, Decode) }
+
+// readFile reads the file at path with decode, naming the path in its
+// errors.
+func readFile[T any](path string, decode func(io.Reader) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Result{}, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	r, err := Decode(f)
+	v, err := decode(f)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", path, err)
+		return v, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, nil
+	return v, nil
 }
 
 // A Part is a shard's result and the file it came from.

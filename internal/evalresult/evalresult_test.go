@@ -256,7 +256,8 @@ func TestVersion1(t *testing.T) {
 	r := ps[0].Result
 	r.Build = nil
 	r.Format, r.Version = Format, 1
-	sum, js, err := r.sum()
+	sum, err := checksum(&r, &r.Checksum)
+	js, _ := json.Marshal(r)
 	if err != nil || strings.Contains(string(js), "build") {
 		t.Fatalf("%v %s", err, js)
 	}

@@ -4,11 +4,9 @@ package evalresult
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/td2048/td2048/internal/safefile"
 )
@@ -50,31 +48,11 @@ type Progress struct {
 	StatsBytes int64  `json:"stats_bytes"`
 }
 
-// sum is the checksum of p's encoding with an empty checksum.
-func (p Progress) sum() (string, error) {
-	p.Checksum = ""
-	js, err := json.Marshal(p)
-	if err != nil {
-		return "", err
-	}
-	return sha256Hex(js), nil
-}
-
 // EncodeProgress writes p, checksummed, as indented JSON and a newline.
 func EncodeProgress(w io.Writer, p Progress) error {
 	p.Format, p.Version = ProgressFormat, ProgressVersion
 	p.Done.Format, p.Done.Version, p.Done.Checksum = Format, Version, ""
-	sum, err := p.sum()
-	if err != nil {
-		return err
-	}
-	p.Checksum = sum
-	js, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(js, '\n'))
-	return err
+	return encode(w, &p, &p.Checksum)
 }
 
 // WriteProgress saves p at path atomically.
@@ -85,33 +63,22 @@ func WriteProgress(path string, p Progress) error {
 // DecodeProgress reads one progress record, checking its format,
 // checksum and counts.
 func DecodeProgress(rd io.Reader) (Progress, error) {
-	data, err := io.ReadAll(io.LimitReader(rd, maxFile+1))
+	const what = "an evaluation's progress record"
+	data, err := readData(rd, what)
 	if err != nil {
 		return Progress{}, err
 	}
-	if len(data) > maxFile {
-		return Progress{}, errors.New("not an evaluation's progress record: larger than 1 MiB")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	var p Progress
-	if err := dec.Decode(&p); err != nil {
-		return Progress{}, fmt.Errorf("not an evaluation's progress record: %w", err)
-	}
-	if dec.More() {
-		return Progress{}, errors.New("not an evaluation's progress record: data after the object")
+	if err := decode(data, &p, what); err != nil {
+		return Progress{}, err
 	}
 	if p.Format != ProgressFormat {
-		return Progress{}, fmt.Errorf("not an evaluation's progress record: format %q", p.Format)
+		return Progress{}, fmt.Errorf("not %s: format %q", what, p.Format)
 	}
 	if p.Version != ProgressVersion {
 		return Progress{}, fmt.Errorf("evaluation progress record version %d: this td2048 reads version %d (a newer td2048 wrote it?)", p.Version, ProgressVersion)
 	}
-	sum, err := p.sum()
-	if err != nil {
-		return Progress{}, err
-	}
-	if sum != p.Checksum {
+	if sum, err := checksum(&p, &p.Checksum); err != nil || sum != p.Checksum {
 		return Progress{}, errors.New("damaged evaluation progress record: checksum does not match")
 	}
 	if err := p.check(); err != nil {
@@ -136,18 +103,7 @@ func (p *Progress) check() error {
 }
 
 // ReadProgress reads the progress record at path.
-func ReadProgress(path string) (Progress, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Progress{}, err
-	}
-	defer f.Close()
-	p, err := DecodeProgress(f)
-	if err != nil {
-		return Progress{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
+func ReadProgress(path string) (Progress, error) { return readFile(path, DecodeProgress) }
 
 // IsResult reports whether a file's first bytes are those of a result
 // file (as Encode writes it).
