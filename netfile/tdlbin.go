@@ -99,7 +99,7 @@ func writeBin(w io.Writer, net *ntuple.Network) error {
 		tab := net.CanonicalTable(0, p)
 		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
 		bw.Write(b[:8])
-		if err := writeFloats(bw, tab); err != nil {
+		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
 	}

@@ -161,7 +161,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		tab := net.CanonicalTable(k, p)
 		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
 		bw.Write(b[:8])
-		if err := writeFloats(bw, tab); err != nil {
+		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
 		if ea := net.Accumulators(); ea != nil {
