@@ -363,62 +363,6 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 	return false, ""
 }
 
-// readAnyPlay is ReadAny for play (see LoadPlay); readNativeCompact and
-// buildCompact read a compact network.
-func readAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
-	if w == Float32 {
-		net, h, k, err = ReadAny(r, size)
-		return net, h, k, "", err
-	}
-	head := make([]byte, min(size, 64))
-	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, Header{}, Unknown, "", err
-	}
-	k = sniff(head)
-	var tabs []table
-	var spec ntuple.Spec
-	switch k {
-	case Native:
-		l, herr := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
-		if herr != nil {
-			return nil, Header{}, k, "", herr
-		}
-		if keep, why := w.keep32(l.spec); l.elem == 4 && keep {
-			net, h, k, err = ReadAny(r, size)
-			return net, h, k, why, err
-		}
-		net, h, err = readNativeCompact(r, size)
-	case DemoBin:
-		tabs, err = binTables(r, size)
-	case TDLW:
-		tabs, err = wTables(r, size)
-	default:
-		return nil, Header{}, k, "", ErrUnknownFormat
-	}
-	if err == nil && k != Native {
-		spec, err = stagedSpec(tabs)
-		if keep, why := w.keep32(spec); err == nil && keep {
-			net, h, k, err = ReadAny(r, size)
-			return net, h, k, why, err
-		}
-		if err == nil {
-			net, err = buildCompact(r, tabs)
-		}
-		if err == nil {
-			h = refHeader(k, net.Spec())
-		}
-	}
-	var nc notCompact
-	if errors.As(err, &nc) {
-		note = fmt.Sprintf("playing with float32 weights, not 16-bit ones: %v", nc.why)
-		net, h, k, err = ReadAny(r, size)
-	}
-	if err != nil {
-		return nil, Header{}, k, "", err
-	}
-	return net, h, k, note, nil
-}
-
 // LoadPlay is LoadAny for play: with Compact, Compact16 or
 // CompactUnstaged the weights are read into a compact network (ntuple's
 // 16-bit weights), which never holds the float32 weights whole. A file
@@ -440,7 +384,7 @@ func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	if st.IsDir() {
 		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
 	}
-	net, h, _, note, err := readAnyPlay(f, st.Size(), w)
+	net, h, _, note, err := readAny(f, st.Size(), w)
 	if errors.Is(err, ErrUnknownFormat) {
 		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
 	}
