@@ -60,7 +60,7 @@ func (e notCompact) Error() string { return e.why.Error() }
 // a notCompact error, and nothing else is wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
 	open := func() (io.Reader, *crc32Tee) {
-		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20)
+		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer)
 		t := &crc32Tee{r: br, h: crc32.New(castagnoli)}
 		return br, t
 	}

@@ -27,41 +27,37 @@ const (
 	TDLW
 )
 
+// formats are each format's name (String) and description (Describe).
+var formats = [...]struct{ name, describe string }{
+	Unknown: {"unknown", "unknown format"},
+	Native:  {"td2048", "td2048"},
+	DemoBin: {"bin", "course demo 2048.bin"},
+	TDLW:    {"w", "TDL2048+ .w"},
+}
+
 // String is the name --to takes: td2048, bin or w.
 func (k Format) String() string {
-	switch k {
-	case Native:
-		return "td2048"
-	case DemoBin:
-		return "bin"
-	case TDLW:
-		return "w"
+	if k < 0 || int(k) >= len(formats) {
+		k = Unknown
 	}
-	return "unknown"
+	return formats[k].name
 }
 
 // Describe names the format for people.
 func (k Format) Describe() string {
-	switch k {
-	case Native:
-		return "td2048"
-	case DemoBin:
-		return "course demo 2048.bin"
-	case TDLW:
-		return "TDL2048+ .w"
+	if k < 0 || int(k) >= len(formats) {
+		k = Unknown
 	}
-	return "unknown format"
+	return formats[k].describe
 }
 
-// ParseKind reads a format name: td2048, bin or w.
+// ParseFormat reads a format name: td2048, bin or w.
 func ParseFormat(s string) (Format, error) {
-	switch strings.TrimPrefix(strings.ToLower(s), ".") {
-	case "td2048":
-		return Native, nil
-	case "bin":
-		return DemoBin, nil
-	case "w":
-		return TDLW, nil
+	name := strings.TrimPrefix(strings.ToLower(s), ".")
+	for k := Native; int(k) < len(formats); k++ {
+		if formats[k].name == name {
+			return k, nil
+		}
 	}
 	return Unknown, fmt.Errorf("weight format %q: want td2048, bin or w", s)
 }
@@ -194,7 +190,7 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 			return nil, Header{}, "", err
 		}
 		if keep, why := w.keep32(l.spec); w == Float32 || l.elem == 4 && keep {
-			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
+			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size)
 			return net, h, why, err
 		}
 		net, h, err := readNativeCompact(r, size)

@@ -41,6 +41,10 @@ const magic = "td2048w\n"
 // maxHeader bounds the JSON header a reader accepts.
 const maxHeader = 1 << 20
 
+// readBuffer is the buffer of a weight file's reader: the weights go
+// past it in reads of 64 KiB and more.
+const readBuffer = 64 << 10
+
 // Header describes a weight file. Network, Element and Weights are checked
 // on reading; the rest is information for people and tools.
 type Header struct {
@@ -309,7 +313,7 @@ func Load(path string) (*ntuple.Network, Header, error) {
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	net, h, err := readNative(bufio.NewReaderSize(f, 1<<20), size)
+	net, h, err := readNative(bufio.NewReaderSize(f, readBuffer), size)
 	if err == nil {
 		return net, h, nil
 	}

@@ -33,7 +33,10 @@ func CheckFormat(k Format, spec ntuple.Spec) error {
 		}
 		return checkIso(spec)
 	}
-	return checkRef(spec)
+	if spec.Hint || spec.StageCount() > 1 {
+		return fmt.Errorf("network %s has %d stages; the course demo's 2048.bin holds single-stage networks (TDL2048+'s .w holds stages)", spec, spec.StageCount())
+	}
+	return checkIso(spec)
 }
 
 // wSign is the .w sign and name width of pattern cells in stage k of a

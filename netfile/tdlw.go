@@ -30,14 +30,14 @@ func readW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 // wTables reads where the tables of a .w file of size bytes lie.
 func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
-	code, err := s.u8()
+	code, err := s.uint(1)
 	if err == nil && code == 'w' { // TDL2048+ marks files not named .w so
-		code, err = s.u8()
+		code, err = s.uint(1)
 	}
 	if err != nil || code != 0 {
 		return nil, damaged(TDLW, "no weight section (first byte %d, want 0)", code)
 	}
-	count, err := s.u32()
+	count, err := s.uint(4)
 	if err != nil {
 		return nil, damaged(TDLW, "%d bytes, too short for a table count", size)
 	}
@@ -51,7 +51,7 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	var tabs []table
 	for i := range int(count) {
 		n := i + 1
-		code, err := s.u8()
+		code, err := s.uint(1)
 		if err != nil {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
@@ -63,11 +63,11 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
 		raw = slices.Clone(raw)
-		elem, err := s.u16()
+		elem, err := s.uint(2)
 		if err != nil {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
-		length, err := s.u64()
+		length, err := s.uint(8)
 		if err != nil {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
@@ -87,14 +87,14 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 			return nil, damaged(TDLW, "table %d %q cut short: %d weights need %d bytes, %d are left", n, name, length, length*uint64(elem), s.left())
 		}
 		for {
-			z, err := s.u16()
+			z, err := s.uint(2)
 			if err != nil {
 				return nil, damaged(TDLW, "table %d %q cut short: no end mark", n, name)
 			}
 			if z == 0 {
 				break
 			}
-			m, err := s.u64()
+			m, err := s.uint(8)
 			at := s.pos
 			if err != nil || !s.skip(m, int(z)) {
 				return nil, damaged(TDLW, "table %d %q cut short in an extra field", n, name)

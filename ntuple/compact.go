@@ -233,7 +233,7 @@ func (n *Network) fetchQ(k int, bs []board.Board, dst []uint32) {
 		d := dst[i*per:]
 		switch {
 		case big && n.avx != nil:
-			indexPrefetchAVXh(&n.h[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &d[0])
+			indexPrefetchAVXh(&n.h[0], uint64(b), &n.avx[0], &n.offs[k*np], np, &d[0])
 		case big && len(n.masks) > 0:
 			indexPrefetchPEXTh(&n.h[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &d[0])
 		default:

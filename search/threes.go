@@ -29,13 +29,7 @@ func GreedyThrees(net *ntuple.Network, b board.Board, hint int) Choice {
 	// the sums equal EstimateStage's bit for bit.
 	var legal [4]board.Board
 	var value [4]float32
-	n := 0
-	for d := range 4 {
-		if after[d] != b {
-			legal[n] = after[d]
-			n++
-		}
-	}
+	n := legalAfter(b, &after, &legal)
 	net.EstimateManyStage(k, legal[:n], value[:n])
 	best, i := NoMove, 0
 	for d := range 4 {
