@@ -98,10 +98,8 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	}
 	crc := crc32.New(castagnoli)
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
-	var n [4]byte
-	binary.LittleEndian.PutUint32(n[:], uint32(len(js)))
 	bw.WriteString(magic)
-	bw.Write(n[:])
+	littleEndian(bw)(uint32(len(js)))
 	bw.Write(js)
 	// Weights and accumulators in canonical order (ntuple's storage order
 	// may differ).
@@ -117,9 +115,7 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	binary.LittleEndian.PutUint32(n[:], crc.Sum32())
-	_, err = w.Write(n[:])
-	return err
+	return binary.Write(w, binary.LittleEndian, crc.Sum32())
 }
 
 // read reads a td2048 weight file and returns the network it holds.
@@ -346,6 +342,16 @@ func writeLE[T element](w io.Writer, s []T) error {
 		return err
 	}
 	return binary.Write(w, binary.LittleEndian, s)
+}
+
+// littleEndian returns a writer of fixed-size numbers to w, little-endian;
+// a bufio.Writer keeps the first error for its Flush.
+func littleEndian(w *bufio.Writer) func(...any) {
+	return func(vs ...any) {
+		for _, v := range vs {
+			binary.Write(w, binary.LittleEndian, v)
+		}
+	}
 }
 
 // readLE fills s from r, little-endian, feeding the bytes to any hash r

@@ -2,7 +2,6 @@ package netfile
 
 import (
 	"bufio"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -88,17 +87,14 @@ func writeBin(w io.Writer, net *ntuple.Network) error {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(len(spec.Patterns)))
-	bw.Write(b[:8])
+	put := littleEndian(bw)
+	put(uint64(len(spec.Patterns)))
 	for p, cells := range spec.Patterns {
 		name := fmt.Sprintf("%d-tuple pattern %s", len(cells), ntuple.PatternString(cells))
-		binary.LittleEndian.PutUint32(b[:], uint32(len(name)))
-		bw.Write(b[:4])
+		put(uint32(len(name)))
 		bw.WriteString(name)
 		tab := net.CanonicalTable(0, p)
-		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
-		bw.Write(b[:8])
+		put(uint64(len(tab)))
 		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
