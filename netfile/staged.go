@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/td2048/td2048/ntuple"
 )
@@ -118,12 +119,9 @@ func patternList(ps [][]int) string {
 	if len(ps) == 0 {
 		return "none"
 	}
-	s := ""
-	for i, p := range ps {
-		if i > 0 {
-			s += " "
-		}
-		s += ntuple.PatternString(p)
+	var s []string
+	for _, p := range ps {
+		s = append(s, ntuple.PatternString(p))
 	}
-	return s
+	return strings.Join(s, " ")
 }

@@ -232,23 +232,20 @@ func (s Spec) String() string {
 	for _, p := range s.Patterns {
 		ps = append(ps, PatternString(p))
 	}
-	list := strings.Join(ps, ",")
+	name, iso := strings.Join(ps, ","), true // a list reads on the images by default
 	for _, n := range named {
-		if n.cells == list {
-			switch {
-			case n.iso == s.Iso:
-				return n.name + stages
-			case s.Iso:
-				return n.name + "/iso" + stages
-			default:
-				return n.name + "/noiso" + stages
-			}
+		if n.cells == name {
+			name, iso = n.name, n.iso
+			break
 		}
 	}
-	if !s.Iso {
-		return list + "/noiso" + stages
+	switch {
+	case iso == s.Iso:
+		return name + stages
+	case s.Iso:
+		return name + "/iso" + stages
 	}
-	return list + stages
+	return name + "/noiso" + stages
 }
 
 // images is the number of board images each pattern is read on: 8 or 1.
