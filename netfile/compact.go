@@ -18,66 +18,29 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// tableSizes are the sizes of a network's tables in file order: stage
-// after stage, patterns in spec order.
-func tableSizes(spec ntuple.Spec) []int {
-	var s []int
-	for range spec.StageCount() {
-		for _, p := range spec.Patterns {
-			s = append(s, 1<<(4*len(p)))
-		}
-	}
-	return s
-}
-
-// A tableCursor follows a stream of weights in file order through the
-// tables: at gives the table of each next weight.
-type tableCursor struct {
-	sizes []int
-	t     int // the current table
-	left  int // weights left in it
-}
-
-func newCursor(spec ntuple.Spec) *tableCursor {
-	c := &tableCursor{sizes: tableSizes(spec)}
-	c.left = c.sizes[0]
-	return c
-}
-
-// take returns the table of the next weight and how many of the next n
-// weights are in it, m (at least 1 while there are tables left), and
-// moves past those.
-func (c *tableCursor) take(n int) (t, m int) {
-	for c.left == 0 && c.t+1 < len(c.sizes) {
-		c.t++
-		c.left = c.sizes[c.t]
-	}
-	m = max(1, min(n, c.left))
-	c.left -= m
-	return c.t, m
-}
-
 // expandInt16 is a FillCanonical source of float32 weights, q x s, from a
 // compact file's int16 weights read from r.
 func expandInt16(r io.Reader, spec ntuple.Spec, scales []float32) func([]float32) error {
-	c := newCursor(spec)
+	tabs := tableStarts(spec)
 	var buf []int16
+	at := int64(0)
 	return func(f []float32) error {
 		if len(buf) < len(f) {
 			buf = make([]int16, len(f))
 		}
 		q := buf[:len(f)]
-		if err := readInt16s(r, q); err != nil {
+		if err := readLE(r, q); err != nil {
 			return err
 		}
-		for i := 0; i < len(q); {
-			t, m := c.take(len(q) - i)
-			s := scales[t]
-			for j, x := range q[i : i+m] {
-				f[i+j] = float32(x) * s
-			}
-			i += m
+		for i, x := range q {
+			f[i] = float32(x)
 		}
+		eachTable(tabs, at, f, func(t, _ int, g []float32) {
+			for j := range g {
+				g[j] *= scales[t]
+			}
+		})
+		at += int64(len(f))
 		return nil
 	}
 }
@@ -97,7 +60,7 @@ func (e notCompact) Error() string { return e.why.Error() }
 // a notCompact error, and nothing else is wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
 	open := func() (io.Reader, *crc32Tee) {
-		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20)
+		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer)
 		t := &crc32Tee{r: br, h: crc32.New(castagnoli)}
 		return br, t
 	}
@@ -111,7 +74,7 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 		if err != nil {
 			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
 		}
-		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readInt16s(tr, q) })
+		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readLE(tr, q) })
 		if err == nil {
 			err = readTrailer(br, tr.h.Sum32())
 		}
@@ -183,8 +146,10 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 // and the number of weights after the last.
 func tableStarts(spec ntuple.Spec) []int64 {
 	starts := []int64{0}
-	for _, s := range tableSizes(spec) {
-		starts = append(starts, starts[len(starts)-1]+int64(s))
+	for range spec.StageCount() {
+		for _, p := range spec.Patterns {
+			starts = append(starts, starts[len(starts)-1]+1<<(4*len(p)))
+		}
 	}
 	return starts
 }
@@ -258,7 +223,7 @@ func pipeline(r io.Reader, n int64, work func(w int, at int64, f []float32) erro
 	for at := int64(0); at < n && !failed(); {
 		f := <-free
 		f = f[:min(int64(len(f)), n-at)]
-		if err := readFloats(r, f); err != nil {
+		if err := readLE(r, f); err != nil {
 			fail(err)
 			break
 		}
@@ -311,7 +276,7 @@ func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	chunk := make([]float32, 1<<14)
 	st := make([]ntuple.TableStats, len(order))
 	for i, t := range order {
-		if err := eachChunk(r, t, chunk, &buf, func(f []float32) error {
+		if err := eachChunk(r, t, chunk, &buf, func(_ int, f []float32) error {
 			for _, w := range f {
 				if w-w != 0 {
 					return errors.New("a weight that is not a finite number")
@@ -330,51 +295,35 @@ func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	// FillCanonicalCompact asks for the weights in file order, in chunks
-	// that never cross a table.
-	t, at := 0, 0
-	err = net.FillCanonicalCompact(func(f []float32) error {
-		for len(f) > 0 {
-			size := 1 << (4 * len(order[t].cells))
-			if at == size {
-				t, at = t+1, 0
-				continue
-			}
-			n := min(len(f), size-at)
-			if err := readRange(r, order[t], at, f[:n], &buf); err != nil {
-				return err
-			}
-			f, at = f[n:], at+n
+	// order's tables are numbered as the network's: stage*np + pattern.
+	for i, t := range order {
+		if err := eachChunk(r, t, chunk, &buf, func(at int, f []float32) error {
+			net.SetCanonicalCompact(i, at, f)
+			return nil
+		}); err != nil {
+			net.Free()
+			return nil, fmt.Errorf("reading weights: %v", err)
 		}
-		return nil
-	})
-	if err != nil {
-		net.Free()
-		return nil, fmt.Errorf("reading weights: %v", err)
 	}
 	return net, nil
 }
 
-// eachChunk calls f with table t's weights, len(chunk) at a time.
-func eachChunk(r io.ReaderAt, t table, chunk []float32, buf *[]byte, f func([]float32) error) error {
+// eachChunk calls f with table t's weights, len(chunk) at a time, and
+// the index in the table of each chunk's first.
+func eachChunk(r io.ReaderAt, t table, chunk []float32, buf *[]byte, f func(at int, w []float32) error) error {
 	size := 1 << (4 * len(t.cells))
 	for at := 0; at < size; at += len(chunk) {
 		c := chunk[:min(len(chunk), size-at)]
-		if err := readRange(r, t, at, c, buf); err != nil {
+		u := t
+		u.at += int64(at) * int64(t.elem)
+		if err := readTable(r, u, c, buf); err != nil {
 			return err
 		}
-		if err := f(c); err != nil {
+		if err := f(at, c); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// readRange reads weights at .. at+len(dst)-1 of table t into dst.
-func readRange(r io.ReaderAt, t table, at int, dst []float32, buf *[]byte) error {
-	u := t
-	u.at += int64(at) * int64(t.elem)
-	return readTable(r, u, dst, buf)
 }
 
 // Weights says how LoadPlay holds a network's weights for play.
@@ -414,62 +363,6 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 	return false, ""
 }
 
-// readAnyPlay is ReadAny for play (see LoadPlay); readNativeCompact and
-// buildCompact read a compact network.
-func readAnyPlay(r io.ReaderAt, size int64, w Weights) (net *ntuple.Network, h Header, k Format, note string, err error) {
-	if w == Float32 {
-		net, h, k, err = ReadAny(r, size)
-		return net, h, k, "", err
-	}
-	head := make([]byte, min(size, 64))
-	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, Header{}, Unknown, "", err
-	}
-	k = sniff(head)
-	var tabs []table
-	var spec ntuple.Spec
-	switch k {
-	case Native:
-		l, herr := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
-		if herr != nil {
-			return nil, Header{}, k, "", herr
-		}
-		if keep, why := w.keep32(l.spec); l.elem == 4 && keep {
-			net, h, k, err = ReadAny(r, size)
-			return net, h, k, why, err
-		}
-		net, h, err = readNativeCompact(r, size)
-	case DemoBin:
-		tabs, err = binTables(r, size)
-	case TDLW:
-		tabs, err = wTables(r, size)
-	default:
-		return nil, Header{}, k, "", ErrUnknownFormat
-	}
-	if err == nil && k != Native {
-		spec, err = stagedSpec(tabs)
-		if keep, why := w.keep32(spec); err == nil && keep {
-			net, h, k, err = ReadAny(r, size)
-			return net, h, k, why, err
-		}
-		if err == nil {
-			net, err = buildCompact(r, tabs)
-		}
-		if err == nil {
-			h = refHeader(k, net.Spec())
-		}
-	}
-	var nc notCompact
-	if errors.As(err, &nc) {
-		note = fmt.Sprintf("playing with float32 weights, not 16-bit ones: %v", nc.why)
-		net, h, k, err = ReadAny(r, size)
-	}
-	if err != nil {
-		return nil, Header{}, k, "", err
-	}
-	return net, h, k, note, nil
-}
-
 // LoadPlay is LoadAny for play: with Compact, Compact16 or
 // CompactUnstaged the weights are read into a compact network (ntuple's
 // 16-bit weights), which never holds the float32 weights whole. A file
@@ -491,7 +384,7 @@ func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	if st.IsDir() {
 		return nil, Header{}, "", fmt.Errorf("%s is a directory, not a weight file", path)
 	}
-	net, h, _, note, err := readAnyPlay(f, st.Size(), w)
+	net, h, _, note, err := readAny(f, st.Size(), w)
 	if errors.Is(err, ErrUnknownFormat) {
 		return nil, Header{}, "", fmt.Errorf("%s is %w", path, err)
 	}

@@ -172,7 +172,7 @@ func TestCompactFileRefused(t *testing.T) {
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
 			for _, compact := range []Weights{Compact, Float32} {
-				net, _, _, _, err := readAnyPlay(bytes.NewReader(data), int64(len(data)), compact)
+				net, _, _, _, err := readAny(bytes.NewReader(data), int64(len(data)), compact)
 				if err == nil {
 					net.Free()
 					t.Fatalf("compact %v: accepted", compact)
@@ -217,7 +217,7 @@ func TestCompactPassesReadOneFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &changing{data: b.Bytes()}
-	net, _, _, _, err := readAnyPlay(r, int64(b.Len()), Compact16)
+	net, _, _, _, err := readAny(r, int64(b.Len()), Compact16)
 	if err == nil {
 		net.Free()
 		t.Fatal("a file that changed between the passes was accepted")
@@ -259,7 +259,7 @@ func FuzzReadAnyPlay(f *testing.F) {
 	write(&b, c, Header{})
 	f.Add(b.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		net, _, _, note, err := readAnyPlay(bytes.NewReader(data), int64(len(data)), Compact16)
+		net, _, _, note, err := readAny(bytes.NewReader(data), int64(len(data)), Compact16)
 		if err != nil {
 			if net != nil || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error %q with a network", err)
@@ -277,7 +277,7 @@ func FuzzReadAnyPlay(f *testing.F) {
 			if err := write(&out, net, Header{}); err != nil {
 				t.Fatal(err)
 			}
-			back, _, _, _, err := readAnyPlay(bytes.NewReader(out.Bytes()), int64(out.Len()), Compact16)
+			back, _, _, _, err := readAny(bytes.NewReader(out.Bytes()), int64(out.Len()), Compact16)
 			if err != nil {
 				t.Fatalf("rewritten file refused: %v", err)
 			}

@@ -27,41 +27,37 @@ const (
 	TDLW
 )
 
+// formats are each format's name (String) and description (Describe).
+var formats = [...]struct{ name, describe string }{
+	Unknown: {"unknown", "unknown format"},
+	Native:  {"td2048", "td2048"},
+	DemoBin: {"bin", "course demo 2048.bin"},
+	TDLW:    {"w", "TDL2048+ .w"},
+}
+
 // String is the name --to takes: td2048, bin or w.
 func (k Format) String() string {
-	switch k {
-	case Native:
-		return "td2048"
-	case DemoBin:
-		return "bin"
-	case TDLW:
-		return "w"
+	if k < 0 || int(k) >= len(formats) {
+		k = Unknown
 	}
-	return "unknown"
+	return formats[k].name
 }
 
 // Describe names the format for people.
 func (k Format) Describe() string {
-	switch k {
-	case Native:
-		return "td2048"
-	case DemoBin:
-		return "course demo 2048.bin"
-	case TDLW:
-		return "TDL2048+ .w"
+	if k < 0 || int(k) >= len(formats) {
+		k = Unknown
 	}
-	return "unknown format"
+	return formats[k].describe
 }
 
-// ParseKind reads a format name: td2048, bin or w.
+// ParseFormat reads a format name: td2048, bin or w.
 func ParseFormat(s string) (Format, error) {
-	switch strings.TrimPrefix(strings.ToLower(s), ".") {
-	case "td2048":
-		return Native, nil
-	case "bin":
-		return DemoBin, nil
-	case "w":
-		return TDLW, nil
+	name := strings.TrimPrefix(strings.ToLower(s), ".")
+	for k := Native; int(k) < len(formats); k++ {
+		if formats[k].name == name {
+			return k, nil
+		}
 	}
 	return Unknown, fmt.Errorf("weight format %q: want td2048, bin or w", s)
 }
@@ -156,32 +152,79 @@ var ErrUnknownFormat = errors.New("not a weight file td2048 knows: not td2048, 2
 // Format "2048.bin" or "tdl2048+.w" (version 0), and a comment on what was
 // assumed.
 func ReadAny(r io.ReaderAt, size int64) (*ntuple.Network, Header, Format, error) {
+	net, h, k, _, err := readAny(r, size, Float32)
+	return net, h, k, err
+}
+
+// readAny is ReadAny holding the weights as w says (see LoadPlay), with
+// the note that says why they are float32 where a reader would expect 16
+// bits.
+func readAny(r io.ReaderAt, size int64, w Weights) (*ntuple.Network, Header, Format, string, error) {
 	head := make([]byte, min(size, 64))
 	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
-		return nil, Header{}, Unknown, err
+		return nil, Header{}, Unknown, "", err
 	}
 	k := sniff(head)
-	var net *ntuple.Network
+	net, h, note, err := readFormat(r, size, k, w)
+	var nc notCompact
+	if errors.As(err, &nc) {
+		note = fmt.Sprintf("playing with float32 weights, not 16-bit ones: %v", nc.why)
+		net, h, _, err = readFormat(r, size, k, Float32)
+	}
+	if err != nil {
+		return nil, Header{}, k, "", err
+	}
+	return net, h, k, note, nil
+}
+
+// readFormat reads a file in format k as readAny does; readNativeCompact
+// and buildCompact read a compact network, and return a notCompact error
+// when its tables would not fit 16 bits.
+func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network, Header, string, error) {
+	var tabs []table
 	var err error
 	switch k {
 	case Native:
-		net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), 1<<20), size)
-		return net, h, k, err
+		l, err := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
+		if err != nil {
+			return nil, Header{}, "", err
+		}
+		if keep, why := w.keep32(l.spec); w == Float32 || l.elem == 4 && keep {
+			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size)
+			return net, h, why, err
+		}
+		net, h, err := readNativeCompact(r, size)
+		return net, h, "", err
 	case DemoBin:
-		net, err = readBin(r, size)
+		tabs, err = binTables(r, size)
 	case TDLW:
-		net, err = readW(r, size)
+		tabs, err = wTables(r, size)
 	default:
-		return nil, Header{}, k, ErrUnknownFormat
+		return nil, Header{}, "", ErrUnknownFormat
 	}
 	if err != nil {
-		return nil, Header{}, k, err
+		return nil, Header{}, "", err
 	}
-	if err := checkFinite(net); err != nil {
-		net.Free()
-		return nil, Header{}, k, err
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return nil, Header{}, "", err
 	}
-	return net, refHeader(k, net.Spec()), k, nil
+	var net *ntuple.Network
+	keep, why := w.keep32(spec)
+	if keep {
+		net, err = build(r, tabs)
+		if err == nil {
+			if err = checkFinite(net); err != nil {
+				net.Free()
+			}
+		}
+	} else {
+		net, err = buildCompact(r, tabs)
+	}
+	if err != nil {
+		return nil, Header{}, "", err
+	}
+	return net, refHeader(k, net.Spec()), why, nil
 }
 
 // refHeader is the header made up for a network of spec read from a
@@ -207,24 +250,6 @@ func refHeader(k Format, spec ntuple.Spec) Header {
 // recognised by its content, not its name: td2048's own, the course
 // demo's 2048.bin or TDL2048+'s .w (see ReadAny).
 func LoadAny(path string) (*ntuple.Network, Header, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, Header{}, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, Header{}, err
-	}
-	if st.IsDir() {
-		return nil, Header{}, fmt.Errorf("%s is a directory, not a weight file", path)
-	}
-	net, h, _, err := ReadAny(f, st.Size())
-	if errors.Is(err, ErrUnknownFormat) {
-		return nil, Header{}, fmt.Errorf("%s is %w", path, err)
-	}
-	if err != nil {
-		return nil, Header{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return net, h, nil
+	net, h, _, err := LoadPlay(path, Float32)
+	return net, h, err
 }

@@ -41,6 +41,10 @@ const magic = "td2048w\n"
 // maxHeader bounds the JSON header a reader accepts.
 const maxHeader = 1 << 20
 
+// readBuffer is the buffer of a weight file's reader: the weights go
+// past it in reads of 64 KiB and more.
+const readBuffer = 64 << 10
+
 // Header describes a weight file. Network, Element and Weights are checked
 // on reading; the rest is information for people and tools.
 type Header struct {
@@ -94,16 +98,14 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	}
 	crc := crc32.New(castagnoli)
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
-	var n [4]byte
-	binary.LittleEndian.PutUint32(n[:], uint32(len(js)))
 	bw.WriteString(magic)
-	bw.Write(n[:])
+	littleEndian(bw)(uint32(len(js)))
 	bw.Write(js)
 	// Weights and accumulators in canonical order (ntuple's storage order
 	// may differ).
-	put := func(f []float32) error { return writeFloats(bw, f) }
+	put := func(f []float32) error { return writeLE(bw, f) }
 	if net.Compact() {
-		err = net.EachCanonicalQ(func(_ int, q []int16) error { return writeInt16s(bw, q) })
+		err = net.EachCanonicalQ(func(_ int, q []int16) error { return writeLE(bw, q) })
 	} else if err = net.EachCanonical(false, put); err == nil {
 		err = net.EachCanonical(true, put)
 	}
@@ -113,9 +115,7 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	binary.LittleEndian.PutUint32(n[:], crc.Sum32())
-	_, err = w.Write(n[:])
-	return err
+	return binary.Write(w, binary.LittleEndian, crc.Sum32())
 }
 
 // read reads a td2048 weight file and returns the network it holds.
@@ -225,7 +225,7 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 		net.EnableCoherence()
 	}
 	net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
-	get := func(f []float32) error { return readFloats(tr, f) }
+	get := func(f []float32) error { return readLE(tr, f) }
 	if l.elem == 2 {
 		get = expandInt16(tr, l.spec, h.Scales)
 	}
@@ -309,65 +309,59 @@ func Load(path string) (*ntuple.Network, Header, error) {
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	net, h, err := readNative(bufio.NewReaderSize(f, 1<<20), size)
+	net, h, err := readNative(bufio.NewReaderSize(f, readBuffer), size)
 	if err == nil {
 		return net, h, nil
 	}
 	return nil, Header{}, fmt.Errorf("%s: %w", path, err)
 }
 
-// hostLittle reports whether float32s are stored little-endian in memory,
+// hostLittle reports whether numbers are stored little-endian in memory,
 // so that weights can be copied to and from files as they lie.
 var hostLittle = func() bool {
 	x := uint32(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-func asBytes(w []float32) []byte {
-	if len(w) == 0 {
+// element is a weight as files hold it: float32, or int16 for compact
+// weights.
+type element interface{ float32 | int16 }
+
+// asBytes is the memory of s.
+func asBytes[T element](s []T) []byte {
+	if len(s) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 4*len(w))
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-func writeInt16s(w io.Writer, q []int16) error {
+// writeLE writes s to w little-endian.
+func writeLE[T element](w io.Writer, s []T) error {
 	if hostLittle {
-		if len(q) == 0 {
-			return nil
+		_, err := w.Write(asBytes(s))
+		return err
+	}
+	return binary.Write(w, binary.LittleEndian, s)
+}
+
+// littleEndian returns a writer of fixed-size numbers to w, little-endian;
+// a bufio.Writer keeps the first error for its Flush.
+func littleEndian(w *bufio.Writer) func(...any) {
+	return func(vs ...any) {
+		for _, v := range vs {
+			binary.Write(w, binary.LittleEndian, v)
 		}
-		_, err := w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
-		return err
 	}
-	return binary.Write(w, binary.LittleEndian, q)
 }
 
-// readInt16s fills q from r.
-func readInt16s(r io.Reader, q []int16) error {
+// readLE fills s from r, little-endian, feeding the bytes to any hash r
+// tees into.
+func readLE[T element](r io.Reader, s []T) error {
 	if hostLittle {
-		if len(q) == 0 {
-			return nil
-		}
-		_, err := io.ReadFull(r, unsafe.Slice((*byte)(unsafe.Pointer(&q[0])), 2*len(q)))
+		_, err := io.ReadFull(r, asBytes(s))
 		return err
 	}
-	return binary.Read(r, binary.LittleEndian, q)
-}
-
-func writeFloats(w io.Writer, f []float32) error {
-	if hostLittle {
-		_, err := w.Write(asBytes(f))
-		return err
-	}
-	return binary.Write(w, binary.LittleEndian, f)
-}
-
-// readFloats fills f from r, feeding the bytes to any hash r tees into.
-func readFloats(r io.Reader, f []float32) error {
-	if hostLittle {
-		_, err := io.ReadFull(r, asBytes(f))
-		return err
-	}
-	return binary.Read(r, binary.LittleEndian, f)
+	return binary.Read(r, binary.LittleEndian, s)
 }
 
 // Expect checks that a file's header is for the given game, learner and

@@ -45,16 +45,6 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// checkRef reports why a network cannot be written in the reference
-// formats, or nil: they hold one stage of 2048 patterns read on the eight
-// images of the board, or td2048's 8x4 lines read on the board alone.
-func checkRef(spec ntuple.Spec) error {
-	if spec.Hint || spec.StageCount() > 1 {
-		return fmt.Errorf("network %s has %d stages; the course demo's 2048.bin holds single-stage networks (TDL2048+'s .w holds stages)", spec, spec.StageCount())
-	}
-	return checkIso(spec)
-}
-
 // checkIso reports why the patterns of a network cannot be written in the
 // reference formats, which cannot say whether they are read on the eight
 // images.

@@ -40,36 +40,17 @@ func (s *section) bytes(n int) ([]byte, error) {
 	return b, nil
 }
 
-func (s *section) u8() (uint8, error) {
-	b, err := s.bytes(1)
+// uint reads an unsigned integer of n bytes (at most 8).
+func (s *section) uint(n int) (uint64, error) {
+	b, err := s.bytes(n)
 	if err != nil {
 		return 0, err
 	}
-	return b[0], nil
-}
-
-func (s *section) u16() (uint16, error) {
-	b, err := s.bytes(2)
-	if err != nil {
-		return 0, err
+	var x uint64
+	for i := n - 1; i >= 0; i-- {
+		x = x<<8 | uint64(b[i])
 	}
-	return binary.LittleEndian.Uint16(b), nil
-}
-
-func (s *section) u32() (uint32, error) {
-	b, err := s.bytes(4)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint32(b), nil
-}
-
-func (s *section) u64() (uint64, error) {
-	b, err := s.bytes(8)
-	if err != nil {
-		return 0, err
-	}
-	return binary.LittleEndian.Uint64(b), nil
+	return x, nil
 }
 
 // skip moves past n elements of size bytes each, if the file holds them.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/td2048/td2048/ntuple"
 )
@@ -33,7 +34,10 @@ func CheckFormat(k Format, spec ntuple.Spec) error {
 		}
 		return checkIso(spec)
 	}
-	return checkRef(spec)
+	if spec.Hint || spec.StageCount() > 1 {
+		return fmt.Errorf("network %s has %d stages; the course demo's 2048.bin holds single-stage networks (TDL2048+'s .w holds stages)", spec, spec.StageCount())
+	}
+	return checkIso(spec)
 }
 
 // wSign is the .w sign and name width of pattern cells in stage k of a
@@ -115,12 +119,9 @@ func patternList(ps [][]int) string {
 	if len(ps) == 0 {
 		return "none"
 	}
-	s := ""
-	for i, p := range ps {
-		if i > 0 {
-			s += " "
-		}
-		s += ntuple.PatternString(p)
+	var s []string
+	for _, p := range ps {
+		s = append(s, ntuple.PatternString(p))
 	}
-	return s
+	return strings.Join(s, " ")
 }

@@ -2,7 +2,6 @@ package netfile
 
 import (
 	"bufio"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -28,7 +27,7 @@ func readBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 // binTables reads where the tables of a 2048.bin file of size bytes lie.
 func binTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
-	count, err := s.u64()
+	count, err := s.uint(8)
 	if err != nil {
 		return nil, damaged(DemoBin, "%d bytes, too short for a feature count", size)
 	}
@@ -41,7 +40,7 @@ func binTables(r io.ReaderAt, size int64) ([]table, error) {
 	}
 	var tabs []table
 	for f := range int(count) {
-		l, err := s.u32()
+		l, err := s.uint(4)
 		if err != nil {
 			return nil, damaged(DemoBin, "feature %d cut short", f+1)
 		}
@@ -61,7 +60,7 @@ func binTables(r io.ReaderAt, size int64) ([]table, error) {
 		if err != nil {
 			return nil, fmt.Errorf("course demo 2048.bin feature %d: %v", f+1, err)
 		}
-		w, err := s.u64()
+		w, err := s.uint(8)
 		if err != nil {
 			return nil, damaged(DemoBin, "feature %d (%s) cut short", f+1, hex)
 		}
@@ -84,22 +83,19 @@ func binTables(r io.ReaderAt, size int64) ([]table, error) {
 // "N-tuple pattern CELLS", tables in network order.
 func writeBin(w io.Writer, net *ntuple.Network) error {
 	spec := net.Spec()
-	if err := checkRef(spec); err != nil {
+	if err := CheckFormat(DemoBin, spec); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(len(spec.Patterns)))
-	bw.Write(b[:8])
+	put := littleEndian(bw)
+	put(uint64(len(spec.Patterns)))
 	for p, cells := range spec.Patterns {
 		name := fmt.Sprintf("%d-tuple pattern %s", len(cells), ntuple.PatternString(cells))
-		binary.LittleEndian.PutUint32(b[:], uint32(len(name)))
-		bw.Write(b[:4])
+		put(uint32(len(name)))
 		bw.WriteString(name)
 		tab := net.CanonicalTable(0, p)
-		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
-		bw.Write(b[:8])
-		if err := writeFloats(bw, tab); err != nil {
+		put(uint64(len(tab)))
+		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
 	}

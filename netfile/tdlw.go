@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/td2048/td2048/ntuple"
@@ -30,14 +29,14 @@ func readW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
 // wTables reads where the tables of a .w file of size bytes lie.
 func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
-	code, err := s.u8()
+	code, err := s.uint(1)
 	if err == nil && code == 'w' { // TDL2048+ marks files not named .w so
-		code, err = s.u8()
+		code, err = s.uint(1)
 	}
 	if err != nil || code != 0 {
 		return nil, damaged(TDLW, "no weight section (first byte %d, want 0)", code)
 	}
-	count, err := s.u32()
+	count, err := s.uint(4)
 	if err != nil {
 		return nil, damaged(TDLW, "%d bytes, too short for a table count", size)
 	}
@@ -51,26 +50,19 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	var tabs []table
 	for i := range int(count) {
 		n := i + 1
-		code, err := s.u8()
+		code, err := s.uint(1)
 		if err != nil {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
 		if code != 4 {
 			return nil, damaged(TDLW, "table %d has serial %d, want 4", n, code)
 		}
-		raw, err := s.bytes(8)
+		// The sign (8 bytes), the element size and the length.
+		h, err := s.bytes(18)
 		if err != nil {
 			return nil, damaged(TDLW, "table %d cut short", n)
 		}
-		raw = slices.Clone(raw)
-		elem, err := s.u16()
-		if err != nil {
-			return nil, damaged(TDLW, "table %d cut short", n)
-		}
-		length, err := s.u64()
-		if err != nil {
-			return nil, damaged(TDLW, "table %d cut short", n)
-		}
+		raw, elem, length := h[:8], binary.LittleEndian.Uint16(h[8:]), binary.LittleEndian.Uint64(h[10:])
 		name := wName(raw, length)
 		if elem != 2 && elem != 4 && elem != 8 {
 			return nil, damaged(TDLW, "table %d %q has %d-byte elements, want 2, 4 or 8", n, name, elem)
@@ -87,14 +79,14 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 			return nil, damaged(TDLW, "table %d %q cut short: %d weights need %d bytes, %d are left", n, name, length, length*uint64(elem), s.left())
 		}
 		for {
-			z, err := s.u16()
+			z, err := s.uint(2)
 			if err != nil {
 				return nil, damaged(TDLW, "table %d %q cut short: no end mark", n, name)
 			}
 			if z == 0 {
 				break
 			}
-			m, err := s.u64()
+			m, err := s.uint(8)
 			at := s.pos
 			if err != nil || !s.skip(m, int(z)) {
 				return nil, damaged(TDLW, "table %d %q cut short in an extra field", n, name)
@@ -139,47 +131,34 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
+	put := littleEndian(bw)
 	if mark {
-		bw.WriteByte('w')
+		put(uint8('w'))
 	}
-	var b [8]byte
-	bw.WriteByte(0)
-	stages := spec.StageCount()
-	binary.LittleEndian.PutUint32(b[:], uint32(stages*len(spec.Patterns)))
-	bw.Write(b[:4])
-	for t := range stages * len(spec.Patterns) {
-		k, p := t/len(spec.Patterns), t%len(spec.Patterns)
-		cells := spec.Patterns[p]
-		bw.WriteByte(4)
-		sign, width := wSign(cells, k, stages > 1)
-		binary.LittleEndian.PutUint32(b[:], sign)
-		binary.LittleEndian.PutUint16(b[4:], width)
-		binary.LittleEndian.PutUint16(b[6:], 0)
-		bw.Write(b[:8])
-		binary.LittleEndian.PutUint16(b[:], 4)
-		bw.Write(b[:2])
+	stages, np := spec.StageCount(), len(spec.Patterns)
+	put(uint8(0), uint32(stages*np))
+	for t := range stages * np {
+		k, p := t/np, t%np
+		sign, width := wSign(spec.Patterns[p], k, stages > 1)
 		tab := net.CanonicalTable(k, p)
-		binary.LittleEndian.PutUint64(b[:], uint64(len(tab)))
-		bw.Write(b[:8])
-		if err := writeFloats(bw, tab); err != nil {
+		put(uint8(4), sign, width, uint16(0), uint16(4), uint64(len(tab)))
+		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
 		if ea := net.Accumulators(); ea != nil {
 			// TDL2048+'s coherence field: all E, then all A.
 			off := k*spec.StageWeights() + tableOffset(net, p)
-			binary.LittleEndian.PutUint16(b[:], 4)
-			bw.Write(b[:2])
-			binary.LittleEndian.PutUint64(b[:], uint64(2*len(tab)))
-			bw.Write(b[:8])
+			put(uint16(4), uint64(2*len(tab)))
+			var b [4]byte
 			for k := range 2 {
 				for i := range tab {
 					s := off + int(net.StorageIndex(p, uint32(i)))
 					binary.LittleEndian.PutUint32(b[:], math.Float32bits(ea[2*s+k]))
-					bw.Write(b[:4])
+					bw.Write(b[:])
 				}
 			}
 		}
-		bw.Write([]byte{0, 0})
+		put(uint16(0))
 	}
 	return bw.Flush()
 }

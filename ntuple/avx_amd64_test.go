@@ -113,10 +113,10 @@ func TestIndexAVX(t *testing.T) {
 				} else {
 					index4x6pm(b, &want[0], uint32(k*n.stage))
 				}
-				indexAVX(nil, b, &n.avx[0], &n.avxOffs[k*np], np, &got[0])
-				indexPrefetchAVX(&n.w[0], b, &n.avx[0], &n.avxOffs[k*np], np, &pf[0])
+				indexAVX(nil, b, &n.avx[0], &n.offs[k*np], np, &got[0])
+				indexPrefetchAVX(&n.w[0], b, &n.avx[0], &n.offs[k*np], np, &pf[0])
 				var pf3 [MaxPatterns * 8]uint32
-				indexPrefetch3AVX(&n.w[0], b, &n.avx[0], &n.avxOffs[k*np], np, &pf3[0])
+				indexPrefetch3AVX(&n.w[0], b, &n.avx[0], &n.offs[k*np], np, &pf3[0])
 				if got != want || pf != want || pf3 != want {
 					t.Fatalf("%s stage %d board %#x: %x / %x / %x, want %x", name, k, b, got[:np*8], pf[:np*8], pf3[:np*8], want[:np*8])
 				}

@@ -72,7 +72,7 @@ func stepInverse(s float32) float64 {
 // NewCompact makes a compact network of the given spec with all weights
 // zero and the given scales, one a table: stage after stage, in each the
 // patterns in spec order (CompactScales of the TableStats of the weights
-// it will hold). Fill it with FillCompact or FillCanonicalQ.
+// it will hold). Fill it with SetCanonicalCompact or FillCanonicalQ.
 func NewCompact(spec Spec, scales []float32) (*Network, error) {
 	n, err := newNetwork(spec, false)
 	if err != nil {
@@ -101,16 +101,6 @@ func (n *Network) Compact() bool { return n.hs != nil }
 // stage, patterns in spec order); nil for a float32 network.
 func (n *Network) Scales() []float32 { return n.hs }
 
-// tableScales returns the scales a compact copy of the network takes,
-// scale of each table's largest |weight|, stage after stage, patterns in
-// spec order. For a compact network it is Scales.
-func (n *Network) tableScales() []float32 {
-	if n.hs != nil {
-		return append([]float32(nil), n.hs...)
-	}
-	return CompactScales(n.tableStats())
-}
-
 // tableStats returns the statistics of the network's tables, stage after
 // stage, patterns in spec order.
 func (n *Network) tableStats() []TableStats {
@@ -131,7 +121,7 @@ func (n *Network) ToCompact() (*Network, error) {
 	if n.hs != nil {
 		return nil, errors.New("ntuple: the network is compact already")
 	}
-	c, err := NewCompact(n.spec, n.tableScales())
+	c, err := NewCompact(n.spec, CompactScales(n.tableStats()))
 	if err != nil {
 		return nil, err
 	}
@@ -148,32 +138,6 @@ func (n *Network) ToCompact() (*Network, error) {
 	return c, nil
 }
 
-// FillCanonicalCompact fills a compact network from float32 weights in
-// canonical order, as files hold them: f fills each chunk it is given
-// with the next weights (stage after stage, pattern after pattern), which
-// are quantized by their table's scale. It stops at f's first error and
-// returns it, the weights then partly filled.
-func (n *Network) FillCanonicalCompact(f func([]float32) error) error {
-	if n.hs == nil {
-		return errors.New("ntuple: FillCanonicalCompact on a float32 network")
-	}
-	var buf []float32
-	return n.walkQ(true, func(t int, q []int16) error {
-		if len(buf) < len(q) {
-			buf = make([]float32, len(q))
-		}
-		b := buf[:len(q)]
-		if err := f(b); err != nil {
-			return err
-		}
-		inv := stepInverse(n.hs[t])
-		for j, w := range b {
-			q[j] = quantize(w, inv)
-		}
-		return nil
-	})
-}
-
 // EachCanonicalQ calls f with a compact network's 16-bit weights in
 // canonical order, table after table (stage after stage, patterns in spec
 // order), a chunk at a time from a buffer f must not keep, with the
@@ -182,7 +146,7 @@ func (n *Network) EachCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: EachCanonicalQ on a float32 network")
 	}
-	return n.walkQ(false, f)
+	return walkDense(n, n.h, false, f)
 }
 
 // FillCanonicalQ is EachCanonicalQ's reverse: f fills each chunk with the
@@ -191,59 +155,7 @@ func (n *Network) FillCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: FillCanonicalQ on a float32 network")
 	}
-	return n.walkQ(true, f)
-}
-
-// walkQ walks a compact network's tables in canonical order, a chunk of
-// at most canonChunk weights at a time: fill false gathers each chunk from
-// storage and hands it to f, fill true has f fill it and scatters it.
-func (n *Network) walkQ(fill bool, f func(t int, q []int16) error) error {
-	buf := make([]int16, canonChunk)
-	t := 0
-	return n.eachTable(func(p, off, size int) error {
-		defer func() { t++ }()
-		var st *perm24
-		if n.lay != nil {
-			st = n.lay.store[p]
-		}
-		for c := 0; c < size; c += canonChunk {
-			m := min(canonChunk, size-c)
-			if st == nil { // canonical order: the storage itself
-				if err := f(t, n.h[off+c:off+c+m]); err != nil {
-					return err
-				}
-				continue
-			}
-			chunk := buf[:m]
-			if fill {
-				if err := f(t, chunk); err != nil {
-					return err
-				}
-			}
-			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff] (a
-			// table with a map has 1<<24 weights: whole chunks).
-			for h := c >> 12; h < (c+m)>>12; h++ {
-				at := off + int(st.hi[h])
-				b := (*[4096]int16)(chunk[h<<12-c:])
-				t := n.h[at:]
-				if fill {
-					for j, l := range &st.lo {
-						t[l] = b[j]
-					}
-				} else {
-					for j, l := range &st.lo {
-						b[j] = t[l]
-					}
-				}
-			}
-			if !fill {
-				if err := f(t, chunk); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	return walkDense(n, n.h, true, f)
 }
 
 // ValueBound is how far a compact network's value of a board in stage k
@@ -321,7 +233,7 @@ func (n *Network) fetchQ(k int, bs []board.Board, dst []uint32) {
 		d := dst[i*per:]
 		switch {
 		case big && n.avx != nil:
-			indexPrefetchAVXh(&n.h[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &d[0])
+			indexPrefetchAVXh(&n.h[0], uint64(b), &n.avx[0], &n.offs[k*np], np, &d[0])
 		case big && len(n.masks) > 0:
 			indexPrefetchPEXTh(&n.h[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &d[0])
 		default:

@@ -139,7 +139,7 @@ func TestCompactValues(t *testing.T) {
 }
 
 // TestCompactCanonicalRoundTrip: the 16-bit weights come back from
-// EachCanonicalQ as FillCanonicalQ put them, and FillCanonicalCompact
+// EachCanonicalQ as FillCanonicalQ put them, and SetCanonicalCompact
 // quantizes canonical float32 weights as ToCompact does.
 func TestCompactCanonicalRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 2))
@@ -157,17 +157,16 @@ func TestCompactCanonicalRoundTrip(t *testing.T) {
 				canon = append(canon, w...)
 				return nil
 			})
-			got, err := NewCompact(f.Spec(), f.tableScales())
+			got, err := NewCompact(f.Spec(), want.Scales())
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer got.Free()
-			at := 0
-			if err := got.FillCanonicalCompact(func(dst []float32) error {
-				at += copy(dst, canon[at:])
-				return nil
-			}); err != nil {
-				t.Fatal(err)
+			np, at := len(f.Spec().Patterns), 0
+			for tab := range f.Spec().StageCount() * np {
+				size := 1 << (4 * len(f.Spec().Patterns[tab%np]))
+				got.SetCanonicalCompact(tab, 0, canon[at:at+size])
+				at += size
 			}
 			wq, gq := canonicalQ(t, want), canonicalQ(t, got)
 			for tab := range wq {

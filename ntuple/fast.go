@@ -199,7 +199,7 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 	if np := len(n.masks) / 2; np > 0 && big && n.p == nil {
 		for i, b := range bs {
 			if n.avx != nil {
-				indexPrefetchAVX(&n.w[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+				indexPrefetchAVX(&n.w[0], uint64(b), &n.avx[0], &n.offs[k*np], np, &dst[i*per])
 				continue
 			}
 			indexPrefetchPEXT(&n.w[0], uint64(b), &n.masks[0], &n.offs[k*np], np, &dst[i*per])
@@ -211,7 +211,7 @@ func (n *Network) Fetch(k int, bs []board.Board, dst []uint32) {
 		switch {
 		case n.avx != nil:
 			for i, b := range bs {
-				indexPrefetch3AVX(&n.p[0], uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[i*per])
+				indexPrefetch3AVX(&n.p[0], uint64(b), &n.avx[0], &n.offs[k*np], np, &dst[i*per])
 			}
 			return
 		case len(n.masks) > 0:

@@ -211,7 +211,7 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 			return nil
 		}
 		var buf []float32
-		return n.walkQ(false, func(t int, q []int16) error {
+		return walkDense(n, n.h, false, func(t int, q []int16) error {
 			if len(buf) < len(q) {
 				buf = make([]float32, len(q))
 			}
@@ -239,6 +239,10 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 	if len(data) == 0 || n.lay == nil && dense {
 		return f(data)
 	}
+	if dense && per == 1 {
+		return walkDense(n, data, fill, func(_ int, c []float32) error { return f(c) })
+	}
+	// Accumulators, or a packed network's weights: per floats a weight.
 	buf := make([]float32, canonChunk*per)
 	return n.eachTable(func(p, off, size int) error {
 		var st *perm24
@@ -267,23 +271,67 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 			for h := c >> 12; st != nil && h < (c+canonChunk)>>12; h++ {
 				at := off + int(st.hi[h])
 				b := chunk[(h<<12-c)*per:][:4096*per]
-				switch {
-				case dense && per == 1 && fill: // weights, one at a time: the bulk
-					for j, l := range &st.lo {
-						data[at+int(l)] = b[j]
-					}
-				case dense && per == 1:
-					for j, l := range &st.lo {
-						b[j] = data[at+int(l)]
-					}
-				default:
-					for j, l := range &st.lo {
-						move(data, stride*(at+int(l))+from, b, j*per, per, fill)
-					}
+				for j, l := range &st.lo {
+					move(data, stride*(at+int(l))+from, b, j*per, per, fill)
 				}
 			}
 			if !fill {
 				if err := f(chunk); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// walkDense walks data, a weight an element in storage order (float32
+// weights, or a compact network's 16-bit ones), table by table in
+// canonical order, a chunk of at most canonChunk weights at a time, with
+// the table's number (stage after stage, patterns in spec order): fill
+// false gathers each chunk from storage and hands it to f, fill true has
+// f fill it and scatters it. A table kept in canonical order is handed
+// out as it lies.
+func walkDense[T float32 | int16](n *Network, data []T, fill bool, f func(t int, chunk []T) error) error {
+	buf := make([]T, canonChunk)
+	t := -1
+	return n.eachTable(func(p, off, size int) error {
+		t++
+		var st *perm24
+		if n.lay != nil {
+			st = n.lay.store[p]
+		}
+		for c := 0; c < size; c += canonChunk {
+			m := min(canonChunk, size-c)
+			if st == nil { // canonical order: the storage itself
+				if err := f(t, data[off+c:off+c+m]); err != nil {
+					return err
+				}
+				continue
+			}
+			chunk := buf[:m]
+			if fill {
+				if err := f(t, chunk); err != nil {
+					return err
+				}
+			}
+			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff] (a
+			// table with a map has 1<<24 weights: whole chunks).
+			for h := c >> 12; h < (c+m)>>12; h++ {
+				b := (*[4096]T)(chunk[h<<12-c:])
+				tab := data[off+int(st.hi[h]):]
+				if fill {
+					for j, l := range &st.lo {
+						tab[l] = b[j]
+					}
+				} else {
+					for j, l := range &st.lo {
+						b[j] = tab[l]
+					}
+				}
+			}
+			if !fill {
+				if err := f(t, chunk); err != nil {
 					return err
 				}
 			}

@@ -105,16 +105,15 @@ type Network struct {
 	// A network of ascending patterns (each pattern's cells in increasing
 	// order) with isomorphisms is read with PEXT where the processor has
 	// it (pext_amd64.s): each pattern's two masks (imageMasks' h, then
-	// l), and stage k's pattern offsets at offs[k*len(masks)/2:]. nil
-	// otherwise.
+	// l); nil otherwise.
 	masks []uint64
-	offs  []uint32
 	// avx is the tables of the same indices by AVX-512 (avx.go), a group
-	// a pattern, and stage k's pattern offsets are at
-	// avxOffs[k*len(pats):]; nil where the processor lacks it, or a
-	// pattern has more than 6 cells.
-	avx     []avxGroup
-	avxOffs []uint32
+	// a pattern; nil where the processor lacks it, or a pattern has more
+	// than 6 cells.
+	avx []avxGroup
+	// offs are the offsets of the tables of stage k's patterns, at
+	// offs[k*len(pats):], for the assembly.
+	offs []uint32
 	// p is the packed weights and accumulators of a coherent network in
 	// training (packed.go), nil otherwise.
 	p     []float32
@@ -151,6 +150,11 @@ func newNetwork(spec Spec, alloc bool) (*Network, error) {
 		off += 1 << (4 * uint(len(p)))
 	}
 	n.stage = int(off)
+	for k := range spec.StageCount() {
+		for p := range n.pats {
+			n.offs = append(n.offs, uint32(k*n.stage)+n.pats[p].off)
+		}
+	}
 	for _, t := range spec.StageThresholds() {
 		n.th = append(n.th, uint32(t))
 	}
@@ -161,7 +165,7 @@ func newNetwork(spec Spec, alloc bool) (*Network, error) {
 	if isFourX6(spec) {
 		n.kind = kind4x6
 	}
-	n.masks, n.offs = pextTables(spec, n.pats, n.stage)
+	n.masks = pextMasks(spec)
 	// The assembly (4x6's, or the PEXT reader's) reads the tables in
 	// cache-line order (layout.go); the Go readers in canonical order.
 	if n.masks != nil || n.kind == kind4x6 && have4x6asm {
@@ -174,13 +178,7 @@ func newNetwork(spec Spec, alloc bool) (*Network, error) {
 		}
 		// The same indices by AVX-512 where it runs (avx.go).
 		if haveAVX {
-			if n.avx = buildPatternAVX(spec.Patterns); n.avx != nil {
-				for k := range spec.StageCount() {
-					for p := range n.pats {
-						n.avxOffs = append(n.avxOffs, uint32(k*n.stage)+n.pats[p].off)
-					}
-				}
-			}
+			n.avx = buildPatternAVX(spec.Patterns)
 		}
 	}
 	return n, nil
@@ -193,33 +191,27 @@ func isFourX6(spec Spec) bool {
 	return spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal)
 }
 
-// pextTables returns the masks and offsets of PEXT reading (Network.masks)
-// for spec, nil when it cannot be read so: no PEXT, no isomorphisms, or a
-// pattern whose cells are not ascending. The 4x6 network has its own
-// assembly, packed (packed.go) or not.
-func pextTables(spec Spec, pats []compiled, stage int) ([]uint64, []uint32) {
-	if !havePEXT || !spec.Iso || len(pats) == 0 || isFourX6(spec) {
-		return nil, nil
+// pextMasks returns the masks of PEXT reading (Network.masks) for spec,
+// nil when it cannot be read so: no PEXT, no isomorphisms, or a pattern
+// whose cells are not ascending. The 4x6 network has its own assembly,
+// packed (packed.go) or not.
+func pextMasks(spec Spec) []uint64 {
+	if !havePEXT || !spec.Iso || len(spec.Patterns) == 0 || isFourX6(spec) {
+		return nil
 	}
 	masks := make([]uint64, 2*len(spec.Patterns))
 	for p, cells := range spec.Patterns {
 		if !slices.IsSorted(cells) {
-			return nil, nil
+			return nil
 		}
 		for i, c := range cells {
 			if i > 0 && c == cells[i-1] {
-				return nil, nil
+				return nil
 			}
 		}
 		masks[2*p+1], masks[2*p] = imageMasks(cells, lowOf(cells))
 	}
-	var offs []uint32
-	for k := range spec.StageCount() {
-		for p := range pats {
-			offs = append(offs, uint32(k*stage)+pats[p].off)
-		}
-	}
-	return masks, offs
+	return masks
 }
 
 // MustNew is New for specs known to be good; it panics on error.
@@ -373,9 +365,6 @@ func (n *Network) Direct() bool {
 	return n.kind == kind4x6 && have4x6asm && n.p == nil && n.hs == nil
 }
 
-// prefetchBoard is PrefetchBoardStage for stage 0.
-func (n *Network) prefetchBoard(b board.Board) { n.PrefetchBoardStage(0, b) }
-
 // PrefetchBoardStage starts loading the weights of b in the tables of
 // stage k into the cache, as Prefetch does for indices, when the network
 // is Direct; it does nothing otherwise.
@@ -430,7 +419,7 @@ func (n *Network) IndexStage(k int, b board.Board, dst []uint32) []uint32 {
 	if n.avx != nil {
 		np := len(n.pats)
 		dst = dst[:np*8]
-		indexAVX(nil, uint64(b), &n.avx[0], &n.avxOffs[k*np], np, &dst[0])
+		indexAVX(nil, uint64(b), &n.avx[0], &n.offs[k*np], np, &dst[0])
 		return dst
 	}
 	if n.kind == kind4x6 {

@@ -129,7 +129,7 @@ func ParseSpec(s string) (Spec, error) {
 		text, spec.Hint, spec.Stages = t, true, 3
 	} else if i := strings.LastIndexByte(text, '@'); i >= 0 {
 		if strings.Contains(text[i+1:], ",") {
-			th, err := parseThresholds(text[i+1:])
+			th, err := ParseThresholds(text[i+1:])
 			if err != nil {
 				return Spec{}, fmt.Errorf("network %q: %v", s, err)
 			}
@@ -232,23 +232,20 @@ func (s Spec) String() string {
 	for _, p := range s.Patterns {
 		ps = append(ps, PatternString(p))
 	}
-	list := strings.Join(ps, ",")
+	name, iso := strings.Join(ps, ","), true // a list reads on the images by default
 	for _, n := range named {
-		if n.cells == list {
-			switch {
-			case n.iso == s.Iso:
-				return n.name + stages
-			case s.Iso:
-				return n.name + "/iso" + stages
-			default:
-				return n.name + "/noiso" + stages
-			}
+		if n.cells == name {
+			name, iso = n.name, n.iso
+			break
 		}
 	}
-	if !s.Iso {
-		return list + "/noiso" + stages
+	switch {
+	case iso == s.Iso:
+		return name + stages
+	case s.Iso:
+		return name + "/iso" + stages
 	}
-	return list + stages
+	return name + "/noiso" + stages
 }
 
 // images is the number of board images each pattern is read on: 8 or 1.
@@ -282,9 +279,7 @@ func (s Spec) Equal(t Spec) bool {
 // ParseThresholds reads stage thresholds, "0,16384" or "0,16384,32768,49152":
 // 2 to MaxStages of them, the first 0, rising, each below 65536 (a board's
 // scale is a 16-bit set).
-func ParseThresholds(s string) ([]int, error) { return parseThresholds(s) }
-
-func parseThresholds(s string) ([]int, error) {
+func ParseThresholds(s string) ([]int, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) < 2 || len(parts) > MaxStages {
 		return nil, fmt.Errorf("stage thresholds %q: want 2 to %d of them, like 0,16384", s, MaxStages)

@@ -64,19 +64,12 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 // Best chooses a move on b: at the configured depth, or iteratively
 // deepened within the time budget.
 func (s *Searcher) Best(b board.Board) Choice {
-	if s.opt.MoveTime <= 0 {
+	if s.opt.MoveTime <= 0 { // a learner's every move: no closure
 		mv := s.Values(b, s.opt.Depth)
 		return BestOf(&mv)
 	}
-	c, _ := s.bestTimed(b)
-	return c
-}
-
-// bestTimed deepens from depth 1 within the time budget and returns the
-// choice of the deepest finished search with that depth.
-func (s *Searcher) bestTimed(b board.Board) (Choice, int) {
-	mv, depth := s.ValuesTimed(b)
-	return BestOf(&mv), depth
+	mv, _ := s.ValuesTimed(b)
+	return BestOf(&mv)
 }
 
 // ValuesTimed returns the values of the moves from the deepest search

@@ -163,9 +163,6 @@ type run struct {
 	Nodes int64
 }
 
-// depth returns the configured depth (0 when only a time budget bounds it).
-func (r *run) depth() int { return r.opt.Depth }
-
 // Stopped reports whether the last search was cut short because Stop was
 // closed; its values and choice are then not to be trusted.
 func (r *run) Stopped() bool { return r.stopped }

@@ -156,7 +156,8 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 		s := NewSearcher(net, Options{MoveTime: budget}, NewTable(1<<20))
 		for range 20 {
 			b := randomBoard(rng, 6+rng.IntN(8))
-			c, depth := s.bestTimed(b)
+			mv, depth := s.ValuesTimed(b)
+			c := BestOf(&mv)
 			legal := !game.Over(b)
 			if c.Legal() != legal {
 				t.Fatalf("%v: legal %v, game over %v", b.Hex(), c.Legal(), !legal)
@@ -170,7 +171,7 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 	}
 	// A generous budget with a depth cap stops at the cap.
 	s := NewSearcher(net, Options{Depth: 2, MoveTime: time.Minute}, nil)
-	if _, d := s.bestTimed(randomBoard(rng, 10)); d != 2 {
+	if _, d := s.ValuesTimed(randomBoard(rng, 10)); d != 2 {
 		t.Fatalf("depth %d, want 2", d)
 	}
 }

@@ -100,7 +100,8 @@ func TestTeamCountsAndDeepens(t *testing.T) {
 	}
 	// A budget too short for depth 2 still answers from depth 1.
 	quick := NewSearcher(net, Options{MoveTime: time.Nanosecond, Threads: 2}, nil)
-	if c, d := quick.bestTimed(b); !c.Legal() || d < 1 {
+	qv, d := quick.ValuesTimed(b)
+	if c := BestOf(&qv); !c.Legal() || d < 1 {
 		t.Fatalf("no answer within a nanosecond: %+v at depth %d", c, d)
 	}
 }

@@ -29,13 +29,7 @@ func GreedyThrees(net *ntuple.Network, b board.Board, hint int) Choice {
 	// the sums equal EstimateStage's bit for bit.
 	var legal [4]board.Board
 	var value [4]float32
-	n := 0
-	for d := range 4 {
-		if after[d] != b {
-			legal[n] = after[d]
-			n++
-		}
-	}
+	n := legalAfter(b, &after, &legal)
 	net.EstimateManyStage(k, legal[:n], value[:n])
 	best, i := NoMove, 0
 	for d := range 4 {
@@ -110,23 +104,12 @@ func (s *Threes) ValuesTimed(g *threes.Game) ([4]MoveValue, int) {
 
 // Best chooses a slide at the configured depth, or within MoveTime.
 func (s *Threes) Best(g *threes.Game) Choice {
-	if s.opt.MoveTime > 0 {
-		c, _ := s.bestTimed(g)
-		return c
-	}
-	if s.opt.Depth == 1 {
+	if s.opt.MoveTime <= 0 && s.opt.Depth == 1 {
 		s.stopped = false
 		return GreedyThrees(s.net, g.Board, g.Next)
 	}
-	mv := s.Values(g, s.opt.Depth)
+	mv, _ := s.ValuesTimed(g)
 	return BestOf(&mv)
-}
-
-// bestTimed chooses a slide by the deepest search finished within
-// MoveTime, and returns that depth.
-func (s *Threes) bestTimed(g *threes.Game) (Choice, int) {
-	mv, depth := s.ValuesTimed(g)
-	return BestOf(&mv), depth
 }
 
 func (s *Threes) chance(after board.Board, last, hint int, bag threes.Bag, depth int) float32 {

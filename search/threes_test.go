@@ -33,7 +33,7 @@ func TestThreesDeadlineAndStop(t *testing.T) {
 	}
 	s := NewThrees(net, Options{Depth: 12, MoveTime: 50 * time.Millisecond}, NewTable(1<<20))
 	var depth int
-	c := answer("depth 12 within 50ms", func() Choice { c, d := s.bestTimed(&g); depth = d; return c })
+	c := answer("depth 12 within 50ms", func() Choice { mv, d := s.ValuesTimed(&g); depth = d; return BestOf(&mv) })
 	if !c.Legal() || depth < 1 || depth >= 12 {
 		t.Fatalf("choice %+v at depth %d", c, depth)
 	}
