@@ -89,6 +89,9 @@ type Game struct {
 	// can play several games in turn on each thread (learn.Config's and
 	// evaluate.Config's Interleave).
 	Interleaves bool
+	// Shapes: its training can be shaped into sub-episodes (learn's
+	// restart and carousel shaping).
+	Shapes bool
 	// WriteEval prints an evaluation's statistics in the course's format.
 	WriteEval func(w io.Writer, ev *Evaluation) error
 	// WriteBlock prints a training block of episodes in the game's course

@@ -81,6 +81,7 @@ var game2048 = &Game{
 	},
 	Downgrades:  true,
 	Interleaves: true,
+	Shapes:      true,
 	WriteEval:   func(w io.Writer, ev *Evaluation) error { return ev.Block.Write(w, ev.Block.Games, stats.Pow2) },
 	WriteBlock: func(w io.Writer, done int, b *stats.Block, _ time.Duration) error {
 		return b.Write(w, done, stats.Pow2)

@@ -230,6 +230,9 @@ func (s *Spec) checkGame(g *games.Game, net ntuple.Spec, kind learn.Kind) error 
 		return bad("interleave", " %d: %s training plays one episode at a time on each thread", s.Interleave, g.Name)
 	}
 	sh, _ := learn.ParseShaping(s.Shaping)
+	if sh != (learn.Shaping{}) && !g.Shapes {
+		return bad("shaping", " %s: %s training plays whole episodes (restart and carousel shaping are for 2048)", s.Shaping, g.Title)
+	}
 	if err := learn.CheckShaping(sh, net, kind); err != nil {
 		return bad("shaping", ": %v", err)
 	}

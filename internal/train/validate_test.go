@@ -37,6 +37,7 @@ func TestValidate(t *testing.T) {
 		{"promotion without stages", func(s *Spec) { s.Network, s.Promote = "2x4", true }, "promote", "multi-stage"},
 		{"restart on stages", func(s *Spec) { s.Network, s.Shaping = "4x6@2", "restart" }, "shaping", "single-stage"},
 		{"threes in turn", func(s *Spec) { s.Game, s.Network, s.Interleave = "threes", "0123+hint", 2 }, "interleave", "one episode at a time"},
+		{"threes shaped", func(s *Spec) { s.Game, s.Network, s.Shaping = "threes", "0123+hint", "carousel" }, "shaping", "Threes! training plays whole episodes"},
 		{"states in turn", func(s *Spec) { s.Learner, s.Interleave = "state", 2 }, "interleave", "--interleave 2: state learning"},
 		{"recipe on resume", func(s *Spec) { s.Recipe, s.Resume = "otd", "w.td2048" }, "recipe", "a resumed run keeps its settings"},
 	} {
