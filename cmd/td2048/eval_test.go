@@ -167,8 +167,8 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 	if err != nil || fault == nil || *fault.Game != 2 || *fault.Action != 11 || fault.Course != "at 1 #10" || sum.Games != 30 {
 		t.Fatalf("judge: %v, fault %+v, %d games", err, fault, sum.Games)
 	}
-	if want := replayPrefix(&r, 10); want.Placements != 9 || want.Slides != 1 {
-		t.Fatalf("the first 10 actions of game 2: %+v", want)
+	if rp, _ := r.Replay(); rp.Placements != 9 || rp.Slides != 1 {
+		t.Fatalf("the first 10 actions of game 2: %+v", rp.GameStats)
 	}
 }
 

@@ -141,10 +141,10 @@ func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
 				}
 				continue
 			}
+			// A game with a fault counts as its legal actions left it.
 			rp, rerr := rec.Replay()
-			if rerr == nil {
-				sum.Add(rp.GameStats)
-			} else {
+			sum.Add(rp.GameStats)
+			if rerr != nil {
 				// The course judge counts games and actions from 0: its
 				// words follow ours, so that the two can be compared.
 				var ie *threes.IllegalError
@@ -157,11 +157,6 @@ func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
 					fail(n, ie.Action+1, fmt.Sprintf("at %d #%d", n-1, ie.Action),
 						"game %d, %v [course judge numbering: at %d #%d]", n, rerr, n-1, ie.Action)
 				}
-				legal := len(rec.Steps)
-				if ie != nil && ie.Action >= 0 {
-					legal = min(ie.Action, legal)
-				}
-				sum.Add(replayPrefix(&rec, legal))
 			}
 		}
 		if err == io.EOF {
@@ -172,28 +167,6 @@ func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
 		fail(0, 0, "", "no games")
 	}
 	return sum, fault, nil
-}
-
-// replayPrefix is what the first n actions of a record, all legal, make of
-// the game: its score and largest tile at that point, those actions'
-// counts and times, and the game's time.
-func replayPrefix(rec *threes.Record, n int) threes.GameStats {
-	g := threes.New()
-	var gs threes.GameStats
-	for _, s := range rec.Steps[:n] {
-		if s.Action.IsSlide() {
-			g.Slide(s.Action.Dir())
-			gs.Slides++
-			gs.SlideTime += s.Time
-		} else {
-			g.Place(s.Action.Pos(), s.Action.Tile(), s.Action.Hint())
-			gs.Placements++
-			gs.PlaceTime += s.Time
-		}
-	}
-	gs.Score, gs.MaxTile = threes.BoardScore(g.Board), g.Board.MaxTile()
-	gs.Time = max(rec.Close-rec.Open, 0)
-	return gs
 }
 
 // judgeJSON is judge --json's object.

@@ -269,28 +269,31 @@ type Replay struct {
 // one: the turn order (nine placements, then slide and placement in
 // turn), each action's legality, its recorded reward, that the game ends
 // only when no slide is legal, that the winner is the side that moved last
-// (the placer), and that the game closes no earlier than it opened.
-func (r *Record) Replay() (Replay, error) {
+// (the placer), and that the game closes no earlier than it opened. With
+// an error the Replay is the game as its legal actions left it: those
+// actions' counts and times, the score and largest tile of the board they
+// made, and the game's time (0 when it closes before it opened).
+func (r *Record) Replay() (rp Replay, err error) {
 	g := New()
-	var rp Replay
+	defer func() {
+		rp.final, rp.Score, rp.MaxTile, rp.Time = g, BoardScore(g.Board), g.Board.MaxTile(), max(r.Close-r.Open, 0)
+	}()
 	sum := 0
 	for i, m := range r.Steps {
 		bad := func(f string, a ...any) (Replay, error) {
 			return rp, &IllegalError{Action: i, text: m.Action.String(), msg: fmt.Sprintf(f, a...)}
 		}
+		next := g // the game after the action, kept only if it is legal
 		var reward int
-		var err error
 		if m.Action.IsSlide() {
-			if !g.SlideTurn() {
+			if !next.SlideTurn() {
 				return bad("a placement is due")
 			}
-			if reward, err = g.Slide(m.Action.Dir()); err != nil {
+			if reward, err = next.Slide(m.Action.Dir()); err != nil {
 				return bad("%v", err)
 			}
-			rp.Slides++
-			rp.SlideTime += m.Time
 		} else {
-			if g.SlideTurn() {
+			if next.SlideTurn() {
 				return bad("a slide is due")
 			}
 			t, h := m.Action.Tile(), m.Action.Hint()
@@ -300,18 +303,22 @@ func (r *Record) Replay() (Replay, error) {
 			if h < 1 || h > 3 {
 				return bad("hint index %d is not 1, 2 or 3", h)
 			}
-			if reward, err = g.Place(m.Action.Pos(), t, h); err != nil {
+			if reward, err = next.Place(m.Action.Pos(), t, h); err != nil {
 				return bad("%v", err)
 			}
-			rp.Placements++
-			rp.PlaceTime += m.Time
 		}
 		if reward != m.Reward {
 			return bad("recorded reward %d, the action's reward is %d", m.Reward, reward)
 		}
-		sum += reward
+		g, sum = next, sum+reward
+		if m.Action.IsSlide() {
+			rp.Slides++
+			rp.SlideTime += m.Time
+		} else {
+			rp.Placements++
+			rp.PlaceTime += m.Time
+		}
 	}
-	rp.final, rp.Score, rp.MaxTile = g, BoardScore(g.Board), g.Board.MaxTile()
 	if !g.SlideTurn() {
 		return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while a placement is due", len(r.Steps))}
 	}
@@ -323,14 +330,13 @@ func (r *Record) Replay() (Replay, error) {
 			}
 		}
 	}
-	if sum != rp.Score {
+	if score := BoardScore(g.Board); sum != score {
 		// Cannot happen with the rules above; a guard for the tables.
-		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("rewards sum to %d, the final board is worth %d", sum, rp.Score)}
+		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("rewards sum to %d, the final board is worth %d", sum, score)}
 	}
 	if r.Winner != r.Placer {
 		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("winner %q: the last move was the placer %q's", r.Winner, r.Placer)}
 	}
-	rp.Time = r.Close - r.Open
 	if r.Close < r.Open {
 		return rp, &IllegalError{Action: -1, msg: fmt.Sprintf("the game closes at %d ms, before it opened at %d ms", r.Close, r.Open)}
 	}

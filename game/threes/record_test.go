@@ -256,3 +256,44 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayStopsAtTheFault: a replay that fails is the game as its legal
+// actions left it, the faulty action not counted, whatever the fault.
+func TestReplayStopsAtTheFault(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	r := randomRecord(rng)
+	for _, k := range []int{3, OpeningTiles, OpeningTiles + 7, OpeningTiles + 8, len(r.Steps) - 1} {
+		t.Run(fmt.Sprint(k), func(t *testing.T) {
+			c := r
+			c.Steps = append([]Step(nil), r.Steps...)
+			c.Steps[k].Reward++ // the action is legal, its recorded reward is not
+			rp, err := c.Replay()
+			var ie *IllegalError
+			if !errors.As(err, &ie) || ie.Action != k {
+				t.Fatalf("%v, want the fault at action %d", err, k)
+			}
+			g := New()
+			var want GameStats
+			for _, s := range r.Steps[:k] {
+				if s.Action.IsSlide() {
+					g.Slide(s.Action.Dir())
+					want.Slides++
+					want.SlideTime += s.Time
+				} else {
+					g.Place(s.Action.Pos(), s.Action.Tile(), s.Action.Hint())
+					want.Placements++
+					want.PlaceTime += s.Time
+				}
+			}
+			want.Score, want.MaxTile, want.Time = BoardScore(g.Board), g.Board.MaxTile(), r.Close-r.Open
+			if rp.GameStats != want || rp.final != g {
+				t.Errorf("replay %+v, want the first %d actions' %+v", rp.GameStats, k, want)
+			}
+		})
+	}
+	c := r
+	c.Close = r.Open - 1
+	if rp, _ := c.Replay(); rp.Time != 0 || rp.Slides+rp.Placements != len(r.Steps) {
+		t.Errorf("a game that closes before it opened: %+v, want time 0 and every action", rp.GameStats)
+	}
+}
