@@ -23,6 +23,10 @@ type Downgrade struct {
 	Stint int
 }
 
+// MaxDowngrades is the most downgrades a game can have under way: a
+// board has at most 14 gaps to lower its tiles into.
+const MaxDowngrades = 15
+
 // On reports whether downgrading is on.
 func (d Downgrade) On() bool { return d.Tile > 0 }
 

@@ -241,8 +241,8 @@ func hintDowngrade(sf *searchFlags, g *games.Game, n int) (search.Downgrade, err
 	if err := sf.checkGame(g); err != nil {
 		return dg, err
 	}
-	if n < 0 || n > 15 {
-		return dg, usagef("--downgrades %d: want 0 to 15", n)
+	if n < 0 || n > search.MaxDowngrades {
+		return dg, usagef("--downgrades %d: want 0 to %d", n, search.MaxDowngrades)
 	}
 	if n > 0 && !dg.On() {
 		return dg, usagef("--downgrades needs --downgrade")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
 
@@ -68,8 +69,8 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 		if !s.cfg.Downgrade.On() {
 			return p, badRequest("downgrades %d: this server plays without tile-downgrading (serve --downgrade)", *downgrades)
 		}
-		if *downgrades < 0 || *downgrades > maxDowngrades {
-			return p, badRequest("downgrades %d: want 0 to %d", *downgrades, maxDowngrades)
+		if *downgrades < 0 || *downgrades > search.MaxDowngrades {
+			return p, badRequest("downgrades %d: want 0 to %d", *downgrades, search.MaxDowngrades)
 		}
 	}
 	if boardArg == "" {
@@ -167,10 +168,6 @@ type State struct {
 	// --downgrade), for the game's next requests.
 	Downgrades int `json:"downgrades,omitempty"`
 }
-
-// maxDowngrades bounds a request's downgrades: a board has at most 14
-// gaps to lower its tiles into.
-const maxDowngrades = 15
 
 // stateOf is the state of a session's game as the page holds it.
 func stateOf(ss *session.Session) State {
