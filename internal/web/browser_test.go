@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -34,26 +33,9 @@ func chromium(t *testing.T) string {
 // arrow keys move the board, the agent plays on its own, a hint shows four
 // values. With TD2048_SCREENSHOT=FILE.png it also saves a screenshot.
 func TestBrowser(t *testing.T) {
-	exe := chromium(t)
+	ctx := newTab(t, 45*time.Second).ctx
 	ts := httptest.NewServer(newServer(t, nil))
 	defer ts.Close()
-
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1200, 900),
-	)
-	defer cancelAlloc()
-	ctx, cancelTab := chromedp.NewContext(actx)
-	defer cancelTab()
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Second)
-	defer cancel()
 
 	do := func(what string, a ...chromedp.Action[chromedp.Void]) {
 		t.Helper()

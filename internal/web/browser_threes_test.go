@@ -20,6 +20,8 @@ type tab struct {
 	ctx context.Context
 }
 
+// newTab starts a headless chromium with a tab that times out after
+// timeout; the test ends both.
 func newTab(t *testing.T, timeout time.Duration) *tab {
 	t.Helper()
 	exe := chromium(t)
@@ -32,6 +34,8 @@ func newTab(t *testing.T, timeout time.Duration) *tab {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
+		// Its singleton socket goes to TMPDIR, and would stay in /tmp.
+		chromedp.Env("TMPDIR="+t.TempDir()),
 		chromedp.WindowSize(1200, 900),
 	)
 	t.Cleanup(cancelAlloc)
