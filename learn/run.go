@@ -243,6 +243,10 @@ type trainer struct {
 
 // newTrainer checks cfg and readies a run of it.
 func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer, error) {
+	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule, lanes: max(cfg.Interleave, 1)}
+	if err := checkConfig(net, cfg); err != nil {
+		return t, err
+	}
 	threads := cfg.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -250,29 +254,14 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	if threads > 1 {
 		net.Share()
 	}
-	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule}
-	if err := checkConfig(net, cfg); err != nil {
-		return t, err
-	}
 	if t.sched == nil {
 		t.sched = Constant(0.1)
 	}
-	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves, t.st.Promoted = r.Done, r.Partial, r.Elapsed, r.Moves, r.Promoted
+		t.st = *r
 	}
+	t.st.Schedule = t.sched
 	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
-	lanes := cfg.Interleave
-	if lanes > MaxInterleave {
-		return t, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
-	}
-	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
-		return t, err
-	}
-	if lanes > 1 && cfg.threes {
-		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
-	}
-	t.lanes = max(lanes, 1)
 	t.rands = make([]*rand.PCG, threads*t.lanes)
 	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
 		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
