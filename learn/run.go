@@ -9,20 +9,13 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
-// mix derives a well-spread 64-bit seed from a seed and a stream number
-// (splitmix64 of both), so that nearby seeds and streams give unrelated
-// generators.
-func mix(seed, stream uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15*(stream+1)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// NewRand returns the generator of stream number stream under seed.
+// NewRand returns the generator of stream number stream under seed:
+// session.Stream's, the replay rule's, so that nearby seeds and streams
+// give unrelated generators and a game replays from its seed.
 func NewRand(seed, stream uint64) *rand.PCG {
 	// Each generator on a cache line of its own: games draw tiles from
 	// them at every move, and the 16-byte generators of different threads
@@ -31,7 +24,7 @@ func NewRand(seed, stream uint64) *rand.PCG {
 		rand.PCG
 		_ [48]byte
 	})
-	p.PCG = *rand.NewPCG(mix(seed, stream), mix(^seed, stream))
+	p.PCG = *session.Stream(seed, int(stream))
 	return &p.PCG
 }
 
