@@ -84,8 +84,12 @@ type Config struct {
 	// same values, bit for bit, slower; for tests.
 	unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
-	// learns by temporal coherence (OTD then TC in one run): all workers
-	// pause there while its accumulators are made (phase.go).
+	// learns by temporal coherence: OTD then TC in one run (docs/methods.md
+	// sections 2, 3 and 9: TDL2048+'s README trains 90% of the episodes by
+	// optimistic TD, then the rest by temporal coherence from the same
+	// weights, its E and A starting fresh). All workers pause there, as
+	// for a checkpoint, while the network's accumulators are made; the
+	// rate of TC (TDL2048+'s 1.0) is the Schedule's to set.
 	CoherenceFrom int
 }
 
@@ -273,12 +277,12 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 // run plays the episodes on the workers and returns the run's state.
 func (t *trainer) run() (RunState, Result, error) {
 	cfg := t.cfg
-	startCoherence(t.net, cfg, t.st.Done)
+	t.next, t.done, t.shown = t.st.Done, t.st.Done, t.st.Done/t.every
+	t.startCoherence()
 	t.net.Prefault()
 	t.start = time.Now()
 	t.prior = time.Duration(t.st.Elapsed * float64(time.Second))
 	t.wake = sync.NewCond(&t.mu)
-	t.next, t.done, t.shown = t.st.Done, t.st.Done, t.st.Done/t.every
 	t.blocks = map[int]*stats.Block{}
 	t.lastTick, t.lastSave = t.start, t.start
 	if t.st.Partial.Games > 0 {
@@ -354,7 +358,20 @@ func (t *trainer) nextBoundary() {
 	if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
 		t.boundary = min(cfg.Episodes, (t.done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
 	}
-	t.boundary = coherenceBoundary(t.net, cfg, t.done, t.boundary)
+	if cfg.CoherenceFrom > t.done && !t.net.Coherent() {
+		t.boundary = min(t.boundary, cfg.CoherenceFrom)
+	}
+}
+
+// startCoherence turns temporal coherence on once the episodes done reach
+// Config.CoherenceFrom, and packs a coherent network; all workers idle.
+func (t *trainer) startCoherence() {
+	if t.cfg.CoherenceFrom > 0 && t.done >= t.cfg.CoherenceFrom && !t.net.Coherent() {
+		t.net.EnableCoherence()
+	}
+	if !t.cfg.unpacked {
+		t.net.Pack() // a coherent network trains packed (ntuple.Network.Pack)
+	}
 }
 
 // state describes the run; mu held, all workers idle.
@@ -433,7 +450,7 @@ func (t *trainer) finish(i int, ep Episode, alpha float32) {
 	if t.inflight == 0 && t.next == t.boundary && t.boundary < cfg.Episodes && t.failed == nil {
 		// All workers wait at the boundary: the network and the
 		// generators are consistent, save them.
-		startCoherence(t.net, cfg, t.done)
+		t.startCoherence()
 		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && t.done%cfg.CheckpointEvery == 0 &&
 			(cfg.CheckpointGap <= 0 || time.Since(t.lastSave) >= cfg.CheckpointGap) {
 			if err := cfg.Checkpoint(t.state()); err != nil {
