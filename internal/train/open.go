@@ -311,10 +311,9 @@ func (r *Run) start(given Given) error {
 	if s.Coherence {
 		net.EnableCoherence()
 	}
-	r.Schedule = st.Schedule
-	if s.Resume == "" {
+	if s.Resume == "" { // a resumed run goes on with its checkpoint's
 		var err error
-		if r.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
+		if st.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
 			return err
 		}
 	}
