@@ -60,10 +60,10 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 	}
 }
 
-// The board edits below port TDL2048+'s board::shift64 and
-// board::scale64(scale) (board.h) to td2048's boards, operation for
-// operation, so that the carousel starts from the same boards. A cell
-// holding exponent e stands for bit e of a scale; bit 0 is an empty cell.
+// The board edit below ports TDL2048+'s board::scale64(scale) (board.h)
+// to td2048's boards, operation for operation, so that the carousel
+// starts from the same boards. A cell holding exponent e stands for bit e
+// of a scale; bit 0 is an empty cell.
 
 // where is the mask (bit 4i for cell i) of the cells holding exponent t.
 func where(x uint64, t uint32) uint64 {
@@ -97,34 +97,11 @@ func either(a, b uint32) uint32 {
 	return b
 }
 
-// downgrade lowers a board by its n highest gaps (the tile values from 2
-// to the largest that are absent, all of them if fewer): every tile above
-// a gap taken falls by the number of gaps taken below it. It returns the
-// board and the gaps taken (0: none, the board unchanged). TDL2048+'s
-// board::shift64(n, 0).
-func downgrade(b board.Board, n int) (board.Board, uint32) {
-	x := uint64(b)
-	rank := board.Board(x).Scale()
-	mask := (msb(rank) - 1) &^ 1
-	hole := ^rank & mask
-	hcnt := max(bits.OnesCount32(hole), n)
-	for ; hcnt > n; hcnt-- {
-		hole &= hole - 1
-	}
-	rank &^= lsb(hole) - 1
-	for last := uint32(0); rank != 0; rank ^= last {
-		last = lsb(rank)
-		tile := uint32(bits.TrailingZeros32(last))
-		step := uint32(bits.OnesCount32(hole & (last - 1)))
-		x = put(x, where(x, tile), tile-step)
-	}
-	return board.Board(x), hole
-}
-
 // scaleTo edits b so that its scale becomes scale: TDL2048+'s
 // board::scale64(scale, 0), docs/methods.md section 5. First the
 // board's largest tile is brought down to scale's by gap-closing
-// downgrades, one at a time; then, from the highest value where the two
+// downgrades (board.Wide.Downgrade, TDL2048+'s board::shift64), one at a
+// time; then, from the highest value where the two
 // sets differ down: a wanted value that is missing replaces the cell of
 // lowest index holding the largest present smaller value (an empty cell
 // counting as the smallest, 1; if none, a larger value present in at
@@ -135,8 +112,8 @@ func scaleTo(b board.Board, scale uint32) board.Board {
 	x := uint64(b)
 	rank := b.Scale()
 	for dist := int32(lg(rank) - lg(scale)); dist > 0; dist-- {
-		y, hole := downgrade(board.Board(x), 1)
-		if hole == 0 {
+		y := board.Wide{Low: board.Board(x)}.Downgrade(1).Low
+		if y == board.Board(x) { // no gap
 			break
 		}
 		x, rank = uint64(y), y.Scale()

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"fmt"
 	"strconv"
 	"testing"
 
@@ -40,26 +39,6 @@ func TestScaleTo(t *testing.T) {
 			}
 			if got.Scale() != c.scale {
 				t.Errorf("%s to %#x: scale %#x", c.from, c.scale, got.Scale())
-			}
-		})
-	}
-}
-
-// TestDowngrade checks section 7's vectors: 1abdef by 1 is 1abcde, by 2
-// 19abcd; a board without gaps is unchanged.
-func TestDowngrade(t *testing.T) {
-	for _, c := range []struct {
-		from string
-		n    int
-		want string
-	}{
-		{"1abdef", 1, "1abcde"},
-		{"1abdef", 2, "19abcd"},
-		{"4321", 1, "4321"},
-	} {
-		t.Run(fmt.Sprint(c.from, " by ", c.n), func(t *testing.T) {
-			if got, _ := downgrade(hexBoard(t, c.from), c.n); got != hexBoard(t, c.want) {
-				t.Errorf("%s by %d: %x, want %s", c.from, c.n, uint64(got), c.want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -396,5 +398,23 @@ func BenchmarkTrainNetworks(b *testing.B) {
 			b.ReportMetric(mps, "moves/s")
 			b.ReportMetric(mps*float64(net.Lookups())/1e6, "Mlookups/s")
 		})
+	}
+}
+
+// TestNewRandIsTheReplayRule: training's generators are the replay
+// rule's (session.Stream), copied onto their own cache lines.
+func TestNewRandIsTheReplayRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		seed, k := rng.Uint64(), rng.IntN(1<<24)
+		if i < 100 {
+			seed, k = uint64(i), i
+		}
+		a, b := session.Stream(seed, k), NewRand(seed, uint64(k))
+		for range 4 {
+			if x, y := a.Uint64(), b.Uint64(); x != y {
+				t.Fatalf("seed %d stream %d: %#x, NewRand %#x", seed, k, x, y)
+			}
+		}
 	}
 }

@@ -9,20 +9,13 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
-// mix derives a well-spread 64-bit seed from a seed and a stream number
-// (splitmix64 of both), so that nearby seeds and streams give unrelated
-// generators.
-func mix(seed, stream uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15*(stream+1)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// NewRand returns the generator of stream number stream under seed.
+// NewRand returns the generator of stream number stream under seed:
+// session.Stream's, the replay rule's, so that nearby seeds and streams
+// give unrelated generators and a game replays from its seed.
 func NewRand(seed, stream uint64) *rand.PCG {
 	// Each generator on a cache line of its own: games draw tiles from
 	// them at every move, and the 16-byte generators of different threads
@@ -31,7 +24,7 @@ func NewRand(seed, stream uint64) *rand.PCG {
 		rand.PCG
 		_ [48]byte
 	})
-	p.PCG = *rand.NewPCG(mix(seed, stream), mix(^seed, stream))
+	p.PCG = *session.Stream(seed, int(stream))
 	return &p.PCG
 }
 
@@ -91,8 +84,12 @@ type Config struct {
 	// same values, bit for bit, slower; for tests.
 	unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
-	// learns by temporal coherence (OTD then TC in one run): all workers
-	// pause there while its accumulators are made (phase.go).
+	// learns by temporal coherence: OTD then TC in one run (docs/methods.md
+	// sections 2, 3 and 9: TDL2048+'s README trains 90% of the episodes by
+	// optimistic TD, then the rest by temporal coherence from the same
+	// weights, its E and A starting fresh). All workers pause there, as
+	// for a checkpoint, while the network's accumulators are made; the
+	// rate of TC (TDL2048+'s 1.0) is the Schedule's to set.
 	CoherenceFrom int
 }
 
@@ -243,6 +240,10 @@ type trainer struct {
 
 // newTrainer checks cfg and readies a run of it.
 func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer, error) {
+	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule, lanes: max(cfg.Interleave, 1)}
+	if err := checkConfig(net, cfg); err != nil {
+		return t, err
+	}
 	threads := cfg.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
@@ -250,29 +251,14 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	if threads > 1 {
 		net.Share()
 	}
-	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule}
-	if err := checkConfig(net, cfg); err != nil {
-		return t, err
-	}
 	if t.sched == nil {
 		t.sched = Constant(0.1)
 	}
-	t.st = RunState{Schedule: t.sched}
 	if r := cfg.Resume; r != nil {
-		t.st.Done, t.st.Partial, t.st.Elapsed, t.st.Moves, t.st.Promoted = r.Done, r.Partial, r.Elapsed, r.Moves, r.Promoted
+		t.st = *r
 	}
+	t.st.Schedule = t.sched
 	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
-	lanes := cfg.Interleave
-	if lanes > MaxInterleave {
-		return t, fmt.Errorf("interleave %d: at most %d episodes per worker", lanes, MaxInterleave)
-	}
-	if err := CheckInterleave(lanes, cfg.Kind, cfg.Shaping); err != nil {
-		return t, err
-	}
-	if lanes > 1 && cfg.threes {
-		return t, fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", lanes)
-	}
-	t.lanes = max(lanes, 1)
 	t.rands = make([]*rand.PCG, threads*t.lanes)
 	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
 		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
@@ -291,12 +277,12 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 // run plays the episodes on the workers and returns the run's state.
 func (t *trainer) run() (RunState, Result, error) {
 	cfg := t.cfg
-	startCoherence(t.net, cfg, t.st.Done)
+	t.next, t.done, t.shown = t.st.Done, t.st.Done, t.st.Done/t.every
+	t.startCoherence()
 	t.net.Prefault()
 	t.start = time.Now()
 	t.prior = time.Duration(t.st.Elapsed * float64(time.Second))
 	t.wake = sync.NewCond(&t.mu)
-	t.next, t.done, t.shown = t.st.Done, t.st.Done, t.st.Done/t.every
 	t.blocks = map[int]*stats.Block{}
 	t.lastTick, t.lastSave = t.start, t.start
 	if t.st.Partial.Games > 0 {
@@ -372,7 +358,20 @@ func (t *trainer) nextBoundary() {
 	if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 {
 		t.boundary = min(cfg.Episodes, (t.done/cfg.CheckpointEvery+1)*cfg.CheckpointEvery)
 	}
-	t.boundary = coherenceBoundary(t.net, cfg, t.done, t.boundary)
+	if cfg.CoherenceFrom > t.done && !t.net.Coherent() {
+		t.boundary = min(t.boundary, cfg.CoherenceFrom)
+	}
+}
+
+// startCoherence turns temporal coherence on once the episodes done reach
+// Config.CoherenceFrom, and packs a coherent network; all workers idle.
+func (t *trainer) startCoherence() {
+	if t.cfg.CoherenceFrom > 0 && t.done >= t.cfg.CoherenceFrom && !t.net.Coherent() {
+		t.net.EnableCoherence()
+	}
+	if !t.cfg.unpacked {
+		t.net.Pack() // a coherent network trains packed (ntuple.Network.Pack)
+	}
 }
 
 // state describes the run; mu held, all workers idle.
@@ -451,7 +450,7 @@ func (t *trainer) finish(i int, ep Episode, alpha float32) {
 	if t.inflight == 0 && t.next == t.boundary && t.boundary < cfg.Episodes && t.failed == nil {
 		// All workers wait at the boundary: the network and the
 		// generators are consistent, save them.
-		startCoherence(t.net, cfg, t.done)
+		t.startCoherence()
 		if cfg.Checkpoint != nil && cfg.CheckpointEvery > 0 && t.done%cfg.CheckpointEvery == 0 &&
 			(cfg.CheckpointGap <= 0 || time.Since(t.lastSave) >= cfg.CheckpointGap) {
 			if err := cfg.Checkpoint(t.state()); err != nil {

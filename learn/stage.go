@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/td2048/td2048/ntuple"
@@ -32,14 +33,26 @@ func CheckStages(spec ntuple.Spec, kind Kind, promote bool) error {
 	return nil
 }
 
-// checkConfig refuses a run of Train whose stages or shaping cannot be
-// learnt.
+// checkConfig refuses a run of Train that cannot be learnt: more
+// episodes in turn than MaxInterleave or than the learner and shaping
+// allow (CheckInterleave), shaping or stages the learner or network
+// cannot use, and for Threes! (whose stages are its next tiles) episodes
+// in turn, shaping or a network it cannot play.
 func checkConfig(net *ntuple.Network, cfg Config) error {
-	if cfg.threes { // Threes!' stages are its next tiles
-		if cfg.Shaping != (Shaping{}) {
+	if cfg.Interleave > MaxInterleave {
+		return fmt.Errorf("interleave %d: at most %d episodes per worker", cfg.Interleave, MaxInterleave)
+	}
+	if err := CheckInterleave(cfg.Interleave, cfg.Kind, cfg.Shaping); err != nil {
+		return err
+	}
+	if cfg.threes {
+		switch {
+		case cfg.Interleave > 1:
+			return fmt.Errorf("interleave %d: this game's training plays one episode at a time on each thread", cfg.Interleave)
+		case cfg.Shaping != (Shaping{}):
 			return errors.New("restart and carousel shaping are for 2048")
 		}
-		return nil
+		return CheckThreesSpec(net.Spec())
 	}
 	if err := CheckShaping(cfg.Shaping, net.Spec(), cfg.Kind); err != nil {
 		return err

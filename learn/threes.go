@@ -78,9 +78,6 @@ func (w *Worker) playThrees(alpha float32) Episode {
 // threads), each worker a Threes! worker. Tile indices in the blocks are
 // Threes! indices (threes.TileValue); an episode's moves are its slides.
 func TrainThrees(ctx context.Context, net *ntuple.Network, cfg Config) (RunState, Result, error) {
-	if err := CheckThreesSpec(net.Spec()); err != nil {
-		return RunState{}, Result{}, err
-	}
 	cfg.Kind, cfg.threes = AfterState, true
 	return Train(ctx, net, cfg)
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
-	"github.com/td2048/td2048/learn"
 )
 
 // The replay rule as the web server and the terminal view implemented it
@@ -30,10 +29,10 @@ type oldState struct {
 // oldWebNew is web's newGame.
 func oldWebNew(g string, seed uint64) oldState {
 	if g == GameThrees {
-		tg := threes.Start(learn.NewRand(seed, 0))
+		tg := threes.Start(Stream(seed, 0))
 		return oldState{b: tg.Board, hint: tg.Next, bag: tg.Bag, score: threes.BoardScore(tg.Board), over: threes.Over(tg.Board), spawn: -1}
 	}
-	b := game.Start(learn.NewRand(seed, 0))
+	b := game.Start(Stream(seed, 0))
 	return oldState{b: b, over: game.Over(b), spawn: -1}
 }
 
@@ -52,7 +51,7 @@ func oldWebMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.B
 		st.b, st.over, st.overflow = after[d], true, true
 		return st, true, after[d], game.Reward(reward[d])
 	}
-	next := game.Spawn(after[d], learn.NewRand(seed, uint64(n)+1))
+	next := game.Spawn(after[d], Stream(seed, n+1))
 	for i := range 16 {
 		if after[d].At(i) == 0 && next.At(i) != 0 {
 			st.spawn = i
@@ -72,7 +71,7 @@ func oldWebThreesMove(st oldState, d int, seed uint64, n int) (oldState, bool, b
 		return st, false, 0, 0
 	}
 	g.SlideTo(after, d)
-	st.spawn, st.placed, _ = g.PlaceRandom(learn.NewRand(seed, uint64(n)+1))
+	st.spawn, st.placed, _ = g.PlaceRandom(Stream(seed, n+1))
 	st.b, st.hint, st.bag = g.Board, g.Next, g.Bag
 	st.score, st.over = threes.BoardScore(g.Board), threes.Over(g.Board)
 	return st, true, after, reward
@@ -90,13 +89,13 @@ func oldTuiNew(threesGame bool, seed uint64) *oldTui {
 	m := &oldTui{threes: threesGame, seed: seed}
 	m.spawn = -1
 	if m.threes {
-		g := threes.Start(learn.NewRand(m.seed, 0))
+		g := threes.Start(Stream(m.seed, 0))
 		m.b, m.hint, m.bag = g.Board, g.Next, g.Bag
 		m.score = threes.BoardScore(m.b)
 		m.over = threes.Over(m.b)
 		return m
 	}
-	m.b = game.Start(learn.NewRand(m.seed, 0))
+	m.b = game.Start(Stream(m.seed, 0))
 	return m
 }
 
@@ -120,7 +119,7 @@ func (m *oldTui) apply(d int) {
 		m.over = true
 		return
 	}
-	m.b = game.Spawn(after[d], learn.NewRand(m.seed, uint64(m.n)))
+	m.b = game.Spawn(after[d], Stream(m.seed, m.n))
 	m.spawn = -1
 	for i := range 16 {
 		if after[d].At(i) == 0 && m.b.At(i) != 0 {
@@ -140,28 +139,11 @@ func (m *oldTui) applyThrees(d int) {
 	}
 	m.n++
 	g.SlideTo(after, d)
-	pos, tile, _ := g.PlaceRandom(learn.NewRand(m.seed, uint64(m.n)))
+	pos, tile, _ := g.PlaceRandom(Stream(m.seed, m.n))
 	m.score += reward + threes.Score(tile)
 	m.b, m.hint, m.bag, m.spawn = g.Board, g.Next, g.Bag, pos
 	if threes.Over(m.b) {
 		m.over = true
-	}
-}
-
-// TestStreamIsLearnNewRand: the replay rule's generator is training's.
-func TestStreamIsLearnNewRand(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 2000 {
-		seed, k := rng.Uint64(), rng.IntN(1<<24)
-		if i < 100 {
-			seed, k = uint64(i), i
-		}
-		a, b := Stream(seed, k), learn.NewRand(seed, uint64(k))
-		for range 4 {
-			if x, y := a.Uint64(), b.Uint64(); x != y {
-				t.Fatalf("seed %d stream %d: %#x, learn.NewRand %#x", seed, k, x, y)
-			}
-		}
 	}
 }
 

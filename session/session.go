@@ -51,15 +51,14 @@ var games = []string{Game2048, GameThrees}
 
 // Stream returns the random stream number k of the game with seed seed:
 // stream 0 draws the start, stream k >= 1 the new tile after the k-th
-// move. It is learn.NewRand(seed, k), the generator training uses, kept
-// here so that the replay rule stands without the learner (a test holds
-// the two equal).
+// move. Training draws from the same generators (learn.NewRand).
 func Stream(seed uint64, k int) *rand.PCG {
 	s := uint64(k)
 	return rand.NewPCG(mix(seed, s), mix(^seed, s))
 }
 
-// mix is the one learn.NewRand uses: a SplitMix64 step of seed and stream.
+// mix is a SplitMix64 step of seed and stream: nearby seeds and streams
+// give unrelated generators.
 func mix(seed, stream uint64) uint64 {
 	z := seed + 0x9e3779b97f4a7c15*(stream+1)
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9

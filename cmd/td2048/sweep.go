@@ -294,10 +294,10 @@ func sweepReport(arg, figure string, e *env) error {
 		data, err := os.ReadFile(filepath.Join(td, "task.json"))
 		unread := err == nil && json.Unmarshal(data, &tf) != nil // counted and named, never dropped
 		state, episodes, blockAvg, evalAvg, goal := "not started", int64(0), "-", "-", "-"
-		if recs, err := train.ReadRecords(filepath.Join(td, "weights.jsonl")); err == nil && len(recs) > 0 {
-			last := recs[len(recs)-1]
+		if s, err := plot.ReadLog(filepath.Join(td, "weights.jsonl"), name+" "+tf.Label); err == nil {
+			last := s.Records[len(s.Records)-1]
 			episodes, blockAvg, state = last.Episodes, stats.Num(last.Avg), "training"
-			series = append(series, plot.Series{Label: name + " " + tf.Label, Records: recs})
+			series = append(series, s)
 		}
 		if p, err := evalresult.ReadProgress(progressName(filepath.Join(td, "eval.json"))); err == nil {
 			_, n := p.Done.Shard().Games(p.Done.GamesTotal)

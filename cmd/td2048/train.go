@@ -112,7 +112,7 @@ func writeHeader(w io.Writer, r *train.Run) {
 	if r.Kind == learn.State {
 		learner = "state TD(0), backward episode updates"
 	}
-	fmt.Fprintf(w, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", learner, r.Schedule, s.Episodes, s.Threads, *s.Seed)
+	fmt.Fprintf(w, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", learner, r.State.Schedule, s.Episodes, s.Threads, *s.Seed)
 	if s.Interleave > 1 {
 		fmt.Fprintf(w, "interleave = %d episodes per thread\n", s.Interleave)
 	}

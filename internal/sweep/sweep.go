@@ -132,18 +132,13 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
 		return nil, err
 	}
-	var gridKeys []string
-	for _, k := range Keys {
-		if vs, ok := f.Grid[k]; ok {
-			if len(vs) == 0 {
-				return nil, fmt.Errorf("plan: [grid] %s is an empty list", k)
-			}
-			gridKeys = append(gridKeys, k)
-		}
+	gridKeys, err := ordered(f.Grid)
+	if err != nil {
+		return nil, fmt.Errorf("plan: [grid] %w", err)
 	}
-	for k := range f.Grid {
-		if err := checkKey(k); err != nil {
-			return nil, fmt.Errorf("plan: [grid] %w", err)
+	for _, k := range gridKeys {
+		if len(f.Grid[k]) == 0 {
+			return nil, fmt.Errorf("plan: [grid] %s is an empty list", k)
 		}
 	}
 	list := f.Task
@@ -196,22 +191,13 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 // combo sets combination c of the grid (the last key fastest) in t, and
 // returns its labels.
 func (d decoder) combo(t *Task, grid map[string][]toml.Primitive, keys []string, c int) ([]string, error) {
-	idx := make([]int, len(keys))
+	m := table{}
 	for i := len(keys) - 1; i >= 0; i-- {
 		vs := grid[keys[i]]
-		idx[i] = c % len(vs)
+		m[keys[i]] = vs[c%len(vs)]
 		c /= len(vs)
 	}
-	var lab []string
-	for i, k := range keys {
-		v, err := d.set(&t.Train, k, grid[k][idx[i]])
-		if err != nil {
-			return nil, fmt.Errorf("plan: [grid] %w", err)
-		}
-		t.Given[k] = true
-		lab = append(lab, label(k, v))
-	}
-	return lab, nil
+	return d.apply(&t.Train, t.Given, m, "[grid]")
 }
 
 // Load reads the plan file at path.
@@ -248,15 +234,24 @@ func label(k string, v any) string {
 	return fmt.Sprintf("%s=%v", k, v)
 }
 
-// checkKey refuses what is not a training key.
-func checkKey(k string) error {
-	if slices.Contains(TaskKeys, k) {
-		return fmt.Errorf("%s: a task's files are its folder's (weights.td2048, weights.jsonl, curve.png), not the plan's", k)
+// ordered checks the keys of a table of a plan, and returns them in
+// Keys' order.
+func ordered[V any](m map[string]V) ([]string, error) {
+	for k := range m {
+		if slices.Contains(TaskKeys, k) {
+			return nil, fmt.Errorf("%s: a task's files are its folder's (weights.td2048, weights.jsonl, curve.png), not the plan's", k)
+		}
+		if !slices.Contains(Keys, k) {
+			return nil, fmt.Errorf("%s is not a training key (%s)", k, strings.Join(Keys, ", "))
+		}
 	}
-	if !slices.Contains(Keys, k) {
-		return fmt.Errorf("%s is not a training key (%s)", k, strings.Join(Keys, ", "))
+	var keys []string
+	for _, k := range Keys {
+		if _, ok := m[k]; ok {
+			keys = append(keys, k)
+		}
 	}
-	return nil
+	return keys, nil
 }
 
 type decoder struct{ md toml.MetaData }
@@ -264,21 +259,18 @@ type decoder struct{ md toml.MetaData }
 // apply sets the keys of a table in s and names them in given; it
 // returns their labels, in Keys' order.
 func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) ([]string, error) {
-	for k := range m {
-		if err := checkKey(k); err != nil {
-			return nil, fmt.Errorf("plan: %s %w", where, err)
-		}
+	keys, err := ordered(m)
+	if err != nil {
+		return nil, fmt.Errorf("plan: %s %w", where, err)
 	}
 	var lab []string
-	for _, k := range Keys {
-		if p, ok := m[k]; ok {
-			v, err := d.set(s, k, p)
-			if err != nil {
-				return nil, fmt.Errorf("plan: %s %w", where, err)
-			}
-			given[k] = true
-			lab = append(lab, label(k, v))
+	for _, k := range keys {
+		v, err := d.set(s, k, m[k])
+		if err != nil {
+			return nil, fmt.Errorf("plan: %s %w", where, err)
 		}
+		given[k] = true
+		lab = append(lab, label(k, v))
 	}
 	return lab, nil
 }

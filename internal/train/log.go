@@ -8,7 +8,6 @@ package train
 // written at the next chance.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -226,13 +225,3 @@ func (l *Log) Sync() (int64, []stats.Record, error) {
 
 // Close closes the log.
 func (l *Log) Close() error { return l.f.Close() }
-
-// ReadRecords reads the complete records of the log at path.
-func ReadRecords(path string) ([]stats.Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return stats.ReadLog(bufio.NewReader(f))
-}

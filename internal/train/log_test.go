@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
 )
@@ -46,9 +47,9 @@ func TestAppendLogRepairsTornLine(t *testing.T) {
 	}
 	l.Write(rec(30, 2))
 	l.Close()
-	recs, err := ReadRecords(path)
-	if err != nil || len(recs) != 3 || recs[2].Seed != 2 {
-		t.Fatalf("%v %+v", err, recs)
+	s, err := plot.ReadLog(path, "")
+	if recs := s.Records; err != nil || len(recs) != 3 || recs[2].Seed != 2 {
+		t.Fatalf("%v %+v", err, s.Records)
 	}
 }
 
@@ -67,8 +68,8 @@ func TestResumeLogChecksTheCheckpoint(t *testing.T) {
 	}
 	l.Write(rec(40, 1))
 	l.Close()
-	recs, _ := ReadRecords(path)
-	if len(recs) != 4 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
+	s, _ := plot.ReadLog(path, "")
+	if recs := s.Records; len(recs) != 4 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
 		t.Fatalf("%+v", recs)
 	}
 	for name, c := range map[string]struct {
@@ -125,8 +126,9 @@ func TestForkLog(t *testing.T) {
 	}
 	l.Write(rec(40, 1))
 	l.Close()
-	if recs, _ := ReadRecords(child); len(recs) != 4 || recs[1].Episodes != 20 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
-		t.Fatalf("the fork's log: %+v", recs)
+	s, _ := plot.ReadLog(child, "")
+	if recs := s.Records; len(recs) != 4 || recs[1].Episodes != 20 || recs[2].Episodes != 30 || recs[3].Episodes != 40 {
+		t.Fatalf("the fork's log: %+v", s.Records)
 	}
 	if after, _ := os.ReadFile(parent); string(after) != string(before) {
 		t.Fatal("the parent's log changed")

@@ -142,7 +142,7 @@ func (r *Run) settle(given Given) error {
 		if err != nil {
 			return err
 		}
-		if err := s.checkGame(g, net, r.Kind); err != nil {
+		if err := s.checkGame(g, net, r.Learning); err != nil {
 			return err
 		}
 		r.netSpec = &net
@@ -287,7 +287,7 @@ func (r *Run) makeNet(given Given) error {
 	}
 	if s.Load != "" {
 		r.State = State{Base: h.Episodes}
-		return s.checkGame(r.Game, net.Spec(), r.Kind)
+		return s.checkGame(r.Game, net.Spec(), r.Learning)
 	}
 	return nil
 }
@@ -311,10 +311,9 @@ func (r *Run) start(given Given) error {
 	if s.Coherence {
 		net.EnableCoherence()
 	}
-	r.Schedule = st.Schedule
-	if s.Resume == "" {
+	if s.Resume == "" { // a resumed run goes on with its checkpoint's
 		var err error
-		if r.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
+		if st.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
 			return err
 		}
 	}

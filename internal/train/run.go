@@ -25,13 +25,14 @@ type Run struct {
 	// Spec is the run's settings, settled: a resumed run's are its
 	// checkpoint's, by their rules; the seed, the threads and the
 	// episodes in turn are the ones it uses.
-	Spec     Spec
-	Game     *games.Game
-	Net      *ntuple.Network
-	Loaded   netfile.Header // the header of the --load or --resume file
-	State    State          // the checkpoint: as the run starts, then as last saved
-	Schedule *learn.Schedule
-	LogPath  string // the metrics log, "" for none
+	Spec   Spec
+	Game   *games.Game
+	Net    *ntuple.Network
+	Loaded netfile.Header // the header of the --load or --resume file
+	// State is the checkpoint: as the run starts (with the schedule it
+	// trains by), then as last saved.
+	State   State
+	LogPath string // the metrics log, "" for none
 	// Adapt: the run varies its threads and episodes in turn as it
 	// measures (learn.Config.AdaptInterleave).
 	Adapt bool
@@ -85,7 +86,7 @@ func (r *Run) Train(ctx context.Context, o Observer) (Result, error) {
 	last := time.Duration(r.State.Elapsed * float64(time.Second)) // at the end of the last block
 	cfg := learn.Config{
 		Episodes: s.Episodes, Kind: r.Kind, Mode: r.Mode, Seed: *s.Seed, Threads: s.Threads, Interleave: s.Interleave, Every: s.Every,
-		AdaptInterleave: r.Adapt, Schedule: r.Schedule, CheckpointEvery: s.CheckpointEvery, CheckpointGap: time.Duration(s.CheckpointGap),
+		AdaptInterleave: r.Adapt, Schedule: r.State.Schedule, CheckpointEvery: s.CheckpointEvery, CheckpointGap: time.Duration(s.CheckpointGap),
 		Promote: s.Promote, Shaping: r.Shaping, CoherenceFrom: r.CoherenceFrom,
 		Checkpoint: func(rs learn.RunState) error { return r.save(rs, o) },
 		Block: func(done int, b *stats.Block, elapsed time.Duration, alpha float32) {

@@ -126,7 +126,7 @@ var fields = func() []field {
 		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
 			panic("train: Spec." + f.Name + " lacks its toml, resume, group or help tag")
 		}
-		fs[i] = field{Key: key, Flag: strings.ReplaceAll(key, "_", "-"), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
+		fs[i] = field{Key: key, Flag: FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
 			NonEmpty: f.Tag.Get("flag") == "nonempty", index: i}
 	}
 	return fs

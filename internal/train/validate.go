@@ -112,7 +112,7 @@ func (s *Spec) Validate() error {
 	if err != nil {
 		return err
 	}
-	return s.checkGame(g, net, l.Kind)
+	return s.checkGame(g, net, l)
 }
 
 // Learning is what a spec's learning settings parse to.
@@ -213,14 +213,14 @@ func (s *Spec) gameNetwork(fileGame string) (*games.Game, ntuple.Spec, error) {
 
 // checkGame checks what depends on the game and the network: the learner,
 // stages, shaping and episodes in turn that fit them.
-func (s *Spec) checkGame(g *games.Game, net ntuple.Spec, kind learn.Kind) error {
-	if err := g.CheckLearner(kind); err != nil {
+func (s *Spec) checkGame(g *games.Game, net ntuple.Spec, l Learning) error {
+	if err := g.CheckLearner(l.Kind); err != nil {
 		return bad("learner", ": %v", err)
 	}
 	if err := g.CheckSpec(net); err != nil {
 		return bad("network", ": %v", err)
 	}
-	if err := learn.CheckStages(net, kind, s.Promote); err != nil {
+	if err := learn.CheckStages(net, l.Kind, s.Promote); err != nil {
 		if s.Promote && net.StageThresholds() == nil {
 			return bad("promote", ": %v", err)
 		}
@@ -229,11 +229,10 @@ func (s *Spec) checkGame(g *games.Game, net ntuple.Spec, kind learn.Kind) error 
 	if s.Interleave > 1 && !g.Interleaves {
 		return bad("interleave", " %d: %s training plays one episode at a time on each thread", s.Interleave, g.Name)
 	}
-	sh, _ := learn.ParseShaping(s.Shaping)
-	if sh != (learn.Shaping{}) && !g.Shapes {
+	if l.Shaping != (learn.Shaping{}) && !g.Shapes {
 		return bad("shaping", " %s: %s training plays whole episodes (restart and carousel shaping are for 2048)", s.Shaping, g.Title)
 	}
-	if err := learn.CheckShaping(sh, net, kind); err != nil {
+	if err := learn.CheckShaping(l.Shaping, net, l.Kind); err != nil {
 		return bad("shaping", ": %v", err)
 	}
 	return nil
