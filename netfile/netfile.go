@@ -118,9 +118,6 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	return binary.Write(w, binary.LittleEndian, crc.Sum32())
 }
 
-// read reads a td2048 weight file and returns the network it holds.
-func read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
-
 // nativeLayout is what a td2048 file's header says of the rest of the
 // file.
 type nativeLayout struct {
@@ -206,8 +203,9 @@ func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
 	return l, nil
 }
 
-// readNative is Read of a file of size bytes (-1: unknown): a size that
-// does not match the header is refused before the weights are allocated.
+// readNative reads a td2048 weight file of size bytes (-1: unknown) and
+// returns the network it holds: a size that does not match the header is
+// refused before the weights are allocated.
 // A compact file's weights are read as float32, q x s.
 func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 	crc := crc32.New(castagnoli)
@@ -296,24 +294,6 @@ func Save(path string, net *ntuple.Network, h Header) error {
 // path holds either its old content or all of the new (safefile.WriteAtomic).
 func WriteAtomic(path string, write func(io.Writer) error) error {
 	return safefile.WriteAtomic(path, write)
-}
-
-// Load reads the weight file at path.
-func Load(path string) (*ntuple.Network, Header, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, Header{}, err
-	}
-	defer f.Close()
-	size := int64(-1)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
-	net, h, err := readNative(bufio.NewReaderSize(f, readBuffer), size)
-	if err == nil {
-		return net, h, nil
-	}
-	return nil, Header{}, fmt.Errorf("%s: %w", path, err)
 }
 
 // hostLittle reports whether numbers are stored little-endian in memory,

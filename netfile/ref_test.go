@@ -82,14 +82,21 @@ func encode(t testing.TB, k Format, net *ntuple.Network) []byte {
 
 func decode(k Format, data []byte) (*ntuple.Network, error) {
 	r := bytes.NewReader(data)
+	var tabs []table
+	var err error
 	switch k {
 	case DemoBin:
-		return readBin(r, int64(len(data)))
+		tabs, err = binTables(r, int64(len(data)))
 	case TDLW:
-		return readW(r, int64(len(data)))
+		tabs, err = wTables(r, int64(len(data)))
+	default:
+		net, _, _, err := ReadAny(r, int64(len(data)))
+		return net, err
 	}
-	net, _, _, err := ReadAny(r, int64(len(data)))
-	return net, err
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs)
 }
 
 // "0123,012345" has a table in cache-line order (ntuple/layout.go) after a

@@ -12,21 +12,12 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// readW reads TDL2048+'s .w format from r, which holds size bytes. Its
-// patterns are taken to be read on the 8 images of the board (but the 8x4
-// lines on the board alone; see the package notes). Elements of 2, 4 or 8
-// bytes are read (as float32); a temporal-coherence field (float32 E then
-// A, on every table) is read into the network's accumulators, other extra
-// fields are skipped.
-func readW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
-	tabs, err := wTables(r, size)
-	if err != nil {
-		return nil, err
-	}
-	return build(r, tabs)
-}
-
-// wTables reads where the tables of a .w file of size bytes lie.
+// wTables reads where the tables of a TDL2048+ .w file of size bytes lie
+// (build reads them). Its patterns are taken to be read on the 8 images of
+// the board (but the 8x4 lines on the board alone; see the package notes).
+// Elements of 2, 4 or 8 bytes are read (as float32); a temporal-coherence
+// field (float32 E then A, on every table) is read into the network's
+// accumulators, other extra fields are skipped.
 func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
 	code, err := s.uint(1)
