@@ -146,7 +146,7 @@ func (n *Network) EachCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: EachCanonicalQ on a float32 network")
 	}
-	return walkDense(n, n.h, false, f)
+	return walk(n, n.h, 1, 1, 0, false, f)
 }
 
 // FillCanonicalQ is EachCanonicalQ's reverse: f fills each chunk with the
@@ -155,7 +155,7 @@ func (n *Network) FillCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: FillCanonicalQ on a float32 network")
 	}
-	return walkDense(n, n.h, true, f)
+	return walk(n, n.h, 1, 1, 0, true, f)
 }
 
 // ValueBound is how far a compact network's value of a board in stage k
