@@ -50,10 +50,10 @@ type notCompact struct{ why error }
 
 func (e notCompact) Error() string { return e.why.Error() }
 
-// readNativeCompact reads a td2048 file of size bytes from r into a
-// compact network. A compact file is read as it lies. A float32 file is
-// read twice (compactOf), its checksum compared again on the second pass,
-// so the float32 weights are never held whole. When the tables would not
+// readNativeCompact reads a td2048 file of float32 weights, size bytes,
+// from r into a compact network. It is read twice (compactOf), its
+// checksum compared again on the second pass, so the float32 weights are
+// never held whole. When the tables would not
 // fit 16 bits (ntuple.CompactFits) it returns a notCompact error, and
 // nothing else is wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
@@ -66,21 +66,6 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 	l, err := readNativeHead(tr, size)
 	if err != nil {
 		return nil, Header{}, err
-	}
-	if l.elem == 2 { // a compact file
-		net, err := ntuple.NewCompact(l.spec, l.h.Scales)
-		if err != nil {
-			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
-		}
-		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readLE(tr, q) })
-		if err == nil {
-			err = readTrailer(br, tr.h.Sum32())
-		}
-		if err != nil {
-			net.Free()
-			return nil, Header{}, shortRead(err)
-		}
-		return net, l.h, nil
 	}
 	changed := errors.New("weight file changed while it was read")
 	var sum uint32

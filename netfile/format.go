@@ -189,8 +189,12 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 		if err != nil {
 			return nil, Header{}, "", err
 		}
-		if keep, why := w.keep32(l.spec); w == Float32 || l.elem == 4 && keep {
-			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size)
+		keep, why := w.keep32(l.spec)
+		if w == Float32 || l.elem == 2 || keep {
+			if l.elem == 2 {
+				why = "" // a compact file plays as it is
+			}
+			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size, w != Float32)
 			return net, h, why, err
 		}
 		net, h, err := readNativeCompact(r, size)

@@ -205,9 +205,10 @@ func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
 
 // readNative reads a td2048 weight file of size bytes (-1: unknown) and
 // returns the network it holds: a size that does not match the header is
-// refused before the weights are allocated.
-// A compact file's weights are read as float32, q x s.
-func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
+// refused before the weights are allocated. A compact file's weights are
+// read as float32, q x s, unless compact is set: then they are read as
+// they lie, into a compact network.
+func readNative(r io.Reader, size int64, compact bool) (*ntuple.Network, Header, error) {
 	crc := crc32.New(castagnoli)
 	tr := io.TeeReader(r, crc)
 	l, err := readNativeHead(tr, size)
@@ -215,20 +216,27 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 		return nil, Header{}, err
 	}
 	h := l.h
-	net, err := ntuple.New(l.spec)
-	if err != nil {
-		return nil, Header{}, err
-	}
-	if h.Coherence {
-		net.EnableCoherence()
-	}
-	net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
-	get := func(f []float32) error { return readLE(tr, f) }
-	if l.elem == 2 {
-		get = expandInt16(tr, l.spec, h.Scales)
-	}
-	if err = net.FillCanonical(false, get); err == nil {
-		err = net.FillCanonical(true, get)
+	var net *ntuple.Network
+	if compact && l.elem == 2 {
+		if net, err = ntuple.NewCompact(l.spec, h.Scales); err != nil {
+			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+		}
+		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readLE(tr, q) })
+	} else {
+		if net, err = ntuple.New(l.spec); err != nil {
+			return nil, Header{}, err
+		}
+		if h.Coherence {
+			net.EnableCoherence()
+		}
+		net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
+		get := func(f []float32) error { return readLE(tr, f) }
+		if l.elem == 2 {
+			get = expandInt16(tr, l.spec, h.Scales)
+		}
+		if err = net.FillCanonical(false, get); err == nil {
+			err = net.FillCanonical(true, get)
+		}
 	}
 	if err == nil {
 		err = readTrailer(r, crc.Sum32())

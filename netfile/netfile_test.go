@@ -75,7 +75,7 @@ func encoded(t *testing.T) []byte {
 func TestTruncatedRefused(t *testing.T) {
 	data := encoded(t)
 	for _, n := range []int{0, 5, 8, 12, 30, len(data) / 2, len(data) - 4, len(data) - 1} {
-		_, _, err := readNative(bytes.NewReader(data[:n]), -1)
+		_, _, err := readNative(bytes.NewReader(data[:n]), -1, false)
 		if err == nil {
 			t.Fatalf("file cut to %d of %d bytes accepted", n, len(data))
 		}
@@ -83,7 +83,7 @@ func TestTruncatedRefused(t *testing.T) {
 			t.Errorf("cut to %d: error %q does not say truncated", n, err)
 		}
 	}
-	if _, _, err := readNative(bytes.NewReader(append(data, 0)), -1); err == nil {
+	if _, _, err := readNative(bytes.NewReader(append(data, 0)), -1, false); err == nil {
 		t.Fatal("trailing byte accepted")
 	}
 }
@@ -95,21 +95,21 @@ func TestDamagedRefused(t *testing.T) {
 		d := bytes.Clone(data)
 		i := rng.IntN(len(d))
 		d[i] ^= byte(1 + rng.IntN(255))
-		if _, _, err := readNative(bytes.NewReader(d), -1); err == nil {
+		if _, _, err := readNative(bytes.NewReader(d), -1, false); err == nil {
 			t.Fatalf("flipping byte %d accepted", i)
 		}
 	}
 	// A flip in the weights is caught by the checksum and says so.
 	d := bytes.Clone(data)
 	d[len(d)-100] ^= 1
-	if _, _, err := readNative(bytes.NewReader(d), -1); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, _, err := readNative(bytes.NewReader(d), -1, false); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("weight flip: %v", err)
 	}
 }
 
 func TestWrongNetworkRefused(t *testing.T) {
 	data := encoded(t)
-	_, h, err := readNative(bytes.NewReader(data), -1)
+	_, h, err := readNative(bytes.NewReader(data), -1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(magic))
 	f.Add([]byte("td2048w\n\x05\x00\x00\x00{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		n, _, err := readNative(bytes.NewReader(data), -1)
+		n, _, err := readNative(bytes.NewReader(data), -1, false)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)
@@ -169,7 +169,7 @@ func FuzzRead(f *testing.F) {
 		if err := write(&out, n, Header{}); err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := readNative(&out, -1)
+		m, _, err := readNative(&out, -1, false)
 		if err != nil || len(m.Weights()) != len(n.Weights()) {
 			t.Fatalf("re-read: %v", err)
 		}

@@ -127,6 +127,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		put(uint8('w'))
 	}
 	stages, np := spec.StageCount(), len(spec.Patterns)
+	starts := tableStarts(spec) // each table's first weight, in files and in storage alike
 	put(uint8(0), uint32(stages*np))
 	for t := range stages * np {
 		k, p := t/np, t%np
@@ -138,7 +139,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		}
 		if ea := net.Accumulators(); ea != nil {
 			// TDL2048+'s coherence field: all E, then all A.
-			off := k*spec.StageWeights() + tableOffset(net, p)
+			off := int(starts[t])
 			put(uint16(4), uint64(2*len(tab)))
 			var b [4]byte
 			for k := range 2 {
@@ -152,15 +153,6 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		put(uint16(0))
 	}
 	return bw.Flush()
-}
-
-// tableOffset is the index of the first weight of pattern p's table.
-func tableOffset(net *ntuple.Network, p int) int {
-	off := 0
-	for q := range p {
-		off += len(net.Table(q))
-	}
-	return off
 }
 
 // wMarked reports whether TDL2048+ would begin a weight file of this name

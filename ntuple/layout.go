@@ -250,9 +250,7 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 // handed out as it lies.
 func walk[T float32 | int16](n *Network, data []T, per, stride, from int, fill bool, f func(t int, chunk []T) error) error {
 	buf := make([]T, canonChunk*per)
-	t := -1
-	return n.eachTable(func(p, off, size int) error {
-		t++
+	return n.eachTable(func(t, p, off, size int) error {
 		var st *perm24
 		if n.lay != nil {
 			st = n.lay.store[p]
@@ -321,12 +319,13 @@ func move[T float32 | int16](data []T, d int, chunk []T, c, per int, fill bool) 
 	}
 }
 
-// eachTable calls f with each table's pattern, first weight and size,
-// stage after stage, in storage order.
-func (n *Network) eachTable(f func(p, off, size int) error) error {
+// eachTable calls f with each table's number (stage after stage,
+// patterns in spec order), pattern, first weight and size, in storage
+// order.
+func (n *Network) eachTable(f func(t, p, off, size int) error) error {
 	for k := range n.spec.StageCount() {
 		for p, c := range n.pats {
-			if err := f(p, k*n.stage+int(c.off), 1<<(4*uint(len(n.spec.Patterns[p])))); err != nil {
+			if err := f(k*len(n.pats)+p, p, k*n.stage+int(c.off), 1<<(4*uint(len(n.spec.Patterns[p])))); err != nil {
 				return err
 			}
 		}
