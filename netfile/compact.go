@@ -53,9 +53,9 @@ func (e notCompact) Error() string { return e.why.Error() }
 // readNativeCompact reads a td2048 file of float32 weights, size bytes,
 // from r into a compact network. It is read twice (compactOf), its
 // checksum compared again on the second pass, so the float32 weights are
-// never held whole. When the tables would not
-// fit 16 bits (ntuple.CompactFits) it returns a notCompact error, and
-// nothing else is wrong.
+// never held whole. When the tables would not fit 16 bits
+// (ntuple.CompactFits) it returns a notCompact error, and nothing else is
+// wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
 	open := func() (io.Reader, *crc32Tee) {
 		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -36,19 +37,17 @@ var formats = [...]struct{ name, describe string }{
 }
 
 // String is the name --to takes: td2048, bin or w.
-func (k Format) String() string {
-	if k < 0 || int(k) >= len(formats) {
-		k = Unknown
-	}
-	return formats[k].name
-}
+func (k Format) String() string { return formats[k.known()].name }
 
 // Describe names the format for people.
-func (k Format) Describe() string {
+func (k Format) Describe() string { return formats[k.known()].describe }
+
+// known is k, or Unknown for a value that is no format.
+func (k Format) known() Format {
 	if k < 0 || int(k) >= len(formats) {
-		k = Unknown
+		return Unknown
 	}
-	return formats[k].describe
+	return k
 }
 
 // ParseFormat reads a format name: td2048, bin or w.
@@ -125,7 +124,7 @@ func SaveFormat(path string, k Format, net *ntuple.Network, h Header) error {
 	if err := CheckFormat(k, net.Spec()); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	return WriteAtomic(path, func(w io.Writer) error { return writeFormat(w, k, path, net, h) })
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return writeFormat(w, k, path, net, h) })
 }
 
 // DetectFile tells the format of the file at path by its content.

@@ -294,14 +294,7 @@ func checkFinite(net *ntuple.Network) error {
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
 func Save(path string, net *ntuple.Network, h Header) error {
-	return WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
-}
-
-// WriteAtomic creates path with the bytes write produces, through a
-// temporary file in the same folder that is synced and renamed, so that
-// path holds either its old content or all of the new (safefile.WriteAtomic).
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	return safefile.WriteAtomic(path, write)
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
 }
 
 // hostLittle reports whether numbers are stored little-endian in memory,

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -135,7 +136,7 @@ func TestSaveLeavesOldFileOnError(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "w.td2048")
 	os.WriteFile(path, []byte("old"), 0o644)
-	err := WriteAtomic(path, func(w io.Writer) error {
+	err := safefile.WriteAtomic(path, func(w io.Writer) error {
 		w.Write([]byte("half of a new file"))
 		return errors.New("disk full")
 	})

@@ -37,7 +37,7 @@ import (
 //
 // A compact network plays (Estimate, EstimateMany, Fetch and SumFetched,
 // Index, Sum, StageOf) but does not learn: Add, Update and the methods of
-// temporal coherence and packing panic. Weights, Table and EachCanonical
+// temporal coherence and packing panic. Weights, StageTable and EachCanonical
 // give its weights as float32 (q x s, exactly as it reads them).
 
 // CompactPays reports whether a network of spec is large enough for

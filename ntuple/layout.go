@@ -27,7 +27,7 @@ import "math/bits"
 // a network learns and plays the same in either order: only which
 // weights share a line changes.
 //
-// Weights, Table, StageTable and Accumulators give the storage order;
+// Weights, StageTable and Accumulators give the storage order;
 // StorageIndex maps a canonical index to it, and EachCanonical,
 // FillCanonical and CanonicalTable read and write in canonical order, as
 // files want it.

@@ -247,9 +247,6 @@ func (n *Network) Weights() []float32 {
 	return n.w
 }
 
-// Table returns pattern p's weight table (of stage 0).
-func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
-
 // StageTable returns pattern p's weight table of stage k (a copy for a
 // compact network).
 func (n *Network) StageTable(k, p int) []float32 {
