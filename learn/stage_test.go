@@ -102,7 +102,7 @@ func TestStagedIndexedLearnsAsDirect(t *testing.T) {
 // stage 0's weights there; stage 1 then learns on its own.
 func TestPromotion(t *testing.T) {
 	net := ntuple.MustNew("01,23@2")
-	for i := range net.Table(0) {
+	for i := range net.StageTable(0, 0) {
 		net.StageTable(0, 0)[i] = float32(i)
 	}
 	p := newPromotion(net, true, nil)

@@ -16,7 +16,7 @@ func BenchmarkTrainTrained(b *testing.B) {
 	if path == "" {
 		b.Skip("TD2048_WEIGHTS names no weights file")
 	}
-	net, _, err := netfile.Load(path)
+	net, _, err := netfile.LoadAny(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 
@@ -51,13 +50,12 @@ type notCompact struct{ why error }
 
 func (e notCompact) Error() string { return e.why.Error() }
 
-// readNativeCompact reads a td2048 file of size bytes from r into a
-// compact network. A compact file is read as it lies. A float32 file is
-// read twice: once for the checksum and the statistics of its tables,
-// whose scales make the compact network, and once to fill it, its
-// checksum compared again, so the float32 weights are never held whole.
-// When the tables would not fit 16 bits (ntuple.CompactFits) it returns
-// a notCompact error, and nothing else is wrong.
+// readNativeCompact reads a td2048 file of float32 weights, size bytes,
+// from r into a compact network. It is read twice (compactOf), its
+// checksum compared again on the second pass, so the float32 weights are
+// never held whole. When the tables would not fit 16 bits
+// (ntuple.CompactFits) it returns a notCompact error, and nothing else is
+// wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
 	open := func() (io.Reader, *crc32Tee) {
 		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer)
@@ -69,43 +67,64 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 	if err != nil {
 		return nil, Header{}, err
 	}
-	if l.elem == 2 { // a compact file
-		net, err := ntuple.NewCompact(l.spec, l.h.Scales)
-		if err != nil {
-			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+	changed := errors.New("weight file changed while it was read")
+	var sum uint32
+	pass := func(second bool, work func(int, int64, []float32) error) error {
+		if second { // the file must be the one read
+			br, tr = open()
+			l2, err := readNativeHead(tr, size)
+			if err == nil && (l2.h.Network != l.h.Network || l2.elem != l.elem || l2.acc != l.acc) {
+				err = changed
+			}
+			if err != nil {
+				return err
+			}
 		}
-		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readLE(tr, q) })
-		if err == nil {
-			err = readTrailer(br, tr.h.Sum32())
+		if err := pipeline(func(f []float32) error { return shortRead(readLE(tr, f)) }, l.h.Weights+l.acc, work); err != nil {
+			return err
 		}
-		if err != nil {
-			net.Free()
-			return nil, Header{}, shortRead(err)
+		if second && tr.h.Sum32() != sum {
+			return changed
 		}
-		return net, l.h, nil
+		if !second { // the accumulators read through, the checksum checked
+			sum = tr.h.Sum32()
+			return readTrailer(br, sum)
+		}
+		return nil
 	}
-	// First pass: the tables' statistics, every value finite, the
-	// accumulators read through (and checked finite), the checksum.
-	tabs := tableStarts(l.spec)
+	bad := func(i int64) error { return nonFinite(i, l.h.Weights, l.h.Coherence) }
+	net, err := compactOf(l.spec, bad, pass)
+	if err != nil {
+		return nil, Header{}, err
+	}
+	return net, l.h, nil
+}
+
+// compactOf makes a compact network of spec from its float32 weights,
+// read twice so that they are never held whole: once for the statistics
+// of the tables (and that every value is finite: bad is the refusal of
+// value i that is not), whose scales make the network, and once to fill
+// it. pass reads the file (the second time if second), handing each
+// block of floats in order, with the index of its first, to work
+// (pipeline). It returns a notCompact error when the tables would not
+// fit 16 bits.
+func compactOf(spec ntuple.Spec, bad func(i int64) error, pass func(second bool, work func(w int, at int64, f []float32) error) error) (*ntuple.Network, error) {
+	tabs := tableStarts(spec)
 	stw := make([][]ntuple.TableStats, pipeWorkers())
 	for w := range stw {
 		stw[w] = make([]ntuple.TableStats, len(tabs)-1)
 	}
-	err = pipeline(tr, l.h.Weights+l.acc, func(w int, at int64, f []float32) error {
+	err := pass(false, func(w int, at int64, f []float32) error {
 		for i, x := range f {
 			if x-x != 0 {
-				return nonFinite(at+int64(i), l.h.Weights, l.h.Coherence)
+				return bad(at + int64(i))
 			}
 		}
 		eachTable(tabs, at, f, func(t, _ int, g []float32) { stw[w][t].Add(g) })
 		return nil
 	})
 	if err != nil {
-		return nil, Header{}, shortRead(err)
-	}
-	sum := tr.h.Sum32()
-	if err := readTrailer(br, sum); err != nil {
-		return nil, Header{}, err
+		return nil, err
 	}
 	st := stw[0]
 	for _, o := range stw[1:] {
@@ -114,32 +133,21 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 		}
 	}
 	if err := ntuple.CompactFits(st); err != nil {
-		return nil, Header{}, notCompact{err}
+		return nil, notCompact{err}
 	}
-	net, err := ntuple.NewCompact(l.spec, ntuple.CompactScales(st))
+	net, err := ntuple.NewCompact(spec, ntuple.CompactScales(st))
 	if err != nil {
-		return nil, Header{}, err
+		return nil, err
 	}
-	// Second pass: the weights quantized; the file must be the one read.
-	br, tr = open()
-	l2, err := readNativeHead(tr, size)
-	if err == nil && (l2.h.Network != l.h.Network || l2.elem != l.elem || l2.acc != l.acc) {
-		err = errors.New("weight file changed while it was read")
-	}
-	if err == nil {
-		err = pipeline(tr, l.h.Weights+l.acc, func(_ int, at int64, f []float32) error {
-			eachTable(tabs, at, f, net.SetCanonicalCompact)
-			return nil
-		})
-	}
-	if err == nil && tr.h.Sum32() != sum {
-		err = errors.New("weight file changed while it was read")
-	}
+	err = pass(true, func(_ int, at int64, f []float32) error {
+		eachTable(tabs, at, f, net.SetCanonicalCompact)
+		return nil
+	})
 	if err != nil {
 		net.Free()
-		return nil, Header{}, shortRead(err)
+		return nil, err
 	}
-	return net, l.h, nil
+	return net, nil
 }
 
 // tableStarts are the index of each table's first weight in file order,
@@ -173,12 +181,12 @@ func eachTable(starts []int64, at int64, w []float32, f func(t, from int, w []fl
 // pipeWorkers is how many goroutines pipeline works with.
 func pipeWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 8)) }
 
-// pipeline reads the n float32s r holds a block at a time, in order (r
+// pipeline reads n float32s with read a block at a time, in order (read
 // may feed a checksum), and hands each block, with the file index of its
 // first float, to work on one of pipeWorkers goroutines (w the worker's
 // number), so that reading and working overlap on several CPUs. It
 // returns the first error of a read or of work.
-func pipeline(r io.Reader, n int64, work func(w int, at int64, f []float32) error) error {
+func pipeline(read func([]float32) error, n int64, work func(w int, at int64, f []float32) error) error {
 	const block = 1 << 16
 	workers := pipeWorkers()
 	type job struct {
@@ -223,7 +231,7 @@ func pipeline(r io.Reader, n int64, work func(w int, at int64, f []float32) erro
 	for at := int64(0); at < n && !failed(); {
 		f := <-free
 		f = f[:min(int64(len(f)), n-at)]
-		if err := readLE(r, f); err != nil {
+		if err := read(f); err != nil {
 			fail(err)
 			break
 		}
@@ -260,70 +268,21 @@ func (t *crc32Tee) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// buildCompact is build for a compact network: every table read twice,
-// for its statistics (and that every weight is finite), then quantized.
-// It returns a notCompact error when the tables would not fit 16 bits.
+// buildCompact is build for a compact network (compactOf). It returns a
+// notCompact error when the tables would not fit 16 bits.
 func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	spec, err := tablesSpec(tabs)
 	if err != nil {
 		return nil, err
 	}
-	np := len(spec.Patterns)
-	// The tables in file order (stage after stage, patterns in order).
-	order := slices.Clone(tabs)
-	slices.SortStableFunc(order, func(a, b table) int { return (a.stage*np + a.pat) - (b.stage*np + b.pat) })
-	var buf []byte
-	chunk := make([]float32, 1<<14)
-	st := make([]ntuple.TableStats, len(order))
-	for i, t := range order {
-		if err := eachChunk(r, t, chunk, &buf, func(_ int, f []float32) error {
-			for _, w := range f {
-				if w-w != 0 {
-					return errors.New("a weight that is not a finite number")
-				}
-			}
-			st[i].Add(f)
-			return nil
-		}); err != nil {
-			return nil, fmt.Errorf("reading weights: %v", err)
+	tabs = inOrder(tabs, len(spec.Patterns))
+	pass := func(_ bool, work func(int, int64, []float32) error) error {
+		if err := pipeline(tableSource(r, tabs, false), int64(spec.Weights()), work); err != nil {
+			return fmt.Errorf("reading weights: %v", err)
 		}
+		return nil
 	}
-	if err := ntuple.CompactFits(st); err != nil {
-		return nil, notCompact{err}
-	}
-	net, err := ntuple.NewCompact(spec, ntuple.CompactScales(st))
-	if err != nil {
-		return nil, err
-	}
-	// order's tables are numbered as the network's: stage*np + pattern.
-	for i, t := range order {
-		if err := eachChunk(r, t, chunk, &buf, func(at int, f []float32) error {
-			net.SetCanonicalCompact(i, at, f)
-			return nil
-		}); err != nil {
-			net.Free()
-			return nil, fmt.Errorf("reading weights: %v", err)
-		}
-	}
-	return net, nil
-}
-
-// eachChunk calls f with table t's weights, len(chunk) at a time, and
-// the index in the table of each chunk's first.
-func eachChunk(r io.ReaderAt, t table, chunk []float32, buf *[]byte, f func(at int, w []float32) error) error {
-	size := 1 << (4 * len(t.cells))
-	for at := 0; at < size; at += len(chunk) {
-		c := chunk[:min(len(chunk), size-at)]
-		u := t
-		u.at += int64(at) * int64(t.elem)
-		if err := readTable(r, u, c, buf); err != nil {
-			return err
-		}
-		if err := f(at, c); err != nil {
-			return err
-		}
-	}
-	return nil
+	return compactOf(spec, func(int64) error { return errors.New("a weight that is not a finite number") }, pass)
 }
 
 // Weights says how LoadPlay holds a network's weights for play.

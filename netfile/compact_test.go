@@ -124,7 +124,7 @@ func TestCompactFileRoundTrip(t *testing.T) {
 	}
 	defer back.Free()
 	sameCompact(t, "compact file", c, back)
-	fl, _, err := Load(cp)
+	fl, _, err := LoadAny(cp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -36,19 +37,17 @@ var formats = [...]struct{ name, describe string }{
 }
 
 // String is the name --to takes: td2048, bin or w.
-func (k Format) String() string {
-	if k < 0 || int(k) >= len(formats) {
-		k = Unknown
-	}
-	return formats[k].name
-}
+func (k Format) String() string { return formats[k.known()].name }
 
 // Describe names the format for people.
-func (k Format) Describe() string {
+func (k Format) Describe() string { return formats[k.known()].describe }
+
+// known is k, or Unknown for a value that is no format.
+func (k Format) known() Format {
 	if k < 0 || int(k) >= len(formats) {
-		k = Unknown
+		return Unknown
 	}
-	return formats[k].describe
+	return k
 }
 
 // ParseFormat reads a format name: td2048, bin or w.
@@ -125,7 +124,7 @@ func SaveFormat(path string, k Format, net *ntuple.Network, h Header) error {
 	if err := CheckFormat(k, net.Spec()); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	return WriteAtomic(path, func(w io.Writer) error { return writeFormat(w, k, path, net, h) })
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return writeFormat(w, k, path, net, h) })
 }
 
 // DetectFile tells the format of the file at path by its content.
@@ -189,8 +188,12 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 		if err != nil {
 			return nil, Header{}, "", err
 		}
-		if keep, why := w.keep32(l.spec); w == Float32 || l.elem == 4 && keep {
-			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size)
+		keep, why := w.keep32(l.spec)
+		if w == Float32 || l.elem == 2 || keep {
+			if l.elem == 2 {
+				why = "" // a compact file plays as it is
+			}
+			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size, w != Float32)
 			return net, h, why, err
 		}
 		net, h, err := readNativeCompact(r, size)

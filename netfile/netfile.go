@@ -118,9 +118,6 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	return binary.Write(w, binary.LittleEndian, crc.Sum32())
 }
 
-// read reads a td2048 weight file and returns the network it holds.
-func read(r io.Reader) (*ntuple.Network, Header, error) { return readNative(r, -1) }
-
 // nativeLayout is what a td2048 file's header says of the rest of the
 // file.
 type nativeLayout struct {
@@ -206,10 +203,12 @@ func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
 	return l, nil
 }
 
-// readNative is Read of a file of size bytes (-1: unknown): a size that
-// does not match the header is refused before the weights are allocated.
-// A compact file's weights are read as float32, q x s.
-func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
+// readNative reads a td2048 weight file of size bytes (-1: unknown) and
+// returns the network it holds: a size that does not match the header is
+// refused before the weights are allocated. A compact file's weights are
+// read as float32, q x s, unless compact is set: then they are read as
+// they lie, into a compact network.
+func readNative(r io.Reader, size int64, compact bool) (*ntuple.Network, Header, error) {
 	crc := crc32.New(castagnoli)
 	tr := io.TeeReader(r, crc)
 	l, err := readNativeHead(tr, size)
@@ -217,20 +216,27 @@ func readNative(r io.Reader, size int64) (*ntuple.Network, Header, error) {
 		return nil, Header{}, err
 	}
 	h := l.h
-	net, err := ntuple.New(l.spec)
-	if err != nil {
-		return nil, Header{}, err
-	}
-	if h.Coherence {
-		net.EnableCoherence()
-	}
-	net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
-	get := func(f []float32) error { return readLE(tr, f) }
-	if l.elem == 2 {
-		get = expandInt16(tr, l.spec, h.Scales)
-	}
-	if err = net.FillCanonical(false, get); err == nil {
-		err = net.FillCanonical(true, get)
+	var net *ntuple.Network
+	if compact && l.elem == 2 {
+		if net, err = ntuple.NewCompact(l.spec, h.Scales); err != nil {
+			return nil, Header{}, fmt.Errorf("damaged weight file: %v", err)
+		}
+		err = net.FillCanonicalQ(func(_ int, q []int16) error { return readLE(tr, q) })
+	} else {
+		if net, err = ntuple.New(l.spec); err != nil {
+			return nil, Header{}, err
+		}
+		if h.Coherence {
+			net.EnableCoherence()
+		}
+		net.Prefault() // all CPUs fault the memory in, faster than the reads one by one
+		get := func(f []float32) error { return readLE(tr, f) }
+		if l.elem == 2 {
+			get = expandInt16(tr, l.spec, h.Scales)
+		}
+		if err = net.FillCanonical(false, get); err == nil {
+			err = net.FillCanonical(true, get)
+		}
 	}
 	if err == nil {
 		err = readTrailer(r, crc.Sum32())
@@ -288,32 +294,7 @@ func checkFinite(net *ntuple.Network) error {
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
 func Save(path string, net *ntuple.Network, h Header) error {
-	return WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
-}
-
-// WriteAtomic creates path with the bytes write produces, through a
-// temporary file in the same folder that is synced and renamed, so that
-// path holds either its old content or all of the new (safefile.WriteAtomic).
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	return safefile.WriteAtomic(path, write)
-}
-
-// Load reads the weight file at path.
-func Load(path string) (*ntuple.Network, Header, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, Header{}, err
-	}
-	defer f.Close()
-	size := int64(-1)
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
-	net, h, err := readNative(bufio.NewReaderSize(f, readBuffer), size)
-	if err == nil {
-		return net, h, nil
-	}
-	return nil, Header{}, fmt.Errorf("%s: %w", path, err)
+	return safefile.WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
 }
 
 // hostLittle reports whether numbers are stored little-endian in memory,

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -36,7 +37,7 @@ func TestRoundTripBitExact(t *testing.T) {
 		if err := Save(path, n, Header{Episodes: 42, Comment: "test"}); err != nil {
 			t.Fatal(err)
 		}
-		m, h, err := Load(path)
+		m, h, err := LoadAny(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +76,7 @@ func encoded(t *testing.T) []byte {
 func TestTruncatedRefused(t *testing.T) {
 	data := encoded(t)
 	for _, n := range []int{0, 5, 8, 12, 30, len(data) / 2, len(data) - 4, len(data) - 1} {
-		_, _, err := read(bytes.NewReader(data[:n]))
+		_, _, err := readNative(bytes.NewReader(data[:n]), -1, false)
 		if err == nil {
 			t.Fatalf("file cut to %d of %d bytes accepted", n, len(data))
 		}
@@ -83,7 +84,7 @@ func TestTruncatedRefused(t *testing.T) {
 			t.Errorf("cut to %d: error %q does not say truncated", n, err)
 		}
 	}
-	if _, _, err := read(bytes.NewReader(append(data, 0))); err == nil {
+	if _, _, err := readNative(bytes.NewReader(append(data, 0)), -1, false); err == nil {
 		t.Fatal("trailing byte accepted")
 	}
 }
@@ -95,21 +96,21 @@ func TestDamagedRefused(t *testing.T) {
 		d := bytes.Clone(data)
 		i := rng.IntN(len(d))
 		d[i] ^= byte(1 + rng.IntN(255))
-		if _, _, err := read(bytes.NewReader(d)); err == nil {
+		if _, _, err := readNative(bytes.NewReader(d), -1, false); err == nil {
 			t.Fatalf("flipping byte %d accepted", i)
 		}
 	}
 	// A flip in the weights is caught by the checksum and says so.
 	d := bytes.Clone(data)
 	d[len(d)-100] ^= 1
-	if _, _, err := read(bytes.NewReader(d)); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, _, err := readNative(bytes.NewReader(d), -1, false); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("weight flip: %v", err)
 	}
 }
 
 func TestWrongNetworkRefused(t *testing.T) {
 	data := encoded(t)
-	_, h, err := read(bytes.NewReader(data))
+	_, h, err := readNative(bytes.NewReader(data), -1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestSaveLeavesOldFileOnError(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "w.td2048")
 	os.WriteFile(path, []byte("old"), 0o644)
-	err := WriteAtomic(path, func(w io.Writer) error {
+	err := safefile.WriteAtomic(path, func(w io.Writer) error {
 		w.Write([]byte("half of a new file"))
 		return errors.New("disk full")
 	})
@@ -157,7 +158,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(magic))
 	f.Add([]byte("td2048w\n\x05\x00\x00\x00{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		n, _, err := read(bytes.NewReader(data))
+		n, _, err := readNative(bytes.NewReader(data), -1, false)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)
@@ -169,7 +170,7 @@ func FuzzRead(f *testing.F) {
 		if err := write(&out, n, Header{}); err != nil {
 			t.Fatal(err)
 		}
-		m, _, err := read(&out)
+		m, _, err := readNative(&out, -1, false)
 		if err != nil || len(m.Weights()) != len(n.Weights()) {
 			t.Fatalf("re-read: %v", err)
 		}
@@ -191,7 +192,7 @@ func TestDeclaredSizeCheckedFirst(t *testing.T) {
 	os.WriteFile(path, b.Bytes(), 0o644)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	net, _, err := Load(path)
+	net, _, err := LoadAny(path)
 	runtime.ReadMemStats(&after)
 	if err == nil {
 		net.Free()
@@ -207,7 +208,7 @@ func TestDeclaredSizeCheckedFirst(t *testing.T) {
 	data := encoded(t)
 	binary.LittleEndian.PutUint32(data[8:], binary.LittleEndian.Uint32(data[8:])+1)
 	os.WriteFile(path, data, 0o644)
-	if _, _, err := Load(path); err == nil || strings.Contains(err.Error(), "checksum missing") {
+	if _, _, err := LoadAny(path); err == nil || strings.Contains(err.Error(), "checksum missing") {
 		t.Fatalf("damaged length field: %v", err)
 	}
 }
@@ -224,7 +225,7 @@ func TestCoherenceRoundTrip(t *testing.T) {
 	if err := Save(path, n, Header{}); err != nil {
 		t.Fatal(err)
 	}
-	m, h, err := Load(path)
+	m, h, err := LoadAny(path)
 	if err != nil || !h.Coherence || !m.Coherent() {
 		t.Fatalf("%v %+v", err, h)
 	}
@@ -235,12 +236,12 @@ func TestCoherenceRoundTrip(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)-9], 0o644)
-	if _, _, err := Load(path); err == nil || !strings.Contains(err.Error(), "truncated") {
+	if _, _, err := LoadAny(path); err == nil || !strings.Contains(err.Error(), "truncated") {
 		t.Fatalf("truncated TC file: %v", err)
 	}
 	data[len(data)-9] ^= 1
 	os.WriteFile(path, data, 0o644)
-	if _, _, err := Load(path); err == nil || !strings.Contains(err.Error(), "checksum") {
+	if _, _, err := LoadAny(path); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Fatalf("damaged accumulator: %v", err)
 	}
 }
@@ -261,7 +262,11 @@ func TestCoherenceToW(t *testing.T) {
 	if b.Len() != 1572931 {
 		t.Fatalf("%d bytes, TDL2048+ writes 1572931", b.Len())
 	}
-	m, err := readW(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	tabs, err := wTables(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	m := (*ntuple.Network)(nil)
+	if err == nil {
+		m, err = build(bytes.NewReader(b.Bytes()), tabs)
+	}
 	if err != nil || !m.Coherent() {
 		t.Fatalf("%v, coherent %v", err, err == nil && m.Coherent())
 	}

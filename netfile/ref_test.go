@@ -82,14 +82,21 @@ func encode(t testing.TB, k Format, net *ntuple.Network) []byte {
 
 func decode(k Format, data []byte) (*ntuple.Network, error) {
 	r := bytes.NewReader(data)
+	var tabs []table
+	var err error
 	switch k {
 	case DemoBin:
-		return readBin(r, int64(len(data)))
+		tabs, err = binTables(r, int64(len(data)))
 	case TDLW:
-		return readW(r, int64(len(data)))
+		tabs, err = wTables(r, int64(len(data)))
+	default:
+		net, _, _, err := ReadAny(r, int64(len(data)))
+		return net, err
 	}
-	net, _, _, err := ReadAny(r, int64(len(data)))
-	return net, err
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs)
 }
 
 // "0123,012345" has a table in cache-line order (ntuple/layout.go) after a
@@ -100,7 +107,7 @@ var refSpecs = []string{"0123,4567", "8x4", "0124,45,f", "fedcb,0", "5", "0123,0
 // (ref.go), field by field.
 func TestRefLayout(t *testing.T) {
 	net := refNet(t, "0,5a", 1)
-	t0, t1 := net.Table(0), net.Table(1)
+	t0, t1 := net.StageTable(0, 0), net.StageTable(0, 1)
 	wantBin := le(uint64(2),
 		int32(17), "1-tuple pattern 0", uint64(16), t0,
 		int32(18), "2-tuple pattern 5a", uint64(256), t1)
@@ -277,7 +284,7 @@ func TestRefValuesAsReferences(t *testing.T) {
 				for k, c := range cells {
 					idx |= x.At(m[c]) << (4 * k)
 				}
-				want += float64(net.Table(p)[idx])
+				want += float64(net.StageTable(0, p)[idx])
 			}
 		}
 		if got := net.Estimate(x); float64(got) != want {
@@ -310,7 +317,7 @@ func TestWVariants(t *testing.T) {
 
 	// Hand-built tables: legacy width 0 (the width from the length), an
 	// extra field (TC's coherence tables) skipped, f64 and f16 elements.
-	t0, t1 := net.Table(0), net.Table(1)
+	t0, t1 := net.StageTable(0, 0), net.StageTable(0, 1)
 	f64 := make([]float64, len(t1))
 	f16 := make([]uint16, len(t1))
 	want1 := make([]float32, len(t1))
@@ -350,7 +357,7 @@ func TestWVariants(t *testing.T) {
 
 func compareTables(n *ntuple.Network, t0, t1 []float32) error {
 	for p, want := range [][]float32{t0, t1} {
-		for i, v := range n.Table(p) {
+		for i, v := range n.StageTable(0, p) {
 			if math.Float32bits(v) != math.Float32bits(want[i]) {
 				return fmt.Errorf("table %d differs", p)
 			}

@@ -73,28 +73,6 @@ type table struct {
 	stage, pat int
 }
 
-// readTables fills net's tables from the file.
-func readTables(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
-	var buf []byte
-	var tmp []float32 // a table in canonical order, for a network stored in another
-	for _, t := range tabs {
-		dst := net.StageTable(t.stage, t.pat)
-		if !net.Canonical() {
-			if len(tmp) < len(dst) {
-				tmp = make([]float32, len(dst))
-			}
-			dst = tmp[:len(dst)]
-		}
-		if err := readTable(r, t, dst, &buf); err != nil {
-			return err
-		}
-		if !net.Canonical() {
-			net.SetCanonicalTable(t.stage, t.pat, dst)
-		}
-	}
-	return nil
-}
-
 // readTable reads table t into dst, in the file's order.
 func readTable(r io.ReaderAt, t table, dst []float32, buf *[]byte) error {
 	if t.elem == 4 && hostLittle {
@@ -148,12 +126,14 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 		return nil, err
 	}
 	net.Prefault()
-	if err := readTables(r, net, tabs); err != nil {
+	tabs = inOrder(tabs, len(spec.Patterns))
+	if err := net.FillCanonical(false, tableSource(r, tabs, false)); err != nil {
 		net.Free()
 		return nil, fmt.Errorf("reading weights: %v", err)
 	}
 	if !slices.ContainsFunc(tabs, func(t table) bool { return t.tc == 0 }) {
-		if err := readCoherence(r, net, tabs); err != nil {
+		net.EnableCoherence()
+		if err := net.FillCanonical(true, tableSource(r, tabs, true)); err != nil {
 			net.Free()
 			return nil, fmt.Errorf("reading coherence accumulators: %v", err)
 		}
@@ -161,26 +141,54 @@ func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
 	return net, nil
 }
 
-// readCoherence reads TDL2048+'s TC field of every table (all E, then all
-// A, float32) into the network's accumulators (E, A of each weight side by
-// side).
-func readCoherence(r io.ReaderAt, net *ntuple.Network, tabs []table) error {
-	net.EnableCoherence()
-	ea := net.Accumulators()
-	for _, t := range tabs {
-		n := len(net.Table(t.pat))
-		off := t.stage*net.Spec().StageWeights() + tableOffset(net, t.pat)
-		buf := make([]byte, 8*n)
-		if _, err := r.ReadAt(buf, t.tc); err != nil {
-			return err
-		}
-		for i := range n {
-			s := off + int(net.StorageIndex(t.pat, uint32(i)))
-			ea[2*s] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*i:]))
-			ea[2*s+1] = math.Float32frombits(binary.LittleEndian.Uint32(buf[4*(n+i):]))
-		}
+// inOrder is tabs in the network's order, stage after stage, patterns in
+// spec order (np of them), as FillCanonical wants them.
+func inOrder(tabs []table, np int) []table {
+	order := slices.Clone(tabs)
+	slices.SortStableFunc(order, func(a, b table) int { return (a.stage*np + a.pat) - (b.stage*np + b.pat) })
+	return order
+}
+
+// tableSource is a FillCanonical source of the weights (acc false) of
+// tabs, in order, or of their TDL2048+ coherence fields (acc true), whose
+// E and A it gives side by side.
+func tableSource(r io.ReaderAt, tabs []table, acc bool) func([]float32) error {
+	per := 1
+	if acc {
+		per = 2
 	}
-	return nil
+	var buf []byte
+	var ea []float32
+	t, at := 0, 0 // the table and the weight in it the next chunk starts at
+	return func(f []float32) error {
+		for len(f) > 0 {
+			size := 1 << (4 * len(tabs[t].cells))
+			m := min(len(f)/per, size-at)
+			u := tabs[t]
+			u.at += int64(at) * int64(u.elem)
+			if acc { // the field holds all E, then all A
+				u = table{at: u.tc + 4*int64(at), elem: 4}
+				ea = slices.Grow(ea[:0], 2*m)[:2*m]
+				if err := readTable(r, u, ea[:m], &buf); err != nil {
+					return err
+				}
+				u.at += 4 * int64(size)
+				if err := readTable(r, u, ea[m:], &buf); err != nil {
+					return err
+				}
+				for i := range m {
+					f[2*i], f[2*i+1] = ea[i], ea[m+i]
+				}
+			} else if err := readTable(r, u, f[:m], &buf); err != nil {
+				return err
+			}
+			f, at = f[m*per:], at+m
+			if at == size {
+				t, at = t+1, 0
+			}
+		}
+		return nil
+	}
 }
 
 // halfToFloat converts an IEEE 754 binary16 value.

@@ -13,18 +13,10 @@ import (
 // ("7-tuple pattern 0123456" is 23 bytes).
 const maxDemoName = 64
 
-// readBin reads the course demo's 2048.bin format from r, which holds size
-// bytes. Its patterns are taken to be read on the 8 images of the board
-// (but the 8x4 lines on the board alone; see the package notes).
-func readBin(r io.ReaderAt, size int64) (*ntuple.Network, error) {
-	tabs, err := binTables(r, size)
-	if err != nil {
-		return nil, err
-	}
-	return build(r, tabs)
-}
-
-// binTables reads where the tables of a 2048.bin file of size bytes lie.
+// binTables reads where the tables of a course demo 2048.bin file of size
+// bytes lie (build reads them). Its patterns are taken to be read on the 8
+// images of the board (but the 8x4 lines on the board alone; see the
+// package notes).
 func binTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
 	count, err := s.uint(8)

@@ -12,21 +12,12 @@ import (
 	"github.com/td2048/td2048/ntuple"
 )
 
-// readW reads TDL2048+'s .w format from r, which holds size bytes. Its
-// patterns are taken to be read on the 8 images of the board (but the 8x4
-// lines on the board alone; see the package notes). Elements of 2, 4 or 8
-// bytes are read (as float32); a temporal-coherence field (float32 E then
-// A, on every table) is read into the network's accumulators, other extra
-// fields are skipped.
-func readW(r io.ReaderAt, size int64) (*ntuple.Network, error) {
-	tabs, err := wTables(r, size)
-	if err != nil {
-		return nil, err
-	}
-	return build(r, tabs)
-}
-
-// wTables reads where the tables of a .w file of size bytes lie.
+// wTables reads where the tables of a TDL2048+ .w file of size bytes lie
+// (build reads them). Its patterns are taken to be read on the 8 images of
+// the board (but the 8x4 lines on the board alone; see the package notes).
+// Elements of 2, 4 or 8 bytes are read (as float32); a temporal-coherence
+// field (float32 E then A, on every table) is read into the network's
+// accumulators, other extra fields are skipped.
 func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	s := &section{r: r, size: size}
 	code, err := s.uint(1)
@@ -136,6 +127,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		put(uint8('w'))
 	}
 	stages, np := spec.StageCount(), len(spec.Patterns)
+	starts := tableStarts(spec) // each table's first weight, in files and in storage alike
 	put(uint8(0), uint32(stages*np))
 	for t := range stages * np {
 		k, p := t/np, t%np
@@ -147,7 +139,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		}
 		if ea := net.Accumulators(); ea != nil {
 			// TDL2048+'s coherence field: all E, then all A.
-			off := k*spec.StageWeights() + tableOffset(net, p)
+			off := int(starts[t])
 			put(uint16(4), uint64(2*len(tab)))
 			var b [4]byte
 			for k := range 2 {
@@ -161,15 +153,6 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		put(uint16(0))
 	}
 	return bw.Flush()
-}
-
-// tableOffset is the index of the first weight of pattern p's table.
-func tableOffset(net *ntuple.Network, p int) int {
-	off := 0
-	for q := range p {
-		off += len(net.Table(q))
-	}
-	return off
 }
 
 // wMarked reports whether TDL2048+ would begin a weight file of this name

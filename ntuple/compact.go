@@ -37,7 +37,7 @@ import (
 //
 // A compact network plays (Estimate, EstimateMany, Fetch and SumFetched,
 // Index, Sum, StageOf) but does not learn: Add, Update and the methods of
-// temporal coherence and packing panic. Weights, Table and EachCanonical
+// temporal coherence and packing panic. Weights, StageTable and EachCanonical
 // give its weights as float32 (q x s, exactly as it reads them).
 
 // CompactPays reports whether a network of spec is large enough for
@@ -101,35 +101,25 @@ func (n *Network) Compact() bool { return n.hs != nil }
 // stage, patterns in spec order); nil for a float32 network.
 func (n *Network) Scales() []float32 { return n.hs }
 
-// tableStats returns the statistics of the network's tables, stage after
-// stage, patterns in spec order.
-func (n *Network) tableStats() []TableStats {
-	var st []TableStats
-	w := n.Weights()
-	n.eachTable(func(_, off, size int) error {
-		var s TableStats
-		s.Add(w[off : off+size])
-		st = append(st, s)
-		return nil
-	})
-	return st
-}
-
 // ToCompact returns a compact copy of the network (its float32 weights,
 // quantized), which plays as NewCompact's does.
 func (n *Network) ToCompact() (*Network, error) {
 	if n.hs != nil {
 		return nil, errors.New("ntuple: the network is compact already")
 	}
-	c, err := NewCompact(n.spec, CompactScales(n.tableStats()))
+	w := n.Weights()
+	st := make([]TableStats, n.spec.StageCount()*len(n.pats))
+	n.eachTable(func(t, _, off, size int) error {
+		st[t].Add(w[off : off+size])
+		return nil
+	})
+	c, err := NewCompact(n.spec, CompactScales(st))
 	if err != nil {
 		return nil, err
 	}
 	// The two store the same spec in the same order.
-	w, t := n.Weights(), 0
-	c.eachTable(func(_, off, size int) error {
+	c.eachTable(func(t, _, off, size int) error {
 		inv := stepInverse(c.hs[t])
-		t++
 		for j, x := range w[off : off+size] {
 			c.h[off+j] = quantize(x, inv)
 		}
@@ -146,7 +136,7 @@ func (n *Network) EachCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: EachCanonicalQ on a float32 network")
 	}
-	return walkDense(n, n.h, false, f)
+	return walk(n, n.h, 1, 1, 0, false, f)
 }
 
 // FillCanonicalQ is EachCanonicalQ's reverse: f fills each chunk with the
@@ -155,7 +145,7 @@ func (n *Network) FillCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: FillCanonicalQ on a float32 network")
 	}
-	return walkDense(n, n.h, true, f)
+	return walk(n, n.h, 1, 1, 0, true, f)
 }
 
 // ValueBound is how far a compact network's value of a board in stage k
@@ -177,9 +167,7 @@ func (n *Network) ValueBound(k int) float64 {
 // dequantize gives the weights of the storage range [off, off+len(dst))
 // of a compact network as float32, q x s.
 func (n *Network) dequantize(off int, dst []float32) {
-	t := 0
-	n.eachTable(func(_, o, size int) error {
-		defer func() { t++ }()
+	n.eachTable(func(t, _, o, size int) error {
 		lo, hi := max(o, off), min(o+size, off+len(dst))
 		for i := lo; i < hi; i++ {
 			dst[i-off] = float32(n.h[i]) * n.hs[t]

@@ -232,9 +232,6 @@ func TestCompactDoesNotLearn(t *testing.T) {
 		"Pack":            c.Pack,
 		"Optimistic":      func() { c.Optimistic(1000) },
 		"FillCanonical":   func() { c.FillCanonical(false, func([]float32) error { return nil }) },
-		"SetCanonicalTable": func() {
-			c.SetCanonicalTable(0, 0, make([]float32, 1<<16))
-		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {

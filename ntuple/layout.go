@@ -27,10 +27,10 @@ import "math/bits"
 // a network learns and plays the same in either order: only which
 // weights share a line changes.
 //
-// Weights, Table, StageTable and Accumulators give the storage order;
+// Weights, StageTable and Accumulators give the storage order;
 // StorageIndex maps a canonical index to it, and EachCanonical,
-// FillCanonical, CanonicalTable and SetCanonicalTable read and write in
-// canonical order, as files want it.
+// FillCanonical and CanonicalTable read and write in canonical order, as
+// files want it.
 
 // lowBits are the four canonical index bits that pick a weight within its
 // cache line for each pattern of td2048's named networks (see above), by
@@ -201,17 +201,17 @@ func (n *Network) FillCanonical(acc bool, f func([]float32) error) error {
 
 // walkCanonical is EachCanonical (fill false: each chunk gathered from
 // storage, then given to f) and FillCanonical (fill true: f fills the
-// chunk, which is then scattered to storage). Weight i's per floats are
-// at data[stride*i+from:]: the dense slices, or a packed network's array
-// (packed.go), read and written in place, so that saving a checkpoint
-// does not bring the dense slices back.
+// chunk, which is then scattered to storage), through walk: the dense
+// slices, or a packed network's array (packed.go), read and written in
+// place, so that saving a checkpoint does not bring the dense slices
+// back.
 func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 	if n.hs != nil { // compact: the weights as it reads them, no accumulators
 		if acc {
 			return nil
 		}
 		var buf []float32
-		return walkDense(n, n.h, false, func(t int, q []int16) error {
+		return walk(n, n.h, 1, 1, 0, false, func(t int, q []int16) error {
 			if len(buf) < len(q) {
 				buf = make([]float32, len(q))
 			}
@@ -235,28 +235,37 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 	default:
 		data = n.Weights()
 	}
-	dense := stride == per
-	if len(data) == 0 || n.lay == nil && dense {
+	if len(data) == 0 || n.lay == nil && stride == per {
 		return f(data)
 	}
-	if dense && per == 1 {
-		return walkDense(n, data, fill, func(_ int, c []float32) error { return f(c) })
-	}
-	// Accumulators, or a packed network's weights: per floats a weight.
-	buf := make([]float32, canonChunk*per)
-	return n.eachTable(func(p, off, size int) error {
+	return walk(n, data, per, stride, from, fill, func(_ int, c []float32) error { return f(c) })
+}
+
+// walk walks data, which holds per values of weight i (storage order) at
+// data[stride*i+from:], table by table in canonical order, a chunk of at
+// most canonChunk weights (per values each) at a time, with the table's
+// number (stage after stage, patterns in spec order): fill false gathers
+// each chunk from storage and hands it to f, fill true has f fill it and
+// scatters it. A dense table (stride per) kept in canonical order is
+// handed out as it lies.
+func walk[T float32 | int16](n *Network, data []T, per, stride, from int, fill bool, f func(t int, chunk []T) error) error {
+	buf := make([]T, canonChunk*per)
+	return n.eachTable(func(t, p, off, size int) error {
 		var st *perm24
 		if n.lay != nil {
 			st = n.lay.store[p]
 		}
-		if st == nil && dense { // canonical order
-			return chunks(data[off*per:(off+size)*per], canonChunk*per, f)
-		}
 		for c := 0; c < size; c += canonChunk {
 			m := min(canonChunk, size-c)
+			if st == nil && stride == per { // canonical order: the storage itself
+				if err := f(t, data[(off+c)*per:(off+c+m)*per]); err != nil {
+					return err
+				}
+				continue
+			}
 			chunk := buf[:m*per]
 			if fill {
-				if err := f(chunk); err != nil {
+				if err := f(t, chunk); err != nil {
 					return err
 				}
 			}
@@ -265,68 +274,23 @@ func (n *Network) walkCanonical(acc, fill bool, f func([]float32) error) error {
 					move(data, stride*(off+c+j)+from, chunk, j*per, per, fill)
 				}
 			}
-			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff], h its
-			// upper half (a pattern with a map has 1<<24 weights: whole
-			// chunks).
-			for h := c >> 12; st != nil && h < (c+canonChunk)>>12; h++ {
-				at := off + int(st.hi[h])
-				b := chunk[(h<<12-c)*per:][:4096*per]
-				for j, l := range &st.lo {
-					move(data, stride*(at+int(l))+from, b, j*per, per, fill)
-				}
-			}
-			if !fill {
-				if err := f(chunk); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-}
-
-// walkDense walks data, a weight an element in storage order (float32
-// weights, or a compact network's 16-bit ones), table by table in
-// canonical order, a chunk of at most canonChunk weights at a time, with
-// the table's number (stage after stage, patterns in spec order): fill
-// false gathers each chunk from storage and hands it to f, fill true has
-// f fill it and scatters it. A table kept in canonical order is handed
-// out as it lies.
-func walkDense[T float32 | int16](n *Network, data []T, fill bool, f func(t int, chunk []T) error) error {
-	buf := make([]T, canonChunk)
-	t := -1
-	return n.eachTable(func(p, off, size int) error {
-		t++
-		var st *perm24
-		if n.lay != nil {
-			st = n.lay.store[p]
-		}
-		for c := 0; c < size; c += canonChunk {
-			m := min(canonChunk, size-c)
-			if st == nil { // canonical order: the storage itself
-				if err := f(t, data[off+c:off+c+m]); err != nil {
-					return err
-				}
-				continue
-			}
-			chunk := buf[:m]
-			if fill {
-				if err := f(t, chunk); err != nil {
-					return err
-				}
-			}
 			// Canonical c+j is at storage st.hi[h] | st.lo[j&0xfff] (a
 			// table with a map has 1<<24 weights: whole chunks).
-			for h := c >> 12; h < (c+m)>>12; h++ {
-				b := (*[4096]T)(chunk[h<<12-c:])
-				tab := data[off+int(st.hi[h]):]
-				if fill {
+			for h := c >> 12; st != nil && h < (c+m)>>12; h++ {
+				at := off + int(st.hi[h])
+				b := chunk[(h<<12-c)*per:][:4096*per]
+				switch tab, b4 := data[at:], (*[4096]T)(b); {
+				case stride == 1 && fill:
 					for j, l := range &st.lo {
-						tab[l] = b[j]
+						tab[l] = b4[j]
 					}
-				} else {
+				case stride == 1:
 					for j, l := range &st.lo {
-						b[j] = tab[l]
+						b4[j] = tab[l]
+					}
+				default:
+					for j, l := range &st.lo {
+						move(data, stride*(at+int(l))+from, b, j*per, per, fill)
 					}
 				}
 			}
@@ -340,9 +304,9 @@ func walkDense[T float32 | int16](n *Network, data []T, fill bool, f func(t int,
 	})
 }
 
-// move copies the per (1 or 2) floats at chunk[c:] to data[d:] (fill) or
+// move copies the per (1 or 2) values at chunk[c:] to data[d:] (fill) or
 // back.
-func move(data []float32, d int, chunk []float32, c, per int, fill bool) {
+func move[T float32 | int16](data []T, d int, chunk []T, c, per int, fill bool) {
 	switch {
 	case per == 1 && fill:
 		data[d] = chunk[c]
@@ -355,24 +319,13 @@ func move(data []float32, d int, chunk []float32, c, per int, fill bool) {
 	}
 }
 
-// chunks calls f with s in pieces of at most size, in order.
-func chunks(s []float32, size int, f func([]float32) error) error {
-	for len(s) > 0 {
-		k := min(size, len(s))
-		if err := f(s[:k]); err != nil {
-			return err
-		}
-		s = s[k:]
-	}
-	return nil
-}
-
-// eachTable calls f with each table's pattern, first weight and size,
-// stage after stage, in storage order.
-func (n *Network) eachTable(f func(p, off, size int) error) error {
+// eachTable calls f with each table's number (stage after stage,
+// patterns in spec order), pattern, first weight and size, in storage
+// order.
+func (n *Network) eachTable(f func(t, p, off, size int) error) error {
 	for k := range n.spec.StageCount() {
 		for p, c := range n.pats {
-			if err := f(p, k*n.stage+int(c.off), 1<<(4*uint(len(n.spec.Patterns[p])))); err != nil {
+			if err := f(k*len(n.pats)+p, p, k*n.stage+int(c.off), 1<<(4*uint(len(n.spec.Patterns[p])))); err != nil {
 				return err
 			}
 		}
@@ -393,19 +346,4 @@ func (n *Network) CanonicalTable(k, p int) []float32 {
 		c[i] = t[st.at(uint32(i))]
 	}
 	return c
-}
-
-// SetCanonicalTable sets pattern p's table of stage k from src, in
-// canonical order.
-func (n *Network) SetCanonicalTable(k, p int, src []float32) {
-	n.mustLearn()
-	t := n.StageTable(k, p)
-	if n.lay == nil || n.lay.store[p] == nil {
-		copy(t, src)
-		return
-	}
-	st := n.lay.store[p]
-	for i, v := range src[:len(t)] {
-		t[st.at(uint32(i))] = v
-	}
 }

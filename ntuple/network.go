@@ -187,8 +187,7 @@ func newNetwork(spec Spec, alloc bool) (*Network, error) {
 // isFourX6 reports whether spec is the 4x6 network with isomorphisms,
 // which has its own code (fast.go, fourx6_amd64.s).
 func isFourX6(spec Spec) bool {
-	four, _ := ParseSpec("4x6")
-	return spec.Iso && slices.EqualFunc(spec.Patterns, four.Patterns, slices.Equal)
+	return spec.Iso && slices.EqualFunc(spec.Patterns, cells4x6[:], slices.Equal)
 }
 
 // pextMasks returns the masks of PEXT reading (Network.masks) for spec,
@@ -247,9 +246,6 @@ func (n *Network) Weights() []float32 {
 	n.refresh()
 	return n.w
 }
-
-// Table returns pattern p's weight table (of stage 0).
-func (n *Network) Table(p int) []float32 { return n.StageTable(0, p) }
 
 // StageTable returns pattern p's weight table of stage k (a copy for a
 // compact network).

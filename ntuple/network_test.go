@@ -204,7 +204,7 @@ func TestStagesAreSeparateTables(t *testing.T) {
 				t.Fatalf("%s: stage 0 %v (single %v), stage 1 %v", spec, n.Estimate(b), one.Estimate(b), n.EstimateStage(1, b))
 			}
 		}
-		if !slices.Equal(n.StageTable(0, 1), one.Table(1)) {
+		if !slices.Equal(n.StageTable(0, 1), one.StageTable(0, 1)) {
 			t.Fatalf("%s: stage 0 tables differ", spec)
 		}
 		n.Free()

@@ -14,7 +14,7 @@ import (
 // E and A at p[3i], p[3i+1], p[3i+2], so one line holds all three, as the
 // research framework TDL2048+ keeps them. While packed, p is the truth:
 // every read and update goes to it, and the dense slices (Weights,
-// Accumulators, Table) are refreshed from it when asked for.
+// Accumulators, StageTable) are refreshed from it when asked for.
 //
 // A packed network is not Direct: it is read through indices (PEXT where
 // the processor has it), each index scaled by 3.

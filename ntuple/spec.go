@@ -71,20 +71,6 @@ var named = []namedNet{
 	{"2x4", "0123,4567", true},
 }
 
-// refName maps the research framework TDL2048+'s network names to td2048's:
-// the same patterns, in the same order (its 8x4patt and 9x4patt read each
-// pattern on the board alone, as td2048's 8x4 and 9x4 do).
-func refName(name string) string {
-	if n, ok := strings.CutSuffix(name, "patt"); ok && lookupNamed(n) {
-		return n
-	}
-	return name
-}
-
-func lookupNamed(name string) bool {
-	return slices.ContainsFunc(named, func(n namedNet) bool { return n.name == name })
-}
-
 // knownNames lists the named networks for error messages.
 func knownNames() string {
 	var ns []string
@@ -147,16 +133,16 @@ func ParseSpec(s string) (Spec, error) {
 		text = text[:i]
 	}
 	body, opt, hasOpt := strings.Cut(text, "/")
-	body = refName(body)
-	found := false
+	spec.Iso = true // a list reads on the images by default
+	// TDL2048+ names its networks 4x6patt and the like: the same patterns,
+	// in the same order (its 8x4patt and 9x4patt read each pattern on the
+	// board alone, as td2048's 8x4 and 9x4 do).
+	ref, _ := strings.CutSuffix(body, "patt")
 	for _, n := range named {
-		if body == n.name {
-			body, spec.Iso, found = n.cells, n.iso, true
+		if body == n.name || ref == n.name {
+			body, spec.Iso = n.cells, n.iso
 			break
 		}
-	}
-	if !found {
-		spec.Iso = true
 	}
 	if spec.Stages == 1 {
 		spec.Stages = 0

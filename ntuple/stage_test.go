@@ -119,7 +119,7 @@ func TestStageAtThresholds(t *testing.T) {
 // TestCopyStage promotes stage 0's weights into stage 1, leaving stage 0.
 func TestCopyStage(t *testing.T) {
 	n := MustNew("01,23@2")
-	for i := range n.Table(0) {
+	for i := range n.StageTable(0, 0) {
 		n.StageTable(0, 0)[i] = float32(i)
 	}
 	n.StageTable(0, 1)[7] = 3

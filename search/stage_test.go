@@ -45,7 +45,7 @@ func TestStagedGreedy(t *testing.T) {
 				// The whole tree below a root is valued by the root's stage.
 				one := NewSearcher(ntuple.MustNew("0/noiso"), Options{Depth: depth}, nil)
 				k := net.StageOf(c.b)
-				copy(one.net.Table(0), net.StageTable(k, 0))
+				copy(one.net.StageTable(0, 0), net.StageTable(k, 0))
 				want, got := one.Values(c.b, depth), s.Values(c.b, depth)
 				if want != got {
 					t.Errorf("%x depth %d: staged %+v, its stage alone %+v", uint64(c.b), depth, got, want)

@@ -52,7 +52,7 @@ func TestConvertEveryWay(t *testing.T) {
 									t.Errorf("output %q", out)
 								}
 							}
-							got, h, err := netfile.Load(end)
+							got, h, err := netfile.LoadAny(end)
 							if err != nil {
 								t.Fatal(err)
 							}

@@ -396,7 +396,7 @@ func TestKillAnywhere(t *testing.T) {
 			}
 			continue
 		}
-		net, h, err := netfile.Load(w)
+		net, h, err := netfile.LoadAny(w)
 		if err != nil {
 			t.Fatalf("kill %d: %v\n%s", i, err, out.String())
 		}

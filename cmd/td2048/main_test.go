@@ -43,7 +43,7 @@ func testWeights(t *testing.T) string {
 	t.Helper()
 	net := ntuple.MustNew("0123,4567")
 	for p := range 2 {
-		tab := net.Table(p)
+		tab := net.StageTable(0, p)
 		for i := range tab {
 			tab[i] = float32(i%7-3)/4 + float32(p)
 		}

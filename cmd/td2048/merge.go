@@ -13,7 +13,6 @@ import (
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
-	"github.com/td2048/td2048/netfile"
 )
 
 func init() {
@@ -141,7 +140,7 @@ func absOr(p string) string {
 // concatStats writes the shards' statistics files, each checked against
 // its checksum, one after the other into path.
 func concatStats(path string, parts []evalresult.Part) error {
-	return netfile.WriteAtomic(path, func(w io.Writer) error {
+	return safefile.WriteAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		for _, p := range parts {
 			src := shardStats(p)

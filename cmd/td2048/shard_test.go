@@ -90,7 +90,7 @@ func TestMergeRefusesNamingFiles(t *testing.T) {
 	depth := part("depth.json", "--shard", "2/3", "--depth", "2")
 	games := part("games.json", "--shard", "2/3", "--games", "11")
 	other := filepath.Join(dir, "other.td2048")
-	net, h, err := netfile.Load(w)
+	net, h, err := netfile.LoadAny(w)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestConvertStaged(t *testing.T) {
 	if code, out, errs := runCmd(t, "convert", w, end, "--stages", "0,8192,16384"); code != 0 || !strings.Contains(out, "network 2x4@0,8192,16384") {
 		t.Fatalf("from .w: exit %d: %s%s", code, out, errs)
 	}
-	got, _, err := netfile.Load(end)
+	got, _, err := netfile.LoadAny(end)
 	if err != nil {
 		t.Fatal(err)
 	}

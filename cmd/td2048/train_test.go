@@ -33,11 +33,11 @@ func TestMain(m *testing.M) {
 
 func sameWeights(t *testing.T, a, b string) {
 	t.Helper()
-	na, _, err := netfile.Load(a)
+	na, _, err := netfile.LoadAny(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	nb, _, err := netfile.Load(b)
+	nb, _, err := netfile.LoadAny(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,8 +252,8 @@ func TestUpdateModesResumeExactly(t *testing.T) {
 			mustTrain(t, "--resume", part, "--episodes", "200")
 			sameWeights(t, whole, part)
 			if c.extra == "--coherence" {
-				a, _, _ := netfile.Load(whole)
-				b, _, _ := netfile.Load(part)
+				a, _, _ := netfile.LoadAny(whole)
+				b, _, _ := netfile.LoadAny(part)
 				if !a.Coherent() || !slices.Equal(a.Accumulators(), b.Accumulators()) {
 					t.Fatalf("%s: accumulators lost or differ after resume", c.mode)
 				}

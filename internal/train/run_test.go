@@ -59,8 +59,8 @@ func TestRunResumes(t *testing.T) {
 			t.Errorf("block %d: %+v resumed, %+v whole", i, r, w)
 		}
 	}
-	a, _, _ := netfile.Load(whole.Save)
-	b, _, _ := netfile.Load(part.Save)
+	a, _, _ := netfile.LoadAny(whole.Save)
+	b, _, _ := netfile.LoadAny(part.Save)
 	for i, w := range a.Weights() {
 		if math.Float32bits(w) != math.Float32bits(b.Weights()[i]) {
 			t.Fatalf("weight %d: %v whole, %v resumed", i, w, b.Weights()[i])

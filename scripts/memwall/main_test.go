@@ -84,7 +84,7 @@ func TestCanonical(t *testing.T) {
 	}
 	w := net.Weights()
 	for p := range net.Spec().Patterns {
-		t0 := net.Table(p)
+		t0 := net.StageTable(0, p)
 		off := uint32((uintptr(unsafe.Pointer(&t0[0])) - uintptr(unsafe.Pointer(&w[0]))) / 4)
 		for j, s := range got {
 			if s >= off && s < off+uint32(len(t0)) && net.StorageIndex(p, r.idx[j]-off) != s-off {
