@@ -6,7 +6,6 @@ package games
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
@@ -14,7 +13,6 @@ import (
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
-	"github.com/td2048/td2048/stats"
 )
 
 // An Advisor values the four moves of a game's positions with a network:
@@ -89,24 +87,14 @@ type EvalConfig struct {
 	Tick func(learn.Snapshot)
 	// Done, when set, is called after each finished game, in game order
 	// (after its line went to Stats), with the evaluation of the games
-	// finished so far: its Block, and Speed and Placements in a game with
-	// a course summary; not Moves or Elapsed. It runs while the workers
-	// wait to hand on their games, so it should be quick or rare; it must
-	// not keep ev.
+	// finished so far (evaluate.Config.Done).
 	Done func(ev *Evaluation)
 }
 
 // An Evaluation is what an evaluation found: the finished games, a
-// prefix 0..k-1 of all when it was interrupted.
-type Evaluation struct {
-	Block   stats.Block
-	Moves   int64 // every move played, abandoned games' included
-	Elapsed time.Duration
-	// Speed is the speed part of a course summary that has one (Threes!'),
-	// nil otherwise; Placements the tiles the environment placed.
-	Speed      *stats.Speed
-	Placements int64
-}
+// prefix 0..k-1 of all when it was interrupted (evaluate.Result: its
+// Speed is the Threes! course summary's, nil in 2048).
+type Evaluation = evaluate.Result
 
 // Greedy reports whether opt asks for greedy play: search.Greedy on an
 // after-state network, whose evaluations play several games in turn on
@@ -117,23 +105,6 @@ func Greedy(opt search.Options) bool {
 
 // evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
 func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
-	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick
-	if cfg.Done != nil {
-		var ev Evaluation // one, reused: Done keeps none
-		ec.Done = func(r *evaluate.Result) {
-			ev = evaluation(r)
-			cfg.Done(&ev)
-		}
-	}
-	r, err := evaluate.Run(ctx, ec)
-	return evaluation(&r), err
-}
-
-// evaluation is an evaluation's result as the faces see it.
-func evaluation(r *evaluate.Result) Evaluation {
-	ev := Evaluation{Block: r.Block, Moves: r.Moves, Elapsed: r.Elapsed, Speed: r.Speed}
-	if r.Speed != nil {
-		ev.Placements = r.Speed.Placements
-	}
-	return ev
+	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick, ec.Done = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick, cfg.Done
+	return evaluate.Run(ctx, ec)
 }

@@ -26,7 +26,6 @@ import (
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
-	"github.com/td2048/td2048/stats"
 )
 
 // recordEvery is how often a running evaluation records its finished
@@ -265,7 +264,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 
 // evalOf is the evaluation a result holds.
 func evalOf(res *evalresult.Result, g *games.Game) games.Evaluation {
-	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond, Placements: res.Placements}
+	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond}
 	if g.StatsFile { // the course's statistics file comes with its summary's speeds
 		sp := res.Speed()
 		ev.Speed = &sp
@@ -278,17 +277,11 @@ func addEval(a, b games.Evaluation) games.Evaluation {
 	a.Block.Merge(&b.Block)
 	a.Moves += b.Moves
 	a.Elapsed += b.Elapsed
-	a.Placements += b.Placements
 	if b.Speed != nil {
-		var sp stats.Speed
+		sp := *b.Speed
 		if a.Speed != nil {
-			sp = *a.Speed
+			sp.Add(a.Speed)
 		}
-		sp.Slides += b.Speed.Slides
-		sp.Placements += b.Speed.Placements
-		sp.Time += b.Speed.Time
-		sp.SlideTime += b.Speed.SlideTime
-		sp.PlaceTime += b.Speed.PlaceTime
 		a.Speed = &sp
 	}
 	return a

@@ -365,7 +365,7 @@ func newEvalJSON(g *games.Game, res *evalresult.Result, learner string, cfg *gam
 		r.Cache = cfg.Table.Bytes()
 	}
 	if ev.Speed != nil {
-		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
+		r.Placements, r.Ops = ev.Speed.Placements, newOpsJSON(*ev.Speed)
 	}
 	if moveThreads > 1 {
 		r.MoveThreads = moveThreads
