@@ -52,8 +52,8 @@ and takes its name only when every game is in it.`,
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "", loadHelp("weights to play with"))
 	nGames := fs.Int("games", 1000, "games to play")
-	var seed seedFlag
-	fs.Var(&seed, "seed", "random seed (random when not given; td2048 help seeds)")
+	seed := train.NewSeed()
+	fs.Var(seed, "seed", "random seed (random when not given; td2048 help seeds)")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores; the statistics stay the same)")
 	interleave := fs.Int("interleave", 0, "greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)")
 	var sf searchFlags
@@ -130,7 +130,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
 		}
 		out := e.stdout
-		sd := seed.value()
+		sd := seed.Value()
 		res := evalresult.Result{Game: g.Name, Network: net.Spec().String(), NetworkText: describe(net.Spec()), Weights: *load,
 			Trained: h.Episodes, Learner: kind.String(), Seed: sd, Depth: opt.Depth, MoveTime: sf.moveTime.Seconds(),
 			Cache: int64(sf.cache), Search: searchText, Threads: threadCount(*threads)}
