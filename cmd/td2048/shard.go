@@ -147,7 +147,7 @@ func (s *shardFlags) claim(force bool) error {
 	if err := safefile.Check(s.progress); err != nil {
 		return usagef("--out: its progress record %v", err)
 	}
-	release, err := claimOutput(s.out, "out", "result", true)
+	release, replace, err := claimResult(s.out, "out", force)
 	if err != nil {
 		return err
 	}
@@ -156,20 +156,21 @@ func (s *shardFlags) claim(force bool) error {
 		release()
 		return err
 	}
-	s.release = sync.OnceFunc(func() { lock.Release(); release() })
-	if force {
-		return nil
-	}
-	head, err := safefile.Sniff(s.out, 256)
-	if err == nil && evalresult.IsResult(head) {
-		s.replace = true
-		return nil
-	}
-	if err := refuseClobber(s.out, "out", "result"); err != nil {
-		s.release()
-		return err
-	}
+	s.release, s.replace = sync.OnceFunc(func() { lock.Release(); release() }), replace
 	return nil
+}
+
+// claimResult locks the result file path (--flagName) and, unless force,
+// refuses a file there that is not an evaluation result; replace says a
+// result is there, to be replaced only by a rerun of its evaluation
+// (refuseResult).
+func claimResult(path, flagName string, force bool) (release func(), replace bool, err error) {
+	if !force {
+		head, err := safefile.Sniff(path, 256)
+		replace = err == nil && evalresult.IsResult(head)
+	}
+	release, err = claimOutput(path, flagName, "result", force || replace)
+	return release, replace, err
 }
 
 // checkRerun, before any game, checks that the weights were not replaced
