@@ -61,17 +61,19 @@ func (s *shardFlags) claimStats(path string, force bool) (release func(), err er
 // Anything it cannot continue from is refused with one line.
 func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	hint := "; not continuing from it (--force starts over)"
+	var prev *evalresult.Result // a result of this evaluation at --out
 	if !force && s.replace {
-		prev, err := refuseResult(s.out, "out", next)
+		r, err := refuseResult(s.out, "out", next)
 		if err != nil {
 			return err
 		}
-		if s.intact(&prev, next) {
-			s.finished = &prev
+		if s.intact(&r, next) {
+			s.finished = &r
 			return nil
 		}
 		// Another build's, or its statistics file gone or other than
 		// asked: played again, and replaced.
+		prev = &r
 	}
 	p, err := evalresult.ReadProgress(s.progress)
 	switch {
@@ -87,18 +89,17 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 		s.prior = &p
 		return nil
 	}
-	if s.stats != "" && !force && !(s.replace && s.sameStats(s.stats)) {
+	if s.stats != "" && !force && !(prev != nil && s.namesStats(prev)) {
 		// A file at --stats that no result of this evaluation names.
 		return refuseClobber(s.stats, "stats", "stats")
 	}
 	return nil
 }
 
-// sameStats reports whether the result at --out names path as its
-// statistics file.
-func (s *shardFlags) sameStats(path string) bool {
-	prev, err := evalresult.Read(s.out)
-	return err == nil && prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
+// namesStats reports whether prev, the result at --out, names --stats as
+// its statistics file.
+func (s *shardFlags) namesStats(prev *evalresult.Result) bool {
+	return prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: *prev}), s.stats)
 }
 
 // intact reports whether prev, a result of the evaluation next, is done:
@@ -107,11 +108,8 @@ func (s *shardFlags) intact(prev, next *evalresult.Result) bool {
 	if prev.Build == nil || !buildinfo.Same(*prev.Build, *next.Build) {
 		return false
 	}
-	if s.stats == "" || prev.Stats == "" {
+	if s.stats == "" || !s.namesStats(prev) {
 		return s.stats == "" && prev.Stats == ""
-	}
-	if !s.sameStats(s.stats) {
-		return false
 	}
 	sum, err := evalresult.HashFile(s.stats)
 	return err == nil && sum == prev.StatsSHA256
@@ -222,7 +220,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 	if s.out != "" && s.prior == nil {
 		// Starting over (--force, or a result played again): an earlier
 		// record goes before the statistics under way are emptied.
-		if err := os.Remove(s.progress); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeRecord(s.progress); err != nil {
 			return games.Evaluation{}, false, err
 		}
 	}
@@ -233,7 +231,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 	}
 	if s.stats != "" {
 		if err := r.openStats(); err != nil {
-			return games.Evaluation{}, false, err
+			return games.Evaluation{}, false, fmt.Errorf("--stats: %w", err)
 		}
 		defer r.sink.f.Close()
 		cfg.Stats = r.bw
@@ -291,33 +289,28 @@ func addEval(a, b games.Evaluation) games.Evaluation {
 // an earlier run left, cut to the lines its record holds.
 func (r *evalRun) openStats() error {
 	s := r.s
-	if s.prior == nil {
-		f, err := os.OpenFile(s.partial, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink = &statsSink{f: f, h: sha256.New()}
-	} else {
+	h, n := sha256.New(), int64(0)
+	if s.prior != nil {
+		h, n = s.hash, s.prior.StatsBytes
 		if s.statsSrc != s.partial { // stopped as it finished: NAME is whole
 			if err := os.Rename(s.statsSrc, s.partial); err != nil {
-				return fmt.Errorf("--stats: %w", err)
+				return err
 			}
 		}
-		f, err := os.OpenFile(s.partial, os.O_WRONLY, 0)
-		if err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		n := s.prior.StatsBytes
-		if err := f.Truncate(n); err != nil { // lines written after the record
-			f.Close()
-			return fmt.Errorf("--stats: %w", err)
-		}
-		if _, err := f.Seek(n, io.SeekStart); err != nil {
-			f.Close()
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink = &statsSink{f: f, h: s.hash, n: n}
 	}
+	f, err := os.OpenFile(s.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(n); err != nil { // lines written after the record
+		f.Close()
+		return err
+	}
+	if _, err := f.Seek(n, io.SeekStart); err != nil {
+		f.Close()
+		return err
+	}
+	r.sink = &statsSink{f: f, h: h, n: n}
 	r.bw = bufio.NewWriterSize(r.sink, 1<<20)
 	return nil
 }
@@ -370,11 +363,8 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 	res.ElapsedMS = r.prior.Elapsed.Milliseconds() + el.Milliseconds()
 	res.WallMS = r.wallMS + time.Since(s.started).Milliseconds()
 	if r.sink != nil {
-		if err := r.bw.Flush(); err != nil {
-			return res, fmt.Errorf("--stats: %w", err)
-		}
-		if err := r.sink.f.Sync(); err != nil {
-			return res, fmt.Errorf("--stats: %w", err)
+		if err := r.syncStats(); err != nil {
+			return res, err
 		}
 		res.Stats, res.StatsSHA256 = s.relStats(), hex.EncodeToString(r.sink.h.Sum(nil))
 	}
@@ -386,8 +376,8 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 func (r *evalRun) stop(ev *games.Evaluation) error {
 	s := r.s
 	if r.sink != nil {
-		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
+		if err := r.syncStats(); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -402,44 +392,58 @@ func (r *evalRun) stop(ev *games.Evaluation) error {
 	return r.record(ev)
 }
 
+// syncStats writes the statistics lines out to the file under way and
+// syncs it.
+func (r *evalRun) syncStats() error {
+	if err := r.bw.Flush(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	if err := r.sink.f.Sync(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	return nil
+}
+
 // finish saves a run that played every game: the statistics file takes
 // its name, then the result is written (a run stopped between the two
 // continues from its record, which counts every game), and the record
 // goes.
 func (r *evalRun) finish(ev *games.Evaluation) error {
 	s := r.s
-	if s.out == "" {
-		if r.sink == nil {
-			return nil
+	var res evalresult.Result
+	var err error
+	switch {
+	case s.out != "":
+		if r.sink != nil && r.kept != s.games {
+			err = r.record(ev)
 		}
-		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
+		if err == nil {
+			res, err = r.result(ev)
 		}
-		if err := r.sink.f.Sync(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink.f.Close() // Windows renames no open file
-		return rename(s.partial, s.stats)
+	case r.sink != nil:
+		err = r.syncStats()
 	}
-	if r.sink != nil && r.kept != s.games {
-		if err := r.record(ev); err != nil {
-			return err
-		}
-	}
-	res, err := r.result(ev)
 	if err != nil {
 		return err
 	}
 	if r.sink != nil {
-		r.sink.f.Close() // flushed and synced by result; Windows renames no open file
+		r.sink.f.Close() // Windows renames no open file
 		if err := rename(s.partial, s.stats); err != nil {
 			return err
 		}
 	}
+	if s.out == "" {
+		return nil
+	}
 	if err := evalresult.Write(s.out, res); err != nil {
 		return err
 	}
-	if err := os.Remove(s.progress); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	return removeRecord(s.progress)
+}
+
+// removeRecord removes the progress record at path, if there is one.
+func removeRecord(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
