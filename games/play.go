@@ -4,12 +4,8 @@ package games
 // of a position (hint, the agent of tui and web) and whole evaluations.
 
 import (
-	"context"
-	"io"
-
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
@@ -54,7 +50,11 @@ func (g *Game) Cells(after board.Board, d int) []int {
 }
 
 // EvalConfig is an evaluation: games played with a network and no
-// learning.
+// learning. Its Config is evaluate.Run's but for the policies, which the
+// game makes of Net and Search (Config's NewPolicy, NewThreesPolicy and
+// Greedy are not read); its Downgrade applies in a game whose descriptor
+// says Downgrades, its Interleave in one that Interleaves, its Stats in
+// one with a course statistics file (StatsFile).
 type EvalConfig struct {
 	Net *ntuple.Network
 	// Search is how moves are chosen: depth 1 without MoveTime is greedy
@@ -63,32 +63,7 @@ type EvalConfig struct {
 	// transposition table the searches share (nil: none).
 	Search search.Options
 	Table  *search.Table
-	// Downgrade, when on, plays with tile-downgrading (search.Downgrade,
-	// TDL2048+'s -h), in a game whose descriptor says Downgrades.
-	Downgrade search.Downgrade
-	Games     int
-	// First is the index of the first game: the games are First ..
-	// First+Games-1 (a shard of a larger evaluation; package evalresult).
-	First int
-	Seed  uint64 // game i draws its tiles from (Seed, i) alone
-	// Threads are the worker goroutines (0: all cores); the statistics do
-	// not depend on them.
-	Threads int
-	// Interleave is the number of greedy games each thread plays in turn
-	// (evaluate.Config.Interleave; 0: the fastest on this processor), in a
-	// game whose descriptor says Interleaves; the statistics do not
-	// depend on it.
-	Interleave int
-	// Stats, for a game with a course statistics file (StatsFile), takes
-	// one line per game in game order.
-	Stats io.Writer
-	// Tick, when set, sees the progress about every 250ms (learn.Snapshot:
-	// Moves counts every move played).
-	Tick func(learn.Snapshot)
-	// Done, when set, is called after each finished game, in game order
-	// (after its line went to Stats), with the evaluation of the games
-	// finished so far (evaluate.Config.Done).
-	Done func(ev *Evaluation)
+	evaluate.Config
 }
 
 // An Evaluation is what an evaluation found: the finished games, a
@@ -101,10 +76,4 @@ type Evaluation = evaluate.Result
 // each thread (EvalConfig.Interleave) in a game that Interleaves.
 func Greedy(opt search.Options) bool {
 	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
-}
-
-// evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
-func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
-	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick, ec.Done = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick, cfg.Done
-	return evaluate.Run(ctx, ec)
 }

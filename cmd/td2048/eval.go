@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
@@ -150,8 +151,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		part.note(e.stderr)
 		prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}
+		cfg := games.EvalConfig{Net: net, Search: opt, Config: evaluate.Config{Downgrade: sf.downgradeOpt(),
+			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
