@@ -26,6 +26,7 @@ import (
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/stats"
 )
 
 // recordEvery is how often a running evaluation records its finished
@@ -264,8 +265,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 func evalOf(res *evalresult.Result, g *games.Game) games.Evaluation {
 	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond}
 	if g.StatsFile { // the course's statistics file comes with its summary's speeds
-		sp := res.Speed()
-		ev.Speed = &sp
+		ev.Speed = &stats.Speed{Slides: res.Moves, Placements: res.Placements, Time: res.TimeMS, SlideTime: res.SlideMS, PlaceTime: res.PlaceMS}
 	}
 	return ev
 }
