@@ -143,7 +143,7 @@ func (s *shardFlags) continues(p *evalresult.Progress, next *evalresult.Result) 
 	}
 	f, err := os.Open(src)
 	if err != nil {
-		return fmt.Errorf("%s records %d games, but their statistics lines are gone: %v", s.progress, d.Count, unwrapPathErr(err))
+		return fmt.Errorf("%s records %d games, but their statistics lines are gone: %v", s.progress, d.Count, safefile.UnwrapPath(err))
 	}
 	defer f.Close()
 	h := sha256.New()

@@ -97,7 +97,7 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 	sum, err := netfile.FileSum(load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		s.release()
-		return fmt.Errorf("cannot read %s: %v", load, unwrapPathErr(err))
+		return fmt.Errorf("cannot read %s: %v", load, safefile.UnwrapPath(err))
 	}
 	s.weights = sum
 	return nil
@@ -240,12 +240,4 @@ func (s *shardFlags) note(w io.Writer) {
 	if s.leftOut != "" {
 		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
 	}
-}
-
-// unwrapPathErr is the cause of a path error.
-func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
