@@ -56,7 +56,7 @@ func (s *shardFlags) claimStats(path string, force bool) (release func(), err er
 
 // resume decides, for the evaluation next (its evaluation fields and
 // build set), what an earlier run left: a finished result of this
-// evaluation and build with its statistics file intact (s.finished:
+// evaluation and build with its statistics file intact (s.done:
 // nothing to play), or a record of the games it finished (s.prior: the
 // run continues after them), or nothing (or force): all games are played.
 // Anything it cannot continue from is refused with one line.
@@ -69,7 +69,7 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 			return err
 		}
 		if s.intact(&r, next) {
-			s.finished = &r
+			s.prior, s.done = &evalresult.Progress{Done: r}, true
 			return nil
 		}
 		// Another build's, or its statistics file gone or other than
@@ -208,14 +208,14 @@ type evalRun struct {
 // play plays what is left of the evaluation cfg (s.first, s.games) and
 // returns the evaluation of all its games finished, earlier runs'
 // included, and whether that is all of them. A finished evaluation
-// (s.finished) plays nothing. With --out it records the games finished as
+// (s.done) plays nothing. With --out it records the games finished as
 // it goes, and when interrupted; once all are played, it saves the
 // result (the statistics file first).
 func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConfig) (games.Evaluation, bool, error) {
-	if s.finished != nil {
+	if s.done {
 		// A run stopped after its result was written leaves its record.
 		os.Remove(s.progress)
-		return evalOf(s.finished, g), true, nil
+		return evalOf(&s.prior.Done, g), true, nil
 	}
 	r := &evalRun{s: s, start: time.Now()}
 	if s.out != "" && s.prior == nil {

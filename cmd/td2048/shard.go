@@ -47,8 +47,8 @@ type shardFlags struct {
 	// and the one under way (checkpoint.go).
 	progress, stats, partial string
 	next                     evalresult.Result    // the result's evaluation fields and build
-	finished                 *evalresult.Result   // a result of this evaluation there, done: nothing to play
 	prior                    *evalresult.Progress // games an earlier run finished: continued after them
+	done                     bool                 // prior.Done is a result of this evaluation there: nothing to play
 	hash                     hash.Hash            // the checksum of the statistics lines prior records
 	statsSrc                 string               // where those lines are
 }
@@ -216,8 +216,8 @@ func (s *shardFlags) header(w io.Writer) {
 	}
 	fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", s.shard, s.first, s.first+s.games-1, s.total, s.out)
 	switch {
-	case s.finished != nil:
-		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.finished.Build))
+	case s.done:
+		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.prior.Done.Build))
 	case s.prior != nil:
 		d := &s.prior.Done
 		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", s.first+d.Count, s.first, s.first+d.Count-1, d.Count, s.games, s.progress)
@@ -226,13 +226,10 @@ func (s *shardFlags) header(w io.Writer) {
 
 // earlier is how many of the games an earlier run finished.
 func (s *shardFlags) earlier() int {
-	switch {
-	case s.finished != nil:
-		return s.finished.Count
-	case s.prior != nil:
-		return s.prior.Done.Count
+	if s.prior == nil {
+		return 0
 	}
-	return 0
+	return s.prior.Done.Count
 }
 
 // note warns that the job array runs only some of the shards.
