@@ -165,12 +165,18 @@ func (s *shardFlags) claim(force bool) error {
 // result is there, to be replaced only by a rerun of its evaluation
 // (refuseResult).
 func claimResult(path, flagName string, force bool) (release func(), replace bool, err error) {
-	if !force {
-		head, err := safefile.Sniff(path, 256)
-		replace = err == nil && evalresult.IsResult(head)
+	release, err = claimOutput(path, flagName, "result", true)
+	if err != nil || force {
+		return release, false, err
 	}
-	release, err = claimOutput(path, flagName, "result", force || replace)
-	return release, replace, err
+	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
+		return release, true, nil
+	}
+	if err := refuseClobber(path, flagName, "result"); err != nil {
+		release()
+		return nil, false, err
+	}
+	return release, false, nil
 }
 
 // checkRerun, before any game, checks that the weights were not replaced
