@@ -195,9 +195,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		res.Block.Add(g.ep.Score, g.ep.MaxTile, g.ep.Moves)
-		if s := res.Speed; s != nil {
-			s.Slides, s.Placements, s.Time = s.Slides+g.speed.Slides, s.Placements+g.speed.Placements, s.Time+g.speed.Time
-			s.SlideTime, s.PlaceTime = s.SlideTime+g.speed.SlideTime, s.PlaceTime+g.speed.PlaceTime
+		if res.Speed != nil {
+			res.Speed.Add(&g.speed)
 		}
 		if cfg.Stats != nil {
 			if _, err := cfg.Stats.Write(g.line); err != nil {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -25,7 +26,7 @@ func TestEvaluateDone(t *testing.T) {
 			t.Run(fmt.Sprintf("%s threads %d interleave %d", name, c.threads, c.interleave), func(t *testing.T) {
 				g := MustLookup(name)
 				run := func(first, games int, lines *bytes.Buffer, done func(*Evaluation)) Evaluation {
-					cfg := EvalConfig{Net: net, Search: search.Options{Depth: 1}, Games: games, First: first, Seed: 3, Threads: c.threads, Done: done}
+					cfg := EvalConfig{Net: net, Search: search.Options{Depth: 1}, Config: evaluate.Config{Games: games, First: first, Seed: 3, Threads: c.threads, Done: done}}
 					if g.Interleaves {
 						cfg.Interleave = c.interleave
 					}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -40,7 +41,7 @@ func ExampleGame_Evaluate() {
 	for _, name := range games.Names() {
 		g := games.MustLookup(name)
 		net := ntuple.MustNew("0123,4567") // a small network either game can use
-		ev, err := g.Evaluate(context.Background(), games.EvalConfig{Net: net, Search: search.Options{Depth: 1}, Games: 20, Seed: 1, Threads: 1})
+		ev, err := g.Evaluate(context.Background(), games.EvalConfig{Net: net, Search: search.Options{Depth: 1}, Config: evaluate.Config{Games: 20, Seed: 1, Threads: 1}})
 		net.Free()
 		fmt.Println(g.Title, ev.Block.Games, "games", err, ev.Block.Reach(g.Goal))
 	}

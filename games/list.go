@@ -71,13 +71,13 @@ var game2048 = &Game{
 		return advisor2048{search.NewSearcher(net, opt, tt)}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
-		ec := evaluate.Config{Interleave: cfg.Interleave, Downgrade: cfg.Downgrade}
+		ec := cfg.Config
 		if Greedy(cfg.Search) {
 			ec.Greedy = cfg.Net
 		} else {
 			ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
-		return evaluateWith(ctx, cfg, ec)
+		return evaluate.Run(ctx, ec)
 	},
 	Downgrades:  true,
 	Interleaves: true,
@@ -128,11 +128,12 @@ var gameThrees = &Game{
 		if cfg.Downgrade.On() {
 			return Evaluation{}, errors.New("Threes! has no tiles to downgrade")
 		}
-		newPolicy := func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
+		ec := cfg.Config
+		ec.NewThreesPolicy = func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
 		if !Greedy(cfg.Search) {
-			newPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
+			ec.NewThreesPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
-		return evaluateWith(ctx, cfg, evaluate.Config{NewThreesPolicy: newPolicy, Stats: cfg.Stats})
+		return evaluate.Run(ctx, ec)
 	},
 	StatsFile: true,
 	WriteEval: func(w io.Writer, ev *Evaluation) error {

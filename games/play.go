@@ -4,17 +4,11 @@ package games
 // of a position (hint, the agent of tui and web) and whole evaluations.
 
 import (
-	"context"
-	"io"
-	"time"
-
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
-	"github.com/td2048/td2048/stats"
 )
 
 // An Advisor values the four moves of a game's positions with a network:
@@ -56,7 +50,11 @@ func (g *Game) Cells(after board.Board, d int) []int {
 }
 
 // EvalConfig is an evaluation: games played with a network and no
-// learning.
+// learning. Its Config is evaluate.Run's but for the policies, which the
+// game makes of Net and Search (Config's NewPolicy, NewThreesPolicy and
+// Greedy are not read); its Downgrade applies in a game whose descriptor
+// says Downgrades, its Interleave in one that Interleaves, its Stats in
+// one with a course statistics file (StatsFile).
 type EvalConfig struct {
 	Net *ntuple.Network
 	// Search is how moves are chosen: depth 1 without MoveTime is greedy
@@ -65,75 +63,17 @@ type EvalConfig struct {
 	// transposition table the searches share (nil: none).
 	Search search.Options
 	Table  *search.Table
-	// Downgrade, when on, plays with tile-downgrading (search.Downgrade,
-	// TDL2048+'s -h), in a game whose descriptor says Downgrades.
-	Downgrade search.Downgrade
-	Games     int
-	// First is the index of the first game: the games are First ..
-	// First+Games-1 (a shard of a larger evaluation; package evalresult).
-	First int
-	Seed  uint64 // game i draws its tiles from (Seed, i) alone
-	// Threads are the worker goroutines (0: all cores); the statistics do
-	// not depend on them.
-	Threads int
-	// Interleave is the number of greedy games each thread plays in turn
-	// (evaluate.Config.Interleave; 0: the fastest on this processor), in a
-	// game whose descriptor says Interleaves; the statistics do not
-	// depend on it.
-	Interleave int
-	// Stats, for a game with a course statistics file (StatsFile), takes
-	// one line per game in game order.
-	Stats io.Writer
-	// Tick, when set, sees the progress about every 250ms (learn.Snapshot:
-	// Moves counts every move played).
-	Tick func(learn.Snapshot)
-	// Done, when set, is called after each finished game, in game order
-	// (after its line went to Stats), with the evaluation of the games
-	// finished so far: its Block, and Speed and Placements in a game with
-	// a course summary; not Moves or Elapsed. It runs while the workers
-	// wait to hand on their games, so it should be quick or rare; it must
-	// not keep ev.
-	Done func(ev *Evaluation)
+	evaluate.Config
 }
 
 // An Evaluation is what an evaluation found: the finished games, a
-// prefix 0..k-1 of all when it was interrupted.
-type Evaluation struct {
-	Block   stats.Block
-	Moves   int64 // every move played, abandoned games' included
-	Elapsed time.Duration
-	// Speed is the speed part of a course summary that has one (Threes!'),
-	// nil otherwise; Placements the tiles the environment placed.
-	Speed      *stats.Speed
-	Placements int64
-}
+// prefix 0..k-1 of all when it was interrupted (evaluate.Result: its
+// Speed is the Threes! course summary's, nil in 2048).
+type Evaluation = evaluate.Result
 
 // Greedy reports whether opt asks for greedy play: search.Greedy on an
 // after-state network, whose evaluations play several games in turn on
 // each thread (EvalConfig.Interleave) in a game that Interleaves.
 func Greedy(opt search.Options) bool {
 	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
-}
-
-// evaluateWith plays the evaluation cfg with ec's policies (evaluate.Run).
-func evaluateWith(ctx context.Context, cfg EvalConfig, ec evaluate.Config) (Evaluation, error) {
-	ec.Games, ec.First, ec.Seed, ec.Threads, ec.Tick = cfg.Games, cfg.First, cfg.Seed, cfg.Threads, cfg.Tick
-	if cfg.Done != nil {
-		var ev Evaluation // one, reused: Done keeps none
-		ec.Done = func(r *evaluate.Result) {
-			ev = evaluation(r)
-			cfg.Done(&ev)
-		}
-	}
-	r, err := evaluate.Run(ctx, ec)
-	return evaluation(&r), err
-}
-
-// evaluation is an evaluation's result as the faces see it.
-func evaluation(r *evaluate.Result) Evaluation {
-	ev := Evaluation{Block: r.Block, Moves: r.Moves, Elapsed: r.Elapsed, Speed: r.Speed}
-	if r.Speed != nil {
-		ev.Placements = r.Speed.Placements
-	}
-	return ev
 }

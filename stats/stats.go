@@ -170,6 +170,12 @@ type Speed struct {
 	Time, SlideTime, PlaceTime int64
 }
 
+// Add counts the actions and times of o too.
+func (s *Speed) Add(o *Speed) {
+	s.Slides, s.Placements, s.Time = s.Slides+o.Slides, s.Placements+o.Placements, s.Time+o.Time
+	s.SlideTime, s.PlaceTime = s.SlideTime+o.SlideTime, s.PlaceTime+o.PlaceTime
+}
+
 // Ops is the rate of actions per second over ms milliseconds, and whether
 // it is known (ms > 0).
 func Ops(actions, ms int64) (float64, bool) {

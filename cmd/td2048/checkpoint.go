@@ -56,23 +56,25 @@ func (s *shardFlags) claimStats(path string, force bool) (release func(), err er
 
 // resume decides, for the evaluation next (its evaluation fields and
 // build set), what an earlier run left: a finished result of this
-// evaluation and build with its statistics file intact (s.finished:
+// evaluation and build with its statistics file intact (s.done:
 // nothing to play), or a record of the games it finished (s.prior: the
 // run continues after them), or nothing (or force): all games are played.
 // Anything it cannot continue from is refused with one line.
 func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 	hint := "; not continuing from it (--force starts over)"
+	var prev *evalresult.Result // a result of this evaluation at --out
 	if !force && s.replace {
-		prev, err := refuseResult(s.out, "out", next)
+		r, err := refuseResult(s.out, "out", next)
 		if err != nil {
 			return err
 		}
-		if s.intact(&prev, next) {
-			s.finished = &prev
+		if s.intact(&r, next) {
+			s.prior, s.done = &evalresult.Progress{Done: r}, true
 			return nil
 		}
 		// Another build's, or its statistics file gone or other than
 		// asked: played again, and replaced.
+		prev = &r
 	}
 	p, err := evalresult.ReadProgress(s.progress)
 	switch {
@@ -88,18 +90,17 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 		s.prior = &p
 		return nil
 	}
-	if s.stats != "" && !force && !(s.replace && s.sameStats(s.stats)) {
+	if s.stats != "" && !force && !(prev != nil && s.namesStats(prev)) {
 		// A file at --stats that no result of this evaluation names.
 		return refuseClobber(s.stats, "stats", "stats")
 	}
 	return nil
 }
 
-// sameStats reports whether the result at --out names path as its
-// statistics file.
-func (s *shardFlags) sameStats(path string) bool {
-	prev, err := evalresult.Read(s.out)
-	return err == nil && prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: prev}), path)
+// namesStats reports whether prev, the result at --out, names --stats as
+// its statistics file.
+func (s *shardFlags) namesStats(prev *evalresult.Result) bool {
+	return prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: *prev}), s.stats)
 }
 
 // intact reports whether prev, a result of the evaluation next, is done:
@@ -108,11 +109,8 @@ func (s *shardFlags) intact(prev, next *evalresult.Result) bool {
 	if prev.Build == nil || !buildinfo.Same(*prev.Build, *next.Build) {
 		return false
 	}
-	if s.stats == "" || prev.Stats == "" {
+	if s.stats == "" || !s.namesStats(prev) {
 		return s.stats == "" && prev.Stats == ""
-	}
-	if !s.sameStats(s.stats) {
-		return false
 	}
 	sum, err := evalresult.HashFile(s.stats)
 	return err == nil && sum == prev.StatsSHA256
@@ -145,7 +143,7 @@ func (s *shardFlags) continues(p *evalresult.Progress, next *evalresult.Result) 
 	}
 	f, err := os.Open(src)
 	if err != nil {
-		return fmt.Errorf("%s records %d games, but their statistics lines are gone: %v", s.progress, d.Count, unwrapPathErr(err))
+		return fmt.Errorf("%s records %d games, but their statistics lines are gone: %v", s.progress, d.Count, safefile.UnwrapPath(err))
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -210,20 +208,20 @@ type evalRun struct {
 // play plays what is left of the evaluation cfg (s.first, s.games) and
 // returns the evaluation of all its games finished, earlier runs'
 // included, and whether that is all of them. A finished evaluation
-// (s.finished) plays nothing. With --out it records the games finished as
+// (s.done) plays nothing. With --out it records the games finished as
 // it goes, and when interrupted; once all are played, it saves the
 // result (the statistics file first).
 func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConfig) (games.Evaluation, bool, error) {
-	if s.finished != nil {
+	if s.done {
 		// A run stopped after its result was written leaves its record.
 		os.Remove(s.progress)
-		return evalOf(s.finished, g), true, nil
+		return evalOf(&s.prior.Done, g), true, nil
 	}
 	r := &evalRun{s: s, start: time.Now()}
 	if s.out != "" && s.prior == nil {
 		// Starting over (--force, or a result played again): an earlier
 		// record goes before the statistics under way are emptied.
-		if err := os.Remove(s.progress); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeRecord(s.progress); err != nil {
 			return games.Evaluation{}, false, err
 		}
 	}
@@ -234,7 +232,7 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 	}
 	if s.stats != "" {
 		if err := r.openStats(); err != nil {
-			return games.Evaluation{}, false, err
+			return games.Evaluation{}, false, fmt.Errorf("--stats: %w", err)
 		}
 		defer r.sink.f.Close()
 		cfg.Stats = r.bw
@@ -265,10 +263,9 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 
 // evalOf is the evaluation a result holds.
 func evalOf(res *evalresult.Result, g *games.Game) games.Evaluation {
-	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond, Placements: res.Placements}
+	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond}
 	if g.StatsFile { // the course's statistics file comes with its summary's speeds
-		sp := res.Speed()
-		ev.Speed = &sp
+		ev.Speed = &stats.Speed{Slides: res.Moves, Placements: res.Placements, Time: res.TimeMS, SlideTime: res.SlideMS, PlaceTime: res.PlaceMS}
 	}
 	return ev
 }
@@ -278,17 +275,11 @@ func addEval(a, b games.Evaluation) games.Evaluation {
 	a.Block.Merge(&b.Block)
 	a.Moves += b.Moves
 	a.Elapsed += b.Elapsed
-	a.Placements += b.Placements
 	if b.Speed != nil {
-		var sp stats.Speed
+		sp := *b.Speed
 		if a.Speed != nil {
-			sp = *a.Speed
+			sp.Add(a.Speed)
 		}
-		sp.Slides += b.Speed.Slides
-		sp.Placements += b.Speed.Placements
-		sp.Time += b.Speed.Time
-		sp.SlideTime += b.Speed.SlideTime
-		sp.PlaceTime += b.Speed.PlaceTime
 		a.Speed = &sp
 	}
 	return a
@@ -298,33 +289,28 @@ func addEval(a, b games.Evaluation) games.Evaluation {
 // an earlier run left, cut to the lines its record holds.
 func (r *evalRun) openStats() error {
 	s := r.s
-	if s.prior == nil {
-		f, err := os.OpenFile(s.partial, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
-		if err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink = &statsSink{f: f, h: sha256.New()}
-	} else {
+	h, n := sha256.New(), int64(0)
+	if s.prior != nil {
+		h, n = s.hash, s.prior.StatsBytes
 		if s.statsSrc != s.partial { // stopped as it finished: NAME is whole
 			if err := os.Rename(s.statsSrc, s.partial); err != nil {
-				return fmt.Errorf("--stats: %w", err)
+				return err
 			}
 		}
-		f, err := os.OpenFile(s.partial, os.O_WRONLY, 0)
-		if err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		n := s.prior.StatsBytes
-		if err := f.Truncate(n); err != nil { // lines written after the record
-			f.Close()
-			return fmt.Errorf("--stats: %w", err)
-		}
-		if _, err := f.Seek(n, io.SeekStart); err != nil {
-			f.Close()
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink = &statsSink{f: f, h: s.hash, n: n}
 	}
+	f, err := os.OpenFile(s.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(n); err != nil { // lines written after the record
+		f.Close()
+		return err
+	}
+	if _, err := f.Seek(n, io.SeekStart); err != nil {
+		f.Close()
+		return err
+	}
+	r.sink = &statsSink{f: f, h: h, n: n}
 	r.bw = bufio.NewWriterSize(r.sink, 1<<20)
 	return nil
 }
@@ -377,11 +363,8 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 	res.ElapsedMS = r.prior.Elapsed.Milliseconds() + el.Milliseconds()
 	res.WallMS = r.wallMS + time.Since(s.started).Milliseconds()
 	if r.sink != nil {
-		if err := r.bw.Flush(); err != nil {
-			return res, fmt.Errorf("--stats: %w", err)
-		}
-		if err := r.sink.f.Sync(); err != nil {
-			return res, fmt.Errorf("--stats: %w", err)
+		if err := r.syncStats(); err != nil {
+			return res, err
 		}
 		res.Stats, res.StatsSHA256 = s.relStats(), hex.EncodeToString(r.sink.h.Sum(nil))
 	}
@@ -393,8 +376,8 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 func (r *evalRun) stop(ev *games.Evaluation) error {
 	s := r.s
 	if r.sink != nil {
-		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
+		if err := r.syncStats(); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -409,44 +392,58 @@ func (r *evalRun) stop(ev *games.Evaluation) error {
 	return r.record(ev)
 }
 
+// syncStats writes the statistics lines out to the file under way and
+// syncs it.
+func (r *evalRun) syncStats() error {
+	if err := r.bw.Flush(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	if err := r.sink.f.Sync(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	return nil
+}
+
 // finish saves a run that played every game: the statistics file takes
 // its name, then the result is written (a run stopped between the two
 // continues from its record, which counts every game), and the record
 // goes.
 func (r *evalRun) finish(ev *games.Evaluation) error {
 	s := r.s
-	if s.out == "" {
-		if r.sink == nil {
-			return nil
+	var res evalresult.Result
+	var err error
+	switch {
+	case s.out != "":
+		if r.sink != nil && r.kept != s.games {
+			err = r.record(ev)
 		}
-		if err := r.bw.Flush(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
+		if err == nil {
+			res, err = r.result(ev)
 		}
-		if err := r.sink.f.Sync(); err != nil {
-			return fmt.Errorf("--stats: %w", err)
-		}
-		r.sink.f.Close() // Windows renames no open file
-		return rename(s.partial, s.stats)
+	case r.sink != nil:
+		err = r.syncStats()
 	}
-	if r.sink != nil && r.kept != s.games {
-		if err := r.record(ev); err != nil {
-			return err
-		}
-	}
-	res, err := r.result(ev)
 	if err != nil {
 		return err
 	}
 	if r.sink != nil {
-		r.sink.f.Close() // flushed and synced by result; Windows renames no open file
+		r.sink.f.Close() // Windows renames no open file
 		if err := rename(s.partial, s.stats); err != nil {
 			return err
 		}
 	}
+	if s.out == "" {
+		return nil
+	}
 	if err := evalresult.Write(s.out, res); err != nil {
 		return err
 	}
-	if err := os.Remove(s.progress); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	return removeRecord(s.progress)
+}
+
+// removeRecord removes the progress record at path, if there is one.
+func removeRecord(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil

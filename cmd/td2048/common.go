@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,38 +17,6 @@ import (
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 )
-
-// seedFlag is a seed that is random unless given.
-type seedFlag struct {
-	set bool
-	v   uint64
-}
-
-func (s *seedFlag) String() string {
-	if !s.set {
-		return ""
-	}
-	return strconv.FormatUint(s.v, 10)
-}
-
-func (s *seedFlag) Type() string { return "uint" }
-
-func (s *seedFlag) Set(v string) error {
-	x, err := strconv.ParseUint(v, 0, 64)
-	if err != nil {
-		return fmt.Errorf("seed %q is not an unsigned integer", v)
-	}
-	s.v, s.set = x, true
-	return nil
-}
-
-// value returns the seed, drawing one from the system if none was given.
-func (s *seedFlag) value() uint64 {
-	if !s.set {
-		s.v, s.set = rand.Uint64()>>1, true
-	}
-	return s.v
-}
 
 // loadFor loads weights for game g (td2048's format, the course demo's
 // 2048.bin or TDL2048+'s .w, told apart by content), held as w says

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
@@ -52,8 +53,8 @@ and takes its name only when every game is in it.`,
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	load := fs.String("load", "", loadHelp("weights to play with"))
 	nGames := fs.Int("games", 1000, "games to play")
-	var seed seedFlag
-	fs.Var(&seed, "seed", "random seed (random when not given; td2048 help seeds)")
+	seed := train.NewSeed()
+	fs.Var(seed, "seed", "random seed (random when not given; td2048 help seeds)")
 	threads := fs.Int("threads", 0, "worker threads (0: all cores; the statistics stay the same)")
 	interleave := fs.Int("interleave", 0, "greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)")
 	var sf searchFlags
@@ -130,7 +131,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
 		}
 		out := e.stdout
-		sd := seed.value()
+		sd := seed.Value()
 		res := evalresult.Result{Game: g.Name, Network: net.Spec().String(), NetworkText: describe(net.Spec()), Weights: *load,
 			Trained: h.Episodes, Learner: kind.String(), Seed: sd, Depth: opt.Depth, MoveTime: sf.moveTime.Seconds(),
 			Cache: int64(sf.cache), Search: searchText, Threads: threadCount(*threads)}
@@ -150,8 +151,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		part.note(e.stderr)
 		prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: opt, Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}
+		cfg := games.EvalConfig{Net: net, Search: opt, Config: evaluate.Config{Downgrade: sf.downgradeOpt(),
+			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}}
 		cfg.Search.Stop = ctx.Done()
 		if sf.depth > 1 || sf.moveTime > 0 {
 			cfg.Table = search.NewTable(int64(sf.cache))
@@ -365,7 +366,7 @@ func newEvalJSON(g *games.Game, res *evalresult.Result, learner string, cfg *gam
 		r.Cache = cfg.Table.Bytes()
 	}
 	if ev.Speed != nil {
-		r.Placements, r.Ops = ev.Placements, newOpsJSON(*ev.Speed)
+		r.Placements, r.Ops = ev.Speed.Placements, newOpsJSON(*ev.Speed)
 	}
 	if moveThreads > 1 {
 		r.MoveThreads = moveThreads

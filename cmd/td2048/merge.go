@@ -79,29 +79,24 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 		if *statsOut != "" && parts[0].Stats == "" {
 			return usagef("--stats: the shards wrote no statistics files (eval --game threes --stats FILE writes them)")
 		}
-		for _, o := range []struct{ path, flag, want string }{{*out, "out", "result"}, {*statsOut, "stats", "stats"}} {
-			if o.path == "" {
-				continue
-			}
-			// A result at --out is replaced by the merge of its evaluation.
-			rerun := false
-			if o.flag == "out" && !*force {
-				if head, err := safefile.Sniff(o.path, 256); err == nil && evalresult.IsResult(head) {
-					rerun = true
-				}
-			}
-			release, err := claimOutput(o.path, o.flag, o.want, *force || rerun)
+		if *out != "" {
+			release, replace, err := claimResult(*out, "out", *force)
 			if err != nil {
 				return err
 			}
 			defer release()
-			if rerun {
-				if _, err := refuseResult(o.path, o.flag, &m); err != nil {
+			if replace {
+				if _, err := refuseResult(*out, "out", &m); err != nil {
 					return err
 				}
 			}
 		}
 		if *statsOut != "" {
+			release, err := claimOutput(*statsOut, "stats", "stats", *force)
+			if err != nil {
+				return err
+			}
+			defer release()
 			if err := concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
 				return err
 			}

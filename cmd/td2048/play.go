@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/internal/tui"
 	"github.com/td2048/td2048/stats"
 )
@@ -32,8 +33,8 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
 	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
 	auto := fs.Bool("auto", false, "start with the agent playing")
-	var seed seedFlag
-	fs.Var(&seed, "seed", "seed of the first game, shown on screen; each new game takes the next (random when not given)")
+	seed := train.NewSeed()
+	fs.Var(seed, "seed", "seed of the first game, shown on screen; each new game takes the next (random when not given)")
 	cache := byteSize(64 << 20)
 	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
 	var pf playFlags
@@ -73,7 +74,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			net.Free()
 		}()
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
+			TableBytes: int64(cache), Seed: seed.Value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

@@ -173,17 +173,7 @@ func join(parts []part, sep string) string {
 // single part still too wide is cut.
 func fit(parts []part, width int) string {
 	width = max(width, 1)
-	for {
-		n := 0
-		for i, pt := range parts {
-			if i > 0 {
-				n += 2
-			}
-			n += utf8.RuneCountInString(pt.text)
-		}
-		if n <= width || len(parts) <= 1 {
-			break
-		}
+	for len(parts) > 1 && utf8.RuneCountInString(join(parts, "  ")) > width {
 		low := 0
 		for i, pt := range parts {
 			if pt.rank < parts[low].rank {

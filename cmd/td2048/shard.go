@@ -47,8 +47,8 @@ type shardFlags struct {
 	// and the one under way (checkpoint.go).
 	progress, stats, partial string
 	next                     evalresult.Result    // the result's evaluation fields and build
-	finished                 *evalresult.Result   // a result of this evaluation there, done: nothing to play
 	prior                    *evalresult.Progress // games an earlier run finished: continued after them
+	done                     bool                 // prior.Done is a result of this evaluation there: nothing to play
 	hash                     hash.Hash            // the checksum of the statistics lines prior records
 	statsSrc                 string               // where those lines are
 }
@@ -97,7 +97,7 @@ func (s *shardFlags) resolve(total int, load string, force bool) error {
 	sum, err := netfile.FileSum(load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		s.release()
-		return fmt.Errorf("cannot read %s: %v", load, unwrapPathErr(err))
+		return fmt.Errorf("cannot read %s: %v", load, safefile.UnwrapPath(err))
 	}
 	s.weights = sum
 	return nil
@@ -147,7 +147,7 @@ func (s *shardFlags) claim(force bool) error {
 	if err := safefile.Check(s.progress); err != nil {
 		return usagef("--out: its progress record %v", err)
 	}
-	release, err := claimOutput(s.out, "out", "result", true)
+	release, replace, err := claimResult(s.out, "out", force)
 	if err != nil {
 		return err
 	}
@@ -156,20 +156,27 @@ func (s *shardFlags) claim(force bool) error {
 		release()
 		return err
 	}
-	s.release = sync.OnceFunc(func() { lock.Release(); release() })
-	if force {
-		return nil
-	}
-	head, err := safefile.Sniff(s.out, 256)
-	if err == nil && evalresult.IsResult(head) {
-		s.replace = true
-		return nil
-	}
-	if err := refuseClobber(s.out, "out", "result"); err != nil {
-		s.release()
-		return err
-	}
+	s.release, s.replace = sync.OnceFunc(func() { lock.Release(); release() }), replace
 	return nil
+}
+
+// claimResult locks the result file path (--flagName) and, unless force,
+// refuses a file there that is not an evaluation result; replace says a
+// result is there, to be replaced only by a rerun of its evaluation
+// (refuseResult).
+func claimResult(path, flagName string, force bool) (release func(), replace bool, err error) {
+	release, err = claimOutput(path, flagName, "result", true)
+	if err != nil || force {
+		return release, false, err
+	}
+	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
+		return release, true, nil
+	}
+	if err := refuseClobber(path, flagName, "result"); err != nil {
+		release()
+		return nil, false, err
+	}
+	return release, false, nil
 }
 
 // checkRerun, before any game, checks that the weights were not replaced
@@ -215,8 +222,8 @@ func (s *shardFlags) header(w io.Writer) {
 	}
 	fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", s.shard, s.first, s.first+s.games-1, s.total, s.out)
 	switch {
-	case s.finished != nil:
-		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.finished.Build))
+	case s.done:
+		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.out, describeBuild(s.prior.Done.Build))
 	case s.prior != nil:
 		d := &s.prior.Done
 		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", s.first+d.Count, s.first, s.first+d.Count-1, d.Count, s.games, s.progress)
@@ -225,13 +232,10 @@ func (s *shardFlags) header(w io.Writer) {
 
 // earlier is how many of the games an earlier run finished.
 func (s *shardFlags) earlier() int {
-	switch {
-	case s.finished != nil:
-		return s.finished.Count
-	case s.prior != nil:
-		return s.prior.Done.Count
+	if s.prior == nil {
+		return 0
 	}
-	return 0
+	return s.prior.Done.Count
 }
 
 // note warns that the job array runs only some of the shards.
@@ -239,12 +243,4 @@ func (s *shardFlags) note(w io.Writer) {
 	if s.leftOut != "" {
 		fmt.Fprintf(w, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", s.leftOut)
 	}
-}
-
-// unwrapPathErr is the cause of a path error.
-func unwrapPathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }

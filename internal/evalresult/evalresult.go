@@ -160,11 +160,6 @@ func (r *Result) SetBlock(b *stats.Block) {
 	r.End = append([]int{}, b.End[:n]...)
 }
 
-// Speed is the Threes! course summary's speed of the result.
-func (r *Result) Speed() stats.Speed {
-	return stats.Speed{Slides: r.Moves, Placements: r.Placements, Time: r.TimeMS, SlideTime: r.SlideMS, PlaceTime: r.PlaceMS}
-}
-
 // checksum is the SHA-256 of v's JSON encoding with its checksum field,
 // *sum, empty.
 func checksum(v any, sum *string) (string, error) {
@@ -433,10 +428,8 @@ func Merge(parts []Part, opt MergeOptions) (Result, error) {
 	if mixed {
 		m.Build, m.MixedBuilds = nil, true
 	}
-	var b stats.Block
-	m.ElapsedMS, m.WallMS, m.Placements, m.TimeMS, m.SlideMS, m.PlaceMS = 0, 0, 0, 0, 0, 0
-	for i := range ps {
-		p := &ps[i].Result
+	b := first.Block()
+	for _, p := range ps[1:] {
 		pb := p.Block()
 		b.Merge(&pb)
 		m.ElapsedMS += p.ElapsedMS

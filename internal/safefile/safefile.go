@@ -59,7 +59,7 @@ func Resolve(path string) (string, error) {
 		}
 		t, err := os.Readlink(p)
 		if err != nil {
-			return "", fmt.Errorf("%s: %v", path, unwrapPath(err))
+			return "", fmt.Errorf("%s: %v", path, UnwrapPath(err))
 		}
 		if !filepath.IsAbs(t) {
 			t = filepath.Join(dir, t)
@@ -125,14 +125,14 @@ func check(path, real string) error {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("cannot write %s: folder %s does not exist", path, shown)
 		}
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	if !fi.IsDir() {
 		return fmt.Errorf("cannot write %s: %s is not a folder", path, shown)
 	}
 	f, err := os.CreateTemp(dir, tempPattern(real))
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("cannot write %s: %v", path, UnwrapPath(err))
 	}
 	f.Close()
 	os.Remove(f.Name())
@@ -152,8 +152,9 @@ func kindOf(m fs.FileMode) string {
 	return "a special file"
 }
 
-// unwrapPath drops the temporary file's name from an error about it.
-func unwrapPath(err error) error {
+// UnwrapPath is the cause of an error about a path (os.PathError,
+// os.LinkError): the message without the path, which the caller words.
+func UnwrapPath(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -284,7 +285,7 @@ func Acquire(path string) (*Lock, error) {
 	for range 10 {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
-			return nil, fmt.Errorf("lock %s: %v", path, unwrapPath(err))
+			return nil, fmt.Errorf("lock %s: %v", path, UnwrapPath(err))
 		}
 		if isHeld, err := tryLock(f); err != nil {
 			b, _ := io.ReadAll(io.LimitReader(f, 4096))
@@ -499,7 +500,7 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(real)
 	f, err := os.CreateTemp(dir, tempPattern(real))
 	if err != nil {
-		return fmt.Errorf("save %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %v", path, UnwrapPath(err))
 	}
 	defer func() {
 		if err != nil {
@@ -509,19 +510,19 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	}()
 	h := &holes{f: f}
 	if err = write(h); err != nil {
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	if err = f.Truncate(h.off); err != nil { // a hole at the end
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	// The holder of the lock locks the new file before it takes the old
 	// one's place, so that it is never there unlocked.
@@ -539,7 +540,7 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 		if next != nil {
 			next.Close()
 		}
-		return fmt.Errorf("save %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
 	}
 	if next != nil {
 		held.Lock()

@@ -2,6 +2,7 @@ package train
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -38,7 +39,7 @@ func (s *Spec) AddFlags(fs *flag.FlagSet) {
 		case *Duration:
 			fs.DurationVar((*time.Duration)(p), f.Flag, time.Duration(*p), f.Help)
 		case **uint64:
-			fs.Var(seed{p}, f.Flag, f.Help)
+			fs.Var(Seed{p}, f.Flag, f.Help)
 		default:
 			panic("train: no flag for Spec field " + f.Key)
 		}
@@ -74,23 +75,36 @@ func (n *nonEmpty) Set(v string) error {
 	return nil
 }
 
-// seed is a seed flag: random (nil) unless given.
-type seed struct{ p **uint64 }
+// A Seed is a seed flag: random (nil) unless given; a Spec's --seed, and
+// the seed of the commands that play.
+type Seed struct{ p **uint64 }
 
-func (s seed) String() string {
+// NewSeed is a seed flag of its own, not yet given.
+func NewSeed() Seed { return Seed{new(*uint64)} }
+
+func (s Seed) String() string {
 	if *s.p == nil {
 		return ""
 	}
 	return strconv.FormatUint(**s.p, 10)
 }
 
-func (s seed) Type() string { return "uint" }
+func (s Seed) Type() string { return "uint" }
 
-func (s seed) Set(v string) error {
+func (s Seed) Set(v string) error {
 	x, err := strconv.ParseUint(v, 0, 64)
 	if err != nil {
 		return errors.New("seed " + strconv.Quote(v) + " is not an unsigned integer")
 	}
 	*s.p = &x
 	return nil
+}
+
+// Value is the seed, drawn from the system (and kept) if none was given.
+func (s Seed) Value() uint64 {
+	if *s.p == nil {
+		sd := rand.Uint64() >> 1
+		*s.p = &sd
+	}
+	return **s.p
 }

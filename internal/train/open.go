@@ -3,7 +3,6 @@ package train
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"strconv"
@@ -150,10 +149,7 @@ func (r *Run) settle(given Given) error {
 	if s.Threads == 0 { // all cores
 		s.Threads = runtime.GOMAXPROCS(0)
 	}
-	if s.Seed == nil {
-		sd := rand.Uint64() >> 1
-		s.Seed = &sd
-	}
+	Seed{&s.Seed}.Value()
 	return nil
 }
 
