@@ -39,16 +39,3 @@ func (s *Summary) Add(g GameStats) {
 	s.SlideTime += g.SlideTime
 	s.PlaceTime += g.PlaceTime
 }
-
-// reach is the share (0..1) of games whose largest tile index was at
-// least t.
-func (s *Summary) reach(t int) float64 {
-	if s.Games == 0 {
-		return 0
-	}
-	n := 0
-	for i := max(t, 0); i < len(s.End); i++ {
-		n += s.End[i]
-	}
-	return float64(n) / float64(s.Games)
-}
