@@ -167,9 +167,15 @@ func describeBuild(b *buildinfo.Info) string {
 }
 
 // relStats is the statistics file as a result names it: relative to the
-// result's folder.
+// result's folder (statsName), or as given when there is no result file.
 func (s *shardFlags) relStats() string {
-	if rel, err := filepath.Rel(filepath.Dir(s.out), s.stats); err == nil && filepath.IsAbs(s.stats) == filepath.IsAbs(s.out) {
+	if s.stats == "" {
+		return ""
+	}
+	if s.out != "" {
+		return statsName(s.out, s.stats)
+	}
+	if rel, err := filepath.Rel(".", s.stats); err == nil && !filepath.IsAbs(s.stats) {
 		return rel
 	}
 	return s.stats

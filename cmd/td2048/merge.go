@@ -100,10 +100,7 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			if err := concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
 				return err
 			}
-			m.Stats, err = filepath.Rel(filepath.Dir(absOr(*out)), absOr(*statsOut))
-			if err != nil {
-				m.Stats = *statsOut
-			}
+			m.Stats = statsName(*out, *statsOut)
 			if m.StatsSHA256, err = evalresult.HashFile(*statsOut); err != nil {
 				return err
 			}
@@ -123,6 +120,18 @@ func shardStats(p evalresult.Part) string {
 		return p.Stats
 	}
 	return filepath.Join(filepath.Dir(p.Path), p.Stats)
+}
+
+// statsName is how a result at out names its statistics file stats:
+// relative to the result's folder, where shardStats looks, whatever the
+// working folder and whichever of the two was given as an absolute path;
+// absolute where no relative path leads there.
+func statsName(out, stats string) string {
+	a := absOr(stats)
+	if rel, err := filepath.Rel(filepath.Dir(absOr(out)), a); err == nil {
+		return rel
+	}
+	return a
 }
 
 func absOr(p string) string {

@@ -266,3 +266,31 @@ func TestMergeTimeLine(t *testing.T) {
 		t.Errorf("merge's last line:\n%s\nwant it to start %q", last, want)
 	}
 }
+
+// TestStatsNamedFromTheResult: a result names its statistics file
+// relative to its own folder whichever of --out and --stats is absolute
+// and wherever eval ran, so that merge, run from there too, finds the
+// files.
+func TestStatsNamedFromTheResult(t *testing.T) {
+	w, _ := filepath.Abs(trainedThreesWeights(t))
+	dir := t.TempDir()
+	work, res := filepath.Join(dir, "work"), filepath.Join(dir, "res")
+	for _, d := range []string{work, res} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(work)
+	for k, out := range []string{filepath.Join(res, "p0.json"), filepath.Join("..", "res", "p1.json")} {
+		args := []string{"eval", "--load", w, "--games", "6", "--seed", "3", "--shard", fmt.Sprintf("%d/2", k), "--out", out, "--stats", fmt.Sprintf("p%d.txt", k)}
+		if code, _, errb := runCmd(t, args...); code != 0 {
+			t.Fatal(errb)
+		}
+	}
+	if code, _, errb := runCmd(t, "merge", filepath.Join(res, "p0.json"), filepath.Join(res, "p1.json"), "--stats", "m.txt"); code != 0 {
+		t.Fatalf("merge: %s", errb)
+	}
+	if code, jout, errb := runCmd(t, "judge", "m.txt"); code != 0 || !strings.Contains(jout, "Passed") {
+		t.Errorf("judge of the merged file: %d %s %s", code, jout, errb)
+	}
+}
