@@ -293,4 +293,9 @@ func TestStatsNamedFromTheResult(t *testing.T) {
 	if code, jout, errb := runCmd(t, "judge", "m.txt"); code != 0 || !strings.Contains(jout, "Passed") {
 		t.Errorf("judge of the merged file: %d %s %s", code, jout, errb)
 	}
+	// A shard's statistics file gone: the message names the shard and the
+	// file, not only the file being written.
+	os.Remove("p1.txt")
+	oneLine(t, []string{"merge", filepath.Join(res, "p0.json"), filepath.Join(res, "p1.json"), "--stats", "m2.txt"}, 1,
+		"save m2.txt: statistics file of "+filepath.Join(res, "p1.json")+": open "+filepath.Join(work, "p1.txt")+": no such file")
 }

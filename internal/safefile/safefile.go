@@ -510,7 +510,12 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	}()
 	h := &holes{f: f}
 	if err = write(h); err != nil {
-		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
+		// The temporary file's own name says nothing to the user; what
+		// the writer says of other files (the ones it read) stays.
+		if pe, ok := err.(*os.PathError); ok && pe.Path == f.Name() {
+			err = pe.Err
+		}
+		return fmt.Errorf("save %s: %w", path, err)
 	}
 	if err = f.Truncate(h.off); err != nil { // a hole at the end
 		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
