@@ -76,3 +76,25 @@ func TestEvaluateDone(t *testing.T) {
 func sameActions(s string) string { return times.ReplaceAllString(s, "") }
 
 var times = regexp.MustCompile(`\(\d+\)|@\d+`)
+
+// TestEvaluatePlaysItsOwnGame: the policies of an EvalConfig's Config
+// are the game's to make: one left there by the caller plays no game.
+func TestEvaluatePlaysItsOwnGame(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	defer net.Free()
+	ec := evaluate.Config{Games: 8, Seed: 2, Threads: 1,
+		NewThreesPolicy: func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(net) }}
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			g := MustLookup(name)
+			want, err := g.Evaluate(context.Background(), EvalConfig{Net: net, Search: search.Options{Depth: 1}, Config: evaluate.Config{Games: 8, Seed: 2, Threads: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := g.Evaluate(context.Background(), EvalConfig{Net: net, Search: search.Options{Depth: 1}, Config: ec})
+			if err != nil || got.Block != want.Block || (got.Speed == nil) != (want.Speed == nil) {
+				t.Errorf("with a caller's policy: %+v %v, want %+v", got.Block, err, want.Block)
+			}
+		})
+	}
+}

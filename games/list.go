@@ -72,6 +72,7 @@ var game2048 = &Game{
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 		ec := cfg.Config
+		ec.Greedy, ec.NewPolicy, ec.NewThreesPolicy = nil, nil, nil // the game's own, below
 		if Greedy(cfg.Search) {
 			ec.Greedy = cfg.Net
 		} else {

@@ -31,12 +31,10 @@ func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf
 	if err != nil {
 		return nil, netfile.Header{}, nil, 0, "", fmt.Errorf("%s: %v", *load, err)
 	}
-	net, h, kind, note, err := loadFor(*load, g, pf.weights())
-	if err == nil {
-		if err = sf.checkGame(g); err != nil {
-			net.Free()
-		}
+	if err := sf.checkGame(g); err != nil { // before the weights, which may take a while
+		return nil, netfile.Header{}, nil, 0, "", err
 	}
+	net, h, kind, note, err := loadFor(*load, g, pf.weights())
 	return net, h, g, kind, note, err
 }
 
