@@ -184,20 +184,21 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 	var err error
 	switch k {
 	case Native:
-		l, err := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
-		if err != nil {
-			return nil, Header{}, "", err
-		}
-		keep, why := w.keep32(l.spec)
-		if w == Float32 || l.elem == 2 || keep {
-			if l.elem == 2 {
-				why = "" // a compact file plays as it is
+		var why string
+		if w != Float32 { // a float32 file may be read into 16 bits
+			l, err := readNativeHead(bufio.NewReader(io.NewSectionReader(r, 0, size)), size)
+			if err != nil {
+				return nil, Header{}, "", err
 			}
-			net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size, w != Float32)
-			return net, h, why, err
+			if keep, note := w.keep32(l.spec); l.elem == 4 && !keep {
+				net, h, err := readNativeCompact(r, size)
+				return net, h, "", err
+			} else if l.elem == 4 {
+				why = note // a compact file plays as it is
+			}
 		}
-		net, h, err := readNativeCompact(r, size)
-		return net, h, "", err
+		net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size, w != Float32)
+		return net, h, why, err
 	case DemoBin:
 		tabs, err = binTables(r, size)
 	case TDLW:
