@@ -149,7 +149,7 @@ func (r *Run) settle(given Given) error {
 	if s.Threads == 0 { // all cores
 		s.Threads = runtime.GOMAXPROCS(0)
 	}
-	Seed{&s.Seed}.Value()
+	Seed{&s.Seed}.Value() // a seed drawn now where none was given, kept with the run
 	return nil
 }
 
