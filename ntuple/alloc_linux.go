@@ -62,11 +62,70 @@ func release(w []float32) {
 	}
 }
 
-// allocInt16 is allocWeights for n int16s (compact weights).
+// allocInt16 is allocWeights for n int16s (compact weights). Their
+// memory is not faulted in up front: the fills bring in each huge page as
+// they first write it, and trim then hands back the pages that hold only
+// zeros.
 func allocInt16(n int) ([]int16, func()) {
 	if n*2 < 1<<21 {
 		return make([]int16, n), nil
 	}
 	w, free := allocWeights((n + 1) / 2)
 	return unsafe.Slice((*int16)(unsafe.Pointer(&w[0])), n), free
+}
+
+// trim hands back the memory of h's pages of zeros (h memory allocInt16
+// mapped, and filled) in each aligned 2 MiB where they are more than half
+// of its small pages: there the pages that hold weights are copied out,
+// the huge page is returned whole, and they are copied back into small
+// pages, which the region keeps from then on (MADV_NOHUGEPAGE). Where
+// zeros are fewer the huge page stays, sparing the lookups TLB misses.
+// The weights are not changed.
+func trim(h []int16) {
+	if len(h) == 0 {
+		return
+	}
+	mem := unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 2*len(h))
+	start := uintptr(unsafe.Pointer(&mem[0]))
+	var buf []byte // the pages of one region that hold weights: at most half of it
+	defer func() {
+		if buf != nil {
+			_ = unix.Munmap(buf)
+		}
+	}()
+	for i := int((start+hugePage-1)&^(hugePage-1) - start); i+hugePage <= len(mem); i += hugePage {
+		region := mem[i : i+hugePage]
+		var held [hugePage / smallPage]bool
+		n := 0
+		for p := range held {
+			if held[p] = !allZero(region[p*smallPage : (p+1)*smallPage]); held[p] {
+				n++
+			}
+		}
+		if 2*n >= len(held) {
+			continue
+		}
+		if buf == nil {
+			var err error
+			if buf, err = unix.Mmap(-1, 0, hugePage/2, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE); err != nil {
+				return
+			}
+		}
+		if unix.Madvise(region, unix.MADV_NOHUGEPAGE) != nil {
+			continue
+		}
+		each := func(f func(page, saved []byte)) {
+			k := 0
+			for p, in := range held {
+				if in {
+					f(region[p*smallPage:(p+1)*smallPage], buf[k*smallPage:(k+1)*smallPage])
+					k++
+				}
+			}
+		}
+		each(func(page, saved []byte) { copy(saved, page) })
+		if unix.Madvise(region, unix.MADV_DONTNEED) == nil {
+			each(func(page, saved []byte) { copy(page, saved) })
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package ntuple
 
 import (
+	"os"
+	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -84,4 +87,121 @@ func mincore(mem, vec []byte) error {
 		return e
 	}
 	return nil
+}
+
+// TestCompactTrim: each way of filling a compact network (ToCompact,
+// SetCanonicalCompact from several goroutines, FillCanonicalQ) leaves in
+// memory, in each 2 MiB where fewer than half the pages hold a weight,
+// just those pages, and keeps every page of the other regions; the
+// weights are the same whichever way.
+func TestCompactTrim(t *testing.T) {
+	f := MustNew("012345")
+	defer f.Free()
+	w := f.Weights() // storage order, as the compact network's
+	c, err := f.ToCompact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := int(-uintptr(unsafe.Pointer(&c.h[0]))%hugePage) / 2 // the first whole region's first weight
+	c.Free()
+	perPage, pages := smallPage/2, hugePage/smallPage
+	// Pages of each region that hold a weight: all, a quarter, exactly
+	// half (kept whole), one short of half (trimmed), none.
+	plans := []func(p int) bool{
+		func(int) bool { return true },
+		func(p int) bool { return p%4 == 1 },
+		func(p int) bool { return p%2 == 0 },
+		func(p int) bool { return p < pages/2-1 },
+		func(int) bool { return false },
+	}
+	for r, plan := range plans {
+		for p := range pages {
+			if plan(p) {
+				w[first+(r*pages+p)*perPage+p%perPage] = float32(r*1000 + p + 1)
+			}
+		}
+	}
+	thp, _ := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	huge := !strings.Contains(string(thp), "[never]")
+	check := func(t *testing.T, c *Network) {
+		t.Helper()
+		vec := make([]byte, pages)
+		for r, plan := range plans {
+			region := c.h[first+r*pages*perPage:][:pages*perPage]
+			if err := mincore(unsafe.Slice((*byte)(unsafe.Pointer(&region[0])), hugePage), vec); err != nil {
+				t.Skip("mincore:", err)
+			}
+			held, in, stray := 0, 0, 0
+			for p, v := range vec {
+				if plan(p) {
+					held++
+				}
+				if v&1 != 0 {
+					in++
+					if !plan(p) {
+						stray++
+					}
+				}
+			}
+			switch {
+			case 2*held < pages && (in != held || stray > 0):
+				t.Errorf("region %d: %d pages in memory (%d of them zeros), want the %d that hold weights", r, in, stray, held)
+			case 2*held >= pages && huge && in != pages:
+				t.Errorf("region %d: %d of %d pages in memory, want its huge page whole", r, in, pages)
+			}
+		}
+	}
+	want, err := f.ToCompact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Free()
+	t.Run("ToCompact", func(t *testing.T) { check(t, want) })
+	var canon []float32
+	f.EachCanonical(false, func(w []float32) error {
+		canon = append(canon, w...)
+		return nil
+	})
+	same := func(t *testing.T, got *Network) {
+		t.Helper()
+		for i := range want.h {
+			if got.h[i] != want.h[i] {
+				t.Fatalf("storage weight %d: %d, want %d", i, got.h[i], want.h[i])
+			}
+		}
+	}
+	t.Run("SetCanonicalCompact", func(t *testing.T) {
+		got, err := NewCompact(f.Spec(), want.Scales())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer got.Free()
+		var wg sync.WaitGroup
+		for g := range 2 {
+			wg.Go(func() {
+				for at := g << 16; at < len(canon); at += 2 << 16 {
+					got.SetCanonicalCompact(0, at, canon[at:at+1<<16])
+				}
+			})
+		}
+		wg.Wait()
+		check(t, got)
+		same(t, got)
+	})
+	t.Run("FillCanonicalQ", func(t *testing.T) {
+		got, err := NewCompact(f.Spec(), want.Scales())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer got.Free()
+		q := canonicalQ(t, want)[0]
+		if err := got.FillCanonicalQ(func(_ int, c []int16) error {
+			q = q[copy(c, q):]
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, got)
+		same(t, got)
+	})
 }

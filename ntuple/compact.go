@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/td2048/td2048/board"
@@ -88,10 +89,27 @@ func NewCompact(spec Spec, scales []float32) (*Network, error) {
 	}
 	n.hs = append([]float32(nil), scales...)
 	n.h, n.freeH = allocInt16(spec.Weights())
-	if n.freeH != nil {
-		prefault(unsafe.Slice((*float32)(unsafe.Pointer(&n.h[0])), len(n.h)/2))
-	}
+	n.left = make([]atomic.Int64, len(scales))
+	n.eachTable(func(t, _, _, size int) error {
+		n.left[t].Store(int64(size))
+		return nil
+	})
 	return n, nil
+}
+
+// trimTable hands back the memory of table t's pages of zeros (trim) once
+// the table is filled: a third of a 4x6 network's 16-bit tables are such
+// pages, weights of boards no game reached.
+func (n *Network) trimTable(t int) {
+	if n.freeH == nil {
+		return
+	}
+	n.eachTable(func(u, _, off, size int) error {
+		if u == t {
+			trim(n.h[off : off+size])
+		}
+		return nil
+	})
 }
 
 // Compact reports whether the network holds compact (16-bit) weights.
@@ -123,6 +141,7 @@ func (n *Network) ToCompact() (*Network, error) {
 		for j, x := range w[off : off+size] {
 			c.h[off+j] = quantize(x, inv)
 		}
+		c.trimTable(t)
 		return nil
 	})
 	return c, nil
@@ -145,7 +164,18 @@ func (n *Network) FillCanonicalQ(f func(table int, q []int16) error) error {
 	if n.hs == nil {
 		return errors.New("ntuple: FillCanonicalQ on a float32 network")
 	}
-	return walk(n, n.h, 1, 1, 0, true, f)
+	last := -1 // the table being filled; walk fills one after the other
+	err := walk(n, n.h, 1, 1, 0, true, func(t int, q []int16) error {
+		if t != last && last >= 0 {
+			n.trimTable(last)
+		}
+		last = t
+		return f(t, q)
+	})
+	if err == nil && last >= 0 {
+		n.trimTable(last)
+	}
+	return err
 }
 
 // ValueBound is how far a compact network's value of a board in stage k
@@ -334,7 +364,8 @@ func (s *TableStats) Merge(o *TableStats) {
 // SetCanonicalCompact quantizes w, the weights of table t (stage after
 // stage, patterns in spec order) from canonical index at on, into their
 // places in a compact network. Goroutines may call it at once for
-// different weights.
+// different weights. Once every weight of a table is set, each once, its
+// pages of zeros go back to the system (trim).
 func (n *Network) SetCanonicalCompact(t, at int, w []float32) {
 	np := len(n.pats)
 	k, p := t/np, t%np
@@ -353,9 +384,12 @@ func (n *Network) SetCanonicalCompact(t, at int, w []float32) {
 		for i, x := range w {
 			dst[at+i] = quantize(x, inv)
 		}
-		return
+	} else {
+		for i, x := range w {
+			dst[st.at(uint32(at+i))] = quantize(x, inv)
+		}
 	}
-	for i, x := range w {
-		dst[st.at(uint32(at+i))] = quantize(x, inv)
+	if n.left[t].Add(-int64(len(w))) == 0 {
+		n.trimTable(t)
 	}
 }

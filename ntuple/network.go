@@ -122,10 +122,12 @@ type Network struct {
 	// canonical.
 	lay *layout
 	// h are the weights of a compact network (compact.go), in w's
-	// order, and hs the scales of its tables; w is then nil.
+	// order, and hs the scales of its tables; w is then nil. left is how
+	// many weights of each table SetCanonicalCompact has still to set.
 	h     []int16
 	hs    []float32
 	freeH func()
+	left  []atomic.Int64
 }
 
 // New makes a network of the given spec with all weights zero.
