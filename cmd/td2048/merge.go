@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -97,13 +99,10 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 				return err
 			}
 			defer release()
-			if err := concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
+			if m.StatsSHA256, err = concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
 				return err
 			}
 			m.Stats = statsName(*out, *statsOut)
-			if m.StatsSHA256, err = evalresult.HashFile(*statsOut); err != nil {
-				return err
-			}
 		}
 		if *out != "" {
 			if err := evalresult.Write(*out, m); err != nil {
@@ -141,32 +140,34 @@ func absOr(p string) string {
 	return p
 }
 
-// concatStats writes the shards' statistics files, each checked against
-// its checksum, one after the other into path.
-func concatStats(path string, parts []evalresult.Part) error {
-	return safefile.WriteAtomic(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<20)
+// concatStats writes the shards' statistics files one after the other
+// into path, each checked against its checksum as it is copied (a file
+// that does not match leaves nothing at path), and returns the SHA-256 of
+// what it wrote. Each file is read once, so what is written is what was
+// checked.
+func concatStats(path string, parts []evalresult.Part) (string, error) {
+	all := sha256.New()
+	err := safefile.WriteAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(io.MultiWriter(w, all), 1<<20)
 		for _, p := range parts {
 			src := shardStats(p)
-			sum, err := evalresult.HashFile(src)
+			f, err := os.Open(src)
 			if err != nil {
 				return fmt.Errorf("statistics file of %s: %w", p.Path, err)
 			}
-			if sum != p.StatsSHA256 {
-				return fmt.Errorf("%s is not the statistics file of %s: its checksum differs", src, p.Path)
-			}
-			f, err := os.Open(src)
-			if err != nil {
-				return err
-			}
-			_, err = io.Copy(bw, f)
+			h := sha256.New()
+			_, err = io.Copy(bw, io.TeeReader(f, h))
 			f.Close()
 			if err != nil {
 				return err
 			}
+			if hex.EncodeToString(h.Sum(nil)) != p.StatsSHA256 {
+				return fmt.Errorf("%s is not the statistics file of %s: its checksum differs", src, p.Path)
+			}
 		}
 		return bw.Flush()
 	})
+	return hex.EncodeToString(all.Sum(nil)), err
 }
 
 // writeMerged prints a merged evaluation as eval prints the whole one,

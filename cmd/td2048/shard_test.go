@@ -1,7 +1,11 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -179,9 +183,21 @@ func TestThreesShardsMergeForTheJudge(t *testing.T) {
 	if code, jout, errb := runCmd(t, "judge", merged); code != 0 || !strings.Contains(jout, "Passed") {
 		t.Errorf("judge of the merged file: %d %s %s", code, jout, errb)
 	}
-	// A statistics file changed after its shard was written is refused.
+	// The merged result holds the checksum of the merged file.
+	res, err := evalresult.Read(filepath.Join(dir, "m.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(a); res.StatsSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("merged result's stats_sha256 %s is not its file's", res.StatsSHA256)
+	}
+	// A statistics file changed after its shard was written is refused,
+	// and nothing is left of the merge.
 	os.WriteFile(filepath.Join(dir, "p1.txt"), []byte("x\n"), 0o644)
 	oneLine(t, []string{"merge", parts[0], parts[1], parts[2], "--stats", filepath.Join(dir, "m2.txt")}, 1, "checksum differs")
+	if _, err := os.Stat(filepath.Join(dir, "m2.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused merge left its statistics file: %v", err)
+	}
 }
 
 // slurmTask sets the environment of task id of a Slurm job array of
