@@ -8,6 +8,7 @@
 //	go run ./scripts/memwall --load tdl.w --coherent            # as a TC run holds it
 //	go run ./scripts/memwall --load weights.td2048 --play        # as greedy play reads
 //	go run ./scripts/memwall --load weights.td2048 --depth 2     # as 2-ply search reads
+//	go run ./scripts/memwall --load weights.td2048 --compact     # as play reads 16-bit weights
 //
 // It first plays --games greedy games with the weights and records, for
 // each move, the weight indices of every candidate after-state (what a
@@ -55,6 +56,7 @@ type move struct {
 // A recording is the indices of the moves of some games.
 type recording struct {
 	lookups int
+	compact bool // the weights are 16 bits, as play holds large networks
 	idx     []uint32
 	moves   []move
 }
@@ -182,21 +184,16 @@ func (r *recording) canonical(net *ntuple.Network) {
 // (the indices are checked once, by check), so that a lookup is two loads
 // and an add.
 func (r *recording) replay(a []uint32, stride uint32, moves []move, write bool) uint32 {
-	var s0, s1, s2, s3 uint32
+	var s uint32
 	L := r.lookups
 	base := unsafe.Pointer(unsafe.SliceData(a))
 	at := func(i uint32) *uint32 { return (*uint32)(unsafe.Add(base, uintptr(i)*uintptr(4*stride))) }
 	for _, m := range moves {
 		x := r.idx[m.off : m.off+m.n*L]
-		i := 0
-		for ; i+3 < len(x); i += 4 {
-			s0 += *at(x[i])
-			s1 += *at(x[i+1])
-			s2 += *at(x[i+2])
-			s3 += *at(x[i+3])
-		}
-		for ; i < len(x); i++ {
-			s0 += *at(x[i])
+		if r.compact {
+			s += reads[uint16](base, 2, x)
+		} else {
+			s += reads[uint32](base, uintptr(4*stride), x)
 		}
 		if !write {
 			continue
@@ -210,6 +207,25 @@ func (r *recording) replay(a []uint32, stride uint32, moves []move, write bool) 
 				q[2]++
 			}
 		}
+	}
+	return s
+}
+
+// reads sums the weights at indices x of the table at base, a T every
+// step bytes, four independent sums so that the loads do not wait on
+// each other.
+func reads[T uint16 | uint32](base unsafe.Pointer, step uintptr, x []uint32) uint32 {
+	var s0, s1, s2, s3 uint32
+	at := func(i uint32) uint32 { return uint32(*(*T)(unsafe.Add(base, uintptr(i)*step))) }
+	i := 0
+	for ; i+3 < len(x); i += 4 {
+		s0 += at(x[i])
+		s1 += at(x[i+1])
+		s2 += at(x[i+2])
+		s3 += at(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += at(x[i])
 	}
 	return s0 + s1 + s2 + s3
 }
@@ -255,10 +271,11 @@ func main() {
 	rounds := flag.Int("rounds", 5, "replays to time")
 	coherent := flag.Bool("coherent", false, "replay as TC training holds the weights (three floats a weight); a TC file is replayed so anyway")
 	play := flag.Bool("play", false, "replay as play does: the candidates' reads alone, no update")
+	compact := flag.Bool("compact", false, "replay as play reads 16-bit weights (two bytes a weight; implies --play)")
 	canonical := flag.Bool("canonical", false, "replay the weights at their canonical indices, in the order files and TDL2048+ keep them, instead of td2048's cache-line order")
 	flag.Parse()
-	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 || *depth < 1 || *depth > 2 {
-		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, --depth 1 or 2, and --games, --threads and --rounds of at least 1")
+	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 || *depth < 1 || *depth > 2 || *compact && *coherent {
+		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, --depth 1 or 2, --games, --threads and --rounds of at least 1, and not both --compact and --coherent")
 		os.Exit(2)
 	}
 	net, h, err := netfile.LoadAny(*load)
@@ -275,6 +292,9 @@ func main() {
 		*play = true // a search writes no weights
 	}
 	r := rec(net, *games, *seed)
+	if *compact {
+		r.compact, *play = true, true
+	}
 	if *canonical {
 		r.canonical(net)
 	}
@@ -294,8 +314,12 @@ func main() {
 	if *canonical {
 		order = "canonical"
 	}
-	fmt.Printf("memwall: %s, %d games at depth %d, %d moves, %.2f %s a move, %d weights each, table %d MiB (%d floats a weight, %s order)\n",
-		*load, *games, *depth, len(r.moves), float64(cand)/float64(len(r.moves)), what, r.lookups, size*int(stride)*4>>20, stride, order)
+	bytes := 4 * int(stride)
+	if r.compact {
+		bytes = 2
+	}
+	fmt.Printf("memwall: %s, %d games at depth %d, %d moves, %.2f %s a move, %d weights each, table %d MiB (%d bytes a weight, %s order)\n",
+		*load, *games, *depth, len(r.moves), float64(cand)/float64(len(r.moves)), what, r.lookups, size*bytes>>20, bytes, order)
 	for k := range *rounds {
 		fmt.Printf("round %d: %.0f moves/s on %d thread(s)\n", k+1, r.rate(a, stride, *threads, !*play), *threads)
 	}

@@ -62,6 +62,28 @@ func TestRecordReplay(t *testing.T) {
 	}
 }
 
+// TestReplayCompact: a replay of 16-bit weights reads the two bytes of
+// each weight at its index, the words of 32-bit weights whole.
+func TestReplayCompact(t *testing.T) {
+	net := ntuple.MustNew("0123,4567")
+	defer net.Free()
+	r := record(net, 2, 1)
+	a := table(len(net.Weights()))
+	h := unsafe.Slice((*uint16)(unsafe.Pointer(&a[0])), 2*len(a))
+	var want16, want32 uint32
+	for _, i := range r.idx {
+		want16 += uint32(h[i])
+		want32 += a[i]
+	}
+	if got := r.replay(a, 1, r.moves, false); got != want32 {
+		t.Errorf("32-bit replay read %d, want %d", got, want32)
+	}
+	r.compact = true
+	if got := r.replay(a, 1, r.moves, false); got != want16 {
+		t.Errorf("16-bit replay read %d, want %d", got, want16)
+	}
+}
+
 // TestCanonical: a recording made on a network in cache-line order,
 // turned canonical, holds the indices of a network in canonical order.
 func TestCanonical(t *testing.T) {
