@@ -7,9 +7,9 @@
 //	go run ./scripts/compactscore --load weights.td2048 --games 10000
 //	go run ./scripts/compactscore --load weights.td2048 --games 1000 --depth 2
 //
-// Game i draws its tiles from learn.NewRand(--seed, i), as td2048 eval's
-// do (evaluate.Run); greedy games are search.Greedy's, deeper ones a
-// search.Searcher's without a table (eval's default at 2 plies).
+// The games are td2048 eval's (the game's Evaluate): game i draws its
+// tiles from seed --seed and i, greedy at depth 1, expectimax without a
+// transposition table (eval's default at 2 plies) deeper.
 package main
 
 import (
@@ -20,53 +20,55 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
 
 func main() {
-	load := flag.String("load", "weights.td2048", "2048 weights (td2048, 2048.bin or .w)")
-	games := flag.Int("games", 1000, "games")
+	load := flag.String("load", "weights.td2048", "weights of 2048 (td2048, 2048.bin or .w) or Threes! (td2048)")
+	count := flag.Int("games", 1000, "games")
 	depth := flag.Int("depth", 1, "search depth in plies")
 	threads := flag.Int("threads", 0, "threads (0: all cores); the games do not depend on it")
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
-	if *games < 2 || *depth < 1 || *depth > 6 {
+	if *count < 2 || *depth < 1 || *depth > 6 {
 		fmt.Fprintln(os.Stderr, "compactscore: want --games 2 or more and --depth 1 to 6")
 		os.Exit(2)
 	}
 	var scores [2][]float64
 	for i, w := range []netfile.Weights{netfile.Float32, netfile.Compact16} {
-		net, _, note, err := netfile.LoadPlay(*load, w)
+		net, h, note, err := netfile.LoadPlay(*load, w)
 		if err != nil || w == netfile.Compact16 && !net.Compact() {
 			fmt.Fprintln(os.Stderr, "compactscore:", err, note)
 			os.Exit(1)
 		}
-		scores[i] = play(net, *games, *depth, *threads, *seed)
+		g, err := games.Lookup(h.Game)
+		if err == nil {
+			scores[i], err = play(g, net, *count, *depth, *threads, *seed)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "compactscore:", err)
+			os.Exit(1)
+		}
 		net.Free()
 	}
 	fmt.Println(report(*load, *depth, *seed, scores[0], scores[1]))
 }
 
-// play plays games 0..n-1 with net and returns their scores.
-func play(net *ntuple.Network, n, depth, threads int, seed uint64) []float64 {
+// play plays games 0..n-1 of game g with net and returns their scores.
+func play(g *games.Game, net *ntuple.Network, n, depth, threads int, seed uint64) ([]float64, error) {
 	out := make([]float64, 0, n)
 	var sum int64
-	cfg := evaluate.Config{Games: n, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
+	cfg := games.EvalConfig{Net: net, Search: search.Options{Depth: depth}}
+	cfg.Config = evaluate.Config{Games: n, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
 		out = append(out, float64(r.Block.Sum-sum)) // Done sees the games in order
 		sum = r.Block.Sum
 	}}
-	cfg.NewPolicy = func() evaluate.Policy {
-		if depth > 1 {
-			return search.NewSearcher(net, search.Options{Depth: depth}, nil).Best
-		}
-		return func(b board.Board) search.Choice { return search.Greedy(net, b) }
-	}
-	evaluate.Run(context.Background(), cfg)
-	return out
+	_, err := g.Evaluate(context.Background(), cfg)
+	return out, err
 }
 
 // meanSE is the mean of x and its standard error.
