@@ -298,10 +298,11 @@ const (
 	Compact
 	// Compact16 holds them in 16 bits whatever the network's size.
 	Compact16
-	// CompactUnstaged is Compact for a network of one stage; a float32
-	// file of a staged network is held in float32: 16-bit weights cost a
-	// staged network measurable score at 2 plies, where single-stage
-	// networks lose nothing measurable (docs/speed.md, "Compact weights
+	// CompactUnstaged is Compact but for a float32 file of a network
+	// staged by tiles (2048's multi-stage networks), which is held in
+	// float32: 16-bit weights cost such a network measurable score at 2
+	// plies, where single-stage networks, and Threes! networks of a stage
+	// a hint, lose nothing measurable (docs/speed.md, "Compact weights
 	// and one move on all cores").
 	CompactUnstaged
 )
@@ -316,7 +317,7 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 		return false, ""
 	case !ntuple.CompactPays(spec):
 		return true, ""
-	case w == CompactUnstaged && spec.StageCount() > 1:
+	case w == CompactUnstaged && spec.StageCount() > 1 && !spec.Hint:
 		return true, "playing with float32 weights, not 16-bit ones: 16-bit weights cost a staged network score at 2 plies"
 	}
 	return false, ""

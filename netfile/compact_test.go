@@ -289,8 +289,8 @@ func FuzzReadAnyPlay(f *testing.F) {
 
 // TestCompactWherePays: Compact holds a network that fits in the caches
 // in float32, as it is, and a larger one, or any compact file, compact;
-// CompactUnstaged holds a large staged network in float32 too, and says
-// why.
+// CompactUnstaged holds a large network staged by tiles in float32 too,
+// and says why, but a Threes! network of a stage a hint in 16 bits.
 func TestCompactWherePays(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -305,6 +305,7 @@ func TestCompactWherePays(t *testing.T) {
 		{"0123,4567@0,256", "small-staged.td2048", false, false},
 		{"0123,4567,012345@0,256", "large-staged.td2048", true, false},
 		{"0123,4567,012345@0,256", "large-staged.w", true, false},
+		{"0123,4567,012345+hint", "large-threes.td2048", true, true}, // a stage a hint: 16 bits lose nothing there
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			n := randomNet(t, c.spec, 11)

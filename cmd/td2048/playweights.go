@@ -24,7 +24,7 @@ type playFlags struct {
 // (eval's threads play games; its move threads are --move-threads).
 func (p *playFlags) define(fs *flag.FlagSet, threadsName string) {
 	p.fs = fs
-	fs.BoolVar(&p.compact, "compact", true, "play large networks with 16-bit weights, half the memory (staged ones only when given; td2048 help search)")
+	fs.BoolVar(&p.compact, "compact", true, "play large networks with 16-bit weights, half the memory (2048's staged ones only when given; td2048 help search)")
 	if threadsName != "" {
 		fs.IntVar(&p.threads, threadsName, 0, "threads searching each move at 2 plies and deeper (0: all cores), same values as one")
 	}
@@ -39,8 +39,8 @@ func (p *playFlags) check(name string) error {
 }
 
 // weights is how netfile.LoadPlay is to hold the weights: by default
-// 16-bit for large networks of one stage (staged ones lose score at 2
-// plies), --compact for every large network.
+// 16-bit for large networks but those staged by tiles (which lose score
+// at 2 plies), --compact for every large network.
 func (p *playFlags) weights() netfile.Weights {
 	switch {
 	case !p.compact:

@@ -364,11 +364,12 @@ network.
 - --compact (default on; --compact=false turns it off): networks larger
   than the caches (4x6 and up) are played with 16-bit weights, fixed point
   with one scale a table, chosen so that no weight overflows: half the
-  memory (a 4x6 network plays in about 150 MiB instead of 275), each
+  memory (a 4x6 network plays in about 133 MiB instead of 275), each
   value within a bound of the float32 value that eval prints. A network
   whose tables would hold too little in 16 bits is played float32, with a
-  note saying why. So is a staged network unless --compact is given: at 2
-  plies its 16-bit games scored 0.5% less. td2048 convert --compact IN
+  note saying why. So is a 2048 network staged by tiles unless --compact
+  is given: at 2 plies its 16-bit games scored 0.5% less (Threes!'
+  networks, a stage a hint, lose nothing). td2048 convert --compact IN
   OUT.td2048 writes such a file, half the size, for play only: training
   reads it as float32 and a run cannot resume from it.
 - --threads N (hint, play, serve; eval's --move-threads): one move's
