@@ -280,7 +280,7 @@ func (n *Network) Shared() bool { return n.shared }
 // all CPUs. Loading a file calls it before the
 // reads, which would otherwise fault the pages in one by one.
 func (n *Network) Prefault() {
-	if n.hs != nil { // compact: faulted in when made
+	if n.hs != nil { // compact: its fills fault it in a table at a time, then trim it
 		return
 	}
 	if n.p != nil { // packed: p is all it reads and writes
