@@ -73,7 +73,9 @@ func stepInverse(s float32) float64 {
 // NewCompact makes a compact network of the given spec with all weights
 // zero and the given scales, one a table: stage after stage, in each the
 // patterns in spec order (CompactScales of the TableStats of the weights
-// it will hold). Fill it with SetCanonicalCompact or FillCanonicalQ.
+// it will hold). Fill it with SetCanonicalCompact or FillCanonicalQ: its
+// memory comes in as they write it, and each table's pages of zeros go
+// back to the system once the table is filled (trim).
 func NewCompact(spec Spec, scales []float32) (*Network, error) {
 	n, err := newNetwork(spec, false)
 	if err != nil {
