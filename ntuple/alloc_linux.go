@@ -74,6 +74,20 @@ func allocInt16(n int) ([]int16, func()) {
 	return unsafe.Slice((*int16)(unsafe.Pointer(&w[0])), n), free
 }
 
+// smallPage is the size of a page of memory on amd64 and arm64.
+const smallPage = 4 << 10
+
+// allZero reports whether every byte of b, a whole number of 8-byte words
+// at an 8-byte boundary, is zero.
+func allZero(b []byte) bool {
+	for _, x := range unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8) {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // trim hands back the memory of h's pages of zeros (h memory allocInt16
 // mapped, and filled) in each aligned 2 MiB where they are more than half
 // of its small pages: there the pages that hold weights are copied out,
@@ -100,6 +114,9 @@ func trim(h []int16) {
 		for p := range held {
 			if held[p] = !allZero(region[p*smallPage : (p+1)*smallPage]); held[p] {
 				n++
+			}
+			if 2*n >= len(held) {
+				break // dense: it keeps its huge page
 			}
 		}
 		if 2*n >= len(held) {

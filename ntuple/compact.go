@@ -103,15 +103,10 @@ func NewCompact(spec Spec, scales []float32) (*Network, error) {
 // the table is filled: a third of a 4x6 network's 16-bit tables are such
 // pages, weights of boards no game reached.
 func (n *Network) trimTable(t int) {
-	if n.freeH == nil {
-		return
+	if n.freeH != nil {
+		off, size := n.span(t/len(n.pats), t%len(n.pats))
+		trim(n.h[off : off+size])
 	}
-	n.eachTable(func(u, _, off, size int) error {
-		if u == t {
-			trim(n.h[off : off+size])
-		}
-		return nil
-	})
 }
 
 // Compact reports whether the network holds compact (16-bit) weights.
@@ -369,10 +364,8 @@ func (s *TableStats) Merge(o *TableStats) {
 // different weights. Once every weight of a table is set, each once, its
 // pages of zeros go back to the system (trim).
 func (n *Network) SetCanonicalCompact(t, at int, w []float32) {
-	np := len(n.pats)
-	k, p := t/np, t%np
-	off := k*n.stage + int(n.pats[p].off)
-	size := 1 << (4 * uint(len(n.spec.Patterns[p])))
+	p := t % len(n.pats)
+	off, size := n.span(t/len(n.pats), p)
 	if at < 0 || at+len(w) > size {
 		panic(fmt.Sprintf("ntuple: weights %d..%d of a table of %d", at, at+len(w), size))
 	}

@@ -324,13 +324,20 @@ func move[T float32 | int16](data []T, d int, chunk []T, c, per int, fill bool) 
 // order.
 func (n *Network) eachTable(f func(t, p, off, size int) error) error {
 	for k := range n.spec.StageCount() {
-		for p, c := range n.pats {
-			if err := f(k*len(n.pats)+p, p, k*n.stage+int(c.off), 1<<(4*uint(len(n.spec.Patterns[p])))); err != nil {
+		for p := range n.pats {
+			off, size := n.span(k, p)
+			if err := f(k*len(n.pats)+p, p, off, size); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// span is where pattern p's table of stage k lies in storage: the index
+// of its first weight, and its size.
+func (n *Network) span(k, p int) (off, size int) {
+	return k*n.stage + int(n.pats[p].off), 1 << (4 * uint(len(n.spec.Patterns[p])))
 }
 
 // CanonicalTable returns pattern p's table of stage k in canonical order:

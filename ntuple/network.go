@@ -252,8 +252,7 @@ func (n *Network) Weights() []float32 {
 // StageTable returns pattern p's weight table of stage k (a copy for a
 // compact network).
 func (n *Network) StageTable(k, p int) []float32 {
-	off := k*n.stage + int(n.pats[p].off)
-	size := 1 << (4 * uint(len(n.spec.Patterns[p])))
+	off, size := n.span(k, p)
 	if n.hs != nil {
 		t := make([]float32, size)
 		n.dequantize(off, t)

@@ -1,23 +1,7 @@
 package ntuple
 
-import "unsafe"
-
 // hugePage is the size of a transparent huge page on amd64 and arm64.
 const hugePage = 2 << 20
-
-// smallPage is the size of a page of memory on amd64 and arm64.
-const smallPage = 4 << 10
-
-// allZero reports whether every byte of b, a whole number of 8-byte words
-// at an 8-byte boundary, is zero.
-func allZero(b []byte) bool {
-	for _, x := range unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8) {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // prefaultParts splits size bytes, from a page-aligned start, into at most
 // cpus ranges [from, to) that cover them in order, each a whole number of
