@@ -46,8 +46,15 @@ func main() {
 			os.Exit(1)
 		}
 		g, err := games.Lookup(h.Game)
+		kind, kerr := search.ParseKind(h.Learner)
 		if err == nil {
-			scores[i], err = play(g, net, *count, *depth, *threads, *seed)
+			err = kerr
+		}
+		if err == nil {
+			err = g.CheckLearner(kind)
+		}
+		if err == nil {
+			scores[i], err = play(g, net, search.Options{Depth: *depth, Kind: kind}, *count, *threads, *seed)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compactscore:", err)
@@ -58,11 +65,12 @@ func main() {
 	fmt.Println(report(*load, *depth, *seed, scores[0], scores[1]))
 }
 
-// play plays games 0..n-1 of game g with net and returns their scores.
-func play(g *games.Game, net *ntuple.Network, n, depth, threads int, seed uint64) ([]float64, error) {
+// play plays games 0..n-1 of game g with net, searched as opt says, and
+// returns their scores.
+func play(g *games.Game, net *ntuple.Network, opt search.Options, n, threads int, seed uint64) ([]float64, error) {
 	out := make([]float64, 0, n)
 	var sum int64
-	cfg := games.EvalConfig{Net: net, Search: search.Options{Depth: depth}}
+	cfg := games.EvalConfig{Net: net, Search: opt}
 	cfg.Config = evaluate.Config{Games: n, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
 		out = append(out, float64(r.Block.Sum-sum)) // Done sees the games in order
 		sum = r.Block.Sum

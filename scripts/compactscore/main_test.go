@@ -8,6 +8,7 @@ import (
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
 )
 
 // TestPlayAndReport: the games are eval's (the same scores on any number
@@ -26,7 +27,7 @@ func TestPlayAndReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			scores := func(net *ntuple.Network, threads int) []float64 {
-				s, err := play(g, net, 20, 1, threads, 3)
+				s, err := play(g, net, search.Options{Depth: 1}, 20, threads, 3)
 				if err != nil || len(s) != 20 {
 					t.Fatalf("%d scores, %v", len(s), err)
 				}

@@ -188,13 +188,13 @@ func (r *recording) replay(a []uint32, stride uint32, moves []move, write bool) 
 	L := r.lookups
 	base := unsafe.Pointer(unsafe.SliceData(a))
 	at := func(i uint32) *uint32 { return (*uint32)(unsafe.Add(base, uintptr(i)*uintptr(4*stride))) }
+	sum, step := reads[uint32], uintptr(4*stride)
+	if r.compact {
+		sum, step = reads[uint16], 2
+	}
 	for _, m := range moves {
 		x := r.idx[m.off : m.off+m.n*L]
-		if r.compact {
-			s += reads[uint16](base, 2, x)
-		} else {
-			s += reads[uint32](base, uintptr(4*stride), x)
-		}
+		s += sum(base, step, x)
 		if !write {
 			continue
 		}
@@ -299,7 +299,7 @@ func main() {
 		r.canonical(net)
 	}
 	stride := uint32(1)
-	if *coherent || net.Coherent() {
+	if (*coherent || net.Coherent()) && !r.compact { // play reads no accumulators
 		stride = 3
 	}
 	size := len(net.Weights())
