@@ -55,7 +55,7 @@ func setupJudge(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 		} else {
 			if sum.Games > 0 {
-				writeSummary(e.stdout, &sum)
+				sum.write(e.stdout)
 			}
 			verdict := "Passed"
 			if fault != nil {
@@ -97,9 +97,9 @@ type judgeFault struct {
 // cell and fails only when a later action becomes illegal), that each
 // recorded reward is the action's, and that the winner is the placer.
 // The error is for failures to read the file.
-func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
+func judge(r io.Reader) (threesSummary, *judgeFault, error) {
 	var (
-		sum   threes.Summary
+		sum   threesSummary
 		fault *judgeFault
 	)
 	fail := func(game, action int, course, format string, a ...any) {
@@ -143,7 +143,7 @@ func judge(r io.Reader) (threes.Summary, *judgeFault, error) {
 			}
 			// A game with a fault counts as its legal actions left it.
 			rp, rerr := rec.Replay()
-			sum.Add(rp.GameStats)
+			sum.add(rp.GameStats)
 			if rerr != nil {
 				// The course judge counts games and actions from 0: its
 				// words follow ours, so that the two can be compared.
@@ -192,9 +192,9 @@ type summaryJSON struct {
 	Ops        *opsJSON           `json:"ops"`
 }
 
-func newSummaryJSON(s *threes.Summary) *summaryJSON {
-	b, sp := summaryStats(s)
-	rec := stats.NewRecord(int64(s.Games), &b, threes.TileValue)
-	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: s.Max, Reach: rec.Reach, End: rec.End,
-		Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime, Ops: newOpsJSON(sp)}
+func newSummaryJSON(s *threesSummary) *summaryJSON {
+	rec := stats.NewRecord(int64(s.Games), &s.Block, threes.TileValue)
+	sp := s.speed
+	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: int64(s.MaxScore), Reach: rec.Reach, End: rec.End,
+		Slides: sp.Slides, Placements: sp.Placements, Time: sp.Time, SlideTime: sp.SlideTime, PlaceTime: sp.PlaceTime, Ops: newOpsJSON(sp)}
 }

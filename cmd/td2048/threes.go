@@ -16,17 +16,21 @@ func threadCount(n int) int {
 	return n
 }
 
-// writeSummary prints the course's summary of a Threes! statistics file:
-// what judge prints after replaying its games (eval prints the same
-// through the game's WriteEval).
-func writeSummary(w io.Writer, s *threes.Summary) error {
-	b, sp := summaryStats(s)
-	return b.WriteThrees(w, s.Games, threes.TileValue, sp)
+// A threesSummary is the course's summary of Threes! games, the block the
+// framework prints after its games and judge after reading a statistics
+// file (stats.Block.WriteThrees): their statistics block and speed.
+type threesSummary struct {
+	stats.Block
+	speed stats.Speed
 }
 
-// summaryStats is a Threes! summary as a statistics block and its speed.
-func summaryStats(s *threes.Summary) (stats.Block, stats.Speed) {
-	b := stats.Block{Games: s.Games, Sum: s.Sum, MaxScore: int(s.Max), Moves: s.Slides}
-	copy(b.End[:], s.End[:])
-	return b, stats.Speed{Slides: s.Slides, Placements: s.Placements, Time: s.Time, SlideTime: s.SlideTime, PlaceTime: s.PlaceTime}
+// add counts one game.
+func (s *threesSummary) add(g threes.GameStats) {
+	s.Add(g.Score, g.MaxTile, g.Slides)
+	s.speed.Add(&stats.Speed{Slides: int64(g.Slides), Placements: int64(g.Placements), Time: g.Time, SlideTime: g.SlideTime, PlaceTime: g.PlaceTime})
+}
+
+// write prints the summary as the course does.
+func (s *threesSummary) write(w io.Writer) error {
+	return s.WriteThrees(w, s.Games, threes.TileValue, s.speed)
 }
