@@ -21,10 +21,18 @@ func gameOf(name string) (*games.Game, error) {
 }
 
 // gameOfFile is the game --game names or, when it is not given, the one
-// the weights file load names (the default game when neither does).
+// the weights file load names (the default game when neither does; a
+// reference-format file names none). A game the file names that this
+// td2048 does not know is the file's error, not a usage error.
 func gameOfFile(fs *flag.FlagSet, name, load string) (*games.Game, error) {
-	if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" && !fs.Changed("game") {
-		name = h.Game
+	if !fs.Changed("game") {
+		if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" {
+			g, err := games.Lookup(h.Game)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", load, err)
+			}
+			return g, nil
+		}
 	}
 	return gameOf(name)
 }

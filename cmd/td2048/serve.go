@@ -24,12 +24,9 @@ func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf
 	if err := defaultLoad(fs, load, name); err != nil {
 		return nil, netfile.Header{}, nil, 0, "", err
 	}
-	if h, err := netfile.ReadHeader(*load); err == nil && name == "" {
-		name = h.Game
-	}
-	g, err := games.Lookup(name)
+	g, err := gameOfFile(fs, name, *load)
 	if err != nil {
-		return nil, netfile.Header{}, nil, 0, "", fmt.Errorf("%s: %v", *load, err)
+		return nil, netfile.Header{}, nil, 0, "", err
 	}
 	if err := sf.checkGame(g); err != nil { // before the weights, which may take a while
 		return nil, netfile.Header{}, nil, 0, "", err

@@ -441,6 +441,21 @@ func TestEachGameItsOwnFile(t *testing.T) {
 	if code, _, errs := runCmd(t, "eval", "--game", "nope"); code != 2 || !strings.Contains(errs, "unknown game") {
 		t.Fatalf("eval --game nope: exit %d: %s", code, errs)
 	}
+	// A file naming a game this td2048 does not know is the file's fault,
+	// whichever command reads it, not --game's.
+	net := ntuple.MustNew("0123")
+	if err := netfile.Save("other.td2048", net, netfile.Header{Game: "threez", Learner: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"eval", "hint", "serve"} {
+		args := []string{cmd, "--load", "other.td2048"}
+		if cmd == "hint" {
+			args = append(args, board)
+		}
+		if code, _, errs := runCmd(t, args...); code != 1 || !strings.Contains(errs, ": other.td2048: unknown game") || strings.Contains(errs, "--game") {
+			t.Errorf("%s of a file of an unknown game: exit %d: %s", cmd, code, errs)
+		}
+	}
 	// serve (as play) reads the game's file too, and says whose.
 	_, stop := startServe(t, "--game", "threes")
 	if code, out, errs := stop(); code != 0 || !strings.Contains(out, "Threes! network 0123,4567,89ab,cdef+hint") || !strings.Contains(out, "from threes.td2048") {
