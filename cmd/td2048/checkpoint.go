@@ -26,7 +26,6 @@ import (
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
-	"github.com/td2048/td2048/stats"
 )
 
 // recordEvery is how often a running evaluation records its finished
@@ -100,7 +99,14 @@ func (s *shardFlags) resume(next *evalresult.Result, force bool) error {
 // namesStats reports whether prev, the result at --out, names --stats as
 // its statistics file.
 func (s *shardFlags) namesStats(prev *evalresult.Result) bool {
-	return prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: s.out, Result: *prev}), s.stats)
+	return namesStats(s.out, prev, s.stats)
+}
+
+// namesStats reports whether prev, the result at out, names stats as its
+// statistics file: one a run of the same evaluation (or merge) may
+// replace.
+func namesStats(out string, prev *evalresult.Result, stats string) bool {
+	return prev.Stats != "" && safefile.Same(shardStats(evalresult.Part{Path: out, Result: *prev}), stats)
 }
 
 // intact reports whether prev, a result of the evaluation next, is done:
@@ -109,7 +115,7 @@ func (s *shardFlags) intact(prev, next *evalresult.Result) bool {
 	if prev.Build == nil || !buildinfo.Same(*prev.Build, *next.Build) {
 		return false
 	}
-	if s.stats == "" || !s.namesStats(prev) {
+	if !s.namesStats(prev) { // also without --stats
 		return s.stats == "" && prev.Stats == ""
 	}
 	sum, err := evalresult.HashFile(s.stats)
@@ -127,7 +133,7 @@ func (s *shardFlags) continues(p *evalresult.Progress, next *evalresult.Result) 
 	if d.Build == nil || !buildinfo.Same(*d.Build, *next.Build) {
 		return fmt.Errorf("%s records games played by another build of td2048 (%s; this is %s): finish them with that build", s.progress, describeBuild(d.Build), describeBuild(next.Build))
 	}
-	if (d.Stats == "") != (s.stats == "") || s.stats != "" && d.Stats != s.relStats() {
+	if d.Stats != s.relStats() {
 		return fmt.Errorf("%s records games with statistics file %q, not %q", s.progress, d.Stats, s.relStats())
 	}
 	if s.stats == "" {
@@ -166,19 +172,13 @@ func describeBuild(b *buildinfo.Info) string {
 	return b.Describe()
 }
 
-// relStats is the statistics file as a result names it: relative to the
-// result's folder (statsName), or as given when there is no result file.
+// relStats is the statistics file as the result at --out names it:
+// relative to the result's folder (statsName); "" without --stats.
 func (s *shardFlags) relStats() string {
 	if s.stats == "" {
 		return ""
 	}
-	if s.out != "" {
-		return statsName(s.out, s.stats)
-	}
-	if rel, err := filepath.Rel(".", s.stats); err == nil && !filepath.IsAbs(s.stats) {
-		return rel
-	}
-	return s.stats
+	return statsName(s.out, s.stats)
 }
 
 // statsSink writes the statistics lines to the file under way, counting
@@ -271,7 +271,8 @@ func (s *shardFlags) play(ctx context.Context, g *games.Game, cfg games.EvalConf
 func evalOf(res *evalresult.Result, g *games.Game) games.Evaluation {
 	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond}
 	if g.StatsFile { // the course's statistics file comes with its summary's speeds
-		ev.Speed = &stats.Speed{Slides: res.Moves, Placements: res.Placements, Time: res.TimeMS, SlideTime: res.SlideMS, PlaceTime: res.PlaceMS}
+		sp := res.Speed()
+		ev.Speed = &sp
 	}
 	return ev
 }
@@ -327,7 +328,7 @@ func (r *evalRun) done(ev *games.Evaluation) {
 	if r.failed != nil || !r.keptAt.IsZero() && time.Since(r.keptAt) < recordEvery {
 		return
 	}
-	if err := r.record(ev); err != nil {
+	if _, err := r.record(ev); err != nil {
 		r.failed = err
 		r.cancel()
 	}
@@ -335,21 +336,21 @@ func (r *evalRun) done(ev *games.Evaluation) {
 
 // record writes the progress record of the earlier runs' games and ev's:
 // the statistics lines on disk first, so that it never counts a line that
-// is not there.
-func (r *evalRun) record(ev *games.Evaluation) error {
+// is not there. It returns the result it recorded.
+func (r *evalRun) record(ev *games.Evaluation) (evalresult.Result, error) {
 	res, err := r.result(ev)
 	if err != nil {
-		return err
+		return res, err
 	}
 	p := evalresult.Progress{Done: res}
 	if r.sink != nil {
 		p.StatsBytes = r.sink.n
 	}
 	if err := evalresult.WriteProgress(r.s.progress, p); err != nil {
-		return err
+		return res, err
 	}
 	r.kept, r.keptAt = res.Count, time.Now()
-	return nil
+	return res, nil
 }
 
 // result is the result of the earlier runs' games and ev's, with the
@@ -358,8 +359,8 @@ func (r *evalRun) result(ev *games.Evaluation) (evalresult.Result, error) {
 	s := r.s
 	res := s.next
 	all := addEval(r.prior, *ev)
-	if sp := all.Speed; sp != nil {
-		res.Placements, res.TimeMS, res.SlideMS, res.PlaceMS = sp.Placements, sp.Time, sp.SlideTime, sp.PlaceTime
+	if all.Speed != nil {
+		res.SetSpeed(all.Speed)
 	}
 	res.SetBlock(&all.Block)
 	el := ev.Elapsed // the evaluation's own time, once it has returned
@@ -395,7 +396,8 @@ func (r *evalRun) stop(ev *games.Evaluation) error {
 	case s.out == "" || r.kept == r.prior.Block.Games+ev.Block.Games:
 		return nil
 	}
-	return r.record(ev)
+	_, err := r.record(ev)
+	return err
 }
 
 // syncStats writes the statistics lines out to the file under way and
@@ -419,13 +421,10 @@ func (r *evalRun) finish(ev *games.Evaluation) error {
 	var res evalresult.Result
 	var err error
 	switch {
+	case s.out != "" && r.sink != nil && r.kept != s.games:
+		res, err = r.record(ev) // the games' statistics lines counted before the file takes its name
 	case s.out != "":
-		if r.sink != nil && r.kept != s.games {
-			err = r.record(ev)
-		}
-		if err == nil {
-			res, err = r.result(ev)
-		}
+		res, err = r.result(ev)
 	case r.sink != nil:
 		err = r.syncStats()
 	}

@@ -33,9 +33,8 @@ func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, ne
 		return nil, h, 0, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
 	}
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, h, 0, "", fmt.Errorf("cannot read %s: %v", path, pe.Err)
+		if c := safefile.UnwrapPath(err); c != err {
+			return nil, h, 0, "", fmt.Errorf("cannot read %s: %v", path, c)
 		}
 		return nil, h, 0, "", err
 	}

@@ -153,18 +153,18 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return err
 		}
+		if err := checkDepth(*depth, maxDepth, *moveTime); err != nil {
+			return err
+		}
+		if err := pf.check("threads"); err != nil {
+			return err
+		}
 		p, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
 		if err != nil {
 			return err
 		}
 		if note != "" && !*asJSON {
 			fmt.Fprintln(e.stdout, note)
-		}
-		if err := checkDepth(*depth, 12, *moveTime); err != nil {
-			return err
-		}
-		if err := pf.check("threads"); err != nil {
-			return err
 		}
 		dg, err := hintDowngrade(&sf, g, *downgrades)
 		if err != nil {

@@ -81,6 +81,7 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 		if *statsOut != "" && parts[0].Stats == "" {
 			return usagef("--stats: the shards wrote no statistics files (eval --game threes --stats FILE writes them)")
 		}
+		again := false // --out holds this merge's result, naming --stats
 		if *out != "" {
 			release, replace, err := claimResult(*out, "out", *force)
 			if err != nil {
@@ -88,13 +89,15 @@ func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			defer release()
 			if replace {
-				if _, err := refuseResult(*out, "out", &m); err != nil {
+				prev, err := refuseResult(*out, "out", &m)
+				if err != nil {
 					return err
 				}
+				again = namesStats(*out, &prev, *statsOut)
 			}
 		}
 		if *statsOut != "" {
-			release, err := claimOutput(*statsOut, "stats", "stats", *force)
+			release, err := claimOutput(*statsOut, "stats", "stats", *force || again)
 			if err != nil {
 				return err
 			}

@@ -72,7 +72,7 @@ func (f *searchFlags) checkGame(g *games.Game) error {
 }
 
 func (f *searchFlags) check() error {
-	if err := checkDepth(f.depth, 12, f.moveTime); err != nil {
+	if err := checkDepth(f.depth, maxDepth, f.moveTime); err != nil {
 		return err
 	}
 	if err := f.checkDowngrade(); err != nil {
@@ -83,6 +83,9 @@ func (f *searchFlags) check() error {
 	}
 	return nil
 }
+
+// maxDepth is the deepest --depth of eval and hint.
+const maxDepth = 12
 
 // checkDepth refuses a --depth out of 1 to maxDepth and a negative
 // --move-time.

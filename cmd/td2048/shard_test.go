@@ -170,6 +170,11 @@ func TestThreesShardsMergeForTheJudge(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errb)
 	}
+	// The same merge again replaces its own result and statistics file,
+	// as eval run again does.
+	if code, again, errb := runCmd(t, "merge", parts[2], parts[0], parts[1], "--stats", merged, "--out", filepath.Join(dir, "m.json")); code != 0 || statsPart(t, again) != statsPart(t, mout) {
+		t.Fatalf("the same merge again: exit %d: %s\n%s", code, errb, again)
+	}
 	if statsPart(t, mout) != statsPart(t, out) {
 		t.Errorf("merged:\n%s\nwant:\n%s", mout, out)
 	}

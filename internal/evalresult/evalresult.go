@@ -160,6 +160,18 @@ func (r *Result) SetBlock(b *stats.Block) {
 	r.End = append([]int{}, b.End[:n]...)
 }
 
+// Speed is the speed of a result's Threes! games (the course summary's):
+// its slides are the Block's moves.
+func (r *Result) Speed() stats.Speed {
+	return stats.Speed{Slides: r.Moves, Placements: r.Placements, Time: r.TimeMS, SlideTime: r.SlideMS, PlaceTime: r.PlaceMS}
+}
+
+// SetSpeed sets the result's speed from sp but its slides, which SetBlock
+// sets as the moves.
+func (r *Result) SetSpeed(sp *stats.Speed) {
+	r.Placements, r.TimeMS, r.SlideMS, r.PlaceMS = sp.Placements, sp.Time, sp.SlideTime, sp.PlaceTime
+}
+
 // checksum is the SHA-256 of v's JSON encoding with its checksum field,
 // *sum, empty.
 func checksum(v any, sum *string) (string, error) {
