@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -57,12 +58,12 @@ func (e notCompact) Error() string { return e.why.Error() }
 // (ntuple.CompactFits) it returns a notCompact error, and nothing else is
 // wrong.
 func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, error) {
-	open := func() (io.Reader, *crc32Tee) {
+	open := func() (*bufio.Reader, io.Reader, hash.Hash32) {
 		br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer)
-		t := &crc32Tee{r: br, h: crc32.New(castagnoli)}
-		return br, t
+		h := crc32.New(castagnoli)
+		return br, io.TeeReader(br, h), h
 	}
-	br, tr := open()
+	br, tr, h := open()
 	l, err := readNativeHead(tr, size)
 	if err != nil {
 		return nil, Header{}, err
@@ -71,7 +72,7 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 	var sum uint32
 	pass := func(second bool, work func(int, int64, []float32) error) error {
 		if second { // the file must be the one read
-			br, tr = open()
+			br, tr, h = open()
 			l2, err := readNativeHead(tr, size)
 			if err == nil && (l2.h.Network != l.h.Network || l2.elem != l.elem || l2.acc != l.acc) {
 				err = changed
@@ -83,16 +84,16 @@ func readNativeCompact(r io.ReaderAt, size int64) (*ntuple.Network, Header, erro
 		if err := pipeline(func(f []float32) error { return shortRead(readLE(tr, f)) }, l.h.Weights+l.acc, work); err != nil {
 			return err
 		}
-		if second && tr.h.Sum32() != sum {
-			return changed
+		if second {
+			if h.Sum32() != sum {
+				return changed
+			}
+			return nil
 		}
-		if !second { // the accumulators read through, the checksum checked
-			sum = tr.h.Sum32()
-			return readTrailer(br, sum)
-		}
-		return nil
+		sum = h.Sum32() // the accumulators read through, the checksum checked
+		return readTrailer(br, sum)
 	}
-	bad := func(i int64) error { return nonFinite(i, l.h.Weights, l.h.Coherence) }
+	bad := func(i int64) error { return nonFinite(i, l.h.Weights) }
 	net, err := compactOf(l.spec, bad, pass)
 	if err != nil {
 		return nil, Header{}, err
@@ -245,7 +246,7 @@ func pipeline(read func([]float32) error, n int64, work func(w int, at int64, f 
 
 // nonFinite is checkFinite's refusal for float i of a file of weights
 // weights (then accumulators).
-func nonFinite(i, weights int64, coherent bool) error {
+func nonFinite(i, weights int64) error {
 	what := fmt.Sprintf("weight %d", i)
 	if i >= weights {
 		what = fmt.Sprintf("the coherence accumulators of weight %d", (i-weights)/2)
@@ -253,29 +254,9 @@ func nonFinite(i, weights int64, coherent bool) error {
 	return fmt.Errorf("weight file holds a value that is not a finite number (%s): the run that wrote it diverged", what)
 }
 
-// crc32Tee is an io.Reader that feeds what it reads to a checksum.
-type crc32Tee struct {
-	r io.Reader
-	h interface {
-		io.Writer
-		Sum32() uint32
-	}
-}
-
-func (t *crc32Tee) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	t.h.Write(p[:n])
-	return n, err
-}
-
 // buildCompact is build for a compact network (compactOf). It returns a
 // notCompact error when the tables would not fit 16 bits.
-func buildCompact(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
-	spec, err := tablesSpec(tabs)
-	if err != nil {
-		return nil, err
-	}
-	tabs = inOrder(tabs, len(spec.Patterns))
+func buildCompact(r io.ReaderAt, tabs []table, spec ntuple.Spec) (*ntuple.Network, error) {
 	pass := func(_ bool, work func(int, int64, []float32) error) error {
 		if err := pipeline(tableSource(r, tabs, false), int64(spec.Weights()), work); err != nil {
 			return fmt.Errorf("reading weights: %v", err)
@@ -327,10 +308,9 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 // CompactUnstaged the weights are read into a compact network (ntuple's
 // 16-bit weights), which never holds the float32 weights whole. A file
 // whose tables would not fit 16 bits (ntuple.CompactFits), or a float32
-// staged network under CompactUnstaged, is read as float32, and note
-// says why. TC
-// accumulators are not read into a compact network: play does not use
-// them.
+// network staged by tiles under CompactUnstaged, is read as float32, and
+// note says why. TC accumulators are not read into a compact network:
+// play does not use them.
 func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -194,7 +194,7 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 				net, h, err := readNativeCompact(r, size)
 				return net, h, "", err
 			} else if l.elem == 4 {
-				why = note // a compact file plays as it is
+				why = note // kept in float32 (a compact file plays as it is)
 			}
 		}
 		net, h, err := readNative(bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readBuffer), size, w != Float32)
@@ -209,21 +209,21 @@ func readFormat(r io.ReaderAt, size int64, k Format, w Weights) (*ntuple.Network
 	if err != nil {
 		return nil, Header{}, "", err
 	}
-	spec, err := stagedSpec(tabs)
+	spec, tabs, err := tablesSpec(tabs)
 	if err != nil {
 		return nil, Header{}, "", err
 	}
 	var net *ntuple.Network
 	keep, why := w.keep32(spec)
 	if keep {
-		net, err = build(r, tabs)
+		net, err = build(r, tabs, spec)
 		if err == nil {
 			if err = checkFinite(net); err != nil {
 				net.Free()
 			}
 		}
 	} else {
-		net, err = buildCompact(r, tabs)
+		net, err = buildCompact(r, tabs, spec)
 	}
 	if err != nil {
 		return nil, Header{}, "", err

@@ -326,10 +326,15 @@ func writeLE[T element](w io.Writer, s []T) error {
 }
 
 // littleEndian returns a writer of fixed-size numbers to w, little-endian;
-// a bufio.Writer keeps the first error for its Flush.
+// a bufio.Writer keeps the first error for its Flush. A value that is not
+// fixed-size is a mistake in the caller: it panics rather than leave a
+// gap in the file.
 func littleEndian(w *bufio.Writer) func(...any) {
 	return func(vs ...any) {
 		for _, v := range vs {
+			if binary.Size(v) < 0 {
+				panic(fmt.Sprintf("netfile: %T is not a fixed-size value", v))
+			}
 			binary.Write(w, binary.LittleEndian, v)
 		}
 	}

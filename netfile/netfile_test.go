@@ -265,7 +265,10 @@ func TestCoherenceToW(t *testing.T) {
 	tabs, err := wTables(bytes.NewReader(b.Bytes()), int64(b.Len()))
 	m := (*ntuple.Network)(nil)
 	if err == nil {
-		m, err = build(bytes.NewReader(b.Bytes()), tabs)
+		var spec ntuple.Spec
+		if spec, tabs, err = tablesSpec(tabs); err == nil {
+			m, err = build(bytes.NewReader(b.Bytes()), tabs, spec)
+		}
 	}
 	if err != nil || !m.Coherent() {
 		t.Fatalf("%v, coherent %v", err, err == nil && m.Coherent())

@@ -96,7 +96,11 @@ func decode(k Format, data []byte) (*ntuple.Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return build(r, tabs)
+	spec, tabs, err := tablesSpec(tabs)
+	if err != nil {
+		return nil, err
+	}
+	return build(r, tabs, spec)
 }
 
 // "0123,012345" has a table in cache-line order (ntuple/layout.go) after a

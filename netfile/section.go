@@ -103,30 +103,30 @@ func readTable(r io.ReaderAt, t table, dst []float32, buf *[]byte) error {
 	return nil
 }
 
-// tablesSpec is the spec of the network tabs hold.
-func tablesSpec(tabs []table) (ntuple.Spec, error) {
+// tablesSpec is the spec of the network tabs hold, and tabs in its order
+// (inOrder), as build and buildCompact want them.
+func tablesSpec(tabs []table) (ntuple.Spec, []table, error) {
 	if len(tabs) == 0 {
-		return ntuple.Spec{}, fmt.Errorf("no tables")
+		return ntuple.Spec{}, nil, fmt.Errorf("no tables")
 	}
-	if len(tabs) > ntuple.MaxPatterns {
-		return ntuple.Spec{}, fmt.Errorf("%d tables; td2048 networks have at most %d patterns", len(tabs), ntuple.MaxPatterns)
+	spec, err := stagedSpec(tabs)
+	if err != nil {
+		return ntuple.Spec{}, nil, err
 	}
-	return stagedSpec(tabs)
+	if len(spec.Patterns) > ntuple.MaxPatterns {
+		return ntuple.Spec{}, nil, fmt.Errorf("%d tables a stage; td2048 networks have at most %d patterns", len(spec.Patterns), ntuple.MaxPatterns)
+	}
+	return spec, inOrder(tabs, len(spec.Patterns)), nil
 }
 
-// build allocates the network of tabs and reads its weights; nothing is
-// returned half loaded.
-func build(r io.ReaderAt, tabs []table) (*ntuple.Network, error) {
-	spec, err := tablesSpec(tabs)
-	if err != nil {
-		return nil, err
-	}
+// build allocates the network of spec and reads its weights from tabs,
+// in its order (tablesSpec); nothing is returned half loaded.
+func build(r io.ReaderAt, tabs []table, spec ntuple.Spec) (*ntuple.Network, error) {
 	net, err := ntuple.New(spec)
 	if err != nil {
 		return nil, err
 	}
 	net.Prefault()
-	tabs = inOrder(tabs, len(spec.Patterns))
 	if err := net.FillCanonical(false, tableSource(r, tabs, false)); err != nil {
 		net.Free()
 		return nil, fmt.Errorf("reading weights: %v", err)
@@ -165,7 +165,6 @@ func tableSource(r io.ReaderAt, tabs []table, acc bool) func([]float32) error {
 			size := 1 << (4 * len(tabs[t].cells))
 			m := min(len(f)/per, size-at)
 			u := tabs[t]
-			u.at += int64(at) * int64(u.elem)
 			if acc { // the field holds all E, then all A
 				u = table{at: u.tc + 4*int64(at), elem: 4}
 				ea = slices.Grow(ea[:0], 2*m)[:2*m]
@@ -179,8 +178,11 @@ func tableSource(r io.ReaderAt, tabs []table, acc bool) func([]float32) error {
 				for i := range m {
 					f[2*i], f[2*i+1] = ea[i], ea[m+i]
 				}
-			} else if err := readTable(r, u, f[:m], &buf); err != nil {
-				return err
+			} else {
+				u.at += int64(at) * int64(u.elem)
+				if err := readTable(r, u, f[:m], &buf); err != nil {
+					return err
+				}
 			}
 			f, at = f[m*per:], at+m
 			if at == size {

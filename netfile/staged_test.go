@@ -44,7 +44,8 @@ func TestStagedWNames(t *testing.T) {
 // accumulators, go to .w and back bit for bit; the file's tables are
 // stage 0's then stage 1's, tagged; re-encoding gives the same bytes.
 func TestStagedWRoundTrip(t *testing.T) {
-	for _, spec := range []string{"0123,45@2", "0123,45@0,8192,16384", "8x4@2"} {
+	// 8x4 in three stages: 24 tables, more than one stage's 16 patterns.
+	for _, spec := range []string{"0123,45@2", "0123,45@0,8192,16384", "8x4@2", "8x4@0,8192,16384"} {
 		for _, tc := range []bool{false, true} {
 			net := refNet(t, spec, 3)
 			if tc {

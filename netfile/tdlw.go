@@ -35,8 +35,8 @@ func wTables(r io.ReaderAt, size int64) ([]table, error) {
 	if count == 0 || uint64(count) > uint64(s.left())/21 {
 		return nil, damaged(TDLW, "%d tables cannot fit in %d bytes", count, size)
 	}
-	if count > ntuple.MaxPatterns {
-		return nil, fmt.Errorf("TDL2048+ .w file with %d tables; td2048 networks have at most %d patterns", count, ntuple.MaxPatterns)
+	if count > ntuple.MaxStages*ntuple.MaxPatterns {
+		return nil, fmt.Errorf("TDL2048+ .w file with %d tables; td2048 networks have at most %d patterns in each of at most %d stages", count, ntuple.MaxPatterns, ntuple.MaxStages)
 	}
 	var tabs []table
 	for i := range int(count) {

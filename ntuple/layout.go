@@ -337,7 +337,7 @@ func (n *Network) eachTable(f func(t, p, off, size int) error) error {
 // span is where pattern p's table of stage k lies in storage: the index
 // of its first weight, and its size.
 func (n *Network) span(k, p int) (off, size int) {
-	return k*n.stage + int(n.pats[p].off), 1 << (4 * uint(len(n.spec.Patterns[p])))
+	return int(n.offs[k*len(n.pats)+p]), 1 << (4 * uint(len(n.spec.Patterns[p])))
 }
 
 // CanonicalTable returns pattern p's table of stage k in canonical order:
