@@ -33,7 +33,7 @@ type Policy func(b board.Board) search.Choice
 
 // playFrom plays a 2048 game from board b with policy and rng. It gives
 // up when stop is set (checked before each move; false then) and adds
-// the moves it plays to moves, a few at a time, when moves is not nil.
+// the moves it plays to moves, a few at a time.
 // With sh not nil the whole game is played by the Shifter (downgrading);
 // else on the 4-bit board until a 65536 is made, then on a wide board.
 func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
@@ -44,24 +44,20 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 		return ep, ok
 	}
 	n := int64(0) // moves not yet added to moves
-	defer func() {
-		if moves != nil {
-			moves.Add(n)
-		}
-	}()
+	defer func() { moves.Add(n) }()
 	for {
-		if stop != nil && stop.Load() {
+		if stop.Load() {
 			return ep, false
 		}
 		c := policy(b)
 		if !c.Legal() {
-			if stop != nil && stop.Load() {
+			if stop.Load() {
 				return ep, false // the policy may have been cut short
 			}
 			break
 		}
 		ep.Moves++
-		if n++; n == 64 && moves != nil {
+		if n++; n == 64 {
 			moves.Add(n)
 			n = 0
 		}

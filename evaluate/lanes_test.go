@@ -83,7 +83,7 @@ func TestInterleavedGamesGoPast32768(t *testing.T) {
 	})
 	total := 0
 	for i := range games {
-		want, ok := playFrom(fourBig, greedyPolicies(net)(), nil, rng(i), nil, nil)
+		want, ok := playFrom(fourBig, greedyPolicies(net)(), nil, rng(i), new(atomic.Bool), new(atomic.Int64))
 		if g := got[i]; !ok || !g.finished || g.ep != want || !want.Overflow || want.MaxTile < 17 {
 			t.Fatalf("game %d: interleaved %+v, alone %+v", i, g, want)
 		}

@@ -34,15 +34,11 @@ var threesClock = func() int64 { return time.Now().UnixMilli() }
 // during it, as the course framework measures. With rec not nil, the game
 // is recorded there (its Steps reused). It gives up when stop is set
 // (checked before each slide; not finished then) and adds the slides it plays to
-// slides, a few at a time, when slides is not nil.
+// slides, a few at a time.
 func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, stop *atomic.Bool, slides *atomic.Int64) played {
 	var g played
 	n := int64(0) // slides not yet added to slides
-	defer func() {
-		if slides != nil {
-			slides.Add(n)
-		}
-	}()
+	defer func() { slides.Add(n) }()
 	b := threes.New()
 	if rec != nil {
 		*rec = threes.Record{Slider: sliderName, Placer: placerName, Winner: placerName, Steps: rec.Steps[:0]}
@@ -63,17 +59,17 @@ func playThreesGame(policy ThreesPolicy, rng threes.Rand, rec *threes.Record, st
 		place()
 	}
 	for {
-		if stop != nil && stop.Load() {
+		if stop.Load() {
 			return g
 		}
 		c := policy(&b)
 		if !c.Legal() {
-			if stop != nil && stop.Load() {
+			if stop.Load() {
 				return g // the policy may have been cut short
 			}
 			break
 		}
-		if n++; n == 64 && slides != nil {
+		if n++; n == 64 {
 			slides.Add(n)
 			n = 0
 		}

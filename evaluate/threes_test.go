@@ -106,7 +106,7 @@ func TestThreesGreedyMatchesWorker(t *testing.T) {
 	// from the same stream: same scores and lengths.
 	w := learn.NewThreesWorker(net, learn.NewRand(5, 5))
 	ep := w.Play(0)
-	gs := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(5, 5), nil, nil, nil)
+	gs := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(5, 5), nil, new(atomic.Bool), new(atomic.Int64))
 	if ep.Score != gs.ep.Score || ep.Moves != gs.ep.Moves || ep.MaxTile != gs.ep.MaxTile {
 		t.Fatalf("worker %+v, greedy %+v", ep, gs)
 	}
@@ -185,7 +185,7 @@ func TestThreesPlayGameRecordsTimes(t *testing.T) {
 	threesClock = func() int64 { now++; return now }
 	net := ntuple.MustNew("0123")
 	var rec threes.Record
-	g := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(1, 1), &rec, nil, nil)
+	g := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(1, 1), &rec, new(atomic.Bool), new(atomic.Int64))
 	gs := threes.GameStats{Score: g.ep.Score, MaxTile: g.ep.MaxTile, Slides: g.ep.Moves, Placements: int(g.speed.Placements),
 		Time: g.speed.Time, SlideTime: g.speed.SlideTime, PlaceTime: g.speed.PlaceTime}
 	rp, err := rec.Replay()

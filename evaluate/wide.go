@@ -24,23 +24,21 @@ func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep
 
 // playOn plays game ep on from real board w, its new tile placed, to its
 // end, deciding with sh and policy; it gives up (false) when stop is set,
-// and adds every move to moves when moves is not nil.
+// and adds every move to moves.
 func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
 	for {
-		if stop != nil && stop.Load() {
+		if stop.Load() {
 			return false
 		}
 		st := sh.Step(w, policy)
 		if !st.Choice.Legal() {
-			if stop != nil && stop.Load() {
+			if stop.Load() {
 				return false // the policy may have been cut short
 			}
 			break
 		}
 		ep.Moves++
-		if moves != nil {
-			moves.Add(1)
-		}
+		moves.Add(1)
 		ep.Score += st.Reward
 		w = game.SpawnWide(st.After, rng)
 	}

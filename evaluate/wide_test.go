@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/td2048/td2048/board"
@@ -26,7 +27,7 @@ var fourBig = board.FromCells([16]int{15, 15, 15, 15, 1, 2})
 func TestGameGoesPast32768(t *testing.T) {
 	var boards []board.Board
 	policy := func(b board.Board) search.Choice { boards = append(boards, b); return leftFirst(b) }
-	ep, ok := playFrom(fourBig, policy, nil, rand.New(rand.NewPCG(1, 2)), nil, nil)
+	ep, ok := playFrom(fourBig, policy, nil, rand.New(rand.NewPCG(1, 2)), new(atomic.Bool), new(atomic.Int64))
 	if !ok || ep.MaxTile < 17 || ep.Score < 2*131072 || !ep.Overflow || ep.Moves < 2 {
 		t.Fatalf("episode %+v", ep)
 	}
@@ -59,7 +60,7 @@ func TestGameGoesPast32768(t *testing.T) {
 	}
 	sh = search.NewShifter(search.Downgrade{Tile: 4, Stint: 1})
 	var dg learn.Episode
-	if !playOn(leftFirst, sh, rand.New(rand.NewPCG(1, 2)), board.Wide{Low: fourBig}, &dg, nil, nil) || dg.MaxTile < 17 || dg.Score < 2*131072 || sh.N() == 0 {
+	if !playOn(leftFirst, sh, rand.New(rand.NewPCG(1, 2)), board.Wide{Low: fourBig}, &dg, new(atomic.Bool), new(atomic.Int64)) || dg.MaxTile < 17 || dg.Score < 2*131072 || sh.N() == 0 {
 		t.Fatalf("downgraded episode %+v n %d", dg, sh.N())
 	}
 }
