@@ -312,16 +312,16 @@ func (r *Result) checkCounts(partial bool) error {
 // Read reads the result file at path.
 func Read(path string) (Result, error) { return readFile(path, Decode) }
 
-// readFile reads the file at path with decode, naming the path in its
+// readFile reads the file at path with read, naming the path in its
 // errors.
-func readFile[T any](path string, decode func(io.Reader) (T, error)) (T, error) {
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var zero T
 		return zero, err
 	}
 	defer f.Close()
-	v, err := decode(f)
+	v, err := read(f)
 	if err != nil {
 		return v, fmt.Errorf("%s: %w", path, err)
 	}

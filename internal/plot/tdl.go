@@ -154,7 +154,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 	return recs, sc.Err()
 }
 
-// A tdlGroup gathers block i of each thread of a run of several.
+// A tdlGroup gathers block i of each thread of a run (one or more).
 type tdlGroup struct {
 	n         int
 	avg, rate float64 // sums

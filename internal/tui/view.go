@@ -100,7 +100,7 @@ func statLine(name string, b *stats.Block, tiles []int) string {
 	}
 	s := fmt.Sprintf("%-5s %5d %7.0f %7d", name, b.Games, b.Avg(), b.MaxScore)
 	for _, t := range tiles {
-		s += fmt.Sprintf(" %4s", fmt.Sprintf("%.0f%%", 100*b.Reach(t)))
+		s += fmt.Sprintf(" %3.0f%%", 100*b.Reach(t))
 	}
 	return s
 }
