@@ -44,6 +44,10 @@ func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, ne
 	}
 	// A network the game cannot play (a staged one read from a .w without
 	// its thresholds, say) is refused by every face alike.
+	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+		net.Free()
+		return nil, h, 0, "", err
+	}
 	err = g.CheckSpec(net.Spec())
 	kind, kerr := learn.ParseKind(h.Learner)
 	if err == nil {

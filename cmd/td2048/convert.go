@@ -89,13 +89,16 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			if err != nil {
 				return usagef("--stages: %v", err)
 			}
-			if from == netfile.Native && !slices.Equal(th, net.Spec().StageThresholds()) {
+			if from == netfile.Native && net.Spec().StageThresholds() != nil && !slices.Equal(th, net.Spec().StageThresholds()) {
 				return usagef("--stages: %s records its thresholds (%s); --stages is for .w files", in, net.Spec())
 			}
 			if err := net.SetThresholds(th); err != nil {
 				return usagef("--stages: %v", err)
 			}
 			h.Network = net.Spec().String()
+		}
+		if kind == netfile.Native && netfile.CheckThresholds(in, net.Spec()) != nil {
+			return usagef("%s holds %d stages and does not record their thresholds (.w files do not): give them with --stages, one per stage, like 0,16384,32768 for three", in, net.Spec().StageCount())
 		}
 		if kind != netfile.Native {
 			if h.Game != "2048" {
@@ -130,7 +133,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			fmt.Fprintf(e.stdout, "note: .w files do not record stage thresholds: these are %s (TDL2048+: -@ %s)\n", ntuple.FormatThresholds(th), ntuple.FormatThresholds(th))
 		}
 		if spec.StageCount() > 1 && spec.StageThresholds() == nil {
-			fmt.Fprintf(e.stdout, "note: %d stages and no thresholds: give them with --stages to play or train this network\n", spec.StageCount())
+			fmt.Fprintf(e.stdout, "note: %d stages and no thresholds: to play or train this network, convert it to a td2048 file with --stages\n", spec.StageCount())
 		}
 		return nil
 	}
