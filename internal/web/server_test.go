@@ -502,6 +502,10 @@ func TestCurve(t *testing.T) {
 	if _, err := New(Config{Net: trained(t), LogPath: path}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad log: %v", err)
 	}
+	os.WriteFile(path, []byte("{\"episodes\":1000,\"avg\":1.7e308}\n"), 0o644)
+	if _, err := New(Config{Net: trained(t), LogPath: path}); err == nil || !strings.Contains(err.Error(), "line 1: mean score 1.7e+308") {
+		t.Errorf("a score of 1.7e308: %v", err)
+	}
 }
 
 // TestServeShutsDown: Serve answers until its context ends, then lets the
