@@ -3,6 +3,7 @@ package ntuple
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/td2048/td2048/board"
@@ -281,5 +282,28 @@ func BenchmarkEstimateManyCompact4x6(b *testing.B) {
 		k := i & 4095
 		n.EstimateMany(bs[k:k+4], out[:])
 		sinkF += out[0]
+	}
+}
+
+// TestCompactFitsMessage: the reason a table does not fit 16 bits counts
+// its steps right, however far out its largest weight lies.
+func TestCompactFitsMessage(t *testing.T) {
+	for _, c := range []struct {
+		outlier float32
+		want    string
+	}{
+		{300 * 1024, "300 times its 99th percentile (1.02e+03 or more), so 16 bits would hold most of its weights in fewer than 110 steps"},
+		{1e30, "9.77e+26 times its 99th percentile (1.02e+03 or more), so 16 bits would hold most of its weights as 0"},
+	} {
+		var s TableStats
+		w := make([]float32, 1000)
+		for i := range w {
+			w[i] = 1024
+		}
+		w[0] = c.outlier
+		s.Add(w)
+		if err := CompactFits([]TableStats{s}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("largest weight %g: %v", c.outlier, err)
+		}
 	}
 }
