@@ -307,3 +307,29 @@ func TestCompactFitsMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxValue: the bound on a board's value is the largest |weight| (or
+// step times 32768) times the weights a value sums, and holds a value.
+func TestMaxValue(t *testing.T) {
+	n := MustNew("0123,4567")
+	defer n.Free()
+	n.Weights()[5] = -3
+	n.Weights()[9] = 2
+	if got := n.MaxValue(); got != 3*2*8 {
+		t.Errorf("float32: %v, want 48", got)
+	}
+	c, err := NewCompact(n.Spec(), []float32{0.5, 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Free()
+	if got := c.MaxValue(); got != 0.5*32768*2*8 {
+		t.Errorf("compact: %v, want %v", got, 0.5*32768*2*8)
+	}
+	for i := range n.Weights() {
+		n.Weights()[i] = 1e37
+	}
+	if v, b := n.Estimate(0x1234), n.MaxValue(); float64(v) > b {
+		t.Errorf("value %v above the bound %v", v, b)
+	}
+}

@@ -70,7 +70,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		from, err := netfile.DetectFile(in)
 		if err != nil {
-			return fmt.Errorf("cannot read %v", err)
+			return readErr(in, err)
 		}
 		w := netfile.Float32
 		if *compact {
@@ -78,7 +78,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		net, h, note, err := netfile.LoadPlay(in, w)
 		if err != nil {
-			return fmt.Errorf("cannot read %v", err)
+			return readErr(in, err)
 		}
 		defer net.Free()
 		if *compact && !net.Compact() {
