@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/internal/train"
 )
 
 // rows is the number of rows text takes on a terminal of width columns,
@@ -260,5 +262,20 @@ func TestFlagCompletion(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheSizeMessage: a table larger than half the memory is refused
+// with the half it may take, and the whole it is half of.
+func TestCacheSizeMessage(t *testing.T) {
+	total := train.PhysicalMemory()
+	if total <= 0 {
+		t.Skip("this system does not tell its memory")
+	}
+	var b byteSize
+	size := fmt.Sprintf("%dM", total/2>>20+1)
+	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, mib(total/2), mib(total))
+	if err := b.Set(size); err == nil || err.Error() != want {
+		t.Errorf("--cache %s: %v, want %q", size, err, want)
 	}
 }
