@@ -89,6 +89,12 @@ func TestHintBadBoards(t *testing.T) {
 	if code, _, _ := runCmd(t, "hint"); code != 2 {
 		t.Errorf("hint without a board: exit %d", code)
 	}
+	// An empty board is no position, not a game over.
+	for _, args := range [][]string{{"hint", "0x0"}, {"hint", "--game", "threes", "--next", "1", "0x0"}} {
+		if code, out, errs := runCmd(t, args...); code != 2 || out != "" || !strings.Contains(errs, "an empty board is not a position of") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+	}
 }
 
 func TestUnknownAndBadFlags(t *testing.T) {
