@@ -102,6 +102,25 @@ func trainFlags() []string {
 	return n
 }
 
+// TestRootHelpFits: td2048's own help, its list of commands and topics,
+// fits 80 columns, long descriptions wrapped under their column.
+func TestRootHelpFits(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if len([]rune(l)) > 80 {
+				t.Errorf("%v: line %d is %d columns wide: %q", args, i+1, len([]rune(l)), l)
+			}
+		}
+		if !strings.Contains(out, "\n  plot        draw learning curves") || !strings.Contains(out, "\n              PNG, SVG or PDF\n") {
+			t.Errorf("%v: plot's description not wrapped under its column:\n%s", args, out)
+		}
+	}
+}
+
 func TestWrapWords(t *testing.T) {
 	for _, c := range []struct {
 		in    string
