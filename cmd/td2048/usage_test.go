@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	flag "github.com/spf13/pflag"
 
@@ -296,5 +297,30 @@ func TestCacheSizeMessage(t *testing.T) {
 	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, mib(total/2), mib(total))
 	if err := b.Set(size); err == nil || err.Error() != want {
 		t.Errorf("--cache %s: %v, want %q", size, err, want)
+	}
+}
+
+// TestOptionsCacheDefault: options.md's default of --cache is the one the
+// flags have: eval's by depth (autoCache), the others' the flag's default.
+func TestOptionsCacheDefault(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "reference", "options.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var others []string
+	for _, name := range []string{"hint", "play", "serve"} {
+		c, _, _ := root(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, stdin: strings.NewReader("")}).Find([]string{name})
+		others = append(others, c.Flags().Lookup("cache").DefValue)
+	}
+	if others[1] != others[0] || others[2] != others[0] {
+		t.Fatalf("hint, play and serve default to tables of %v; options.md gives them one", others)
+	}
+	if autoCache(1, 0) != 0 || autoCache(2, 0) != 0 || autoCache(2, time.Millisecond) != autoCache(3, 0) {
+		t.Fatal("eval's default table is no longer none at 1-2 plies and the same deeper or with --move-time: options.md says so")
+	}
+	deep := autoCache(3, 0)
+	want := fmt.Sprintf("| `--cache` | `eval`: none at 1-2 plies, `%s` deeper or with `--move-time`; `hint`, `play`, `serve`: `%s` |", deep.String(), others[0])
+	if !strings.Contains(string(data), want) {
+		t.Errorf("options.md's --cache row does not begin %q", want)
 	}
 }
