@@ -159,7 +159,9 @@ func (c *courseReader) read(br *bufio.Reader) error {
 			continue
 		}
 		if key, val, ok := strings.Cut(line, " = "); ok && len(c.recs) == 0 {
-			c.header(key, val)
+			if err := c.header(key, val); err != nil {
+				return fmt.Errorf("line %d: %w", n, err)
+			}
 		}
 	}
 	if c.cur != nil && c.cur.complete() {
@@ -168,18 +170,24 @@ func (c *courseReader) read(br *bufio.Reader) error {
 	return nil
 }
 
-// header takes in a header line key = val of td2048 train's.
-func (c *courseReader) header(key, val string) {
+// header takes in a header line key = val of td2048 train's; a rate that
+// is a number but not a finite one is an error.
+func (c *courseReader) header(key, val string) error {
 	switch key {
 	case "game":
 		c.game = val
 	case "network":
 		c.network, _, _ = strings.Cut(val, " ")
 	case "alpha":
-		c.alpha, _ = strconv.ParseFloat(val, 64)
+		a, err := strconv.ParseFloat(val, 64)
+		if err == nil && !finite(a) {
+			return fmt.Errorf("alpha = %s is not a finite number", val)
+		}
+		c.alpha = a
 	case "seed":
 		c.seed, _ = strconv.ParseUint(val, 10, 64)
 	}
+	return nil
 }
 
 // courseHead reads a block's first line.

@@ -152,6 +152,8 @@ func TestReadCourseBad(t *testing.T) {
 		{"shares out of order", "1000\tavg = 5\tmax = 9\n\t2\t30%\t(60%)\n", "line 2: not a tile line"},
 		{"tiles out of order", "1000\tavg = 5\tmax = 9\n\t4\t100%\t(60%)\n\t2\t40%\t(40%)\n", "line 3: tile 2 after tile 4"},
 		{"a bad mean", "1000\tavg = 5x\tmax = 9\n", "line 1: not a statistics block's line"},
+		{"an infinite mean", "1000\tavg = +Inf\tmax = 9\n", "line 1: not a statistics block's line"},
+		{"a rate not a number", "td2048 train\nalpha = NaN\n" + block(1000), "line 2: alpha = NaN is not a finite number"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := ReadCourse(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.err) {

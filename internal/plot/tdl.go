@@ -110,6 +110,9 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			cut()
 		case strings.HasPrefix(line, "alpha = "):
 			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil {
+				if !finite(a) {
+					return recs, fmt.Errorf("line %d: %q: the rate is not a finite number", n, line)
+				}
 				alpha = a
 			}
 		case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
