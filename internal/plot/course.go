@@ -159,9 +159,7 @@ func (c *courseReader) read(br *bufio.Reader) error {
 			continue
 		}
 		if key, val, ok := strings.Cut(line, " = "); ok && len(c.recs) == 0 {
-			if err := c.header(key, val); err != nil {
-				return fmt.Errorf("line %d: %w", n, err)
-			}
+			c.header(key, val)
 		}
 	}
 	if c.cur != nil && c.cur.complete() {
@@ -170,24 +168,20 @@ func (c *courseReader) read(br *bufio.Reader) error {
 	return nil
 }
 
-// header takes in a header line key = val of td2048 train's; a rate that
-// is a number but not a finite one is an error.
-func (c *courseReader) header(key, val string) error {
+// header takes in a header line key = val of td2048 train's.
+func (c *courseReader) header(key, val string) {
 	switch key {
 	case "game":
 		c.game = val
 	case "network":
 		c.network, _, _ = strings.Cut(val, " ")
-	case "alpha":
-		a, err := strconv.ParseFloat(val, 64)
-		if err == nil && !finite(a) {
-			return fmt.Errorf("alpha = %s is not a finite number", val)
+	case "alpha": // a rate that is not a finite number is none
+		if a, err := strconv.ParseFloat(val, 64); err == nil && finite(a) {
+			c.alpha = a
 		}
-		c.alpha = a
 	case "seed":
 		c.seed, _ = strconv.ParseUint(val, 10, 64)
 	}
-	return nil
 }
 
 // courseHead reads a block's first line.
