@@ -20,10 +20,10 @@ import (
 // (ntuple.Network.SetThresholds).
 
 // CheckFormat reports why a network cannot be written in format k, or nil:
-// td2048's own format holds any whose stages have thresholds; TDL2048+'s .w single- and multi-stage
-// 2048 networks whose patterns are read on the eight images of the board
-// (or td2048's 8x4 lines on the board alone), 2048.bin single-stage ones
-// of such patterns.
+// td2048's own format holds any whose stages have thresholds; TDL2048+'s
+// .w single- and multi-stage 2048 networks whose patterns are read on the
+// eight images of the board (or td2048's 8x4 lines on the board alone),
+// 2048.bin single-stage ones of such patterns.
 func CheckFormat(k Format, spec ntuple.Spec) error {
 	switch k {
 	case Native:
