@@ -76,8 +76,10 @@ func (r *Record) Check() error {
 		return fmt.Errorf("a block at %d episodes: episodes count from 1", r.Episodes)
 	case r.Games < 0 || r.Max < 0 || r.MovesPerSec < 0 || r.Elapsed < 0:
 		return errors.New("a negative count of games, score, speed or time")
-	case !(r.Avg >= 0 && r.Avg <= maxScore) || int64(r.Max) > maxScore:
-		return fmt.Errorf("mean score %g or best score %d outside 0 to %g, more than any game scores", r.Avg, r.Max, float64(maxScore))
+	case !(r.Avg >= 0 && r.Avg <= maxScore):
+		return fmt.Errorf("mean score %g outside 0 to 2^40 (more than any game scores)", r.Avg)
+	case int64(r.Max) > maxScore:
+		return fmt.Errorf("best score %d above 2^40 (more than any game scores)", r.Max)
 	case r.Max > 0 && r.Avg > float64(r.Max):
 		return fmt.Errorf("mean score %g above the best score %d", r.Avg, r.Max)
 	}
@@ -86,8 +88,11 @@ func (r *Record) Check() error {
 			if t, err := strconv.Atoi(k); err != nil || t < 1 {
 				return fmt.Errorf("tile %q is not a tile value", k)
 			}
-			if !(x >= 0 && x <= 1) || x > r.Reach[k] {
-				return fmt.Errorf("share %v of tile %s outside 0 to 1 (or ending on it more often than reaching it)", x, k)
+			if !(x >= 0 && x <= 1) {
+				return fmt.Errorf("share %v of tile %s outside 0 to 1", x, k)
+			}
+			if x > r.Reach[k] {
+				return fmt.Errorf("tile %s: more games end on it (%v) than reach it (%v)", k, x, r.Reach[k])
 			}
 		}
 	}
