@@ -151,6 +151,7 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 	addTopics(r)
 	addGenDocs(r)
 	addCompletion(r)
+	addHelpCheck(r)
 	return r
 }
 

@@ -278,6 +278,9 @@ func (r *Run) makeNet(given Given) error {
 	if err := netfile.Expect(path, h, r.Game.Name, learner, r.netSpec); err != nil {
 		return err
 	}
+	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+		return err
+	}
 	if err := r.Game.CheckSpec(net.Spec()); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
