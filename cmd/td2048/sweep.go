@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -174,14 +175,45 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	}
 	if more {
 		if err := runTrain(sub, spec, given, false); err != nil {
-			return fmt.Errorf("task %d: %w", k, err)
+			return taskFailed(logf, k, err)
 		}
 	}
 	if err := runCommand(t.EvalArgs(dir), sub); err != nil {
-		return fmt.Errorf("task %d: %w", k, err)
+		return taskFailed(logf, k, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
 	return nil
+}
+
+// taskFailed records task k's error as the last line of its log (log,
+// train.txt), where sweep report finds it, and returns it.
+func taskFailed(log io.Writer, k int, err error) error {
+	err = fmt.Errorf("task %d: %w", k, err)
+	fmt.Fprintf(log, "%s%s\n", failedMark, strings.ReplaceAll(err.Error(), "\n", " "))
+	return err
+}
+
+// failedMark begins the line of a failed task's log that says why.
+const failedMark = "td2048 sweep: failed: "
+
+// failedLine is the last line of a task's log (train.txt) when it says
+// that the task failed, less its mark: "" once an attempt after it
+// writes.
+func failedLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	end, _ := f.Seek(0, io.SeekEnd)
+	n, _ := f.ReadAt(buf[:min(end, int64(len(buf)))], max(0, end-int64(len(buf))))
+	lines := strings.Split(strings.TrimRight(string(buf[:n]), "\n"), "\n")
+	last, ok := strings.CutPrefix(lines[len(lines)-1], failedMark)
+	if !ok {
+		return ""
+	}
+	return last
 }
 
 // resumeTask is the spec that resumes task's run from its checkpoint st
@@ -283,7 +315,7 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 	}
 	var series []plot.Series
-	damaged, done := 0, 0
+	damaged, done, failed := 0, 0, 0
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "task\tconfig\tstate\tepisodes\tlast block avg\teval avg\teval goal rate")
 	for _, td := range taskDirs {
@@ -310,6 +342,9 @@ func sweepReport(arg, figure string, e *env) error {
 			if g, err := games.Lookup(res.Game); err == nil {
 				goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
+		} else if why := failedLine(filepath.Join(td, "train.txt")); why != "" {
+			state = "failed: " + why
+			failed++
 		}
 		if unread {
 			state += ", task.json does not parse"
@@ -321,6 +356,9 @@ func sweepReport(arg, figure string, e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(taskDirs))
+	if failed > 0 {
+		fmt.Fprintf(e.stdout, "%d tasks failed, each state saying why (the last line of its train.txt): run them again once the cause is fixed\n", failed)
+	}
 	if damaged > 0 {
 		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
 	}
