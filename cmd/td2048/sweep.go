@@ -186,34 +186,44 @@ func sweepRun(planPath, taskArg string, e *env) error {
 }
 
 // taskFailed records task k's error as the last line of its log (log,
-// train.txt), where sweep report finds it, and returns it.
+// train.txt), where sweep report finds it, and returns it. A task
+// interrupted (SIGTERM, Ctrl-C) is stopped, not failed: run again, it
+// continues.
 func taskFailed(log io.Writer, k int, err error) error {
 	err = fmt.Errorf("task %d: %w", k, err)
-	fmt.Fprintf(log, "%s%s\n", failedMark, strings.ReplaceAll(err.Error(), "\n", " "))
+	mark := failedMark
+	if strings.HasPrefix(errors.Unwrap(err).Error(), "interrupted after ") {
+		mark = stoppedMark
+	}
+	fmt.Fprintf(log, "%s%s\n", mark, strings.ReplaceAll(err.Error(), "\n", " "))
 	return err
 }
 
-// failedMark begins the line of a failed task's log that says why.
-const failedMark = "td2048 sweep: failed: "
+// The marks that begin the last line of the log of a task that failed or
+// was stopped.
+const (
+	failedMark  = "td2048 sweep: failed: "
+	stoppedMark = "td2048 sweep: stopped: "
+)
 
-// failedLine is the last line of a task's log (train.txt) when it says
-// that the task failed, less its mark: "" once an attempt after it
-// writes.
-func failedLine(path string) string {
+// endLine is the last line of a task's log (train.txt) when it has one of
+// the marks, and the mark: "" once an attempt after it writes.
+func endLine(path string) (mark, line string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer f.Close()
 	buf := make([]byte, 4096)
 	end, _ := f.Seek(0, io.SeekEnd)
 	n, _ := f.ReadAt(buf[:min(end, int64(len(buf)))], max(0, end-int64(len(buf))))
 	lines := strings.Split(strings.TrimRight(string(buf[:n]), "\n"), "\n")
-	last, ok := strings.CutPrefix(lines[len(lines)-1], failedMark)
-	if !ok {
-		return ""
+	for _, m := range []string{failedMark, stoppedMark} {
+		if l, ok := strings.CutPrefix(lines[len(lines)-1], m); ok {
+			return m, l
+		}
 	}
-	return last
+	return "", ""
 }
 
 // resumeTask is the spec that resumes task's run from its checkpoint st
@@ -342,9 +352,11 @@ func sweepReport(arg, figure string, e *env) error {
 			if g, err := games.Lookup(res.Game); err == nil {
 				goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
-		} else if why := failedLine(filepath.Join(td, "train.txt")); why != "" {
+		} else if mark, why := endLine(filepath.Join(td, "train.txt")); mark == failedMark {
 			state = "failed: " + why
 			failed++
+		} else if mark == stoppedMark {
+			state += ", stopped"
 		}
 		if unread {
 			state += ", task.json does not parse"
