@@ -183,6 +183,9 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	ev := evalOf(m, g)
 	b := ev.Block
 	fmt.Fprintf(w, "td2048 merge (%d shards)\n", shards)
+	if m.MixedBuilds {
+		fmt.Fprintln(w, "builds = mixed (--mixed-builds): the shards were played by different builds of td2048, or by ones that did not record theirs")
+	}
 	writeLoaded(w, g, m)
 	fmt.Fprintf(w, "total = %d\nseed = %d\n", m.GamesTotal, m.Seed)
 	if b.Games > 0 {
