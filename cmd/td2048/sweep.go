@@ -39,8 +39,9 @@ that a Slurm job array or a Kubernetes Indexed Job runs them all:
   td2048 sweep run PLAN.toml --task K  train task K, then evaluate it
   td2048 sweep report DIR|PLAN.toml    one table of all tasks, all curves on one figure
 
-Task K works in OUT/task-K (OUT: the plan's out, or its name, beside the
-plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
+Task K works in OUT/task-00K (task-000, task-001, ...: K with at least
+three digits, as sweep list prints; OUT: the plan's out, or its name,
+beside the plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
 (the metrics log), curve.png, train.txt (train's output), eval.json (the
 evaluation's result, td2048 merge's format) and task.json (its settings).
 --task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
@@ -51,7 +52,9 @@ the plan's tasks says which it leaves out.
 A task is safe to run again: a finished one (its eval.json written) says
 so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
 a requeue, a Pod's deletion), or killed, resumes from its last checkpoint.
-A task whose folder holds another configuration is refused.
+A task whose folder holds another configuration is refused. The report
+shows a task that failed as failed, with the line of its train.txt that
+says why, and one stopped (SIGTERM) as stopped.
 
 The plan's keys are in docs/how-to/clusters.md (section "Sweeps") and in
 the package documentation of sweep: [train] any setting of td2048 train, named as its
@@ -311,7 +314,7 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 	}
 	if len(taskDirs) == 0 {
-		return fmt.Errorf("%s holds no task folders (task-K): run td2048 sweep run PLAN --task K first", dir)
+		return fmt.Errorf("%s holds no task folders (task-000, ...): run td2048 sweep run PLAN --task K first", dir)
 	}
 	if figure == "" {
 		figure = filepath.Join(dir, "curves.png")
