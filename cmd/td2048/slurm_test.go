@@ -854,6 +854,17 @@ func TestSlurmResubmitChoosesTasks(t *testing.T) {
 		!strings.HasSuffix(cs[1], " --time=3 "+filepath.Join(slurmDeploy(t), "sweep-report.sbatch")) {
 		t.Errorf("the sweep's submissions: %q", cs)
 	}
+	// A sweep resubmitted with another td2048 runs the first one's, kept
+	// in the sweep's folder.
+	other := filepath.Join(t.TempDir(), "td2048")
+	os.Symlink(os.Args[0], other)
+	log = fakeSlurm(t, "")
+	if o, err := slurmScript(t, dir, "resubmit.sh", []string{"plan.toml"}, "TD2048="+other); err != nil {
+		t.Fatalf("%v %q", err, o)
+	}
+	if b, _ := os.ReadFile(log + ".td2048"); strings.TrimSpace(strings.Split(string(b), "\n")[0]) != os.Args[0] {
+		t.Errorf("the resubmitted sweep's jobs got TD2048=%q, want the first submission's %s", b, os.Args[0])
+	}
 }
 
 // The scripts check the binary, the output folder and the logs folder

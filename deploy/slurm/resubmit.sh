@@ -19,11 +19,14 @@
 # SBATCH_PARTITION, SBATCH_QOS. MAX_RUNNING=N runs at most N array tasks
 # at once. LOGS (default logs) is the folder of the jobs' logs.
 # It refuses while jobs it submitted for the same OUT or plan are queued
-# or running, and before submitting anything checks the td2048 binary
-# (TD2048, default td2048 on PATH: it must run "version"; an evaluation
-# uses the one submit.env keeps), OUT and the logs folder; the jobs get
-# the binary's absolute path, which must be on a file system every node
-# mounts, as must OUT, the weights and the plan. Prints the array's job id (none when nothing is left) and
+# or running. Before submitting anything it checks the td2048 binary
+# (TD2048, default td2048 on PATH: it must run "version"), OUT and the
+# logs folder. The binary of the first submission is kept, for an
+# evaluation in OUT/submit.env, for a sweep in submit.env in the plan's
+# out folder, and every resubmission runs that one, whatever TD2048 says
+# then (edit submit.env to change it). The jobs get its absolute path: it
+# must be on a file system every node mounts, as must OUT, the weights
+# and the plan. Prints the array's job id (none when nothing is left) and
 # the merge's or report's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,10 +67,23 @@ elif [ -f "$target" ]; then
   export PLAN
   td2048_binary
   list=$("$TD2048" sweep list "$PLAN") || die "$TD2048 sweep list $PLAN failed"
+  sweep_out=
   while IFS=$'\t' read -r k dir _; do
     [[ $k =~ ^[0-9]+$ ]] || continue
+    sweep_out=$(dirname "$dir")
     [ -e "$dir/eval.json" ] || missing+=("$k")
   done <<<"$list"
+  # The binary of the first submission, kept in the sweep's folder, runs
+  # every resubmission: a task's evaluation under way refuses another
+  # build's record.
+  mkdir -p "$sweep_out" && [ -w "$sweep_out" ] || die "$sweep_out (the plan's out): cannot make or write that folder"
+  if [ -f "$sweep_out/submit.env" ]; then
+    # shellcheck disable=SC1091
+    . "$sweep_out/submit.env"
+    td2048_binary
+  else
+    printf 'TD2048=%q\n' "$TD2048" >"$sweep_out/submit.env"
+  fi
   tag="td2048 sweep $PLAN"
   array_job=sweep-array.sbatch final_job=sweep-report.sbatch final_opts=${REPORT_SBATCH:-}
 else
