@@ -571,6 +571,44 @@ depth = 2
 		}
 	})
 
+	t.Run("sweep task stopped mid-training by scancel --signal=TERM", func(t *testing.T) {
+		// scancel --signal=TERM signals the job's steps only: td2048, run
+		// as one, saves a checkpoint where it stops; the report says the
+		// task stopped; resubmitted, it resumes from that checkpoint.
+		plan := filepath.Join(c.dir, "plan4.toml")
+		os.WriteFile(plan, []byte("out = \"sweep4\"\n[train]\nnetwork = \"2x4\"\nepisodes = 20000\nevery = 1000\ncheckpoint_every = 1000\nthreads = 1\n[eval]\ngames = 10\n"), 0o644)
+		array, report := twoIDs(t, c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
+		task := filepath.Join(c.dir, "sweep4", "task-000")
+		waitUntil(t, 60*time.Second, "task 0's first checkpoint", func() bool {
+			h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
+			return err == nil && h.Episodes > 0
+		})
+		c.must(t, nil, "scancel", "--signal=TERM", array+"_0")
+		if st := c.ended(t, array, 60*time.Second)["0"]; st != "FAILED" {
+			t.Fatalf("the task stopped by scancel --signal=TERM ended %s, not FAILED (the signal did not reach it?)\n%s", st, c.logs())
+		}
+		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
+			t.Fatalf("the report after a stopped task: %s", st)
+		}
+		h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := h.Episodes
+		mustContain(t, filepath.Join(task, "train.txt"), fmt.Sprintf("td2048 sweep: stopped: task 0: interrupted after %d episodes; the run is saved", n))
+		if code, out, _ := runCmd(t, "sweep", "report", plan, "--plot", "none"); code != 0 || !regexp.MustCompile(`task-000\s+base\s+training, stopped\s`).MatchString(out) {
+			t.Errorf("the report of the stopped task:\n%s", out)
+		}
+		array2, report2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), plan))
+		c.wait(t, array2, 90*time.Second)
+		c.wait(t, report2, 30*time.Second)
+		mustContain(t, filepath.Join(task, "train.txt"), fmt.Sprintf("resuming from %s (%d episodes done)", filepath.Join(task, "weights.td2048"), n))
+		if h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048")); err != nil || h.Episodes != 20000 {
+			t.Errorf("the resumed task ended at %d episodes (%v), want 20000", h.Episodes, err)
+		}
+		mustContain(t, filepath.Join(logs, "td2048-report-"+report2+".out"), "1 of 1 tasks done")
+	})
+
 	t.Run("tasks named by the array's own index", func(t *testing.T) {
 		// --array=2 with --shard auto plays shard 2 of TD2048_SHARDS;
 		// --array=3 with --task auto runs task 3 of the plan.
