@@ -260,18 +260,36 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	t.st.Schedule = t.sched
 	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
 	t.rands = make([]*rand.PCG, threads*t.lanes)
-	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
-		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
+	if r := cfg.Resume; r != nil {
+		if err := r.Check(threads, t.lanes); err != nil {
+			return t, err
+		}
 	}
 	for k := range t.rands {
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil {
-			if err := t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
-				return t, fmt.Errorf("resume: generator %d: %w", k, err)
-			}
+			t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]) // Check read it
 		}
 	}
 	return t, nil
+}
+
+// Check reports whether the run state can continue a run of threads
+// workers playing interleave episodes in turn: one readable generator for
+// each of its episodes in turn. Train checks it; a caller checks it before
+// touching the files of a resumed run.
+func (r *RunState) Check(threads, interleave int) error {
+	interleave = max(interleave, 1)
+	if len(r.Rands) != threads*interleave {
+		return fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, interleave)
+	}
+	for k, b := range r.Rands {
+		var g rand.PCG
+		if err := g.UnmarshalBinary(b); err != nil {
+			return fmt.Errorf("resume: generator %d: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // run plays the episodes on the workers and returns the run's state.
@@ -472,9 +490,14 @@ func (t *trainer) report(alpha float32) {
 		if b == nil || b.Games < size {
 			return
 		}
-		delete(t.blocks, t.shown)
+		if size == t.every {
+			delete(t.blocks, t.shown)
+			t.sched.Observe(b.Avg())
+		}
+		// A run's closing partial block stays the state's Partial, and
+		// the schedule does not see it: a run extended past it goes on
+		// filling the block, and learns as the unbroken run would.
 		t.shown++
-		t.sched.Observe(b.Avg())
 		if t.cfg.Block != nil {
 			t.cfg.Block(min(t.shown*t.every, t.cfg.Episodes), b, t.prior+time.Since(t.start), alpha)
 		}
