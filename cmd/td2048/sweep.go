@@ -161,7 +161,8 @@ func sweepRun(planPath, taskArg string, e *env) error {
 		return err
 	}
 	defer logf.Close()
-	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
+	// The task's own record first: a closed stdout (| head) must not cut it.
+	sub := &env{stdout: io.MultiWriter(logf, e.stdout), stderr: io.MultiWriter(logf, e.stderr), stdin: e.stdin}
 	// A new run in the task's own folder: what a killed first attempt
 	// left there (a log, a plot) is replaced.
 	spec.Save, spec.Plot, spec.Force = filepath.Join(dir, "weights.td2048"), filepath.Join(dir, "curve.png"), true

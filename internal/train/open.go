@@ -83,6 +83,9 @@ func (r *Run) openInput() error {
 	r.in = f
 	h, err := netfile.ReadHeaderFrom(f, path)
 	if err != nil && s.Resume != "" {
+		if k, derr := netfile.DetectFile(path); derr == nil && k != netfile.Native && k != netfile.Unknown {
+			return notRun(path, k)
+		}
 		return err
 	}
 	if err == nil {
@@ -174,6 +177,10 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if fork && !given["plot"] {
 		s.Plot = "" // the parent's plot is the parent's
 	}
+	parentLog := "" // a fork's parent's log, which it reads: never an output, --force or not
+	if fork && r.State.Log != "" {
+		parentLog = r.State.LogPath(s.Resume)
+	}
 	outs := []struct{ key, path string }{{"save", s.Save}, {"log", r.LogPath}, {"plot", s.Plot}}
 	for i, o := range outs {
 		if o.path == "" {
@@ -186,6 +193,9 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 			if o.key != "save" && safefile.Same(o.path, in.path) {
 				return bad(o.key, " %s is the --%s file: it would be overwritten", o.path, in.key)
 			}
+		}
+		if safefile.Same(o.path, parentLog) {
+			return bad(o.key, " %s is the log of the run in %s: a run resumed under another name writes its own (name another file)", o.path, s.Resume)
 		}
 		for _, p := range outs[:i] {
 			if safefile.Same(o.path, p.path) {

@@ -55,8 +55,8 @@ func (s *Spec) Validate() error {
 		}
 	}
 	switch {
-	case s.Episodes < 0:
-		return bad("episodes", " %d: want a number of episodes", s.Episodes)
+	case s.Episodes <= 0:
+		return bad("episodes", " %d: want 1 or more episodes to train", s.Episodes)
 	case s.Every <= 0:
 		return bad("every", " %d: want 1 or more episodes per block", s.Every)
 	case s.Threads < 0 || s.Threads > MaxThreads():
@@ -87,6 +87,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.Resume != "" && s.Load != "" {
 		return bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
+	}
+	if k := netfile.FormatOfName(s.Resume); k != netfile.Native && k != netfile.Unknown {
+		return notRun(s.Resume, k)
 	}
 	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
 		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
@@ -128,6 +131,11 @@ func (s *Spec) Validate() error {
 	return s.checkGame(g, net, l)
 }
 
+// notRun refuses to resume a weight file of format k, which holds no run.
+func notRun(path string, k netfile.Format) error {
+	return bad("resume", " %s is a %s file, not a td2048 run checkpoint: start a new run from its weights with --load %s", path, k.Describe(), path)
+}
+
 // checkLoad checks that the --load file holds weights (of a format
 // td2048 reads) of a game td2048 knows, and of the spec's game when it
 // names one.
@@ -142,7 +150,7 @@ func (s *Spec) checkLoad() error {
 		return bad("load", " %s is %v", s.Load, netfile.ErrUnknownFormat)
 	case k != netfile.Native:
 		if s.Game != "" && s.Game != "2048" {
-			return bad("load", " %s holds %s weights, which are 2048's, not %s", s.Load, k, s.Game)
+			return bad("load", " %s holds %s weights, which are 2048's, not %s", s.Load, k.Describe(), s.Game)
 		}
 		return nil
 	}
