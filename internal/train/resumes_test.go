@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -259,5 +260,66 @@ func sameLog(t *testing.T, a, b string) {
 	}
 	if x, y := text(a), text(b); x != y {
 		t.Fatalf("blocks unbroken:\n%sresumed:\n%s", x, y)
+	}
+}
+
+// TestExtensionLogsItsBlocks: a finished run whose total is not a
+// multiple of its block, extended, prints and logs its blocks at the
+// episodes the unbroken run does (the partial block at its old end filled
+// and logged whole), and ends with the same weights.
+func TestExtensionLogsItsBlocks(t *testing.T) {
+	dir := t.TempDir()
+	seed := uint64(8)
+	s := Default()
+	s.Network, s.Threads, s.Seed, s.Every = "0123,4567", 1, &seed, 200
+	g := Given{"network": true, "threads": true, "seed": true, "every": true, "episodes": true}
+	whole, part := s, s
+	whole.Save, whole.Episodes = filepath.Join(dir, "whole.td2048"), 450
+	part.Save, part.Episodes = filepath.Join(dir, "part.td2048"), 300
+	trainCtx(t, context.Background(), whole, g, &stopper{})
+	var first, ext stopper
+	trainCtx(t, context.Background(), part, g, &first)
+	rs, rg := resumeCmd(part.Save, 450)
+	trainCtx(t, context.Background(), rs, rg, &ext)
+	var at []int64
+	for _, r := range append(first.recs, ext.recs...) {
+		at = append(at, r.Episodes)
+	}
+	if fmt.Sprint(at) != "[200 300 400 450]" {
+		t.Errorf("blocks at %v, want [200 300 400 450] (the first run's end, then the unbroken run's)", at)
+	}
+	sameLog(t, DefaultLog(whole.Save), DefaultLog(part.Save))
+	sameWeights(t, whole.Save, part.Save)
+}
+
+// TestFailedResumeTouchesNothing: a resume refused once the checkpoint is
+// read (its run state cannot continue the run) leaves the weights and the
+// log as they were.
+func TestFailedResumeTouchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	seed := uint64(2)
+	s := Default()
+	s.Network, s.Threads, s.Seed, s.Every, s.Episodes, s.Save = "0123,4567", 1, &seed, 50, 200, filepath.Join(dir, "w.td2048")
+	trainCtx(t, context.Background(), s, Given{"network": true, "threads": true, "seed": true, "every": true, "episodes": true}, &stopper{})
+	// A damaged run state: a generator short.
+	net, h, err := netfile.LoadAny(s.Save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := ReadState(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Rands = st.Rands[1:]
+	if err := Save(s.Save, net, h, st); err != nil {
+		t.Fatal(err)
+	}
+	weights, log := readAll(t, s.Save), readAll(t, DefaultLog(s.Save))
+	rs, rg := resumeCmd(s.Save, 400)
+	if _, err := Open(rs, rg, Options{}); err == nil || !strings.Contains(err.Error(), "generators") {
+		t.Fatalf("resume of a damaged state: %v", err)
+	}
+	if !bytes.Equal(readAll(t, s.Save), weights) || !bytes.Equal(readAll(t, DefaultLog(s.Save)), log) {
+		t.Fatal("the failed resume changed the weights or the log")
 	}
 }
