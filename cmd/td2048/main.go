@@ -71,12 +71,14 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
 func main() {
-	// Output to a closed pipe (td2048 train | head) fails as a write
-	// error, which the commands go on through, rather than killing the
-	// process before it saves.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	keepOnClosedPipe()
 	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 }
+
+// keepOnClosedPipe makes output to a closed pipe (td2048 train | head)
+// fail as a write error, which the commands go on through, rather than
+// kill the process before it saves.
+func keepOnClosedPipe() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) }
 
 func names() []string {
 	var n []string

@@ -25,6 +25,7 @@ import (
 // real process (to kill it).
 func TestMain(m *testing.M) {
 	if os.Getenv("TD2048_BE_MAIN") == "1" {
+		keepOnClosedPipe()
 		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 	}
 	os.Exit(m.Run())
