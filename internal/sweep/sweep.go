@@ -23,8 +23,8 @@
 //
 // The training keys are the fields of train.Spec, each named as td2048
 // train's flag of that name with _ for - (alpha_schedule, coherence_from,
-// checkpoint_every, ...): every setting a train flag has, a 0 or "" given
-// being that value. A task's files are its folder's, so save, resume,
+// checkpoint_every, ...): every setting a train flag has, a 0 given being
+// that value (a "" given is refused). A task's files are its folder's, so save, resume,
 // log, plot and force are not keys; load names weights relative to the
 // plan's folder. The seed is 1 unless given. The evaluation keys are
 // games, depth, seed and threads. Task K's files are in OUT/task-K (K

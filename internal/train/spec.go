@@ -44,7 +44,7 @@ type Spec struct {
 	Save            string   `toml:"save" json:"-" resume:"fresh" flag:"nonempty" group:"basic" arg:"FILE" help:"write weights and run state to FILE (default: the game's own, weights.td2048 or threes.td2048)"`
 	Load            string   `toml:"load" json:"load,omitempty" resume:"refuse" group:"run" arg:"FILE" help:"start a new run from the weights in FILE"`
 	Resume          string   `toml:"resume" json:"-" resume:"fresh" group:"run" arg:"FILE" help:"continue the run saved in FILE, exactly"`
-	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" group:"run" help:"episodes each thread plays in turn (0: the fastest)"`
+	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" group:"run" help:"episodes each thread plays in turn (0: 2 where that applies)"`
 	Duration        Duration `toml:"duration" json:"duration" resume:"fresh" group:"run" arg:"TIME" help:"stop after training for TIME (like 60m), and save"`
 	Every           int      `toml:"every" json:"every" resume:"keep" group:"run" help:"episodes per statistics block"`
 	Learner         string   `toml:"learner" json:"learner" resume:"keep" group:"research" help:"after (after-states) or state"`
