@@ -169,7 +169,7 @@ func TestTrainRefusesAtOnce(t *testing.T) {
 		{`network = ""`, "network: an empty value"},
 		{`load = "gone.td2048"`, "load gone.td2048: not found"},
 		{`load = "notes.txt"`, "load notes.txt is not a weight file"},
-		{"load = \"p.td2048\"\ngame = \"threes\"", "load p.td2048 holds 2048 weights, not Threes!"},
+		{"load = \"p.td2048\"\ngame = \"threes\"", "load p.td2048 holds weights for 2048, not threes"},
 	} {
 		t.Run(c.train, func(t *testing.T) {
 			os.WriteFile("plan.toml", []byte("[train]\n"+c.train+"\n"), 0o644)

@@ -150,7 +150,7 @@ func (s *Spec) checkLoad() error {
 		return bad("load", " %s is %v", s.Load, netfile.ErrUnknownFormat)
 	case k != netfile.Native:
 		if s.Game != "" && s.Game != "2048" {
-			return bad("load", " %s holds %s weights, which are 2048's, not %s", s.Load, k.Describe(), s.Game)
+			return bad("load", " %s holds weights for 2048 (%s), not %s", s.Load, k.Describe(), s.Game)
 		}
 		return nil
 	}
@@ -163,7 +163,7 @@ func (s *Spec) checkLoad() error {
 		return bad("load", " %s: %v", s.Load, err)
 	}
 	if want, err := games.Lookup(s.Game); err == nil && s.Game != "" && want != g {
-		return bad("load", " %s holds %s weights, not %s", s.Load, g.Title, want.Title)
+		return bad("load", " %s holds weights for %s, not %s", s.Load, g.Name, want.Name)
 	}
 	return nil
 }

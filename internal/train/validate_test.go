@@ -144,7 +144,7 @@ func TestValidateEverySetting(t *testing.T) {
 			func(s *Spec, g Given) { s.Resume, g["resume"] = "x.w", true }},
 		{"load missing", "load", "gone.td2048: not found", func(s *Spec, _ Given) { s.Load = filepath.Join(dir, "gone.td2048") }},
 		{"load not weights", "load", "notes.td2048 is not a weight file", func(s *Spec, _ Given) { s.Load = text }},
-		{"load of another game", "load", "holds Threes! weights, not 2048", func(s *Spec, _ Given) { s.Load, s.Game = threes, "2048" }},
+		{"load of another game", "load", "holds weights for threes, not 2048", func(s *Spec, _ Given) { s.Load, s.Game = threes, "2048" }},
 		{"load of an unknown game", "load", `other.td2048: unknown game "threez"`, func(s *Spec, _ Given) { s.Load = unknown }},
 	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 2, 1e300} {
