@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/stats"
 )
@@ -167,6 +168,9 @@ func TestEveryRunResumes(t *testing.T) {
 				state, _, _ := ReadState(h)
 				if err != nil || state.Done < at || state.Done >= total {
 					t.Fatalf("stopped at %d episodes (want %d or more, fewer than %d): %v", state.Done, at, total, err)
+				}
+				if want := map[bool]int{true: 1, false: learn.DefaultInterleave}[st.name == "threes"]; state.Interleave != want {
+					t.Fatalf("the run plays %d episodes in turn, want the default %d on every processor", state.Interleave, want)
 				}
 				rs, rg := st.resume(s.Save, total)
 				r := trainCtx(t, context.Background(), rs, rg, &stopper{})
