@@ -165,7 +165,9 @@ func sweepRun(planPath, taskArg string, e *env) error {
 		return err
 	}
 	defer logf.Close()
-	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
+	// The task's own record first; a closed stdout (| head) stops neither it
+	// nor the task.
+	sub := &env{stdout: io.MultiWriter(logf, dropErrors{e.stdout}), stderr: io.MultiWriter(logf, dropErrors{e.stderr}), stdin: e.stdin}
 	// A new run in the task's own folder: what a killed first attempt
 	// left there (a log, a plot) is replaced.
 	spec.Save, spec.Plot, spec.Force = filepath.Join(dir, "weights.td2048"), filepath.Join(dir, "curve.png"), true
@@ -227,6 +229,14 @@ func endLine(path string) (mark, line string) {
 		}
 	}
 	return "", ""
+}
+
+// dropErrors writes to w, and drops its errors.
+type dropErrors struct{ w io.Writer }
+
+func (d dropErrors) Write(p []byte) (int, error) {
+	d.w.Write(p)
+	return len(p), nil
 }
 
 // resumeTask is the spec that resumes task's run from its checkpoint st

@@ -94,7 +94,7 @@ func TestBadPlans(t *testing.T) {
 		{"[grid]\nalpha = []", "empty list"},
 		{"[grid]\nspeed = [1]", "speed is not a training key"},
 		{"[train]\nepisodes = \"many\"", "episodes: want an integer, not many"},
-		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want a number of episodes"},
+		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want 1 or more episodes to train"},
 		{"[train]\nnetwork = 4", "network: want a string"},
 		{"[train]\nalpha = -1.0", "task 0 (base): alpha: learning rate -1"},
 		{"[train]\nalpha = 5", "task 0 (base): alpha: learning rate 5"},
