@@ -126,9 +126,12 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A task repeats exactly by default: seed 1 and one thread (a run on
+	// more threads shares its weights between them, and its result depends
+	// on their timing); threads = 0 trains on all the task's cores.
 	seed := uint64(1)
 	base, baseGiven := train.Default(), train.Given{}
-	base.Seed, base.Save, base.Plot = &seed, "weights.td2048", "curve.png"
+	base.Seed, base.Save, base.Plot, base.Threads = &seed, "weights.td2048", "curve.png", 1
 	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
 		return nil, err
 	}

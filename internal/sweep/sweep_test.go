@@ -84,6 +84,14 @@ func TestOneTaskAndDefaults(t *testing.T) {
 	if len(p.Tasks) != 1 || p.Tasks[0].Label != "base" || *p.Tasks[0].Train.Seed != 1 || p.Tasks[0].Eval.Games != 1000 || p.Dir("a/b.toml") != "/abs/x" {
 		t.Errorf("%+v", p)
 	}
+	// A task repeats exactly unless its plan says otherwise: one thread,
+	// and threads = 0 is all cores.
+	if p.Tasks[0].Train.Threads != 1 {
+		t.Errorf("a plan without threads trains on %d threads, want 1", p.Tasks[0].Train.Threads)
+	}
+	if p := parse(t, "[train]\nthreads = 0"); p.Tasks[0].Train.Threads != 0 {
+		t.Errorf("threads = 0 gave %d", p.Tasks[0].Train.Threads)
+	}
 }
 
 // TestBadPlans: a plan that cannot work is refused when it is read,
