@@ -328,8 +328,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 		scoreLines = append(scoreLines, sl)
 		reachLines = append(reachLines, rl...)
 	}
-	// Round axis ends: the score axis to the next labelled tick above the
-	// best block, the episode axis to the last block.
+	// The score axis ends at the next labelled tick above the best block.
 	score.Y.Max = niceCeil(score.Y.Max)
 	if many {
 		for j, t := range tiles {
