@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"math"
 	"runtime"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/td2048/td2048/internal/bench"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
@@ -58,7 +60,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := checkThreads(*threads); err != nil {
 			return err
 		}
-		cfg.Threads = threadCount(*threads)
+		cfg.Threads = evalrun.ThreadCount(*threads)
 		out := e.stdout
 		if !*asJSON {
 			cpus := fmt.Sprintf("%d CPUs", runtime.NumCPU())

@@ -1,82 +1,18 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
 
-	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/ntuple"
 )
-
-// loadFor loads weights for game g (td2048's format, the course demo's
-// 2048.bin or TDL2048+'s .w, told apart by content), held as w says
-// (netfile.LoadPlay): the file must be g's, its network and learner ones
-// g can use. It returns the learner, and a note for people when the
-// weights are not held as asked.
-func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
-	net, h, note, err := netfile.LoadPlay(path, w)
-	if errors.Is(err, os.ErrNotExist) {
-		train := "td2048 train"
-		if g.Name != games.Default {
-			train += " --game " + g.Name
-		}
-		return nil, h, 0, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
-	}
-	if err != nil {
-		if c := safefile.UnwrapPath(err); c != err {
-			return nil, h, 0, "", fmt.Errorf("cannot read %s: %v", path, c)
-		}
-		return nil, h, 0, "", err
-	}
-	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
-		net.Free()
-		return nil, h, 0, "", err
-	}
-	// A network the game cannot play (a staged one read from a .w without
-	// its thresholds, say) is refused by every face alike.
-	err = g.CheckSpec(net.Spec())
-	kind, kerr := learn.ParseKind(h.Learner)
-	if err == nil {
-		err = kerr
-	}
-	if err == nil {
-		err = g.CheckLearner(kind)
-	}
-	if err != nil {
-		net.Free()
-		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
-	}
-	return net, h, kind, note, nil
-}
-
-// describe is a network's one-line description.
-func describe(spec ntuple.Spec) string {
-	var ps string
-	for i, p := range spec.Patterns {
-		if i > 0 {
-			ps += " "
-		}
-		ps += ntuple.PatternString(p)
-	}
-	iso := "8 isomorphisms"
-	if !spec.Iso {
-		iso = "no isomorphisms"
-	}
-	if th := spec.StageThresholds(); th != nil {
-		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
-	}
-	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
-}
 
 func mib(bytes int64) string {
 	if bytes >= 1<<20 {
@@ -166,30 +102,18 @@ func describeFile(path string, head []byte) string {
 	return "other data"
 }
 
-func checkThreads(n int) error {
-	if n < 0 || n > train.MaxThreads() {
-		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
-	}
-	return nil
-}
-
 // claimOutput readies path for a command that writes it once at the end:
 // the path is checked, locked against a second writer (stale temporary
 // files of a killed one are removed) and, unless force, refused when it
 // holds something replacing it would lose. release frees the lock.
 func claimOutput(path, flagName, want string, force bool) (release func(), err error) {
-	if err := safefile.Check(path); err != nil {
-		return nil, usagef("--%s: %v", flagName, err)
+	release, err = evalrun.ClaimOutput(path, flagName, want, force, refuseClobber)
+	return release, usageOf(err)
+}
+
+func checkThreads(n int) error {
+	if n < 0 || n > train.MaxThreads() {
+		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
 	}
-	lock, err := safefile.Acquire(path)
-	if err != nil {
-		return nil, err
-	}
-	if !force {
-		if err := refuseClobber(path, flagName, want); err != nil {
-			lock.Release()
-			return nil, err
-		}
-	}
-	return lock.Release, nil
+	return nil
 }

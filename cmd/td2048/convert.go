@@ -7,6 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -115,7 +116,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		spec := net.Spec()
-		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), describe(spec))
+		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), evalrun.DescribeNetwork(spec))
 		if from != netfile.Native {
 			iso := "on the 8 images of the board, as both reference programs do"
 			if !spec.Iso {

@@ -824,23 +824,3 @@ func TestResultsCarryTheirBuild(t *testing.T) {
 		}
 	}
 }
-
-// TestWeightsChangedWhileLoaded: an evaluation whose weights file is
-// replaced (a training run's checkpoint) between its checksum and its load
-// is refused: its result would name weights it did not play.
-func TestWeightsChangedWhileLoaded(t *testing.T) {
-	w := trainedWeights(t)
-	s := shardFlags{out: filepath.Join(t.TempDir(), "r.json")}
-	if err := s.resolve(10, w, false); err != nil {
-		t.Fatal(err)
-	}
-	defer s.release()
-	if err := s.checkRerun(evalresult.Result{}, w, false); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(w+".new", fileBytes(t, w), 0o644)
-	os.Rename(w+".new", w)
-	if err := s.checkRerun(evalresult.Result{}, w, false); err == nil || !strings.Contains(err.Error(), "changed while it was loaded") {
-		t.Fatalf("weights replaced: %v", err)
-	}
-}

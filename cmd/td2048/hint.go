@@ -3,14 +3,16 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -174,7 +176,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		mv, valued := g.RuleValues(p.View()), false
 		res := hintResult{}
 		if *load != "" {
-			net, _, kind, note, err := loadFor(*load, g, pf.weights())
+			net, _, kind, note, err := evalrun.Load(*load, g, pf.weights())
 			if err != nil {
 				return err
 			}
@@ -183,7 +185,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				writeNotes(e.stdout, note, net, dg)
 			}
 			// --depth caps the search; the deadline may cut it short.
-			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: threadCount(pf.threads)}
+			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: evalrun.ThreadCount(pf.threads)}
 			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
 			var done int
 			mv, done = a.Values(p)

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/stats"
@@ -197,4 +198,23 @@ func newSummaryJSON(s *threesSummary) *summaryJSON {
 	sp := s.speed
 	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: int64(s.MaxScore), Reach: rec.Reach, End: rec.End,
 		Slides: sp.Slides, Placements: sp.Placements, Time: sp.Time, SlideTime: sp.SlideTime, PlaceTime: sp.PlaceTime, Ops: newOpsJSON(sp)}
+}
+
+// A threesSummary is the course's summary of Threes! games, the block the
+// framework prints after its games and judge after reading a statistics
+// file (stats.Block.WriteThrees): their statistics block and speed.
+type threesSummary struct {
+	stats.Block
+	speed stats.Speed
+}
+
+// add counts one game.
+func (s *threesSummary) add(g threes.GameStats) {
+	s.Add(g.Score, g.MaxTile, g.Slides)
+	s.speed.Add(&stats.Speed{Slides: int64(g.Slides), Placements: int64(g.Placements), Time: g.Time, SlideTime: g.SlideTime, PlaceTime: g.PlaceTime})
+}
+
+// write prints the summary as the course does.
+func (s *threesSummary) write(w io.Writer) error {
+	return s.WriteThrees(w, s.Games, threes.TileValue, s.speed)
 }

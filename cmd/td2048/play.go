@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/internal/tui"
 	"github.com/td2048/td2048/stats"
@@ -74,7 +75,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			net.Free()
 		}()
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.Value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
+			TableBytes: int64(cache), Seed: seed.Value(), Auto: *auto, Threads: evalrun.ThreadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
-	"github.com/td2048/td2048/games"
 	"net"
 	"os"
 	"time"
 
+	flag "github.com/spf13/pflag"
+	"github.com/td2048/td2048/games"
+
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/web"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
@@ -31,7 +33,7 @@ func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf
 	if err := sf.checkGame(g); err != nil { // before the weights, which may take a while
 		return nil, netfile.Header{}, nil, 0, "", err
 	}
-	net, h, kind, note, err := loadFor(*load, g, pf.weights())
+	net, h, kind, note, err := evalrun.Load(*load, g, pf.weights())
 	return net, h, g, kind, note, err
 }
 
