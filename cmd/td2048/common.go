@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/plot"
@@ -116,4 +117,12 @@ func checkThreads(n int) error {
 		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
 	}
 	return nil
+}
+
+// gameTitle is the title of the game of that name, or the name.
+func gameTitle(name string) string {
+	if g, err := games.Lookup(name); err == nil && name != "" {
+		return g.Title
+	}
+	return name
 }

@@ -36,13 +36,7 @@ type Options struct {
 type Run struct {
 	Spec Spec
 	Compiled
-	Game *games.Game
-	Net  *ntuple.Network
-	// Header is the weights file's header, Kind its learner, and Note a
-	// line for people when the weights are not held as asked ("" else).
-	Header netfile.Header
-	Kind   learn.Kind
-	Note   string
+	Loaded
 	// Result holds what is evaluated (its evaluation fields, and with
 	// --out the games, the shard and the build): what the result file
 	// records, and eval prints.
@@ -86,13 +80,10 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 			r = nil
 		}
 	}()
-	if r.Game, err = GameOfFile(s.Game, given["game"], s.Load); err != nil {
+	if r.Game, err = s.GameOf(given); err != nil {
 		return r, err
 	}
 	g := r.Game
-	if s.Downgrade != 0 && !g.Downgrades {
-		return r, bad("downgrade", " lowers tiles of 2048's kind; %s has none to lower", g.Title)
-	}
 	if s.Out != "" {
 		if err := r.claimOut(opt); err != nil {
 			return r, err

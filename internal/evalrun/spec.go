@@ -34,31 +34,47 @@ import (
 // whose default depends on others (the cache on the depth, the seed on
 // --out, the weights on the game) take it in Complete.
 type Spec struct {
-	Load        string         `toml:"load" json:"-" rerun:"same" group:"basic" help:"weights to play with"`
-	Games       int            `toml:"games" json:"games" rerun:"same" group:"basic" help:"games to play"`
-	Seed        *uint64        `toml:"seed" json:"seed" rerun:"same" group:"basic" help:"random seed (random when not given, 1 with --out or --shard; td2048 help seeds)"`
-	Threads     int            `toml:"threads" json:"threads" rerun:"free" group:"run" help:"worker threads (0: all cores; the statistics stay the same)"`
-	Interleave  int            `toml:"interleave" json:"interleave" rerun:"free" group:"run" help:"greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)"`
-	Depth       int            `toml:"depth" json:"depth" rerun:"same" group:"basic" help:"search depth in plies: 1 greedy, 2 one more chance and max layer, 3 and up deeper"`
-	Cache       ByteSize       `toml:"cache" json:"cache" rerun:"same" group:"search" arg:"SIZE" help:"transposition table SIZE, shared by all threads, like 256M (0: none; default: none at 2 plies, 64M deeper)"`
-	MoveTime    train.Duration `toml:"move_time" json:"move_time" rerun:"same" group:"search" arg:"TIME" help:"deepen each move for TIME, like 100ms, up to --depth"`
-	Downgrade   int            `toml:"downgrade" json:"downgrade" rerun:"same" group:"search" help:"2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off; td2048 help search)"`
-	Stint       int            `toml:"stint" json:"stint" rerun:"same" group:"search" help:"with --downgrade: downgrades until the trigger becomes 65536 (0: no end)"`
-	Game        string         `toml:"game" json:"game" rerun:"same" group:"basic" help:"2048 or threes (default: the loaded file's, else 2048)"`
-	Stats       string         `toml:"stats" json:"stats" rerun:"same" group:"run" arg:"FILE" help:"Threes!: write the course's statistics file to FILE (for td2048 judge; FILE.partial until whole)"`
-	Force       bool           `toml:"force" json:"-" rerun:"own" group:"run" help:"replace a --stats or --out file of another evaluation; start over, not continue"`
-	JSON        bool           `toml:"json" json:"json" rerun:"own" group:"run" help:"print one JSON object instead of text"`
-	Quiet       bool           `toml:"quiet" json:"quiet" rerun:"own" group:"run" help:"only the statistics and closing lines"`
-	Shard       string         `toml:"shard" json:"shard" rerun:"same" group:"run" arg:"K/N" help:"play only shard K/N (from 0) of the games, for td2048 merge; auto: a Slurm array's or Indexed Job's own index"`
-	Shards      int            `toml:"shards" json:"shards" rerun:"same" group:"run" help:"with --shard auto: the evaluation's number of shards (default: TD2048_SHARDS)"`
-	Out         string         `toml:"out" json:"-" rerun:"same" group:"run" arg:"FILE" help:"write the result to FILE (JSON) for td2048 merge, continuing from FILE.progress; only a rerun replaces a result"`
-	Compact     bool           `toml:"compact" json:"compact" rerun:"same" group:"search" help:"play large networks with 16-bit weights, half the memory (2048's staged ones only when given; td2048 help search)"`
-	MoveThreads int            `toml:"move_threads" json:"move_threads" rerun:"free" group:"search" help:"threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)"`
+	Play
+	Games       int     `toml:"games" json:"games" rerun:"same" group:"basic" help:"games to play"`
+	Seed        *uint64 `toml:"seed" json:"seed" rerun:"same" group:"basic" help:"random seed (random when not given, 1 with --out or --shard; td2048 help seeds)"`
+	Threads     int     `toml:"threads" json:"threads" rerun:"free" group:"run" help:"worker threads (0: all cores; the statistics stay the same)"`
+	Interleave  int     `toml:"interleave" json:"interleave" rerun:"free" group:"run" help:"greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)"`
+	Stats       string  `toml:"stats" json:"stats" rerun:"same" group:"run" arg:"FILE" help:"Threes!: write the course's statistics file to FILE (for td2048 judge; FILE.partial until whole)"`
+	Force       bool    `toml:"force" json:"-" rerun:"own" group:"run" help:"replace a --stats or --out file of another evaluation; start over, not continue"`
+	JSON        bool    `toml:"json" json:"json" rerun:"own" group:"run" help:"print one JSON object instead of text"`
+	Quiet       bool    `toml:"quiet" json:"quiet" rerun:"own" group:"run" help:"only the statistics and closing lines"`
+	Shard       string  `toml:"shard" json:"shard" rerun:"same" group:"run" arg:"K/N" help:"play only shard K/N (from 0) of the games, for td2048 merge; auto: a Slurm array's or Indexed Job's own index"`
+	Shards      int     `toml:"shards" json:"shards" rerun:"same" group:"run" help:"with --shard auto: the evaluation's number of shards (default: TD2048_SHARDS)"`
+	Out         string  `toml:"out" json:"-" rerun:"same" group:"run" arg:"FILE" help:"write the result to FILE (JSON) for td2048 merge, continuing from FILE.progress; only a rerun replaces a result"`
+	MoveThreads int     `toml:"move_threads" json:"move_threads" rerun:"free" group:"search" help:"threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)"`
+}
+
+// Play is what every command that plays saved weights takes: the weights
+// and their game, how moves are searched (Search) and how the weights are
+// held. eval's Spec embeds it; hint, play and serve take it alone, each
+// with defaults and help of its own (AddFlags). Its tags are as Spec's.
+type Play struct {
+	Load string `toml:"load" json:"-" rerun:"same" group:"basic" help:"weights to play with"`
+	Game string `toml:"game" json:"game" rerun:"same" group:"basic" help:"2048 or threes (default: the loaded file's, else 2048)"`
+	Search
+	Compact bool `toml:"compact" json:"compact" rerun:"same" group:"search" help:"play large networks with 16-bit weights, half the memory (2048's staged ones only when given; td2048 help search)"`
+}
+
+// Search is how moves are searched: the depth, the time of a move, the
+// transposition table, tile-downgrading.
+type Search struct {
+	Depth     int            `toml:"depth" json:"depth" rerun:"same" group:"basic" help:"search depth in plies: 1 greedy, 2 one more chance and max layer, 3 and up deeper"`
+	Cache     ByteSize       `toml:"cache" json:"cache" rerun:"same" group:"search" arg:"SIZE" help:"transposition table SIZE, shared by all threads, like 256M (0: none; default: none at 2 plies, 64M deeper)"`
+	MoveTime  train.Duration `toml:"move_time" json:"move_time" rerun:"same" group:"search" arg:"TIME" help:"deepen each move for TIME, like 100ms, up to --depth"`
+	Downgrade int            `toml:"downgrade" json:"downgrade" rerun:"same" group:"search" help:"2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off; td2048 help search)"`
+	Stint     int            `toml:"stint" json:"stint" rerun:"same" group:"search" help:"with --downgrade: downgrades until the trigger becomes 65536 (0: no end)"`
 }
 
 // Default is the spec of td2048 eval without flags: 1000 greedy games of
 // the game's own weights file, 16-bit weights where they play as well.
-func Default() Spec { return Spec{Games: 1000, Depth: 1, Stint: 1, Compact: true} }
+func Default() Spec {
+	return Spec{Play: Play{Search: Search{Depth: 1, Stint: 1}, Compact: true}, Games: 1000}
+}
 
 // A Rule says what running an evaluation again (the same command, after
 // an interruption, a requeue or its end) does with a setting: each Spec
@@ -102,26 +118,31 @@ var rules = map[string]Rule{"same": Same, "free": Free, "own": Own}
 type field struct {
 	Key, Flag, Help, Group, Arg string
 	Rule                        Rule
-	index                       int
+	index                       []int
 }
 
 // Groups are the groups of eval's flags, in the order help shows them.
 var Groups = []string{"basic", "search", "run"}
 
-var fields = func() []field {
-	t := reflect.TypeFor[Spec]()
-	fs := make([]field, t.NumField())
-	for i := range fs {
-		f := t.Field(i)
+// fieldsOf lists the settings of the struct type t, those of the structs
+// it embeds in their place.
+func fieldsOf(t reflect.Type) []field {
+	var fs []field
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous {
+			continue
+		}
 		key := f.Tag.Get("toml")
 		rule, ok := rules[f.Tag.Get("rerun")]
 		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
-			panic("evalrun: Spec." + f.Name + " lacks its toml, rerun, group or help tag")
+			panic("evalrun: " + t.Name() + "." + f.Name + " lacks its toml, rerun, group or help tag")
 		}
-		fs[i] = field{Key: key, Flag: train.FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule, index: i}
+		fs = append(fs, field{Key: key, Flag: train.FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule, index: f.Index})
 	}
 	return fs
-}()
+}
+
+var fields, playFields = fieldsOf(reflect.TypeFor[Spec]()), fieldsOf(reflect.TypeFor[Play]())
 
 func lookup(key string) (field, bool) {
 	for _, f := range fields {
@@ -147,8 +168,6 @@ func RuleOf(key string) Rule {
 	return f.Rule
 }
 
-func (s *Spec) value(f field) reflect.Value { return reflect.ValueOf(s).Elem().Field(f.index) }
-
 // Field is the address of the field of that toml key, for decoders to
 // set (false when Spec has no such field).
 func (s *Spec) Field(key string) (any, bool) {
@@ -156,22 +175,36 @@ func (s *Spec) Field(key string) (any, bool) {
 	if !ok {
 		return nil, false
 	}
-	return s.value(f).Addr().Interface(), true
+	return reflect.ValueOf(s).Elem().FieldByIndex(f.index).Addr().Interface(), true
 }
 
 // AddFlags defines a flag for each field of s on fs, as train.Spec's
 // AddFlags does: named by its toml key (- for _), its help tag as help
 // (--load's followed by the file each game reads by default), its group
 // tag as its train.GroupAnnotation and its value in s as default.
-func (s *Spec) AddFlags(fs *flag.FlagSet) {
+func (s *Spec) AddFlags(fs *flag.FlagSet) { addFlags(fs, reflect.ValueOf(s).Elem(), fields, nil, true) }
+
+// AddFlags defines the flags of p on fs, as Spec's AddFlags does but
+// without groups, each flag's help the one help gives for its key, if
+// any, and none for a key help gives as "-".
+func (p *Play) AddFlags(fs *flag.FlagSet, help map[string]string) {
+	addFlags(fs, reflect.ValueOf(p).Elem(), playFields, help, false)
+}
+
+func addFlags(fs *flag.FlagSet, v reflect.Value, fields []field, help map[string]string, groups bool) {
 	for _, f := range fields {
+		if h, ok := help[f.Key]; ok {
+			if f.Help = h; h == "-" {
+				continue
+			}
+		}
 		if f.Arg != "" {
 			f.Help = strings.Replace(f.Help, f.Arg, "`"+f.Arg+"`", 1)
 		}
 		if f.Key == "load" {
 			f.Help = LoadHelp(f.Help)
 		}
-		switch p := s.value(f).Addr().Interface().(type) {
+		switch p := v.FieldByIndex(f.index).Addr().Interface().(type) {
 		case *string:
 			fs.StringVar(p, f.Flag, *p, f.Help)
 		case *int:
@@ -187,7 +220,9 @@ func (s *Spec) AddFlags(fs *flag.FlagSet) {
 		default:
 			panic("evalrun: no flag for Spec field " + f.Key)
 		}
-		fs.SetAnnotation(f.Flag, train.GroupAnnotation, []string{f.Group})
+		if groups {
+			fs.SetAnnotation(f.Flag, train.GroupAnnotation, []string{f.Group})
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/internal/safefile"
@@ -62,11 +61,7 @@ func bad(key, format string, a ...any) error {
 // the seed fixed when the games are recorded (SeedWhenRecorded), else
 // drawn at random.
 func (s *Spec) Complete(given train.Given) {
-	if !given["load"] {
-		if g, err := games.Lookup(s.Game); err == nil {
-			s.Load = g.File
-		}
-	}
+	s.Play.Complete(given)
 	if !given["cache"] {
 		s.Cache = 0
 		if s.Depth >= 3 || s.MoveTime > 0 {
@@ -99,23 +94,11 @@ func (s *Spec) Validate(given train.Given, getenv func(string) string) (Compiled
 	if err := CheckOutputs(given, s.Out, s.Stats, s.Load); err != nil {
 		return c, err
 	}
-	switch {
-	case s.Threads < 0 || s.Threads > train.MaxThreads():
+	if s.Threads < 0 || s.Threads > train.MaxThreads() {
 		return c, bad("threads", " %d: want 0 (all cores) to %d (this machine has %d CPUs)", s.Threads, train.MaxThreads(), runtime.NumCPU())
-	case s.Depth < 1 || s.Depth > MaxDepth:
-		return c, bad("depth", " must be 1 to %d", MaxDepth)
-	case s.MoveTime < 0:
-		return c, bad("move_time", " must not be negative")
 	}
-	c.Downgrade = s.downgrade()
-	if err := c.Downgrade.Check(); err != nil {
-		return c, bad("downgrade", "/--stint: %v", err)
-	}
-	if s.Downgrade == 0 && given["stint"] {
-		return c, bad("stint", " needs --downgrade")
-	}
-	if _, err := games.Lookup(s.Game); err != nil {
-		return c, bad("game", ": %v", err)
+	if err := s.Play.Check(given, MaxDepth); err != nil {
+		return c, err
 	}
 	switch {
 	case s.MoveThreads < 0 || s.MoveThreads > train.MaxThreads():
@@ -133,14 +116,7 @@ func (s *Spec) Validate(given train.Given, getenv func(string) string) (Compiled
 	}
 	c.GameThreads, c.MoveThreads = s.threads()
 	c.Search.Threads = c.MoveThreads
-	switch {
-	case !s.Compact:
-		c.Weights = netfile.Float32
-	case given["compact"]:
-		c.Weights = netfile.Compact
-	default:
-		c.Weights = netfile.CompactUnstaged // staged by tiles, 16-bit weights lose score at 2 plies
-	}
+	c.Downgrade, c.Weights = s.Downgrading(), s.Weights(given)
 	return c, nil
 }
 
@@ -222,14 +198,6 @@ func (s *Spec) auto(c *Compiled, getenv func(string) string) error {
 	}
 	c.Shard, c.LeftOut = evalresult.Shard{K: task.Index, N: n}, task.LeftOut(n)
 	return nil
-}
-
-// downgrade is the tile-downgrading asked for (off when not).
-func (s *Spec) downgrade() search.Downgrade {
-	if s.Downgrade == 0 {
-		return search.Downgrade{}
-	}
-	return search.Downgrade{Tile: s.Downgrade, Stint: s.Stint}
 }
 
 // threads shares the threads (0: all cores) between games at once and
