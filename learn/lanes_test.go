@@ -9,9 +9,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"time"
+
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
-	"time"
 )
 
 // TestInterleavedResumeIsExact: an interleaved run stopped at a checkpoint
@@ -104,7 +106,7 @@ func (f *fakeLane) fetch()        {}
 func (f *fakeLane) advance() bool { f.left--; f.moves++; return f.left > 0 }
 func (f *fakeLane) finish() Episode {
 	*f.live--
-	return Episode{Moves: f.moves}
+	return Episode{Outcome: episode.Outcome{Moves: f.moves}}
 }
 
 // TestLaneControl: under a control, a worker plays at once only as many

@@ -8,25 +8,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
-// NewRand returns the generator of stream number stream under seed:
-// session.Stream's, the replay rule's, so that nearby seeds and streams
-// give unrelated generators and a game replays from its seed.
-func NewRand(seed, stream uint64) *rand.PCG {
-	// Each generator on a cache line of its own: games draw tiles from
-	// them at every move, and the 16-byte generators of different threads
-	// side by side made one line that both wrote.
-	p := new(struct {
-		rand.PCG
-		_ [48]byte
-	})
-	p.PCG = *session.Stream(seed, int(stream))
-	return &p.PCG
-}
+// NewRand returns the generator of stream number stream under seed
+// (episode.NewRand).
+func NewRand(seed, stream uint64) *rand.PCG { return episode.NewRand(seed, stream) }
 
 // Config is a training run.
 type Config struct {
@@ -107,16 +96,8 @@ type RunState struct {
 	Promoted []bool `json:"promoted,omitempty"`
 }
 
-// A Snapshot is the progress of a run.
-type Snapshot struct {
-	Done, Total int
-	Played      int   // episodes of this session
-	Moves       int64 // moves of this session
-	Elapsed     time.Duration
-	Session     time.Duration // time of this session
-	Block       stats.Block   // the block under way
-	Alpha       float32
-}
+// A Snapshot is the progress of a run (episode.Snapshot).
+type Snapshot = episode.Snapshot
 
 // DivergedError stops a run whose learning drove a value to NaN or
 // infinity: the weights are no longer usable, so the run keeps its last
@@ -131,22 +112,12 @@ func (e *DivergedError) Error() string {
 }
 
 // DefaultInterleave is the number of episodes a worker plays in turn
-// where that trains fastest (FastestInterleave), and of greedy games an
-// evaluation's thread plays in turn where that plays fastest (package
-// evaluate). Config.Interleave's zero
-// value is 1: a run stopped anywhere then resumes exactly, where
-// interleaved runs resume exactly only from their checkpoints.
-const DefaultInterleave = 2
+// where that trains fastest (episode.DefaultInterleave).
+const DefaultInterleave = episode.DefaultInterleave
 
-// InterleaveHelps reports whether games in turn (Config.Interleave, and
-// the greedy games of an evaluation) make this processor faster than one
-// game at a time. They do where one core keeps more misses in flight than one game's
-// move asks for, so that the other game's work fills the wait (the AMD
-// EPYC); where one game's prefetches already fill the core's miss buffers
-// (the Intel Xeon), a second game only adds cache pressure. Other
-// processors get one game at a time, the plain choice, until measured
-// (docs/speed.md, "Games in turn", has the figures).
-func InterleaveHelps() bool { return ntuple.Vendor() == "AuthenticAMD" }
+// InterleaveHelps reports whether games in turn make this processor
+// faster than one game at a time (episode.InterleaveHelps).
+func InterleaveHelps() bool { return episode.InterleaveHelps() }
 
 // FastestInterleave is the number of episodes each worker, on any number
 // of threads, should play in turn to train net fastest with kind and

@@ -46,9 +46,6 @@ const (
 	GameThrees = "threes"
 )
 
-// games lists the games a session plays.
-var games = []string{Game2048, GameThrees}
-
 // Stream returns the random stream number k of the game with seed seed:
 // stream 0 draws the start, stream k >= 1 the new tile after the k-th
 // move. Training draws from the same generators (learn.NewRand).
