@@ -13,14 +13,14 @@ import (
 // computed), a second gathers the tiles whose low bits pick a weight
 // within its cache line (layout.go), and two multiply-adds (VPMADDUBSW,
 // VPMADDWD) by powers of two sum the tiles' bits into the storage index.
-// The indices are those of the PEXT assembly, bit for bit, in about half
-// its time: a move's computing, with every weight in the cache, had been
-// a third indices. index4x6avx serves the 4x6 network's Fetch and
-// EstimateMany (image-major, lanes by image then pattern); indexAVX the
+// The indices are those of the PEXT assembly, bit for bit, in less time
+// (docs/speed.md, "Measurements behind the code"). index4x6avx serves the
+// 4x6 network's Fetch and EstimateMany (image-major, lanes by image then
+// pattern); indexAVX the
 // other networks of ascending patterns of up to 6 cells, and the 4x6
 // network's IndexStage (pattern-major, a group of lanes a pattern).
 // Updates keep their scalar code: for one board, loading the tables costs
-// more than the images save (4x6: 23.5 against 17 ns).
+// more than the images save.
 //
 // GODEBUG=cpu.avx512f=off turns it off (golang.org/x/sys/cpu).
 
