@@ -238,9 +238,8 @@ func Replay(game string, seed uint64, dirs []int) (*Session, error) {
 	return s, nil
 }
 
-// DirNames are the directions' names in direction order, as in packages
-// game and threes.
-var DirNames = [4]string{"up", "right", "down", "left"}
+// DirNames are the directions' names in direction order (board's).
+var DirNames = board.DirNames
 
 // errDir is the panic of a move in no direction.
 var errDir = errors.New("session: a direction is 0 (up) to 3 (left)")
