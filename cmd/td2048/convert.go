@@ -98,19 +98,8 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			h.Network = net.Spec().String()
 		}
-		if kind != netfile.Native {
-			if h.Game != "2048" {
-				return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
-			}
-			if h.Learner != "after" && !*force {
-				return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
-			}
-			if net.Coherent() && kind != netfile.TDLW && !*force {
-				return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
-			}
-			if err := netfile.CheckFormat(kind, net.Spec()); err != nil {
-				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
-			}
+		if err := checkReference(in, out, kind, net, h, *force); err != nil {
+			return err
 		}
 		if err := netfile.SaveFormat(out, kind, net, h); err != nil {
 			return err
@@ -135,4 +124,26 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return nil
 	}
+}
+
+// checkReference refuses weights a reference format (kind, not td2048's)
+// cannot hold, or whose programs would misread, unless force where
+// writing them anyway loses only what they cannot hold.
+func checkReference(in, out string, kind netfile.Format, net *ntuple.Network, h netfile.Header, force bool) error {
+	if kind == netfile.Native {
+		return nil
+	}
+	if h.Game != "2048" {
+		return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
+	}
+	if h.Learner != "after" && !force {
+		return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
+	}
+	if net.Coherent() && kind != netfile.TDLW && !force {
+		return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
+	}
+	if err := netfile.CheckFormat(kind, net.Spec()); err != nil {
+		return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
+	}
+	return nil
 }

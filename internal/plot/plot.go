@@ -324,39 +324,7 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 			}
 		}
 	}
-	score, reach := gplot.New(), gplot.New()
-	title := "Learning curve"
-	if len(series) > 1 {
-		title = "Learning curves"
-	} else if r := series[0].Records[0]; r.Network != "" {
-		title += fmt.Sprintf(": %s (network %s)", series[0].Label, r.Network)
-	} else {
-		title += ": " + series[0].Label
-	}
-	score.Title.Text = title
-	score.Title.TextStyle.Font.Size = vg.Points(14)
-	score.Y.Label.Text = "mean score (block avg)"
-	reach.Y.Label.Text = "reach rate"
-	for _, p := range []*gplot.Plot{score, reach} {
-		for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
-			&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
-			st.Font.Variant = "Sans"
-		}
-		p.X.Label.Text = "episodes"
-		p.X.Tick.Marker = humanTicks{}
-		p.X.Min = 0
-		p.Add(&plotter.Grid{
-			Vertical:   draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-			Horizontal: draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-		})
-		p.Legend.TextStyle.Font.Size = vg.Points(10)
-		p.Legend.ThumbnailWidth = vg.Points(28)
-	}
-	score.Y.Min = 0
-	score.Y.Tick.Marker = humanTicks{}
-	reach.Y.Min, reach.Y.Max = 0, 100
-	reach.Y.Tick.Marker = percentTicks{}
-
+	score, reach := panels(series)
 	tiles := reachTiles(series)
 	many := len(series) > 1
 	var scoreLines, reachLines []plotter.XYs
@@ -415,6 +383,44 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 	}
 	placeLegend(reach, reachLines, len(tiles), 5)
 	return [2]*gplot.Plot{score, reach}, nil
+}
+
+// panels are the figure's two panels, score and reach, with their title,
+// axes, grid and legend styled, and no lines yet.
+func panels(series []Series) (score, reach *gplot.Plot) {
+	score, reach = gplot.New(), gplot.New()
+	title := "Learning curve"
+	if len(series) > 1 {
+		title = "Learning curves"
+	} else if r := series[0].Records[0]; r.Network != "" {
+		title += fmt.Sprintf(": %s (network %s)", series[0].Label, r.Network)
+	} else {
+		title += ": " + series[0].Label
+	}
+	score.Title.Text = title
+	score.Title.TextStyle.Font.Size = vg.Points(14)
+	score.Y.Label.Text = "mean score (block avg)"
+	reach.Y.Label.Text = "reach rate"
+	for _, p := range []*gplot.Plot{score, reach} {
+		for _, st := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle,
+			&p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+			st.Font.Variant = "Sans"
+		}
+		p.X.Label.Text = "episodes"
+		p.X.Tick.Marker = humanTicks{}
+		p.X.Min = 0
+		p.Add(&plotter.Grid{
+			Vertical:   draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
+			Horizontal: draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
+		})
+		p.Legend.TextStyle.Font.Size = vg.Points(10)
+		p.Legend.ThumbnailWidth = vg.Points(28)
+	}
+	score.Y.Min = 0
+	score.Y.Tick.Marker = humanTicks{}
+	reach.Y.Min, reach.Y.Max = 0, 100
+	reach.Y.Tick.Marker = percentTicks{}
+	return score, reach
 }
 
 // placeLegend puts the legend in the corner of the panel that the lines

@@ -127,21 +127,15 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			if err != nil {
 				return recs, fmt.Errorf("line %d: %w", n, err)
 			}
-			if (th >= 0) != (threads > 1) || th >= threads {
-				if th < 0 {
-					return recs, fmt.Errorf("line %d: a block line without its thread in a run of %d threads", n, threads)
-				}
-				return recs, fmt.Errorf("line %d: block line %q is thread %d's (TDL2048+ -p), but the output has no header line thread = Px naming more than %d", n, line, th, threads)
+			if err := tdlThread(line, th, threads); err != nil {
+				return recs, fmt.Errorf("line %d: %w", n, err)
 			}
 			if !train {
 				continue
 			}
 			th = max(th, 0) // one thread's blocks are thread 0's
-			if want := lastT[th] + 1; i != want {
-				if threads == 1 {
-					return recs, fmt.Errorf("line %d: block %d where block %d was due", n, i, want)
-				}
-				return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
+			if err := tdlDue(i, th, threads, lastT); err != nil {
+				return recs, fmt.Errorf("line %d: %w", n, err)
 			}
 			lastT[th], pendI = i, i
 			pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
@@ -152,6 +146,29 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 		return recs, fmt.Errorf("line %d is longer than 1 MiB: not TDL2048+ output", n+1)
 	}
 	return recs, sc.Err()
+}
+
+// tdlThread checks that the block line of thread th (-1 when the line
+// names none) is of one of a run's threads.
+func tdlThread(line string, th, threads int) error {
+	if (th >= 0) != (threads > 1) || th >= threads {
+		if th < 0 {
+			return fmt.Errorf("a block line without its thread in a run of %d threads", threads)
+		}
+		return fmt.Errorf("block line %q is thread %d's (TDL2048+ -p), but the output has no header line thread = Px naming more than %d", line, th, threads)
+	}
+	return nil
+}
+
+// tdlDue checks that block i is thread th's next, its last blocks lastT.
+func tdlDue(i int64, th, threads int, lastT []int64) error {
+	if want := lastT[th] + 1; i != want {
+		if threads == 1 {
+			return fmt.Errorf("block %d where block %d was due", i, want)
+		}
+		return fmt.Errorf("block %d of thread %d where block %d was due", i, th, want)
+	}
+	return nil
 }
 
 // A tdlGroup gathers block i of each thread of a run (one or more).

@@ -1,10 +1,11 @@
 package main
 
+// The output files of the commands: checked before work starts, locked,
+// and never written over when they hold what would be lost.
+
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
@@ -14,25 +15,6 @@ import (
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/netfile"
 )
-
-func mib(bytes int64) string {
-	if bytes >= 1<<20 {
-		return fmt.Sprintf("%d MiB", bytes>>20)
-	}
-	return fmt.Sprintf("%d KiB", (bytes+1023)>>10)
-}
-
-// rate formats moves per second.
-func rate(moves int64, d time.Duration) string {
-	r := float64(moves) / max(d.Seconds(), 1e-9)
-	switch {
-	case r >= 1e6:
-		return fmt.Sprintf("%.2fM", r/1e6)
-	case r >= 1e3:
-		return fmt.Sprintf("%.1fk", r/1e3)
-	}
-	return fmt.Sprintf("%.0f", r)
-}
 
 // refuseClobber refuses to write over a file that holds something the user
 // did not name as this command's to replace: want says what the command
@@ -110,13 +92,6 @@ func describeFile(path string, head []byte) string {
 func claimOutput(path, flagName, want string, force bool) (release func(), err error) {
 	release, err = evalrun.ClaimOutput(path, flagName, want, force, refuseClobber)
 	return release, usageOf(err)
-}
-
-func checkThreads(n int) error {
-	if n < 0 || n > train.MaxThreads() {
-		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
-	}
-	return nil
 }
 
 // gameTitle is the title of the game of that name, or the name.
