@@ -185,5 +185,5 @@ func IndexCode() string {
 
 // Vendor is the processor's vendor as CPUID names it, like "GenuineIntel"
 // or "AuthenticAMD"; "" off amd64. How well a core overlaps the cache
-// misses of a network's lookups depends on it (learn.InterleaveHelps).
+// misses of a network's lookups depends on it (episode.InterleaveHelps).
 func Vendor() string { return vendor }

@@ -48,7 +48,7 @@ const (
 
 // Stream returns the random stream number k of the game with seed seed:
 // stream 0 draws the start, stream k >= 1 the new tile after the k-th
-// move. Training draws from the same generators (learn.NewRand).
+// move. Training draws from the same generators (episode.NewRand).
 func Stream(seed uint64, k int) *rand.PCG {
 	s := uint64(k)
 	return rand.NewPCG(mix(seed, s), mix(^seed, s))

@@ -49,6 +49,7 @@ func stopShard(t *testing.T, out string, sig syscall.Signal, args ...string) (st
 // finished, playing no finished game again, and the merge is the one
 // process's evaluation, byte for byte; run once more it does nothing.
 func TestShardStoppedContinues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -63,6 +64,7 @@ func TestShardStoppedContinues(t *testing.T) {
 		{"Threes! stopped", trainedThreesWeights, 2000, syscall.SIGTERM, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			args := []string{"eval", "--load", c.weights(t), "--games", fmt.Sprint(c.games), "--depth", "2", "--seed", "5", "--threads", "1"}
 			wholeStats := filepath.Join(dir, "whole.txt")
@@ -177,6 +179,7 @@ func TestShardStoppedContinues(t *testing.T) {
 // refused with one line naming it, before any game, and --force starts
 // the shard over.
 func TestShardRecordRefused(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -244,6 +247,7 @@ func TestShardRecordRefused(t *testing.T) {
 // TestSweepTaskEvalContinues: a sweep task stopped during its evaluation
 // continues the evaluation where it stopped when run again.
 func TestSweepTaskEvalContinues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}

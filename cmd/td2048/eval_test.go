@@ -251,6 +251,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, within time.Duration) int {
 // move times included; it prints the statistics of the games finished
 // and exits with status 1. A Threes! statistics file stays NAME.partial.
 func TestEvalInterrupted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs td2048 processes")
 	}

@@ -368,6 +368,7 @@ func waitFor(t *testing.T, cond func() bool, out *bytes.Buffer) {
 // a 64 MiB network: the weight file always loads whole or is absent, the
 // run always resumes, and no temporary file outlives the next start.
 func TestKillAnywhere(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}

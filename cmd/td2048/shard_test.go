@@ -60,6 +60,7 @@ func evalShards(t *testing.T, dir string, n int, args ...string) string {
 }
 
 func TestShardedEvalMergesExactly(t *testing.T) {
+	t.Parallel()
 	w := trainedWeights(t)
 	for _, search := range [][]string{{"--depth", "1"}, {"--depth", "2"}} {
 		dir := t.TempDir() // each evaluation's results its own (another's are not replaced)
