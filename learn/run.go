@@ -101,13 +101,19 @@ type Snapshot = episode.Snapshot
 
 // DivergedError stops a run whose learning drove a value to NaN or
 // infinity: the weights are no longer usable, so the run keeps its last
-// checkpoint instead of saving them.
+// checkpoint instead of saving them. Episode and Alpha say where learning
+// found it; Episode is -1 where weights were found so when saved (Weight,
+// the first weight that is not a finite number).
 type DivergedError struct {
 	Episode int
 	Alpha   float32
+	Weight  int
 }
 
 func (e *DivergedError) Error() string {
+	if e.Episode < 0 {
+		return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Weight)
+	}
 	return fmt.Sprintf("training diverged at episode %d: a value became NaN or infinite (learning rate %g is too large)", e.Episode+1, e.Alpha)
 }
 
