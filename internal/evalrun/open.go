@@ -145,7 +145,7 @@ func (r *Run) NewTable() *search.Table {
 // the weights, to record them in the result.
 func (r *Run) claimOut(opt Options) error {
 	s := &r.Spec
-	r.Progress = progressName(s.Out)
+	r.Progress = ProgressName(s.Out)
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}

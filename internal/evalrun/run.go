@@ -35,11 +35,8 @@ import (
 // too.
 const RecordEvery = 30 * time.Second
 
-// progressName is the progress record of the result file out.
-func progressName(out string) string { return out + ".progress" }
-
 // ProgressName is the progress record of the result file out.
-var ProgressName = progressName
+func ProgressName(out string) string { return out + ".progress" }
 
 // partialName is where the statistics file path grows until it is
 // finished: NAME.partial beside the file path names (links followed).
