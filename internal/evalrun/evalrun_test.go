@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,10 +49,11 @@ func TestRerunRules(t *testing.T) {
 		t.Fatalf("complete %v: %v", complete, err)
 	}
 	r.Close()
-	for _, c := range []struct {
+	type change struct {
 		key string
 		set func(*Spec)
-	}{
+	}
+	cases := []change{
 		{"threads", func(s *Spec) { s.Threads = 2 }},
 		{"interleave", func(s *Spec) { s.Interleave = 2 }},
 		{"move_threads", func(s *Spec) { s.MoveThreads = 2 }},
@@ -63,7 +65,18 @@ func TestRerunRules(t *testing.T) {
 		{"move_time", func(s *Spec) { s.MoveTime = train.Duration(1e6) }},
 		{"downgrade", func(s *Spec) { s.Downgrade = 256 }},
 		{"shard", func(s *Spec) { s.Shard = "0/2" }},
-	} {
+	}
+	// The settings a small 2048 network's greedy evaluation cannot show
+	// changed: another file (load, out, stats, game), one that needs
+	// another (stint, shards), or one without effect on it (cache at one
+	// ply, compact on a small network), and force, which starts over.
+	untested := []string{"load", "out", "stats", "game", "stint", "shards", "cache", "compact", "force"}
+	for _, k := range Keys() {
+		if !slices.ContainsFunc(cases, func(c change) bool { return c.key == k }) && !slices.Contains(untested, k) {
+			t.Errorf("setting %s: no case shows what a run again does with it", k)
+		}
+	}
+	for _, c := range cases {
 		t.Run(c.key, func(t *testing.T) {
 			s, given := spec(w, out)
 			c.set(&s)
