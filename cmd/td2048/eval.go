@@ -210,15 +210,11 @@ type evalJSON struct {
 	Compact     bool `json:"compact,omitempty"`
 	MoveThreads int  `json:"move_threads,omitempty"`
 
-	Requested   int                `json:"games_requested"`
-	Games       int                `json:"games"`
-	Interrupted bool               `json:"interrupted"`
-	Avg         float64            `json:"avg"`
-	Max         int                `json:"max"`
-	Reach       map[string]float64 `json:"reach"`
-	End         map[string]float64 `json:"end"`
-	Goal        int                `json:"goal"`
-	GoalRate    float64            `json:"goal_rate"`
+	Requested int `json:"games_requested"`
+	stats.Summary
+	Interrupted bool    `json:"interrupted"`
+	Goal        int     `json:"goal"`
+	GoalRate    float64 `json:"goal_rate"`
 
 	Moves       int64   `json:"moves"`
 	Elapsed     float64 `json:"elapsed_s"`
@@ -256,10 +252,9 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 // finished.
 func newEvalJSON(r *evalrun.Run, ev *games.Evaluation) *evalJSON {
 	g, res, b := r.Game, &r.Result, ev.Block
-	rec := stats.NewRecord(int64(b.Games), &b, g.Value)
 	j := &evalJSON{Game: res.Game, Network: res.Network, Weights: res.Weights, Trained: res.Trained, Learner: r.Header.Learner,
 		Depth: res.Depth, MoveTime: res.MoveTime, Downgrade: r.Downgrade.Tile, Threads: res.Threads, Seed: res.Seed, Compact: r.Net.Compact(),
-		Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End, Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
+		Summary: stats.NewSummary(&b, g.Value), Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
 		Moves: ev.Moves, Elapsed: seconds(ev.Elapsed), MovesPerSec: perSec(ev.Moves, ev.Elapsed)}
 	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
 		j.Cache = search.TableBytes(int64(r.Spec.Cache))

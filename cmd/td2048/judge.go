@@ -180,23 +180,18 @@ type judgeJSON struct {
 
 // summaryJSON is the course's summary as JSON.
 type summaryJSON struct {
-	Games      int                `json:"games"`
-	Avg        float64            `json:"avg"` // the mean score; the text rounds it down
-	Max        int64              `json:"max"`
-	Reach      map[string]float64 `json:"reach"`
-	End        map[string]float64 `json:"end"`
-	Slides     int64              `json:"slides"`
-	Placements int64              `json:"placements"`
-	Time       int64              `json:"time_ms"`
-	SlideTime  int64              `json:"slide_ms"`
-	PlaceTime  int64              `json:"place_ms"`
-	Ops        *opsJSON           `json:"ops"`
+	stats.Summary          // its avg the mean score; the text rounds it down
+	Slides        int64    `json:"slides"`
+	Placements    int64    `json:"placements"`
+	Time          int64    `json:"time_ms"`
+	SlideTime     int64    `json:"slide_ms"`
+	PlaceTime     int64    `json:"place_ms"`
+	Ops           *opsJSON `json:"ops"`
 }
 
 func newSummaryJSON(s *threesSummary) *summaryJSON {
-	rec := stats.NewRecord(int64(s.Games), &s.Block, threes.TileValue)
 	sp := s.speed
-	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: int64(s.MaxScore), Reach: rec.Reach, End: rec.End,
+	return &summaryJSON{Summary: stats.NewSummary(&s.Block, threes.TileValue),
 		Slides: sp.Slides, Placements: sp.Placements, Time: sp.Time, SlideTime: sp.SlideTime, PlaceTime: sp.PlaceTime, Ops: newOpsJSON(sp)}
 }
 
