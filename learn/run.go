@@ -8,25 +8,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
 )
 
-// NewRand returns the generator of stream number stream under seed:
-// session.Stream's, the replay rule's, so that nearby seeds and streams
-// give unrelated generators and a game replays from its seed.
-func NewRand(seed, stream uint64) *rand.PCG {
-	// Each generator on a cache line of its own: games draw tiles from
-	// them at every move, and the 16-byte generators of different threads
-	// side by side made one line that both wrote.
-	p := new(struct {
-		rand.PCG
-		_ [48]byte
-	})
-	p.PCG = *session.Stream(seed, int(stream))
-	return &p.PCG
-}
+// NewRand returns the generator of stream number stream under seed
+// (episode.NewRand).
+func NewRand(seed, stream uint64) *rand.PCG { return episode.NewRand(seed, stream) }
 
 // Config is a training run.
 type Config struct {
@@ -113,53 +102,42 @@ type RunState struct {
 	Promoted []bool `json:"promoted,omitempty"`
 }
 
-// A Snapshot is the progress of a run.
-type Snapshot struct {
-	Done, Total int
-	Played      int   // episodes of this session
-	Moves       int64 // moves of this session
-	Elapsed     time.Duration
-	Session     time.Duration // time of this session
-	Block       stats.Block   // the block under way
-	Alpha       float32
-}
+// A Snapshot is the progress of a run (episode.Snapshot).
+type Snapshot = episode.Snapshot
 
 // DivergedError stops a run whose learning drove a value to NaN or
 // infinity: the weights are no longer usable, so the run keeps its last
-// checkpoint instead of saving them.
+// checkpoint instead of saving them. Episode and Alpha say where learning
+// found it; Episode is -1 where weights were found so when saved (Weight,
+// the first weight that is not a finite number).
 type DivergedError struct {
 	Episode int
 	Alpha   float32
+	Weight  int
 }
 
 func (e *DivergedError) Error() string {
+	if e.Episode < 0 {
+		return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Weight)
+	}
 	return fmt.Sprintf("training diverged at episode %d: a value became NaN or infinite (learning rate %g is too large)", e.Episode+1, e.Alpha)
 }
 
-// DefaultInterleave is the number of episodes a worker plays in turn
-// by default (FastestInterleave), and of greedy games an evaluation's
-// thread plays in turn where that plays fastest (package evaluate).
-// Config.Interleave's zero value is 1.
-const DefaultInterleave = 2
+// DefaultInterleave is the number of episodes a worker plays in turn by
+// default (FastestInterleave; episode.DefaultInterleave).
+const DefaultInterleave = episode.DefaultInterleave
+
+// InterleaveHelps reports whether games in turn make this processor
+// faster than one game at a time (episode.InterleaveHelps). Evaluations,
+// whose games are the same either way, ask it; training, whose result
+// depends on it, does not (FastestInterleave).
+func InterleaveHelps() bool { return episode.InterleaveHelps() }
 
 // ExactStops is the train command's Config.StopEvery for a run of one
 // thread with episodes in turn: a stop (a signal, a time limit) waits for
 // the next multiple of 100 episodes, a few seconds at most, and the run
 // resumes from it exactly.
 const ExactStops = 100
-
-// cpuVendor is the processor's vendor (a variable for tests).
-var cpuVendor = ntuple.Vendor
-
-// InterleaveHelps reports whether greedy games in turn (an evaluation's)
-// make this processor faster than one game at a time. They do where one
-// core keeps more misses in flight than one game's move asks for, so that
-// the other game's work fills the wait (the AMD EPYC); where one game's
-// prefetches already fill the core's miss buffers (the Intel Xeon), a
-// second game only adds cache pressure (docs/speed.md, "Games in turn",
-// has the figures). Evaluations play the same games either way; training,
-// whose result depends on it, does not ask (FastestInterleave).
-func InterleaveHelps() bool { return cpuVendor() == "AuthenticAMD" }
 
 // FastestInterleave is the number of episodes each worker, on any number
 // of threads, plays in turn to train net with kind and shaping by default

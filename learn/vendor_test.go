@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -14,10 +15,10 @@ import (
 // every processor: with each vendor's answer forced, the default and the
 // weights it trains are the same.
 func TestDefaultInterleaveIgnoresVendor(t *testing.T) {
-	defer func(v func() string) { cpuVendor = v }(cpuVendor)
+	defer func(v func() string) { episode.Vendor = v }(episode.Vendor)
 	var first []float32
 	for _, v := range []string{"GenuineIntel", "AuthenticAMD", "", "HygonGenuine"} {
-		cpuVendor = func() string { return v }
+		episode.Vendor = func() string { return v }
 		net := ntuple.MustNew("0123,4567")
 		k := FastestInterleave(net, AfterState, Shaping{})
 		if k != DefaultInterleave {

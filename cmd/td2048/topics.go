@@ -275,7 +275,9 @@ gives one: --seed S repeats what they did.
   and the run's are multiples of 100 (the default, 10000, is).
 - eval: game i draws its tiles from (seed, i) alone, so the statistics do
   not depend on --threads or --interleave, and the shards of an evaluation
-  (--shard K/N) merge into the very statistics of one run.
+  (--shard K/N) merge into the very statistics of one run. With --out or
+  --shard the seed is 1 unless given, so that the shards of one command
+  line are one evaluation and a requeued shard continues its own games.
 - play: --seed is the first game's seed, shown on screen, and each new
   game takes the next; a game's seed replays it on the web page (serve).
 - bench prints a signature of its results: a change to the rules, search

@@ -236,8 +236,8 @@ func (g *tdlGroup) add(r *stats.Record) {
 
 // record is the group's record at episodes, games of them.
 func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int) stats.Record {
-	return stats.Record{Episodes: episodes, Games: int(games), Avg: g.avg / float64(g.n), Max: g.max,
-		Reach: map[string]float64{strconv.Itoa(win): g.rate / float64(g.n)}, MovesPerSec: g.ops,
+	return stats.Record{Episodes: episodes, Summary: stats.Summary{Games: int(games), Avg: g.avg / float64(g.n), Max: g.max,
+		Reach: map[string]float64{strconv.Itoa(win): g.rate / float64(g.n)}}, MovesPerSec: g.ops,
 		Elapsed: elapsed, Alpha: alpha}
 }
 

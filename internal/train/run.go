@@ -180,10 +180,9 @@ func (r *Run) failed(err error) error {
 		kept = fmt.Sprintf("%s keeps the last checkpoint (%d episodes)", save, r.kept)
 	}
 	var div *learn.DivergedError
-	var wdiv *DivergedError
 	var se *saveError
 	switch {
-	case errors.As(err, &div) || errors.As(err, &wdiv):
+	case errors.As(err, &div):
 		return fmt.Errorf("%v; %s; lower --alpha", err, kept)
 	case errors.As(err, &se) && r.kept >= 0:
 		return fmt.Errorf("checkpoint: %w; %s, intact: continue the run with td2048 train --resume %s once the problem is fixed", se.err, kept, save)
