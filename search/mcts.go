@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"time"
 )
 
@@ -279,7 +280,7 @@ func (t *tree[P, R]) expand(n int32) {
 	}
 }
 
-var normReturns = true
+var normReturns = os.Getenv("TD2048_NORM") != "means"
 
 // choose returns the move of decision node n that UCT selects.
 func (t *tree[P, R]) choose(n int32, c float64) int32 {
@@ -390,6 +391,9 @@ func (m *mcts[P, R]) searchTree(_, i int) {
 		limit = DefaultNodes
 	}
 	its := 0
+	if m.mo.Iterations <= 0 && m.opt.MoveTime <= 0 {
+		m.mo.Iterations = DefaultIterations // neither iterations nor a time: the default
+	}
 	if m.mo.Iterations > 0 {
 		its = m.mo.Iterations / m.nt
 		if i < m.mo.Iterations%m.nt {

@@ -70,7 +70,7 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 	pf.define(fs, "")
 	moveThreads := fs.Int("move-threads", 0, "threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)")
 	setGroup(fs, "basic", "load", "game", "games", "seed", "depth")
-	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint", "compact", "move-threads")
+	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint", "compact", "move-threads", "search", "iterations", "exploration", "rollout-depth", "gamma")
 	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "quiet", "shard", "shards", "out")
 	return func(args []string) error {
 		if len(args) > 0 {
@@ -153,8 +153,8 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 		prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
 		cfg := games.EvalConfig{Net: net, Search: opt, Config: evaluate.Config{Downgrade: sf.downgradeOpt(),
 			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}}
-		cfg.Search.Stop = ctx.Done()
-		if sf.depth > 1 || sf.moveTime > 0 {
+		cfg.Search.Stop, cfg.Search.MCTS.Seed = ctx.Done(), sd
+		if (sf.depth > 1 || sf.moveTime > 0) && !sf.mc.on() {
 			cfg.Table = search.NewTable(int64(sf.cache))
 		}
 		ev, complete, err := part.play(ctx, g, cfg)
@@ -228,7 +228,7 @@ func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
 	threads = threadCount(threads)
 	move = moveThreads
 	switch {
-	case sf.depth == 1 && sf.moveTime <= 0:
+	case sf.depth == 1 && sf.moveTime <= 0 && !sf.mc.on():
 		move = 1 // no search to share
 	case move == 0 && sf.moveTime > 0:
 		move = threads

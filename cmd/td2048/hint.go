@@ -39,6 +39,9 @@ type hintMove struct {
 	Cells      []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
 	Value      *float32 `json:"value,omitempty"`
 	Total      *float32 `json:"total,omitempty"`
+	// Visits: --search mcts's iterations through the move (Value is then
+	// their mean).
+	Visits *int64 `json:"visits,omitempty"`
 
 	after   board.Board // the view's after-state, for the text output
 	picture string      // the real after-state's, when it holds tiles past 32768
@@ -57,6 +60,10 @@ type hintResult struct {
 	// Depth is the depth searched when the deadline (--move-time) cut the
 	// search short of --depth: the deepest finished within it.
 	Depth int `json:"depth,omitempty"`
+	// With --search mcts: the iterations, and the deepest layer of moves
+	// the trees reached.
+	Iterations int64 `json:"iterations,omitempty"`
+	TreeDepth  int   `json:"tree_depth,omitempty"`
 	// With --downgrade: the downgrades under way (--downgrades), and
 	// whether the best move fails TDL2048+'s test, so that the game's
 	// next decisions are made with one more.
@@ -103,6 +110,9 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 			}
 			if valued {
 				m.Value, m.Total = &mv[d].Value, &mv[d].Total
+			}
+			if res.Iterations > 0 {
+				m.Visits = &mv[d].Visits
 			}
 		}
 		res.Moves = append(res.Moves, m)
@@ -184,11 +194,21 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			// --depth caps the search; the deadline may cut it short.
 			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: threadCount(pf.threads)}
-			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
+			sf.mc.apply(&opt, 0, false)
+			var tt *search.Table
+			if !sf.mc.on() {
+				tt = search.NewTable(int64(cache))
+			}
+			a := g.NewAdvisor(net, opt, tt)
 			var done int
 			mv, done = a.Values(p)
 			valued = true
-			if *moveTime > 0 && done < *depth {
+			if sf.mc.on() {
+				for d := range mv {
+					res.Iterations += mv[d].Visits
+				}
+				res.TreeDepth = done
+			} else if *moveTime > 0 && done < *depth {
 				res.Depth, res.within = done, *moveTime // the deadline cut it short
 			}
 		}
@@ -274,6 +294,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 		if m.ViewReward != nil {
 			fmt.Fprintf(w, " (%d on the board valued)", *m.ViewReward)
 		}
+		if m.Visits != nil {
+			fmt.Fprintf(w, "  visits %d", *m.Visits)
+		}
 		if m.Value != nil {
 			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
 		}
@@ -300,6 +323,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 	}
 	if res.Depth > 0 {
 		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.within)
+	}
+	if res.Iterations > 0 {
+		fmt.Fprintf(w, "MCTS: %d iterations, most visited played; values are mean returns; the tree reached %d moves deep\n", res.Iterations, res.TreeDepth)
 	}
 	if res.Triggers != nil {
 		if *res.Triggers {

@@ -75,6 +75,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}()
 		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
 			TableBytes: int64(cache), Seed: seed.Value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
+		sf.mc.apply(&cfg.MCTS, cfg.Seed, true)
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

@@ -22,6 +22,8 @@ type searchFlags struct {
 	// and the stint.
 	downgrade, stint int
 	fs               *flag.FlagSet
+	// mc: the method, and MCTS's settings (mctsflags.go).
+	mc mctsFlags
 }
 
 // autoCache is the table a search gets when --cache is not given: none at
@@ -43,16 +45,20 @@ func (f *searchFlags) define(fs *flag.FlagSet) {
 	f.defineDowngrade(fs)
 }
 
-// defineDowngrade adds the flags of tile-downgrading alone (hint, play
-// and serve have search flags of their own).
+// defineDowngrade adds the flags of tile-downgrading and of the search
+// method (hint, play and serve have depth flags of their own).
 func (f *searchFlags) defineDowngrade(fs *flag.FlagSet) {
 	f.fs = fs
+	f.mc.define(fs)
 	fs.IntVar(&f.downgrade, "downgrade", 0, "2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off; td2048 help search)")
 	fs.IntVar(&f.stint, "stint", 1, "with --downgrade: downgrades until the trigger becomes 65536 (0: no end)")
 }
 
 // checkDowngrade checks the flags of tile-downgrading.
 func (f *searchFlags) checkDowngrade() error {
+	if err := f.mc.check(); err != nil {
+		return err
+	}
 	if err := f.downgradeOpt().Check(); err != nil {
 		return usagef("--downgrade/--stint: %v", err)
 	}
@@ -105,7 +111,9 @@ func (f *searchFlags) describe(move string) string {
 	if f.depth == 1 {
 		d = "1-ply (greedy)"
 	}
-	if f.moveTime > 0 {
+	if f.mc.on() {
+		d = f.mc.describe(move, f.moveTime)
+	} else if f.moveTime > 0 {
 		d = fmt.Sprintf("iterative deepening, %v per %s, up to %d plies", f.moveTime, move, f.depth)
 		if !f.depthGiven() {
 			d = fmt.Sprintf("iterative deepening, %v per %s", f.moveTime, move)
@@ -114,7 +122,7 @@ func (f *searchFlags) describe(move string) string {
 	if f.downgrade > 0 {
 		d += fmt.Sprintf(", tile-downgrading from %d (stint %d)", f.downgrade, f.stint)
 	}
-	if f.depth > 1 || f.moveTime > 0 {
+	if (f.depth > 1 || f.moveTime > 0) && !f.mc.on() {
 		if f.cache > 0 {
 			d += ", table " + f.cache.String()
 		} else {
@@ -133,6 +141,7 @@ func (f *searchFlags) options(kind learn.Kind) search.Options {
 		o.Depth = 0
 	}
 	o.Kind = kind
+	f.mc.apply(&o, 0, true)
 	return o
 }
 

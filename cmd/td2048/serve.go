@@ -92,6 +92,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
 			MaxSearches: *maxSearches, Threads: pf.threads, Downgrade: sf.downgradeOpt(), Kind: kind,
 		}
+		sf.mc.apply(&cfg.MCTS, 0, true)
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
 		// down cleanly. Shutdown abandons half-sent requests and gives
