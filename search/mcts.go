@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"time"
 )
 
@@ -280,13 +279,10 @@ func (t *tree[P, R]) expand(n int32) {
 	}
 }
 
-var normReturns = os.Getenv("TD2048_NORM") != "means"
-
 // choose returns the move of decision node n that UCT selects.
 func (t *tree[P, R]) choose(n int32, c float64) int32 {
 	nd := &t.nodes[n]
 	kids := t.nodes[nd.first : nd.first+int32(nd.n)]
-	lo, hi := math.Inf(1), math.Inf(-1)
 	var mean [4]float64
 	for i := range kids {
 		k := &kids[i]
@@ -294,11 +290,8 @@ func (t *tree[P, R]) choose(n int32, c float64) int32 {
 			return nd.first + int32(i)
 		}
 		mean[i] = float64(k.reward) + k.sum/float64(k.visits)
-		lo, hi = min(lo, mean[i]), max(hi, mean[i])
 	}
-	if normReturns {
-		lo, hi = float64(nd.lo), float64(nd.hi)
-	}
+	lo, hi := float64(nd.lo), float64(nd.hi)
 	scale := 0.0
 	if hi > lo {
 		scale = 1 / (hi - lo)
