@@ -21,16 +21,19 @@ import (
 // (game.Spawn, threes.Game.PlaceRandom) and kept as they are met, so that
 // a chance node's mean is a Monte Carlo estimate of expectimax's average.
 //
-// An iteration descends from the root: at a decision node it expands the
-// legal moves on the first visit and selects a move by UCT, the move's
-// normalised mean return plus Exploration x sqrt(ln N / n), a move not
-// yet tried first (in up, right, down, left order); at a chance node it
-// samples a tile. A chance node met for the first time is the leaf: its
-// value is the network's value of the after-state reached by RolloutDepth
-// greedy moves from it (sum of gamma^i r_i plus gamma^k V(after-state);
-// 0 beyond a game's end), and the return is backed up, discounted by
-// Gamma at every tile: a chance node's value is gamma x the mean of the
-// reward + value of the moves chosen below it.
+// An iteration descends from the root: at a decision node it selects a
+// move by UCT, the move's normalised mean return plus Exploration x
+// sqrt(ln N / n); at a chance node it samples a tile. A decision node met
+// for the first time is expanded: the network values all its moves'
+// after-states in one batch, each value counting as one visit of its
+// move, so that UCT starts from the network's judgement rather than from
+// moves tried in turn. The leaf: with RolloutDepth k > 0, a chance node
+// at its first visit beyond the network's, valued by k greedy moves from
+// it (the rewards gamma^i r_i on the way, plus gamma^k V of the
+// after-state reached; 0 beyond a game's end); with no rollout, the new
+// decision node, worth its best reward + value. The return is backed up,
+// discounted by Gamma at every tile: a chance node's value is gamma x the
+// mean of the reward + value of the moves chosen below it.
 //
 // Normalisation: at each decision node the moves' mean returns
 // (reward + value) are scaled to [0, 1] by the lowest and the highest
@@ -53,8 +56,8 @@ import (
 // Memory: each tree keeps a pool of nodes reused from move to move (no
 // allocation per iteration once it has grown), at most 1 + 5 x its
 // iterations nodes, and never more than MCTSOptions.Nodes: a search whose
-// pool is full stops iterating. A node takes 40 bytes in 2048 and 72 in
-// Threes!.
+// pool is full stops iterating. A node takes 48 bytes in 2048 and 80 in
+// Threes! (DefaultNodes: 12 and 20 MiB a tree).
 
 // The course's settings, the defaults of MCTSOptions.
 const (
@@ -62,7 +65,7 @@ const (
 	DefaultExploration  = 1.41
 	DefaultRolloutDepth = 10
 	DefaultGamma        = 0.99
-	// DefaultNodes bounds each tree's pool of nodes (10 MB in 2048).
+	// DefaultNodes bounds each tree's pool of nodes (12 MiB in 2048).
 	DefaultNodes = 1 << 18
 )
 
@@ -103,8 +106,8 @@ type MCTSOptions struct {
 	// Exploration is UCT's constant, on returns normalised to [0, 1].
 	Exploration float64
 	// RolloutDepth is the number of greedy moves played from a new leaf
-	// before the network values the after-state reached (0: the leaf's
-	// own value).
+	// before the network values the after-state reached (0: no rollout,
+	// a new decision node valued by its best reward + value).
 	RolloutDepth int
 	// Gamma discounts the returns at every random tile (1: none).
 	Gamma float64
@@ -152,6 +155,8 @@ type rules[P comparable] interface {
 	moves(p P, after *[4]P, reward *[4]float32, dir *[4]int8) int
 	// outcome samples the position the random tile makes of after-state a.
 	outcome(a P, rng *rand.PCG) P
+	// values writes the network's values of the first n after-states.
+	values(after *[4]P, n int, v *[4]float32)
 	// rollout values after-state a by depth greedy moves and the network.
 	rollout(a P, depth int, gamma float32, rng *rand.PCG) float32
 	// key is a hash of p that seeds a search from it.
@@ -185,6 +190,7 @@ type tree[P comparable, R rules[P]] struct {
 	after  [4]P
 	reward [4]float32
 	dir    [4]int8
+	value  [4]float32
 
 	deadline time.Time
 	timed    bool
@@ -235,7 +241,11 @@ func (t *tree[P, R]) iterate(c float64, gamma float32, rollout int) {
 	for {
 		path = append(path, n)
 		if !t.nodes[n].expanded {
-			t.expand(n)
+			// A new node below the root is the leaf without rollouts.
+			if v := t.expand(n); rollout == 0 && n != 0 {
+				g = v
+				break
+			}
 		}
 		if t.nodes[n].n == 0 { // the game is over here: worth 0
 			g = 0
@@ -244,12 +254,12 @@ func (t *tree[P, R]) iterate(c float64, gamma float32, rollout int) {
 		ci := t.choose(n, c)
 		path = append(path, ci)
 		depth++
-		cn := &t.nodes[ci]
-		if cn.visits == 0 || depth == t.cap {
-			g = t.rules.rollout(cn.pos, rollout, gamma, &t.rng)
+		if t.nodes[ci].visits <= 1 && rollout > 0 || depth == t.cap {
+			// Its first visit but the network's: the leaf.
+			g = t.rules.rollout(t.nodes[ci].pos, rollout, gamma, &t.rng)
 			break
 		}
-		n = t.child(ci, t.rules.outcome(cn.pos, &t.rng))
+		n = t.child(ci, t.rules.outcome(t.nodes[ci].pos, &t.rng))
 	}
 	t.depth = max(t.depth, depth)
 	for i := len(path) - 1; i >= 0; i-- {
@@ -259,9 +269,6 @@ func (t *tree[P, R]) iterate(c float64, gamma float32, rollout int) {
 			nd.sum += float64(g)
 			g += nd.reward
 		} else { // a decision node: g is a return from it
-			if nd.visits == 1 {
-				nd.lo, nd.hi = g, g
-			}
 			nd.lo, nd.hi = min(nd.lo, g), max(nd.hi, g)
 			g *= gamma
 		}
@@ -269,14 +276,26 @@ func (t *tree[P, R]) iterate(c float64, gamma float32, rollout int) {
 	t.path = path
 }
 
-// expand makes the moves of decision node n.
-func (t *tree[P, R]) expand(n int32) {
+// expand makes the moves of decision node n, each valued by the network
+// (its after-states in one batch) as one visit of its own, and returns
+// the best reward + value (0 when no move is legal).
+func (t *tree[P, R]) expand(n int32) float32 {
 	k := t.rules.moves(t.nodes[n].pos, &t.after, &t.reward, &t.dir)
+	t.rules.values(&t.after, k, &t.value)
 	nd := &t.nodes[n]
 	nd.expanded, nd.n, nd.first = true, int8(k), int32(len(t.nodes))
+	nd.visits = int32(k)
+	best := float32(0)
 	for i := range k {
-		t.nodes = append(t.nodes, mnode[P]{pos: t.after[i], first: -1, next: -1, dir: t.dir[i], reward: t.reward[i]})
+		q := t.reward[i] + t.value[i]
+		if i == 0 {
+			nd.lo, nd.hi, best = q, q, q
+		}
+		nd.lo, nd.hi, best = min(nd.lo, q), max(nd.hi, q), max(best, q)
+		t.nodes = append(t.nodes, mnode[P]{pos: t.after[i], first: -1, next: -1, dir: t.dir[i], reward: t.reward[i],
+			visits: 1, sum: float64(t.value[i])})
 	}
+	return best
 }
 
 // choose returns the move of decision node n that UCT selects.
@@ -328,6 +347,7 @@ type rootMove[P comparable] struct {
 	reward float32
 	visits int64
 	sum    float64
+	prior  int64 // the network's visits among them, one a tree
 }
 
 // mcts is a search of either game: the trees of its threads and the
@@ -412,8 +432,9 @@ func (m *mcts[P, R]) merge(nt int) {
 			k := &t.nodes[r.first+i]
 			mv := &m.merged[k.dir]
 			mv.legal, mv.after, mv.reward = true, k.pos, k.reward
-			mv.visits += int64(k.visits)
+			mv.visits += int64(k.visits) - 1 // not the network's visit
 			mv.sum += k.sum
+			mv.prior++
 		}
 	}
 }

@@ -36,6 +36,10 @@ func (r *rules2048) moves(b board.Board, after *[4]board.Board, reward *[4]float
 	return n
 }
 
+func (r *rules2048) values(after *[4]board.Board, n int, v *[4]float32) {
+	r.net.EstimateManyStage(r.stage, after[:n], v[:n])
+}
+
 func (r *rules2048) outcome(a board.Board, rng *rand.PCG) board.Board { return game.Spawn(a, rng) }
 
 func (r *rules2048) rollout(a board.Board, depth int, gamma float32, rng *rand.PCG) float32 {
@@ -89,6 +93,17 @@ func (r *rulesThrees) moves(g threes.Game, after *[4]threes.Game, reward *[4]flo
 	return n
 }
 
+func (r *rulesThrees) values(after *[4]threes.Game, n int, v *[4]float32) {
+	if n == 0 {
+		return
+	}
+	var b [4]board.Board
+	for i := range n {
+		b[i] = after[i].Board
+	}
+	r.net.EstimateManyStage(ThreesStage(r.net, after[0].Next), b[:n], v[:n])
+}
+
 func (r *rulesThrees) outcome(a threes.Game, rng *rand.PCG) threes.Game {
 	a.PlaceRandom(rng)
 	return a
@@ -137,7 +152,7 @@ func (s *MCTS) Values(b board.Board) ([4]MoveValue, int) {
 	_, rw := game.Moves(b)
 	for d, m := range mv {
 		if m.legal {
-			out[d] = rootValue(m.after, m.reward, m.visits, m.sum)
+			out[d] = rootValue(m.after, m.reward, m.visits, m.prior, m.sum)
 			out[d].overflow = game.Overflow(rw[d])
 		}
 	}
@@ -174,7 +189,7 @@ func (s *MCTSThrees) Values(g *threes.Game) ([4]MoveValue, int) {
 	var out [4]MoveValue
 	for d, m := range mv {
 		if m.legal {
-			out[d] = rootValue(m.after.Board, m.reward, m.visits, m.sum)
+			out[d] = rootValue(m.after.Board, m.reward, m.visits, m.prior, m.sum)
 		}
 	}
 	return out, depth
@@ -193,10 +208,10 @@ func (s *MCTSThrees) Stopped() bool { return s.m.stopped }
 func (s *MCTSThrees) Iterations() int64 { return s.m.Iters }
 
 // rootValue is a root move's MoveValue from its merged statistics.
-func rootValue(after board.Board, reward float32, visits int64, sum float64) MoveValue {
+func rootValue(after board.Board, reward float32, visits, prior int64, sum float64) MoveValue {
 	v := float32(0)
-	if visits > 0 {
-		v = float32(sum / float64(visits))
+	if visits+prior > 0 {
+		v = float32(sum / float64(visits+prior))
 	}
 	return MoveValue{Legal: true, After: after, Reward: uint32(reward), Value: v, Total: reward + v, Visits: visits}
 }
