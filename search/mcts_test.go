@@ -281,3 +281,20 @@ func TestMCTSOptionsCheck(t *testing.T) {
 		t.Error("0 iterations refused with a move time")
 	}
 }
+
+// BenchmarkMCTS is one move of MCTS at the course's settings on a 4x6
+// network (arbitrary weights), from a mid-game board.
+func BenchmarkMCTS(b *testing.B) {
+	net := ntuple.MustNew("4x6")
+	defer net.Free()
+	w := net.Weights()
+	for i := range w {
+		w[i] = float32(i * 7919 % 1000)
+	}
+	pos, _ := board.Parse("2,4,8,16, 0,2,4,8, 0,0,2,4, 0,0,0,2")
+	s := NewMCTS(net, mctsOpt(DefaultIterations, 1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Best(pos)
+	}
+}
