@@ -159,8 +159,6 @@ type rules[P comparable] interface {
 	values(after *[4]P, n int, v *[4]float32)
 	// rollout values after-state a by depth greedy moves and the network.
 	rollout(a P, depth int, gamma float32, rng *rand.PCG) float32
-	// key is a hash of p that seeds a search from it.
-	key(p P) uint64
 }
 
 // An mnode is a node of a tree: a decision node (even depths) or a chance
@@ -358,8 +356,8 @@ type mcts[P comparable, R rules[P]] struct {
 	mo     MCTSOptions
 	trees  []*tree[P, R]
 	rules  func() R
-	cap    int // tests: see tree.cap
-	Iters  int64
+	cap    int   // tests: see tree.cap
+	iters  int64 // the last search's iterations, all trees'
 	reach  int
 	merged [4]rootMove[P]
 	// the search under way, for searchTree
@@ -421,11 +419,11 @@ func (m *mcts[P, R]) searchTree(_, i int) {
 // merge adds the root moves of the first nt trees by direction.
 func (m *mcts[P, R]) merge(nt int) {
 	m.merged = [4]rootMove[P]{}
-	m.reach, m.Iters = 0, 0
+	m.reach, m.iters = 0, 0
 	for _, t := range m.trees[:nt] {
 		m.stopped = m.stopped || t.stopped
 		m.reach = max(m.reach, t.depth)
-		m.Iters += t.iters
+		m.iters += t.iters
 		m.Nodes += t.iters
 		r := &t.nodes[0]
 		for i := range int32(r.n) {

@@ -22,8 +22,6 @@ type rules2048 struct {
 
 func (r *rules2048) begin(root board.Board) { r.stage = r.net.StageOf(root) }
 
-func (r *rules2048) key(b board.Board) uint64 { return uint64(b) }
-
 func (r *rules2048) moves(b board.Board, after *[4]board.Board, reward *[4]float32, dir *[4]int8) int {
 	a, rw := game.Moves(b)
 	n := 0
@@ -75,7 +73,8 @@ type rulesThrees struct{ net *ntuple.Network }
 
 func (r *rulesThrees) begin(threes.Game) {}
 
-func (r *rulesThrees) key(g threes.Game) uint64 {
+// threesKey is a hash of a Threes! position that seeds a search from it.
+func threesKey(g threes.Game) uint64 {
 	return uint64(g.Board) ^ uint64(g.Next)<<59 ^ uint64(g.Bag)<<61 ^ uint64(g.Last+1)*0x9e3779b97f4a7c15
 }
 
@@ -169,7 +168,7 @@ func (s *MCTS) Best(b board.Board) Choice {
 func (s *MCTS) Stopped() bool { return s.m.stopped }
 
 // Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTS) Iterations() int64 { return s.m.Iters }
+func (s *MCTS) Iterations() int64 { return s.m.iters }
 
 // MCTSThrees runs Monte Carlo tree search for Threes!, as MCTS for 2048.
 type MCTSThrees struct {
@@ -185,7 +184,7 @@ func NewMCTSThrees(net *ntuple.Network, opt Options) *MCTSThrees {
 // MCTS.Values.
 func (s *MCTSThrees) Values(g *threes.Game) ([4]MoveValue, int) {
 	root := *g
-	mv, depth := s.m.values(root, (&rulesThrees{}).key(root))
+	mv, depth := s.m.values(root, threesKey(root))
 	var out [4]MoveValue
 	for d, m := range mv {
 		if m.legal {
@@ -205,7 +204,7 @@ func (s *MCTSThrees) Best(g *threes.Game) Choice {
 func (s *MCTSThrees) Stopped() bool { return s.m.stopped }
 
 // Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTSThrees) Iterations() int64 { return s.m.Iters }
+func (s *MCTSThrees) Iterations() int64 { return s.m.iters }
 
 // rootValue is a root move's MoveValue from its merged statistics.
 func rootValue(after board.Board, reward float32, visits, prior int64, sum float64) MoveValue {
