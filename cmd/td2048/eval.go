@@ -120,6 +120,9 @@ func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		defer net.Free()
+		if err := sf.mc.checkKind(kind); err != nil {
+			return err
+		}
 		opt := sf.options(kind)
 		gameThreads, mt := splitThreads(*threads, *moveThreads, &sf)
 		opt.Threads = mt

@@ -189,6 +189,9 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				return err
 			}
 			defer net.Free()
+			if err := sf.mc.checkKind(kind); err != nil {
+				return err
+			}
 			if !*asJSON {
 				writeNotes(e.stdout, note, net, dg)
 			}

@@ -52,6 +52,15 @@ func (f *mctsFlags) check() error {
 	return nil
 }
 
+// checkKind refuses MCTS on a network of state values: MCTS values
+// after-states.
+func (f *mctsFlags) checkKind(k search.Kind) error {
+	if f.on() && k != search.AfterState {
+		return usagef("--search mcts values after-states; these weights hold %s values (search them by expectimax)", k)
+	}
+	return nil
+}
+
 // apply sets the method and MCTS's settings in o, with seed. With a time
 // budget (budget: o.MoveTime is one, not only a deadline) the time decides
 // unless --iterations was given.

@@ -32,6 +32,12 @@ func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf
 		return nil, netfile.Header{}, nil, 0, "", err
 	}
 	net, h, kind, note, err := loadFor(*load, g, pf.weights())
+	if err == nil {
+		if err = sf.mc.checkKind(kind); err != nil {
+			net.Free()
+			net = nil
+		}
+	}
 	return net, h, g, kind, note, err
 }
 
