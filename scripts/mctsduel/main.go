@@ -81,6 +81,7 @@ func main() {
 					fail(1, err)
 				}
 			}
+			fmt.Fprintf(os.Stderr, "budget %v: %d of %d games a side (%s)\n", b, first+n, *count, time.Now().UTC().Format("15:04:05"))
 		}
 		report(g, b, &sides[0], &sides[1])
 	}
