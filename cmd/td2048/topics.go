@@ -400,10 +400,11 @@ instead (expectimax is the default), in both games:
   the rewards on the way and the value discounted by --gamma at each tile.
 - The move played is the most visited; hint shows each move's visits and
   mean return (the network's value counted as one visit).
-- --iterations N a move (default 500), or with --move-time D as many as D
-  allows (--iterations then caps them when given; hint's --move-time is
-  only a deadline). The course's settings are the defaults: 500
-  iterations, exploration 1.41, rollout depth 10, gamma 0.99.
+- --iterations N a move (default 500), or with eval's --move-time D as
+  many as D allows (--iterations then caps them when given; the
+  --move-time of hint, play and serve is only a deadline). The course's
+  settings are the defaults: 500 iterations, exploration 1.41, rollout
+  depth 10, gamma 0.99.
 - Threads: root parallelism. Each of the move's threads (hint, play and
   serve: --threads; eval: --move-threads) grows its own tree on its share
   of the iterations, and the trees' root visits and returns are added.
