@@ -6,7 +6,10 @@
 // table), in alternating chunks of games so that a change in the
 // machine's load falls on both. It prints each side's mean score with its
 // standard error, their paired difference with its own, the reach rates
-// of the game's headline tiles and the moves a second.
+// of the game's headline tiles, the moves a second and the CPU time a
+// move (the budget is wall time: on a loaded machine a move gets less
+// CPU than its budget, and a search that checks its clock less often
+// overruns it by more).
 //
 //	go run ./scripts/mctsduel --load weights.td2048 --games 30 --budgets 1ms,10ms
 //	go run ./scripts/mctsduel --load threes.td2048 --games 50 --rollout-depth 0
@@ -93,6 +96,7 @@ type side struct {
 	block   stats.Block
 	moves   int64
 	elapsed time.Duration
+	cpu     time.Duration // the process's CPU time while this side played
 }
 
 // play plays games first..first+n-1 with opt and adds them to s.
@@ -106,10 +110,12 @@ func (s *side) play(g *games.Game, net *ntuple.Network, opt search.Options, firs
 		s.scores = append(s.scores, float64(r.Block.Sum-sum)) // Done sees the games in order
 		sum = r.Block.Sum
 	}}
+	start := cpuTime()
 	ev, err := g.Evaluate(context.Background(), cfg)
 	if err != nil {
 		return err
 	}
+	s.cpu += cpuTime() - start
 	s.block.Merge(&ev.Block)
 	s.moves += ev.Moves
 	s.elapsed += ev.Elapsed
@@ -146,8 +152,8 @@ func report(g *games.Game, budget time.Duration, a, b *side) {
 		for _, t := range g.Rates {
 			rates = append(rates, fmt.Sprintf("%d %.0f%%", g.Value(t), 100*s.s.block.Reach(t)))
 		}
-		fmt.Printf("  %-10s mean %9.0f ± %6.0f   %s   %.0f moves/s\n", s.name, m, se, strings.Join(rates, ", "),
-			float64(s.s.moves)/max(s.s.elapsed.Seconds(), 1e-9))
+		fmt.Printf("  %-10s mean %9.0f ± %6.0f   %s   %.0f moves/s, %.2f ms of CPU a move\n", s.name, m, se, strings.Join(rates, ", "),
+			float64(s.s.moves)/max(s.s.elapsed.Seconds(), 1e-9), 1000*s.s.cpu.Seconds()/float64(max(s.s.moves, 1)))
 	}
 	z := 0.0
 	if sd > 0 {
