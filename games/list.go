@@ -68,6 +68,9 @@ var game2048 = &Game{
 		return session.Position{Board: b}, nil
 	},
 	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+		if opt.Method == search.MethodMCTS {
+			return mcts2048{search.NewMCTS(net, opt)}
+		}
 		return advisor2048{search.NewSearcher(net, opt, tt)}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
@@ -75,6 +78,8 @@ var game2048 = &Game{
 		ec.Greedy, ec.NewPolicy, ec.NewThreesPolicy = nil, nil, nil // the game's own, below
 		if Greedy(cfg.Search) {
 			ec.Greedy = cfg.Net
+		} else if cfg.Search.Method == search.MethodMCTS {
+			ec.NewPolicy = func() evaluate.Policy { return search.NewMCTS(cfg.Net, cfg.Search).Best }
 		} else {
 			ec.NewPolicy = func() evaluate.Policy { return search.NewSearcher(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
@@ -123,6 +128,9 @@ var gameThrees = &Game{
 		return session.Position{Board: b, Next: next, Bag: threes.FullBag}, nil
 	},
 	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
+		if opt.Method == search.MethodMCTS {
+			return mctsThrees{search.NewMCTSThrees(net, opt)}
+		}
 		return advisorThrees{search.NewThrees(net, opt, tt)}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
@@ -131,7 +139,9 @@ var gameThrees = &Game{
 		}
 		ec := cfg.Config
 		ec.NewThreesPolicy = func() evaluate.ThreesPolicy { return evaluate.GreedyThreesPolicy(cfg.Net) }
-		if !Greedy(cfg.Search) {
+		if cfg.Search.Method == search.MethodMCTS {
+			ec.NewThreesPolicy = func() evaluate.ThreesPolicy { return search.NewMCTSThrees(cfg.Net, cfg.Search).Best }
+		} else if !Greedy(cfg.Search) {
 			ec.NewThreesPolicy = func() evaluate.ThreesPolicy { return search.NewThrees(cfg.Net, cfg.Search, cfg.Table).Best }
 		}
 		return evaluate.Run(ctx, ec)
@@ -166,3 +176,20 @@ func (a advisorThrees) Values(p session.Position) ([4]search.MoveValue, int) {
 	return a.s.ValuesTimed(&g)
 }
 func (a advisorThrees) Stopped() bool { return a.s.Stopped() }
+
+// The advisors of Monte Carlo tree search (Options.Method): the moves'
+// visits and mean values, and the deepest layer of moves reached.
+type mcts2048 struct{ s *search.MCTS }
+
+func (a mcts2048) Values(p session.Position) ([4]search.MoveValue, int) {
+	return a.s.Values(p.View())
+}
+func (a mcts2048) Stopped() bool { return a.s.Stopped() }
+
+type mctsThrees struct{ s *search.MCTSThrees }
+
+func (a mctsThrees) Values(p session.Position) ([4]search.MoveValue, int) {
+	g := p.ThreesGame()
+	return a.s.Values(&g)
+}
+func (a mctsThrees) Stopped() bool { return a.s.Stopped() }

@@ -13,7 +13,9 @@ import (
 
 // An Advisor values the four moves of a game's positions with a network:
 // to the depth of its search options, or deepening from depth 1 within
-// their MoveTime (a hard deadline; depth 1 always finishes). It is not
+// their MoveTime (a hard deadline; depth 1 always finishes); or, under
+// search.MethodMCTS, by Monte Carlo tree search (MoveValue's Visits, and
+// for the depth the deepest layer of moves its trees reached). It is not
 // safe for concurrent use.
 type Advisor interface {
 	// Values returns the moves' values and the depth finished.
@@ -75,5 +77,5 @@ type Evaluation = evaluate.Result
 // after-state network, whose evaluations play several games in turn on
 // each thread (EvalConfig.Interleave) in a game that Interleaves.
 func Greedy(opt search.Options) bool {
-	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState
+	return opt.Depth == 1 && opt.MoveTime <= 0 && opt.Kind == search.AfterState && opt.Method != search.MethodMCTS
 }

@@ -48,3 +48,24 @@ func ExampleNewThrees() {
 	// Output:
 	// true true
 }
+
+// Monte Carlo tree search over the same network, with the course's
+// settings as a plain options value: each move's visits and mean return,
+// the most visited played. The same seed gives the same move.
+func ExampleNewMCTS() {
+	net := ntuple.MustNew("0/noiso")
+	defer net.Free()
+	net.Weights()[0] = 10 // an empty top-left corner is worth 10
+	b, _ := board.Parse("2,2,0,4, 0,8,0,0, 0,0,0,0, 0,0,0,2")
+	opt := search.Options{Method: search.MethodMCTS, MCTS: search.DefaultMCTS()}
+	opt.MCTS.Seed = 1
+	mv, _ := search.NewMCTS(net, opt).Values(b)
+	visits := int64(0)
+	for _, m := range mv {
+		visits += m.Visits
+	}
+	c := search.BestOf(&mv)
+	fmt.Println(game2048Dir(c), visits, c == search.NewMCTS(net, opt).Best(b))
+	// Output:
+	// down 500 true
+}

@@ -89,8 +89,14 @@ type Options struct {
 	// deepening of a MoveTime search included; the values are those of
 	// one goroutine's search, bit for bit. Several games at once scale
 	// better (evaluate.Run's threads): this is for one game, or one
-	// board, at a time.
+	// board, at a time. Under MethodMCTS it is the number of trees
+	// searched at once (root parallelism, mcts.go).
 	Threads int
+	// Method is expectimax (the zero value: Depth and MoveTime) or MCTS
+	// (MCTS's settings, with MoveTime).
+	Method Method
+	// MCTS are the settings of MethodMCTS (DefaultMCTS: the course's).
+	MCTS MCTSOptions
 }
 
 // A MoveValue is one move's expectimax value.
@@ -100,6 +106,9 @@ type MoveValue struct {
 	Reward uint32  // the move's reward
 	Value  float32 // the value below the after-state (chance node)
 	Total  float32 // reward + Value
+	// Visits is the number of MCTS iterations through the move (0 under
+	// expectimax); Value is then the mean return below the after-state.
+	Visits int64
 	// overflow: a 2048 slide merged two 32768s. The search values it as
 	// any move, its after-state holding 32768 in the merged cell; the game
 	// goes on on a wide board (Shifter).
@@ -133,11 +142,13 @@ func (c Choice) Overflow() bool { return game.Overflow(c.Reward) }
 var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
 
 // BestOf picks the legal move of highest total, the first on ties, or
-// NoMove.
+// NoMove; of MCTS values (Visits), the most visited, ties to the higher
+// total.
 func BestOf(mv *[4]MoveValue) Choice {
-	best := NoMove
+	best, visits := NoMove, int64(-1)
 	for d := range mv {
-		if mv[d].Legal && mv[d].Total > best.Value {
+		if mv[d].Visits > visits && mv[d].Legal || mv[d].Visits == visits && mv[d].Legal && mv[d].Total > best.Value {
+			visits = mv[d].Visits
 			r := mv[d].Reward
 			if mv[d].overflow {
 				r |= game.OverflowBit

@@ -33,6 +33,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 	episodes := fs.Int("episodes", bench.Default.Episodes, "training episodes")
 	games := fs.Int("games", bench.Default.Games, "greedy games")
 	deep := fs.Int("deep-games", bench.Default.DeepGames, "2-ply games")
+	mctsGames := fs.Int("mcts-games", bench.Default.MCTSGames, "games of MCTS at the course's settings (500 iterations a move; --short: 50)")
 	asJSON := fs.Bool("json", false, "print one JSON object (workload, phases, moves/s, signature) instead of text")
 	course := fs.Bool("course", false, fmt.Sprintf("also time the course's result: train 4x6 from zero for %d episodes on 1 thread and on all threads (minutes)", bench.CourseEpisodes))
 	courseEpisodes := fs.Int("course-episodes", bench.CourseEpisodes, "episodes of --course")
@@ -40,8 +41,8 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if *episodes < 0 || *games < 0 || *deep < 0 {
-			return usagef("--episodes, --games and --deep-games must not be negative")
+		if *episodes < 0 || *games < 0 || *deep < 0 || *mctsGames < 0 {
+			return usagef("--episodes, --games, --deep-games and --mcts-games must not be negative")
 		}
 		// --short sets the workload; the sizes given beside it override it.
 		cfg := bench.Default
@@ -57,6 +58,9 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		if set("deep-games") {
 			cfg.DeepGames = *deep
+		}
+		if set("mcts-games") {
+			cfg.MCTSGames = *mctsGames
 		}
 		if err := checkThreads(*threads); err != nil {
 			return err
@@ -112,6 +116,9 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			if cfg.Games > 0 || cfg.DeepGames > 0 {
 				fmt.Fprintf(out, "signature of 16-bit play %08x\n", res.CompactSignature)
 			}
+			if cfg.MCTSGames > 0 {
+				fmt.Fprintf(out, "signature of MCTS play %08x\n", res.MCTSSignature)
+			}
 		} else {
 			fmt.Fprintln(out, "signature none (training on several threads is not repeatable)")
 		}
@@ -145,6 +152,7 @@ type benchJSON struct {
 	Episodes  int              `json:"episodes"`
 	Games     int              `json:"games"`
 	DeepGames int              `json:"deep_games"`
+	MCTSGames int              `json:"mcts_games"`
 	Threads   int              `json:"threads"`
 	OS        string           `json:"goos"`
 	Arch      string           `json:"goarch"`
@@ -155,8 +163,11 @@ type benchJSON struct {
 	Signature *string          `json:"signature"` // 8 hex digits; null when training ran on several threads
 	// CompactSignature is that of the 16-bit play phases (null as
 	// Signature is, or without games).
-	CompactSignature *string           `json:"compact_signature,omitempty"`
-	Course           []benchCourseJSON `json:"course,omitempty"`
+	CompactSignature *string `json:"compact_signature,omitempty"`
+	// MCTSSignature is that of the MCTS games (null as Signature is, or
+	// without them).
+	MCTSSignature *string           `json:"mcts_signature,omitempty"`
+	Course        []benchCourseJSON `json:"course,omitempty"`
 }
 
 // benchCourseJSON is one time to the course's result (--course).
@@ -185,7 +196,7 @@ type benchPhaseJSON struct {
 }
 
 func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) benchJSON {
-	r := benchJSON{Episodes: cfg.Episodes, Games: cfg.Games, DeepGames: cfg.DeepGames, Threads: cfg.Threads,
+	r := benchJSON{Episodes: cfg.Episodes, Games: cfg.Games, DeepGames: cfg.DeepGames, MCTSGames: cfg.MCTSGames, Threads: cfg.Threads,
 		OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(), CPUModel: cpuModel(), Indices: ntuple.IndexCode()}
 	r.Phases = []benchPhaseJSON{}
 	for _, p := range res.Phases {
@@ -198,6 +209,10 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 			csig := fmt.Sprintf("%08x", res.CompactSignature)
 			r.CompactSignature = &csig
 		}
+		if cfg.MCTSGames > 0 {
+			msig := fmt.Sprintf("%08x", res.MCTSSignature)
+			r.MCTSSignature = &msig
+		}
 	}
 	for _, c := range courses {
 		r.Course = append(r.Course, benchCourseJSON{c.Threads, c.Episodes, seconds(c.Elapsed), c.Moves, c.Last.Avg(), c.Last.Reach(11)})
@@ -206,7 +221,7 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 }
 
 func describeBench(c bench.Config) string {
-	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights", c.Episodes, c.Games, c.DeepGames)
+	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights, %d MCTS games (%d iterations a move)", c.Episodes, c.Games, c.DeepGames, c.MCTSGames, c.MCTSIterations)
 }
 
 func checkThreads(n int) error {

@@ -13,7 +13,6 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalrun"
-	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -42,6 +41,9 @@ type hintMove struct {
 	Cells      []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
 	Value      *float32 `json:"value,omitempty"`
 	Total      *float32 `json:"total,omitempty"`
+	// Visits: --search mcts's iterations through the move (Value is then
+	// their mean).
+	Visits *int64 `json:"visits,omitempty"`
 
 	after   board.Board // the view's after-state, for the text output
 	picture string      // the real after-state's, when it holds tiles past 32768
@@ -60,6 +62,10 @@ type hintResult struct {
 	// Depth is the depth searched when the deadline (--move-time) cut the
 	// search short of --depth: the deepest finished within it.
 	Depth int `json:"depth,omitempty"`
+	// With --search mcts: the iterations, and the deepest layer of moves
+	// the trees reached.
+	Iterations int64 `json:"iterations,omitempty"`
+	TreeDepth  int   `json:"tree_depth,omitempty"`
 	// With --downgrade: the downgrades under way (--downgrades), and
 	// whether the best move fails TDL2048+'s test, so that the game's
 	// next decisions are made with one more.
@@ -107,6 +113,9 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 			if valued {
 				m.Value, m.Total = &mv[d].Value, &mv[d].Total
 			}
+			if res.Iterations > 0 {
+				m.Visits = &mv[d].Visits
+			}
 		}
 		res.Moves = append(res.Moves, m)
 	}
@@ -121,7 +130,7 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
-	p := evalrun.Play{Search: evalrun.Search{Depth: 1, Cache: 64 << 20, MoveTime: train.Duration(10 * time.Second), Stint: 1}, Compact: true}
+	p := evalrun.Play{Search: evalrun.DefaultSearch(1, 64<<20, 10*time.Second), Compact: true}
 	p.AddFlags(fs, map[string]string{
 		"load":      "weights to value the moves with; none, or no default file: rewards only",
 		"depth":     "search depth in plies: 1 values each after-state, 2 and up run expectimax below it",
@@ -182,17 +191,30 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				return err
 			}
 			defer net.Free()
+			if err := p.CheckKind(kind); err != nil {
+				return usageOf(err)
+			}
 			if !*asJSON {
 				writeNotes(e.stdout, note, net, dg)
 			}
 			// --depth caps the search; the deadline may cut it short.
 			moveTime := time.Duration(p.MoveTime)
 			opt := search.Options{Depth: p.Depth, MoveTime: moveTime, Kind: kind, Threads: evalrun.ThreadCount(*threads)}
-			a := g.NewAdvisor(net, opt, search.NewTable(int64(p.Cache)))
+			p.Apply(&opt, 0, false, given)
+			var tt *search.Table
+			if !p.On() {
+				tt = search.NewTable(int64(p.Cache))
+			}
+			a := g.NewAdvisor(net, opt, tt)
 			var done int
 			mv, done = a.Values(pos)
 			valued = true
-			if moveTime > 0 && done < p.Depth {
+			if p.On() {
+				for d := range mv {
+					res.Iterations += mv[d].Visits
+				}
+				res.TreeDepth = done
+			} else if moveTime > 0 && done < p.Depth {
 				res.Depth, res.within = done, moveTime // the deadline cut it short
 			}
 		}
@@ -263,6 +285,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 		if m.ViewReward != nil {
 			fmt.Fprintf(w, " (%d on the board valued)", *m.ViewReward)
 		}
+		if m.Visits != nil {
+			fmt.Fprintf(w, "  visits %d", *m.Visits)
+		}
 		if m.Value != nil {
 			fmt.Fprintf(w, "  value %.2f  reward+value %.2f", *m.Value, *m.Total)
 		}
@@ -289,6 +314,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 	}
 	if res.Depth > 0 {
 		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.within)
+	}
+	if res.Iterations > 0 {
+		fmt.Fprintf(w, "MCTS: %d iterations, most visited played; values are mean returns; the tree reached %d moves deep\n", res.Iterations, res.TreeDepth)
 	}
 	if res.Triggers != nil {
 		if *res.Triggers {

@@ -29,7 +29,7 @@ func init() {
 }
 
 func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
-	p := evalrun.Play{Search: evalrun.Search{Depth: 2, Cache: 64 << 20, MoveTime: train.Duration(250 * time.Millisecond), Stint: 1}, Compact: true}
+	p := evalrun.Play{Search: evalrun.DefaultSearch(2, 64<<20, 250*time.Millisecond), Compact: true}
 	p.AddFlags(fs, map[string]string{
 		"load":      "weights to play and advise with; their game is the one played",
 		"depth":     "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)",
@@ -74,6 +74,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}()
 		cfg := tui.Config{Net: net, Game: g.Name, Network: l.Header.Network, Depth: p.Depth, MoveTime: time.Duration(p.MoveTime),
 			TableBytes: int64(p.Cache), Seed: seed.Value(), Auto: *auto, Threads: evalrun.ThreadCount(*threads), Downgrade: p.Downgrading(), Kind: l.Kind}
+		p.Apply(&cfg.MCTS, cfg.Seed, true, given)
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

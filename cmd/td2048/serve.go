@@ -27,7 +27,7 @@ func init() {
 var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
-	p := evalrun.Play{Search: evalrun.Search{Depth: 1, Cache: 64 << 20, MoveTime: train.Duration(250 * time.Millisecond), Stint: 1}, Compact: true}
+	p := evalrun.Play{Search: evalrun.DefaultSearch(1, 64<<20, 250*time.Millisecond), Compact: true}
 	p.AddFlags(fs, map[string]string{
 		"load":      "weights to play and advise with; their game is the page's",
 		"depth":     "-", // each search deepens until its time is up
@@ -72,6 +72,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			LogPath: *logPath, MoveTime: time.Duration(p.MoveTime), TableBytes: int64(p.Cache),
 			MaxSearches: *maxSearches, Threads: *threads, Downgrade: p.Downgrading(), Kind: l.Kind,
 		}
+		p.Apply(&cfg.MCTS, 0, true, given)
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
 		// down cleanly. Shutdown abandons half-sent requests and gives

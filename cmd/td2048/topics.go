@@ -30,7 +30,7 @@ var topics = []topic{
 	{"threads", []string{"interleave"}, "worker threads and games in turn: speed, and what repeats", func() string { return threadsTopic }},
 	{"seeds", []string{"seed", "reproducibility"}, "what repeats exactly: seeds, threads, resumes, evaluations", func() string { return seedsTopic }},
 	{"checkpoints", []string{"checkpoint", "resume"}, "the files of a run: checkpoints, resumes, forks, logs, plots", checkpointsTopic},
-	{"search", []string{"depth", "cache", "downgrade"}, "search of eval, hint, play and serve: depth, time, table, downgrading", func() string { return searchTopic }},
+	{"search", []string{"depth", "cache", "downgrade"}, "search of eval, hint, play and serve: depth, time, table, downgrading, MCTS", func() string { return searchTopic }},
 }
 
 // addTopics adds the help topics to r: commands with a text and nothing
@@ -385,4 +385,37 @@ network.
 
 eval spreads its games over --threads; game i draws its tiles from
 (seed, i) alone, so the statistics depend on neither --threads nor
---interleave.`
+--interleave.
+
+--search mcts plays by Monte Carlo tree search over the same values
+instead (expectimax is the default), in both games:
+- Decision nodes over the legal moves with their rewards; chance nodes
+  over the random tile (2048: a 2 or 4 on an empty cell; Threes!: the next
+  tile on the edge opposite the slide and the tile after it from the bag),
+  sampled by their probabilities, not enumerated. A new decision node
+  values all its moves by the network at once, each as one visit.
+- Each iteration descends by UCT: a move's mean return, scaled to [0, 1]
+  by the lowest and highest return seen at that node, plus
+  --exploration x sqrt(ln N / n). So one constant serves both games, every
+  stage of a game and any network's scale.
+- Leaves: the network's value of the after-state reached by
+  --rollout-depth greedy moves from a new chance node (0: no rollout; a
+  new decision node is then the leaf, worth its best reward + value),
+  the rewards on the way and the value discounted by --gamma at each tile.
+- The move played is the most visited; hint shows each move's visits and
+  mean return (the network's value counted as one visit).
+- --iterations N a move (default 500), or with eval's --move-time D as
+  many as D allows (--iterations then caps them when given; the
+  --move-time of hint, play and serve is only a deadline). The course's
+  settings are the defaults: 500 iterations, exploration 1.41, rollout
+  depth 10, gamma 0.99.
+- Threads: root parallelism. Each of the move's threads (hint, play and
+  serve: --threads; eval: --move-threads) grows its own tree on its share
+  of the iterations, and the trees' root visits and returns are added.
+  The random tiles come from (eval's --seed, the position, the tree), so
+  with --iterations the same seed and thread count give the same move;
+  another thread count gives other trees. Under --move-time the counts
+  depend on the machine's speed.
+- Memory: each tree's nodes are a pool kept from move to move, at most
+  1 + 5 x its iterations and never more than 262,144 nodes (12 MiB in
+  2048, 20 MiB in Threes!); a tree whose pool is full stops.`

@@ -1,10 +1,12 @@
 // Package bench is td2048's fixed workload: train the 4x6 network from zero
 // for a set number of episodes, then play fixed games greedily and with
 // 2-ply expectimax, with the float32 weights and with their compact
-// (16-bit) copy, as the commands play. It reports speed (moves per second
-// of each phase) and two signatures, checksums of everything the workload
-// computed, that change exactly when the rules, the network, learning or
-// search change: one of training and float32 play, one of compact play.
+// (16-bit) copy, as the commands play, and with Monte Carlo tree search at
+// the course's settings. It reports speed (moves per second of each phase)
+// and three signatures, checksums of everything the workload computed,
+// that change exactly when the rules, the network, learning or search
+// change: one of training and float32 play, one of compact play, one of
+// MCTS play.
 package bench
 
 import (
@@ -25,11 +27,15 @@ import (
 
 // Config sizes the workload.
 type Config struct {
-	Episodes   int // training episodes of the 4x6 network from zero
-	Games      int // greedy games with the trained weights
-	DeepGames  int // 2-ply games
-	Threads    int // for every phase; training with more than one is not repeatable
-	TableBytes int64
+	Episodes  int // training episodes of the 4x6 network from zero
+	Games     int // greedy games with the trained weights
+	DeepGames int // 2-ply games
+	MCTSGames int // games of MCTS at the course's settings (float32 weights)
+	// MCTSIterations are the MCTS games' iterations a move (the course's
+	// 500 in Default).
+	MCTSIterations int
+	Threads        int // for every phase; training with more than one is not repeatable
+	TableBytes     int64
 	// Tick, when set, is called about every 250ms with the phase under way
 	// (TrainPhase, GreedyPhase or DeepPhase) and its progress: episodes
 	// in training, games in play. TickEvery is 250ms when 0.
@@ -44,12 +50,13 @@ const (
 	DeepPhase          = "2-ply expectimax play"
 	GreedyCompactPhase = "greedy play, 16-bit"
 	DeepCompactPhase   = "2-ply play, 16-bit"
+	MCTSPhase          = "MCTS play"
 )
 
 // Default is the full workload; Short a quick one for CI.
 var (
-	Default = Config{Episodes: 10000, Games: 1000, DeepGames: 20, Threads: 1, TableBytes: 64 << 20}
-	Short   = Config{Episodes: 500, Games: 100, DeepGames: 2, Threads: 1, TableBytes: 16 << 20}
+	Default = Config{Episodes: 10000, Games: 1000, DeepGames: 20, MCTSGames: 4, MCTSIterations: search.DefaultIterations, Threads: 1, TableBytes: 64 << 20}
+	Short   = Config{Episodes: 500, Games: 100, DeepGames: 2, MCTSGames: 1, MCTSIterations: 50, Threads: 1, TableBytes: 16 << 20}
 )
 
 // A Phase is one part of the workload.
@@ -70,6 +77,9 @@ type Result struct {
 	// CompactSignature is the checksum of compact play: the compact
 	// weights and the games played with them (valid when Repeatable).
 	CompactSignature uint32
+	// MCTSSignature is the checksum of the MCTS games (valid when
+	// Repeatable and there were some).
+	MCTSSignature uint32
 	// Repeatable is false when training ran on several threads, whose
 	// lock-free updates interleave differently from run to run.
 	Repeatable bool
@@ -130,7 +140,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			return
 		}
 		ec := evaluate.Config{Games: games, Seed: seed, Threads: cfg.Threads, Tick: tick(name), TickEvery: every}
-		if deep {
+		if name == MCTSPhase {
+			opt := search.Options{Method: search.MethodMCTS, MCTS: search.DefaultMCTS(), Stop: ctx.Done()}
+			opt.MCTS.Seed, opt.MCTS.Iterations = seed, max(cfg.MCTSIterations, 1)
+			ec.NewPolicy = func() evaluate.Policy { return search.NewMCTS(net, opt).Best }
+		} else if deep {
 			tt := search.NewTable(cfg.TableBytes)
 			ec.NewPolicy = func() evaluate.Policy {
 				return search.NewSearcher(net, search.Options{Depth: 2, Stop: ctx.Done()}, tt).Best
@@ -149,6 +163,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	play(GreedyPhase, net, cfg.Games, 2, false, sig)
 	play(DeepPhase, net, cfg.DeepGames, 3, true, sig)
 	res.Signature = sig.Sum32()
+	msig := crc32.NewIEEE()
+	play(MCTSPhase, net, cfg.MCTSGames, 4, false, msig)
+	res.MCTSSignature = msig.Sum32()
 	// The same games with the compact weights the commands play with.
 	if (cfg.Games > 0 || cfg.DeepGames > 0) && ctx.Err() == nil {
 		c, err := net.ToCompact()

@@ -20,6 +20,10 @@ const shortSignature = 0x580dee41
 // with 16-bit weights: it changes as well when compact weights change.
 const shortCompactSignature = 0x0045944b
 
+// shortMCTSSignature is the signature of the Short workload's MCTS game:
+// it changes when MCTS, or anything it rests on, changes.
+const shortMCTSSignature = 0x840f6d88
+
 func TestShortSignature(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a 4x6 network")
@@ -28,7 +32,7 @@ func TestShortSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Phases) != 5 || !a.Repeatable {
+	if len(a.Phases) != 6 || !a.Repeatable {
 		t.Fatalf("result %+v", a)
 	}
 	for _, p := range a.Phases {
@@ -41,6 +45,9 @@ func TestShortSignature(t *testing.T) {
 	}
 	if runtime.GOARCH == "amd64" && a.CompactSignature != shortCompactSignature {
 		t.Errorf("16-bit signature %08x, want %08x: behaviour changed (if on purpose, update shortCompactSignature)", a.CompactSignature, uint32(shortCompactSignature))
+	}
+	if runtime.GOARCH == "amd64" && a.MCTSSignature != shortMCTSSignature {
+		t.Errorf("MCTS signature %08x, want %08x: behaviour changed (if on purpose, update shortMCTSSignature)", a.MCTSSignature, uint32(shortMCTSSignature))
 	}
 	// One episode fewer is another workload with another signature.
 	c := Short

@@ -104,11 +104,14 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 	if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
 		return r, err
 	}
+	if err := s.CheckKind(r.Kind); err != nil {
+		return r, err
+	}
 	r.Search.Kind = r.Kind
 	if s.Interleave > 1 && (!g.Interleaves || !games.Greedy(r.Search) || s.Downgrade != 0) {
 		return r, bad("interleave", " %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", s.Interleave)
 	}
-	search := s.DescribeSearch(g.Move)
+	search := s.DescribeSearch(g.Move, given)
 	if r.Net.Compact() {
 		search += ", 16-bit weights"
 	}
@@ -133,7 +136,7 @@ func (r *Run) Close() {
 // NewTable is the transposition table the run's searches share, nil for
 // greedy play.
 func (r *Run) NewTable() *search.Table {
-	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
+	if (r.Spec.Depth > 1 || r.Spec.MoveTime > 0) && !r.Spec.On() {
 		return search.NewTable(int64(r.Spec.Cache))
 	}
 	return nil

@@ -1,6 +1,9 @@
 package evalrun
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
@@ -39,7 +42,75 @@ func (p *Play) Check(given train.Given, maxDepth int) error {
 	if _, err := games.Lookup(p.Game); err != nil {
 		return bad("game", ": %v", err)
 	}
+	return p.MCTS.check(given, p.MoveTime > 0)
+}
+
+// mctsKeys are the keys of MCTS's settings.
+var mctsKeys = []string{"iterations", "exploration", "rollout_depth", "gamma"}
+
+// On reports whether MCTS was asked for.
+func (m *MCTS) On() bool { return m.Method == "mcts" }
+
+// check checks the method and MCTS's settings; timed says a move has a
+// time.
+func (m *MCTS) check(given train.Given, timed bool) error {
+	if _, err := search.ParseMethod(m.Method); err != nil {
+		return bad("search", ": %v", err)
+	}
+	for _, k := range mctsKeys {
+		if !m.On() && given[k] {
+			return bad(k, " needs --search mcts")
+		}
+	}
+	if !m.On() {
+		return nil
+	}
+	if m.Iterations == 0 {
+		return bad("iterations", " must be 1 or more (with --move-time, leave it out to search until the time passes)")
+	}
+	if err := m.options(0).Check(timed); err != nil {
+		return bad("search", " mcts: %v", err)
+	}
 	return nil
+}
+
+func (m *MCTS) options(seed uint64) search.MCTSOptions {
+	return search.MCTSOptions{Iterations: m.Iterations, Exploration: m.Exploration, RolloutDepth: m.RolloutDepth, Gamma: m.Gamma, Seed: seed}
+}
+
+// Apply sets the method and MCTS's settings in o, with seed. Where
+// o.MoveTime is a budget (budget; not only a deadline) the time decides
+// how many iterations a move gets, unless given names them.
+func (m *MCTS) Apply(o *search.Options, seed uint64, budget bool, given train.Given) {
+	if !m.On() {
+		return
+	}
+	o.Method, o.MCTS = search.MethodMCTS, m.options(seed)
+	if budget && o.MoveTime > 0 && !given["iterations"] {
+		o.MCTS.Iterations = 0
+	}
+}
+
+// CheckKind refuses MCTS on weights of state values: MCTS values
+// after-states.
+func (m *MCTS) CheckKind(k search.Kind) error {
+	if m.On() && k != search.AfterState {
+		return bad("search", " mcts values after-states; these weights hold %s values (search them by expectimax)", k)
+	}
+	return nil
+}
+
+// Describe says how MCTS searches, with a move time of moveTime, a move
+// being called move.
+func (m *MCTS) Describe(move string, moveTime time.Duration, given train.Given) string {
+	its := fmt.Sprintf("%d iterations a %s", m.Iterations, move)
+	if moveTime > 0 {
+		its = fmt.Sprintf("%v a %s", moveTime, move)
+		if given["iterations"] {
+			its += fmt.Sprintf(", at most %d iterations", m.Iterations)
+		}
+	}
+	return fmt.Sprintf("MCTS, %s, exploration %v, rollouts of %d %ss, gamma %v", its, m.Exploration, m.RolloutDepth, move, m.Gamma)
 }
 
 // Downgrading is the tile-downgrading asked for (off when not).
@@ -92,5 +163,11 @@ func (p *Play) Open(given train.Given) (Loaded, error) {
 		return l, err
 	}
 	l.Net, l.Header, l.Kind, l.Note, err = Load(p.Load, l.Game, p.Weights(given))
+	if err == nil {
+		if err = p.CheckKind(l.Kind); err != nil {
+			l.Net.Free()
+			l.Net = nil
+		}
+	}
 	return l, err
 }

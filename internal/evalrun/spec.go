@@ -21,6 +21,7 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/train"
+	"github.com/td2048/td2048/search"
 )
 
 // Spec is every setting of an evaluation. As in train.Spec, each field's
@@ -68,12 +69,31 @@ type Search struct {
 	MoveTime  train.Duration `toml:"move_time" json:"move_time" rerun:"same" group:"search" arg:"TIME" help:"deepen each move for TIME, like 100ms, up to --depth"`
 	Downgrade int            `toml:"downgrade" json:"downgrade" rerun:"same" group:"search" help:"2048: tile-downgrading from this tile on, like 32768 (TDL2048+'s -h; 0: off; td2048 help search)"`
 	Stint     int            `toml:"stint" json:"stint" rerun:"same" group:"search" help:"with --downgrade: downgrades until the trigger becomes 65536 (0: no end)"`
+	MCTS
+}
+
+// MCTS chooses the search method and holds the settings of Monte Carlo
+// tree search (search.MCTSOptions; DefaultSearch gives the course's).
+type MCTS struct {
+	Method       string  `toml:"search" json:"search" rerun:"same" group:"search" arg:"METHOD" help:"the METHOD of search: expectimax or mcts (Monte Carlo tree search; td2048 help search)"`
+	Iterations   int     `toml:"iterations" json:"iterations" rerun:"same" group:"search" help:"mcts: iterations a move (with a move time that is a budget: a cap, when given)"`
+	Exploration  float64 `toml:"exploration" json:"exploration" rerun:"same" group:"search" help:"mcts: UCT's exploration constant, on returns scaled to [0, 1]"`
+	RolloutDepth int     `toml:"rollout_depth" json:"rollout_depth" rerun:"same" group:"search" help:"mcts: greedy moves from each new leaf before the network values it"`
+	Gamma        float64 `toml:"gamma" json:"gamma" rerun:"same" group:"search" help:"mcts: discount of returns at each random tile (1: none)"`
+}
+
+// DefaultSearch is the search of a command's defaults: expectimax to
+// depth, and MCTS's settings the course's should --search mcts be asked.
+func DefaultSearch(depth int, cache ByteSize, moveTime time.Duration) Search {
+	m := search.DefaultMCTS()
+	return Search{Depth: depth, Cache: cache, MoveTime: train.Duration(moveTime), Stint: 1,
+		MCTS: MCTS{Method: "expectimax", Iterations: m.Iterations, Exploration: m.Exploration, RolloutDepth: m.RolloutDepth, Gamma: m.Gamma}}
 }
 
 // Default is the spec of td2048 eval without flags: 1000 greedy games of
 // the game's own weights file, 16-bit weights where they play as well.
 func Default() Spec {
-	return Spec{Play: Play{Search: Search{Depth: 1, Stint: 1}, Compact: true}, Games: 1000}
+	return Spec{Play: Play{Search: DefaultSearch(1, 0, 0), Compact: true}, Games: 1000}
 }
 
 // A Rule says what running an evaluation again (the same command, after
@@ -209,6 +229,8 @@ func addFlags(fs *flag.FlagSet, v reflect.Value, fields []field, help map[string
 			fs.StringVar(p, f.Flag, *p, f.Help)
 		case *int:
 			fs.IntVar(p, f.Flag, *p, f.Help)
+		case *float64:
+			fs.Float64Var(p, f.Flag, *p, f.Help)
 		case *bool:
 			fs.BoolVar(p, f.Flag, *p, f.Help)
 		case *train.Duration:

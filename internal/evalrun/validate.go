@@ -114,6 +114,7 @@ func (s *Spec) Validate(given train.Given, getenv func(string) string) (Compiled
 	if s.MoveTime > 0 && s.Depth == 1 {
 		c.Search.Depth = 0 // with --move-time, a depth of 1 (the default) means no cap
 	}
+	s.MCTS.Apply(&c.Search, c.Seed, true, given)
 	c.GameThreads, c.MoveThreads = s.threads()
 	c.Search.Threads = c.MoveThreads
 	c.Downgrade, c.Weights = s.Downgrading(), s.Weights(given)
@@ -207,7 +208,7 @@ func (s *Spec) threads() (gameThreads, moveThreads int) {
 	threads := ThreadCount(s.Threads)
 	move := s.MoveThreads
 	switch {
-	case s.Depth == 1 && s.MoveTime <= 0:
+	case s.Depth == 1 && s.MoveTime <= 0 && !s.On():
 		move = 1 // no search to share
 	case move == 0 && s.MoveTime > 0:
 		move = threads
@@ -226,13 +227,16 @@ func ThreadCount(n int) int {
 	return n
 }
 
-// DescribeSearch says how the search plays, a move being called move.
-func (s *Spec) DescribeSearch(move string) string {
+// DescribeSearch says how the search plays, a move being called move;
+// given names the settings the user set.
+func (s *Spec) DescribeSearch(move string, given train.Given) string {
 	d := fmt.Sprintf("%d-ply expectimax", s.Depth)
 	if s.Depth == 1 {
 		d = "1-ply (greedy)"
 	}
-	if s.MoveTime > 0 {
+	if s.On() {
+		d = s.MCTS.Describe(move, time.Duration(s.MoveTime), given)
+	} else if s.MoveTime > 0 {
 		d = fmt.Sprintf("iterative deepening, %v per %s, up to %d plies", time.Duration(s.MoveTime), move, s.Depth)
 		if s.Depth == 1 {
 			d = fmt.Sprintf("iterative deepening, %v per %s", time.Duration(s.MoveTime), move)
@@ -241,7 +245,7 @@ func (s *Spec) DescribeSearch(move string) string {
 	if s.Downgrade > 0 {
 		d += fmt.Sprintf(", tile-downgrading from %d (stint %d)", s.Downgrade, s.Stint)
 	}
-	if s.Depth > 1 || s.MoveTime > 0 {
+	if (s.Depth > 1 || s.MoveTime > 0) && !s.On() {
 		if s.Cache > 0 {
 			d += ", table " + s.Cache.String()
 		} else {

@@ -205,7 +205,7 @@ func TestEveryEvalSettingIsAKey(t *testing.T) {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	s := evalrun.Default()
 	s.AddFlags(fs)
-	values := map[string]string{"string": `"x"`, "int": "0", "bool": "false", "*uint64": "0", "train.Duration": `"0s"`, "evalrun.ByteSize": "0"}
+	values := map[string]string{"string": `"x"`, "int": "0", "float64": "0", "bool": "false", "*uint64": "0", "train.Duration": `"0s"`, "evalrun.ByteSize": "0"}
 	for _, k := range evalrun.Keys() {
 		t.Run(k, func(t *testing.T) {
 			if fs.Lookup(train.FlagOf(k)) == nil {

@@ -74,6 +74,11 @@ type Config struct {
 	// Threads are the goroutines one search spreads over
 	// (search.Options.Threads; 0 means 1).
 	Threads int
+	// MCTS, when its Method is search.MethodMCTS, makes the agent and
+	// the hints search by Monte Carlo tree search with its MCTS settings
+	// (their iterations, or MoveTime when they have none) instead of
+	// expectimax at the depth on screen.
+	MCTS search.Options
 	// Downgrade is the tile-downgrading of the agent and the hints in
 	// 2048 (search.Downgrade; the zero value is off): the moves are
 	// valued on the board lowered by the downgrades under way, which
@@ -375,6 +380,9 @@ func (m *Model) askHint() tea.Cmd {
 // searches are stopped (Stop) or when Stop cut it short.
 func (m *Model) search(depth int, budget time.Duration, answer func(mv [4]search.MoveValue, depth int) tea.Msg) tea.Cmd {
 	opt := search.Options{Depth: depth, MoveTime: budget, Kind: m.cfg.Kind, Stop: m.run.done, Threads: m.cfg.Threads}
+	if m.cfg.MCTS.Method == search.MethodMCTS {
+		opt.Method, opt.MCTS, opt.MoveTime = search.MethodMCTS, m.cfg.MCTS.MCTS, m.cfg.MoveTime
+	}
 	a, p, run := m.info.NewAdvisor(m.cfg.Net, opt, m.tt), m.g.Position(), &m.run
 	p.Downgrades = m.downgrades
 	return func() tea.Msg {

@@ -45,6 +45,9 @@ type MoveValue struct {
 	Reward int     `json:"reward"`
 	Value  float64 `json:"value"`
 	Total  float64 `json:"total"`
+	// Visits are MCTS's iterations through the move (Value is then their
+	// mean return); absent under expectimax.
+	Visits int64 `json:"visits,omitempty"`
 }
 
 // Hint is the answer of POST /api/hint.
@@ -65,6 +68,9 @@ type Hint struct {
 // best move.
 func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, search.Choice) {
 	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind, Threads: s.cfg.Threads}
+	if s.cfg.MCTS.Method == search.MethodMCTS {
+		opt.Method, opt.MCTS = search.MethodMCTS, s.cfg.MCTS.MCTS
+	}
 	v, got := s.game.NewAdvisor(s.cfg.Net, opt, s.tt).Values(p)
 	var mv [4]MoveValue
 	for d := range 4 {
@@ -72,6 +78,7 @@ func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, searc
 		if v[d].Legal {
 			mv[d].Reward = int(v[d].Reward)
 			mv[d].Value, mv[d].Total = float64(v[d].Value), float64(v[d].Total)
+			mv[d].Visits = v[d].Visits
 		}
 	}
 	return mv, got, search.BestOf(&v)

@@ -113,6 +113,10 @@ type Config struct {
 	// Threads are the goroutines one search spreads over
 	// (search.Options.Threads; 0 means the number of CPUs).
 	Threads int
+	// MCTS, when its Method is search.MethodMCTS, makes the agent and the
+	// hints search by Monte Carlo tree search with its MCTS settings
+	// (their iterations, or MoveTime when they have none).
+	MCTS search.Options
 	// Downgrade is the tile-downgrading of the page's 2048 games
 	// (search.Downgrade; the zero value is off): a game's requests carry
 	// the downgrades under way, which a move's answer counts on.

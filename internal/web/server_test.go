@@ -792,3 +792,33 @@ func TestServeCutsOffAfterGrace(t *testing.T) {
 		t.Error("the request cut off was answered")
 	}
 }
+
+// With MCTS configured the hints are MCTS's: each legal move's visits,
+// adding up to the iterations, the most visited the best (ties to the
+// higher total); the same
+// request gets the same answer.
+func TestHintMCTS(t *testing.T) {
+	mo := search.DefaultMCTS()
+	mo.Iterations = 120
+	s := newServer(t, func(c *Config) {
+		c.MoveTime, c.Threads = time.Minute, 2
+		c.MCTS = search.Options{Method: search.MethodMCTS, MCTS: mo}
+	})
+	b := "0x1000000000302011"
+	var h, again Hint
+	post(t, s, "/api/hint", `{"board":"`+b+`","depth":2}`, &h)
+	post(t, s, "/api/hint", `{"board":"`+b+`","depth":2}`, &again)
+	sum, best := int64(0), -1
+	for d, m := range h.Moves {
+		if m.Legal && m.Visits == 0 {
+			t.Fatalf("%s not visited: %+v", m.Dir, h)
+		}
+		sum += m.Visits
+		if m.Legal && (best < 0 || m.Visits > h.Moves[best].Visits || m.Visits == h.Moves[best].Visits && m.Total > h.Moves[best].Total) {
+			best = d
+		}
+	}
+	if sum != 120 || h.Best == nil || *h.Best != h.Moves[best].Dir || h.Moves != again.Moves {
+		t.Fatalf("hint %+v, then %+v", h, again)
+	}
+}

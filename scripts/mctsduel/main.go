@@ -1,0 +1,169 @@
+// Command mctsduel plays Monte Carlo tree search against expectimax on the
+// same weights at equal time per move (docs/explanation/experiments.md,
+// "MCTS against expectimax"): at each budget, the same games (the same
+// seeds) with `eval --search mcts --move-time B` and with `eval
+// --move-time B` (expectimax deepening within B, with eval's 64 MB
+// table), in alternating chunks of games so that a change in the
+// machine's load falls on both. It prints each side's mean score with its
+// standard error, their paired difference with its own, the reach rates
+// of the game's headline tiles, the moves a second and the CPU time a
+// move (the budget is wall time: on a loaded machine a move gets less
+// CPU than its budget, and a search that checks its clock less often
+// overruns it by more).
+//
+//	go run ./scripts/mctsduel --load weights.td2048 --games 30 --budgets 1ms,10ms
+//	go run ./scripts/mctsduel --load threes.td2048 --games 50 --rollout-depth 0
+//
+// Each move searches on --move-threads threads (1 by default: the games
+// then take one core each, --threads of them at once).
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/evaluate"
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+)
+
+func main() {
+	load := flag.String("load", "weights.td2048", "weights of 2048 or Threes! (td2048)")
+	count := flag.Int("games", 20, "games at each budget, for each side")
+	budgets := flag.String("budgets", "1ms,10ms,100ms", "times per move, comma-separated")
+	chunk := flag.Int("chunk", 2, "games each side plays in turn")
+	threads := flag.Int("threads", 1, "games at once")
+	moveThreads := flag.Int("move-threads", 1, "threads searching each move (both sides)")
+	seed := flag.Uint64("seed", 1, "seed of the games and of MCTS")
+	mo := search.DefaultMCTS()
+	flag.IntVar(&mo.RolloutDepth, "rollout-depth", mo.RolloutDepth, "MCTS: greedy moves from each new leaf")
+	flag.Float64Var(&mo.Exploration, "exploration", mo.Exploration, "MCTS: UCT's exploration constant")
+	flag.Float64Var(&mo.Gamma, "gamma", mo.Gamma, "MCTS: discount at each random tile")
+	flag.Parse()
+	var times []time.Duration
+	for _, s := range strings.Split(*budgets, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d <= 0 {
+			fail(2, fmt.Errorf("budget %q: want a duration like 10ms", s))
+		}
+		times = append(times, d)
+	}
+	if *count < 2 || *chunk < 1 || *threads < 1 || *moveThreads < 1 {
+		fail(2, fmt.Errorf("want --games 2 or more, --chunk, --threads and --move-threads 1 or more"))
+	}
+	net, h, note, err := netfile.LoadPlay(*load, netfile.CompactUnstaged)
+	if err != nil {
+		fail(1, err)
+	}
+	g, err := games.Lookup(h.Game)
+	if err != nil {
+		fail(1, err)
+	}
+	fmt.Printf("mctsduel: %s, %s network %s (%d episodes), %d games a side from seed %d, %d games at once, %d thread(s) a move\n",
+		*load, g.Title, h.Network, h.Episodes, *count, *seed, *threads, *moveThreads)
+	fmt.Printf("MCTS: exploration %v, rollouts of %d moves, gamma %v; expectimax: iterative deepening with a 64 MB table%s\n",
+		mo.Exploration, mo.RolloutDepth, mo.Gamma, strings.TrimSuffix(" ("+note+")", " ()"))
+	for _, b := range times {
+		mo.Iterations, mo.Seed = 0, *seed
+		mcts := search.Options{Method: search.MethodMCTS, MCTS: mo, MoveTime: b, Threads: *moveThreads}
+		exp := search.Options{MoveTime: b, Threads: *moveThreads}
+		var sides [2]side
+		for first := 0; first < *count; first += *chunk {
+			n := min(*chunk, *count-first)
+			for i, opt := range []search.Options{mcts, exp} {
+				if err := sides[i].play(g, net, opt, first, n, *threads, *seed); err != nil {
+					fail(1, err)
+				}
+			}
+			fmt.Fprintf(os.Stderr, "budget %v: %d of %d games a side (%s)\n", b, first+n, *count, time.Now().UTC().Format("15:04:05"))
+		}
+		report(g, b, &sides[0], &sides[1])
+	}
+}
+
+// A side is one method's games at one budget.
+type side struct {
+	scores  []float64
+	block   stats.Block
+	moves   int64
+	elapsed time.Duration
+	cpu     time.Duration // the process's CPU time while this side played
+}
+
+// play plays games first..first+n-1 with opt and adds them to s.
+func (s *side) play(g *games.Game, net *ntuple.Network, opt search.Options, first, n, threads int, seed uint64) error {
+	var sum int64
+	cfg := games.EvalConfig{Net: net, Search: opt}
+	if opt.Method != search.MethodMCTS {
+		cfg.Table = search.NewTable(64 << 20)
+	}
+	cfg.Config = evaluate.Config{Games: n, First: first, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
+		s.scores = append(s.scores, float64(r.Block.Sum-sum)) // Done sees the games in order
+		sum = r.Block.Sum
+	}}
+	start := cpuTime()
+	ev, err := g.Evaluate(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	s.cpu += cpuTime() - start
+	s.block.Merge(&ev.Block)
+	s.moves += ev.Moves
+	s.elapsed += ev.Elapsed
+	return nil
+}
+
+// meanSE is the mean of x and its standard error.
+func meanSE(x []float64) (float64, float64) {
+	var s, ss float64
+	for _, v := range x {
+		s += v
+	}
+	m := s / float64(len(x))
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+}
+
+// report prints one budget's duel: MCTS's side a, expectimax's b.
+func report(g *games.Game, budget time.Duration, a, b *side) {
+	d := make([]float64, len(a.scores))
+	for i := range d {
+		d[i] = a.scores[i] - b.scores[i]
+	}
+	md, sd := meanSE(d)
+	fmt.Printf("budget %v a move, %d games a side:\n", budget, len(d))
+	for _, s := range []struct {
+		name string
+		s    *side
+	}{{"MCTS", a}, {"expectimax", b}} {
+		m, se := meanSE(s.s.scores)
+		var rates []string
+		for _, t := range g.Rates {
+			rates = append(rates, fmt.Sprintf("%d %.0f%%", g.Value(t), 100*s.s.block.Reach(t)))
+		}
+		fmt.Printf("  %-10s mean %9.0f ± %6.0f   %s   %.0f moves/s, %.2f ms of CPU a move\n", s.name, m, se, strings.Join(rates, ", "),
+			float64(s.s.moves)/max(s.s.elapsed.Seconds(), 1e-9), 1000*s.s.cpu.Seconds()/float64(max(s.s.moves, 1)))
+	}
+	z := 0.0
+	if sd > 0 {
+		z = md / sd
+	}
+	ma, _ := meanSE(b.scores)
+	fmt.Printf("  MCTS - expectimax: %.0f ± %.0f (%.2f standard errors; %+.1f%%)\n", md, sd, z, 100*md/ma)
+}
+
+func fail(code int, err error) {
+	fmt.Fprintln(os.Stderr, "mctsduel:", err)
+	os.Exit(code)
+}
