@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/td2048/td2048/internal/jsonerr"
 )
 
 // A Record is one statistics block as a line of the metrics log (JSON
@@ -119,7 +121,7 @@ func ReadLog(r io.Reader) ([]Record, error) {
 		}
 		var rec Record
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			return recs, fmt.Errorf("line %d: %w", n, err)
+			return recs, fmt.Errorf("line %d: not a record: %w", n, jsonerr.Plain(err))
 		}
 		if err := rec.Check(); err != nil {
 			return recs, fmt.Errorf("line %d: %w", n, err)
