@@ -167,6 +167,27 @@ func flagError(c *cobra.Command, err error) error {
 	return usagef("%s (see '%s --help')", msg, c.CommandPath())
 }
 
+// plainPathError is err's message with the system's words about a file
+// ("open X: no such file or directory", "read X: is a directory") put as
+// "cannot open X: no such file or directory", "cannot read X: is a
+// directory", once, whichever command read the file.
+func plainPathError(err error) string {
+	msg := err.Error()
+	var pe *os.PathError
+	if !errors.As(err, &pe) {
+		return msg
+	}
+	verb := map[string]string{"open": "open", "stat": "open", "lstat": "open", "read": "read", "write": "write"}[pe.Op]
+	sys := pe.Error()
+	i := strings.Index(msg, sys)
+	if verb == "" || i < 0 {
+		return msg
+	}
+	plain := fmt.Sprintf("cannot %s %s: %v", verb, pe.Path, pe.Err)
+	head := strings.TrimSuffix(msg[:i], pe.Path+": ") // "X: read X: ..." names X once
+	return head + plain + msg[i+len(sys):]
+}
+
 func nearestFlag(c *cobra.Command, name string) string {
 	best, bestD := "", 3
 	c.Flags().VisitAll(func(f *flag.Flag) {
@@ -213,7 +234,7 @@ func run(args []string, e *env) int {
 	if c != nil && c != r {
 		name += " " + c.Name()
 	}
-	msg := err.Error()
+	msg := plainPathError(err)
 	var ue usageError
 	usage := errors.As(err, &ue)
 	if strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "accepts 0 arg") {
