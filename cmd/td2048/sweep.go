@@ -348,7 +348,8 @@ func sweepReport(arg, figure string, e *env) error {
 			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
 			state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}
-		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
+		res, evalErr := evalresult.Read(filepath.Join(td, "eval.json"))
+		if evalErr == nil {
 			b := res.Block()
 			state, evalAvg = "done", stats.Num(b.Avg())
 			done++
@@ -360,6 +361,11 @@ func sweepReport(arg, figure string, e *env) error {
 			failed++
 		} else if mark == stoppedMark {
 			state += ", stopped"
+		} else if !errors.Is(evalErr, os.ErrNotExist) {
+			// The evaluation was written whole, then damaged: not a
+			// task still training.
+			state = "eval.json does not read: remove it to evaluate again"
+			damaged++
 		}
 		if unread {
 			state += ", task.json does not parse"
@@ -375,7 +381,7 @@ func sweepReport(arg, figure string, e *env) error {
 		fmt.Fprintf(e.stdout, "%d tasks failed, each state saying why (the last line of its train.txt): run them again once the cause is fixed\n", failed)
 	}
 	if damaged > 0 {
-		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
+		fmt.Fprintf(e.stdout, "%d task folders hold a task.json or eval.json that does not read\n", damaged)
 	}
 	if figure == "none" || len(series) == 0 {
 		return nil

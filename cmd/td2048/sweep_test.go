@@ -119,8 +119,14 @@ games = 5
 	}
 	os.WriteFile(filepath.Join(task, "task.json"), []byte("{half"), 0o644)
 	code, out, _ := runCmd(t, "sweep", "report", filepath.Join(dir, "zero"), "--plot", "none")
-	if code != 0 || !strings.Contains(out, "task.json does not parse") || !strings.Contains(out, "1 of 1 tasks done") || !strings.Contains(out, "1 task folders hold a task.json that does not parse") {
+	if code != 0 || !strings.Contains(out, "task.json does not parse") || !strings.Contains(out, "1 of 1 tasks done") || !strings.Contains(out, "1 task folders hold a task.json or eval.json that does not read") {
 		t.Errorf("report of a task with a damaged task.json:\n%s", out)
+	}
+	// A damaged evaluation is said, not taken for a task still training.
+	os.WriteFile(filepath.Join(task, "eval.json"), []byte("{half"), 0o644)
+	code, out, _ = runCmd(t, "sweep", "report", filepath.Join(dir, "zero"), "--plot", "none")
+	if code != 0 || strings.Contains(out, "training") || !strings.Contains(out, "eval.json does not read: remove it to evaluate again") || !strings.Contains(out, "0 of 1 tasks done") {
+		t.Errorf("report of a task with a damaged eval.json:\n%s", out)
 	}
 }
 
