@@ -3,7 +3,7 @@
 // several greedy 2048 games in turn on each thread where that is faster
 // (lanes.go), 2048 past 32768 and with tile-downgrading (wide.go),
 // Threes! with the course's records and statistics file (threes.go).
-// Game i draws its randomness from learn.NewRand(seed, i) alone, the
+// Game i draws its randomness from episode.NewRand(seed, i) alone, the
 // generator training uses, so an evaluation's statistics do not depend
 // on its threads, and an interrupted one is a prefix of the whole.
 package evaluate
@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/game/threes"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -36,8 +36,8 @@ type Policy func(b board.Board) search.Choice
 // the moves it plays to moves, a few at a time.
 // With sh not nil the whole game is played by the Shifter (downgrading);
 // else on the 4-bit board until a 65536 is made, then on a wide board.
-func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (learn.Episode, bool) {
-	var ep learn.Episode
+func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (episode.Outcome, bool) {
+	var ep episode.Outcome
 	if sh != nil {
 		sh.Reset()
 		ok := playOn(policy, sh, rng, board.Wide{Low: b}, &ep, stop, moves)
@@ -100,7 +100,7 @@ type Config struct {
 	// same for every Interleave. Downgrading plays one game at a time.
 	Greedy *ntuple.Network
 	// Interleave is the number of games of Greedy each thread plays in
-	// turn; 0 means learn.DefaultInterleave where learn.InterleaveHelps,
+	// turn; 0 means episode.DefaultInterleave where episode.InterleaveHelps,
 	// else 1. Greedy play reads a hundred weights a move from 256 MB and
 	// more, and one game's move cannot start before its last one's
 	// weights arrive; with two games in turn, one game's weights load
@@ -115,7 +115,7 @@ type Config struct {
 	// games finished, Moves every move played so far (Threes!: slides),
 	// those of the games under way included, Block the finished games.
 	// It is not called after Run returns.
-	Tick      func(learn.Snapshot)
+	Tick      func(episode.Snapshot)
 	TickEvery time.Duration
 	// Done, when set, is called after each finished game, in game order
 	// (after its line went to Stats), with the result of the games
@@ -140,14 +140,14 @@ type Result struct {
 // A played game is one game of an evaluation as its worker hands it on:
 // finished false when it was given up.
 type played struct {
-	ep       learn.Episode
+	ep       episode.Outcome
 	speed    stats.Speed // Threes!: its slides, placements and times
 	line     []byte      // Threes!: its record, when Config.Stats is set
 	finished bool
 }
 
 // Run plays cfg.Games games without learning. Game i (counted from
-// cfg.First) draws its randomness from learn.NewRand(cfg.Seed, i) alone,
+// cfg.First) draws its randomness from episode.NewRand(cfg.Seed, i) alone,
 // so the statistics do not depend on the number of threads. It stops at
 // the first error writing the statistics file, which it returns.
 //
@@ -175,11 +175,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if ctx.Err() != nil {
 		stop.Store(true)
 	}
-	defer startTicks(cfg.Tick, cfg.TickEvery, func() learn.Snapshot {
+	defer startTicks(cfg.Tick, cfg.TickEvery, func() episode.Snapshot {
 		mu.Lock()
 		defer mu.Unlock()
 		d := time.Since(start)
-		return learn.Snapshot{Done: res.Block.Games, Total: cfg.Games, Played: res.Block.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: res.Block}
+		return episode.Snapshot{Done: res.Block.Games, Total: cfg.Games, Played: res.Block.Games, Moves: moves.Load(), Elapsed: d, Session: d, Block: res.Block}
 	})()
 	err := runGames(ctx, cfg.Games, cfg.Threads, func() worker { return cfg.worker(&stop, &moves) }, func(_ int, g played) error {
 		// A game handed on after the cancellation counts as abandoned
@@ -218,7 +218,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 // worker makes the worker of one goroutine of Run: it gives up its games
 // when stop is set, and adds the moves it plays to moves.
 func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
-	rng := func(i int) *rand.PCG { return learn.NewRand(cfg.Seed, uint64(cfg.First+i)) }
+	rng := func(i int) *rand.PCG { return episode.NewRand(cfg.Seed, uint64(cfg.First+i)) }
 	if cfg.NewThreesPolicy != nil {
 		policy := cfg.NewThreesPolicy()
 		var rec *threes.Record // with Stats, each finished game carries its line
@@ -234,8 +234,8 @@ func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
 		})
 	}
 	lanes := cfg.Interleave
-	if lanes == 0 && learn.InterleaveHelps() {
-		lanes = learn.DefaultInterleave
+	if lanes == 0 && episode.InterleaveHelps() {
+		lanes = episode.DefaultInterleave
 	}
 	if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
 		return greedyLanes(cfg.Greedy, lanes, func(i int) game.Rand { return rng(i) }, game.Start, stop, moves)
@@ -284,7 +284,7 @@ var errAbandoned = errors.New("game abandoned")
 // waits for a tick under way, and ticks once itself if none came (a phase
 // faster than its first tick still reports): evaluations report their
 // progress with it. A nil tick starts nothing.
-func startTicks(tick func(learn.Snapshot), every time.Duration, snap func() learn.Snapshot) (stop func()) {
+func startTicks(tick func(episode.Snapshot), every time.Duration, snap func() episode.Snapshot) (stop func()) {
 	if tick == nil {
 		return func() {}
 	}

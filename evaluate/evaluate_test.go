@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -95,7 +96,7 @@ func TestEvaluateTicks(t *testing.T) {
 	net := ntuple.MustNew("0123")
 	var (
 		mu       sync.Mutex
-		snaps    []learn.Snapshot
+		snaps    []episode.Snapshot
 		returned atomic.Bool
 		late     atomic.Bool
 	)
@@ -107,7 +108,7 @@ func TestEvaluateTicks(t *testing.T) {
 		}
 	}
 	block, res := runBlock(context.Background(), Config{Games: 40, Seed: 1, Threads: 2, NewPolicy: slow,
-		TickEvery: time.Millisecond, Tick: func(s learn.Snapshot) {
+		TickEvery: time.Millisecond, Tick: func(s episode.Snapshot) {
 			if returned.Load() {
 				late.Store(true)
 			}

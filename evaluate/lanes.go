@@ -4,8 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
@@ -15,7 +15,7 @@ type greedyLane struct {
 	i   int // the game's index, -1 for none
 	b   board.Board
 	rng game.Rand
-	ep  learn.Episode
+	ep  episode.Outcome
 	p   search.Pending
 }
 
@@ -38,7 +38,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 				l.i = -1
 				return
 			}
-			l.i, l.rng, l.ep = i, rng(i), learn.Episode{}
+			l.i, l.rng, l.ep = i, rng(i), episode.Outcome{}
 			l.b = start(l.rng)
 			l.p.Fetch(net, l.b)
 		}

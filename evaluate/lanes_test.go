@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
@@ -49,7 +50,7 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var seen atomic.Int64
 		block, res := runBlock(ctx, Config{Games: 1 << 20, Seed: 9, Threads: threads, Greedy: net, Interleave: 3,
-			TickEvery: time.Millisecond, Tick: func(s learn.Snapshot) {
+			TickEvery: time.Millisecond, Tick: func(s episode.Snapshot) {
 				seen.Store(s.Moves)
 				if s.Block.Games >= 20 {
 					cancel()
@@ -70,7 +71,7 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 // them, as the single game does, while the other games go on around it.
 func TestInterleavedGamesGoPast32768(t *testing.T) {
 	net := ntuple.MustNew("01,45")
-	rng := func(i int) game.Rand { return learn.NewRand(4, uint64(i)) }
+	rng := func(i int) game.Rand { return episode.NewRand(4, uint64(i)) }
 	const games = 5
 	next := 0
 	take := func() (int, bool) { next++; return next - 1, next <= games }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
@@ -74,7 +75,7 @@ func TestThreesEvaluateStopsSearchesAndTicks(t *testing.T) {
 	done := make(chan Result, 1)
 	go func() {
 		ev, _ := Run(ctx, Config{Games: games, Threads: 2, TickEvery: 10 * time.Millisecond,
-			Tick: func(s learn.Snapshot) {
+			Tick: func(s episode.Snapshot) {
 				ticks.Add(1)
 				if s.Moves > 0 && s.Done == 0 {
 					moved.Store(true)
@@ -104,9 +105,9 @@ func TestThreesGreedyMatchesWorker(t *testing.T) {
 	}
 	// Play one game with the worker (no learning) and one with Greedy
 	// from the same stream: same scores and lengths.
-	w := learn.NewThreesWorker(net, learn.NewRand(5, 5))
+	w := learn.NewThreesWorker(net, episode.NewRand(5, 5))
 	ep := w.Play(0)
-	gs := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(5, 5), nil, new(atomic.Bool), new(atomic.Int64))
+	gs := playThreesGame(GreedyThreesPolicy(net), episode.NewRand(5, 5), nil, new(atomic.Bool), new(atomic.Int64))
 	if ep.Score != gs.ep.Score || ep.Moves != gs.ep.Moves || ep.MaxTile != gs.ep.MaxTile {
 		t.Fatalf("worker %+v, greedy %+v", ep, gs)
 	}
@@ -185,7 +186,7 @@ func TestThreesPlayGameRecordsTimes(t *testing.T) {
 	threesClock = func() int64 { now++; return now }
 	net := ntuple.MustNew("0123")
 	var rec threes.Record
-	g := playThreesGame(GreedyThreesPolicy(net), learn.NewRand(1, 1), &rec, new(atomic.Bool), new(atomic.Int64))
+	g := playThreesGame(GreedyThreesPolicy(net), episode.NewRand(1, 1), &rec, new(atomic.Bool), new(atomic.Int64))
 	gs := threes.GameStats{Score: g.ep.Score, MaxTile: g.ep.MaxTile, Slides: g.ep.Moves, Placements: int(g.speed.Placements),
 		Time: g.speed.Time, SlideTime: g.speed.SlideTime, PlaceTime: g.speed.PlaceTime}
 	rp, err := rec.Replay()

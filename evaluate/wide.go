@@ -4,8 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
 )
 
@@ -17,7 +17,7 @@ import (
 // overflowOn plays game ep on after choice c on board b merged two
 // 32768s into 65536: on the wide board, to its end (playOn, without
 // downgrading).
-func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
+func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep *episode.Outcome, stop *atomic.Bool, moves *atomic.Int64) bool {
 	w := game.SpawnWide(game.AfterWide(b, c.Dir), rng)
 	return playOn(policy, search.NewShifter(search.Downgrade{}), rng, w, ep, stop, moves)
 }
@@ -25,7 +25,7 @@ func overflowOn(policy Policy, b board.Board, c search.Choice, rng game.Rand, ep
 // playOn plays game ep on from real board w, its new tile placed, to its
 // end, deciding with sh and policy; it gives up (false) when stop is set,
 // and adds every move to moves.
-func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *learn.Episode, stop *atomic.Bool, moves *atomic.Int64) bool {
+func playOn(policy Policy, sh *search.Shifter, rng game.Rand, w board.Wide, ep *episode.Outcome, stop *atomic.Bool, moves *atomic.Int64) bool {
 	for {
 		if stop.Load() {
 			return false

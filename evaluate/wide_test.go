@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/search"
 )
 
@@ -59,7 +59,7 @@ func TestGameGoesPast32768(t *testing.T) {
 		t.Fatalf("the first move triggered at 32768: n %d", sh.N())
 	}
 	sh = search.NewShifter(search.Downgrade{Tile: 4, Stint: 1})
-	var dg learn.Episode
+	var dg episode.Outcome
 	if !playOn(leftFirst, sh, rand.New(rand.NewPCG(1, 2)), board.Wide{Low: fourBig}, &dg, new(atomic.Bool), new(atomic.Int64)) || dg.MaxTile < 17 || dg.Score < 2*131072 || sh.N() == 0 {
 		t.Fatalf("downgraded episode %+v n %d", dg, sh.N())
 	}

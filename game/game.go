@@ -18,16 +18,11 @@ import (
 	"github.com/td2048/td2048/board"
 )
 
-// Directions.
-const (
-	Up = iota
-	Right
-	Down
-	Left
-)
+// Directions, board's.
+const Up, Right, Down, Left = board.Up, board.Right, board.Down, board.Left
 
 // DirNames are the direction names in direction order.
-var DirNames = [4]string{"up", "right", "down", "left"}
+var DirNames = board.DirNames
 
 // OverflowBit is set in a Moves reward when some merge would have made
 // 65536. The rest of the reward (Reward) counts that merge as 65536.

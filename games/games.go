@@ -121,7 +121,7 @@ func (g *Game) CheckLearner(k learn.Kind) error {
 var registry = []*Game{game2048, gameThrees}
 
 // Default is the game played when none is named.
-const Default = "2048"
+const Default = session.Game2048
 
 // Lookup returns the game of that name ("" for Default).
 func Lookup(name string) (*Game, error) {

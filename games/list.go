@@ -20,7 +20,7 @@ import (
 
 // game2048 is 2048's descriptor.
 var game2048 = &Game{
-	Name: "2048", Title: "2048", Code: board.Pow2,
+	Name: session.Game2048, Title: "2048", Code: board.Pow2,
 	Goal: 11, Rates: []int{11, 12, 13, 14, 15, 16},
 	Network:  "4x6",
 	File:     "weights.td2048",
@@ -91,7 +91,7 @@ var game2048 = &Game{
 
 // gameThrees is Threes!' descriptor.
 var gameThrees = &Game{
-	Name: "threes", Title: "Threes!", Code: threes.Code,
+	Name: session.GameThrees, Title: "Threes!", Code: threes.Code,
 	Goal: 13, Rates: []int{12, 13, 14},
 	Network:   "4x6+hint",
 	File:      "threes.td2048",

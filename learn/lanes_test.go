@@ -9,9 +9,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"time"
+
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
-	"time"
 )
 
 // TestInterleavedResumeIsExact: an interleaved run stopped at a checkpoint
@@ -60,6 +62,9 @@ func TestInterleavedResumeIsExact(t *testing.T) {
 // as one at a time, within loose bounds: the interleaved games share the
 // network as threads do, and each learns from its own trace.
 func TestInterleavedLearnsTheSame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three runs of 3,000 episodes; not in -short")
+	}
 	avg := func(k int) (last float64, games int) {
 		net := ntuple.MustNew("0123,4567,0145,1256")
 		_, _, err := Train(context.Background(), net, Config{Episodes: 3000, Seed: 2, Threads: 1, Interleave: k, Every: 1000,
@@ -104,7 +109,7 @@ func (f *fakeLane) fetch()        {}
 func (f *fakeLane) advance() bool { f.left--; f.moves++; return f.left > 0 }
 func (f *fakeLane) finish() Episode {
 	*f.live--
-	return Episode{Moves: f.moves}
+	return Episode{Outcome: episode.Outcome{Moves: f.moves}}
 }
 
 // TestLaneControl: under a control, a worker plays at once only as many

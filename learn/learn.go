@@ -15,6 +15,7 @@ package learn
 
 import (
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/episode"
 	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -33,12 +34,10 @@ const (
 // ParseKind reads "after" or "state" (search.ParseKind).
 func ParseKind(s string) (Kind, error) { return search.ParseKind(s) }
 
-// An Episode is the outcome of one game.
+// An Episode is the outcome of one game (episode.Outcome), and what the
+// learner keeps of it.
 type Episode struct {
-	Score    int
-	MaxTile  int // exponent: 11 is 2048, 16 is 65536
-	Moves    int
-	Overflow bool // went past 32768 (a 32768+32768 merge), on a wide board
+	episode.Outcome
 	// work is every move played for the episode when that is more than
 	// Moves: a shaped episode (restart, carousel) counts its first
 	// sub-episode as the game, as TDL2048+ does, but plays them all, and

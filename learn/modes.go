@@ -356,9 +356,8 @@ func (t *Trace) fresh() bool {
 // or episodes played in turn. Between a choice and its update another
 // trainer may have stepped s'_t's weights, and at TC's rate of up to 1 an
 // error computed from the stale value is applied on top of that step in
-// full: runs of two threads, or of two episodes in turn on one, fell to
-// random play within a thousand episodes. Such a trace always values
-// again, even in the fast and delayed modes.
+// full (docs/speed.md, "Measurements behind the code"). Such a trace
+// always values again, even in the fast and delayed modes.
 func (t *Trace) racing() bool { return (t.net.Shared() || t.interleaved) && t.net.Coherent() }
 
 // onlineEnd learns the last after-states of an online episode: each the

@@ -126,6 +126,9 @@ func TestDelayedUsesTheChoicesValues(t *testing.T) {
 // TestModesLearn: every mode trains a small network to play better, and
 // the zero Mode is backward TD(0) bit for bit.
 func TestModesLearn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains every update mode; not in -short")
+	}
 	for _, mode := range []string{"online", "online,nstep=3", "backward,nstep=3", "backward,lambda=0.5", "backward,lambda=0.5,nstep=3", "online,lambda=0.5,nstep=3", "delayed,lambda=0.5,nstep=3"} {
 		m, _ := ParseMode(mode)
 		net := ntuple.MustNew("0123,4567")

@@ -108,6 +108,9 @@ func BenchmarkTrainTC4x6(b *testing.B) {
 // updates mixed (ntuple's rate bound). Races depend on timing: this test
 // caught the first 1 run in 3; the second showed in other binaries only.
 func TestSharedTCLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 4x6 thrice for 2,000 episodes; not in -short")
+	}
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two processors")
 	}
@@ -145,6 +148,9 @@ func TestSharedTCLearns(t *testing.T) {
 // the value cached at the choice the run fell to random play (about 1,500
 // points a game after 2,000 episodes).
 func TestInterleavedTCLearns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains 4x6 twice for 2,000 episodes; not in -short")
+	}
 	last := func(lanes int) float64 {
 		net := ntuple.MustNew("4x6")
 		defer net.Free()

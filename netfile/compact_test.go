@@ -52,6 +52,9 @@ func TestLoadPlayCompact(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && c.spec == "4x6" {
+				t.Skip("a network of 256 MB; not in -short")
+			}
 			n := randomNet(t, c.spec, uint64(i+1))
 			defer n.Free()
 			if c.tc {

@@ -70,30 +70,6 @@ func refSpec(ps [][]int) ntuple.Spec {
 	return ntuple.Spec{Patterns: ps, Iso: !isLines(ps)}
 }
 
-// parseCells reads a pattern written as hex digits, one cell each.
-func parseCells(s string) ([]int, error) {
-	if len(s) == 0 || len(s) > ntuple.MaxCells {
-		return nil, fmt.Errorf("pattern %q: td2048 reads patterns of 1 to %d cells", s, ntuple.MaxCells)
-	}
-	var cells []int
-	for _, ch := range s {
-		var c int
-		switch {
-		case ch >= '0' && ch <= '9':
-			c = int(ch - '0')
-		case ch >= 'a' && ch <= 'f':
-			c = int(ch-'a') + 10
-		default:
-			return nil, fmt.Errorf("pattern %q: %q is not a cell", s, ch)
-		}
-		if slices.Contains(cells, c) {
-			return nil, fmt.Errorf("pattern %q names cell %x twice", s, c)
-		}
-		cells = append(cells, c)
-	}
-	return cells, nil
-}
-
 // damaged wraps a structural error of a reference file.
 func damaged(k Format, format string, a ...any) error {
 	return fmt.Errorf("damaged %s file: %s", k.Describe(), fmt.Sprintf(format, a...))

@@ -102,7 +102,7 @@ func wCells(name string, length uint64) ([]int, int, error) {
 		n++
 	}
 	if len(name) != 8 || n >= 8 || n == 0 {
-		cells, err := parseCells(name)
+		cells, err := ntuple.ParsePattern(name)
 		return cells, 0, err
 	}
 	tag, err := strconv.ParseUint(name[:8-n]+"00000000"[:n], 16, 32)
@@ -113,7 +113,7 @@ func wCells(name string, length uint64) ([]int, int, error) {
 	if k >= ntuple.MaxStages {
 		return nil, 0, fmt.Errorf("table %q: stage %d, td2048 networks have at most %d stages", name, k, ntuple.MaxStages)
 	}
-	cells, err := parseCells(name[8-n:])
+	cells, err := ntuple.ParsePattern(name[8-n:])
 	return cells, int(k), err
 }
 

@@ -48,7 +48,7 @@ func binTables(r io.ReaderAt, size int64) ([]table, error) {
 		if !ok || n != fmt.Sprint(len(hex)) {
 			return nil, fmt.Errorf("course demo 2048.bin feature %d is %q, not an n-tuple pattern (\"6-tuple pattern 012345\")", f+1, name)
 		}
-		cells, err := parseCells(hex)
+		cells, err := ntuple.ParsePattern(hex)
 		if err != nil {
 			return nil, fmt.Errorf("course demo 2048.bin feature %d: %v", f+1, err)
 		}

@@ -31,10 +31,8 @@ func allocWeights(n int) ([]float32, func()) {
 // prefault faults in every page of w, memory allocWeights mapped, for
 // writing (MADV_POPULATE_WRITE, Linux 5.14; older kernels refuse it, and
 // the pages fault on first touch as before). It splits the work among the
-// machine's CPUs: on a VM that hands free 2 MiB blocks back to its host
-// (virtio-balloon free page reporting), a fresh huge page costs the host a
-// fault of its own, about 2 ms, and two CPUs fault 512 MiB in 0.3-0.4 s
-// where one takes 0.6-1.1 s.
+// machine's CPUs, which fault a VM's huge pages faster than one
+// (docs/speed.md, "Measurements behind the code").
 func prefault(w []float32) {
 	if len(w) == 0 {
 		return

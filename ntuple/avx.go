@@ -13,14 +13,14 @@ import (
 // computed), a second gathers the tiles whose low bits pick a weight
 // within its cache line (layout.go), and two multiply-adds (VPMADDUBSW,
 // VPMADDWD) by powers of two sum the tiles' bits into the storage index.
-// The indices are those of the PEXT assembly, bit for bit, in about half
-// its time: a move's computing, with every weight in the cache, had been
-// a third indices. index4x6avx serves the 4x6 network's Fetch and
-// EstimateMany (image-major, lanes by image then pattern); indexAVX the
+// The indices are those of the PEXT assembly, bit for bit, in less time
+// (docs/speed.md, "Measurements behind the code"). index4x6avx serves the
+// 4x6 network's Fetch and EstimateMany (image-major, lanes by image then
+// pattern); indexAVX the
 // other networks of ascending patterns of up to 6 cells, and the 4x6
 // network's IndexStage (pattern-major, a group of lanes a pattern).
 // Updates keep their scalar code: for one board, loading the tables costs
-// more than the images save (4x6: 23.5 against 17 ns).
+// more than the images save.
 //
 // GODEBUG=cpu.avx512f=off turns it off (golang.org/x/sys/cpu).
 
@@ -185,5 +185,5 @@ func IndexCode() string {
 
 // Vendor is the processor's vendor as CPUID names it, like "GenuineIntel"
 // or "AuthenticAMD"; "" off amd64. How well a core overlaps the cache
-// misses of a network's lookups depends on it (learn.InterleaveHelps).
+// misses of a network's lookups depends on it (episode.InterleaveHelps).
 func Vendor() string { return vendor }

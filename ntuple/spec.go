@@ -162,27 +162,12 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	for _, p := range strings.Split(body, ",") {
 		p = strings.TrimSpace(p)
-		if len(p) == 0 || len(p) > MaxCells {
-			return Spec{}, fmt.Errorf("network %q: pattern %q must have 1 to %d cells", s, p, MaxCells)
-		}
-		var cells []int
-		if strings.ContainsAny(strings.ToLower(p), "ghijklmnopqrstuvwxyz") {
+		if len(p) > 0 && len(p) <= MaxCells && strings.ContainsAny(strings.ToLower(p), "ghijklmnopqrstuvwxyz") {
 			return Spec{}, fmt.Errorf("network %q: unknown name; known networks are %s (TDL2048+'s names like 4x6patt too), or hex patterns like 012345,456789", s, knownNames())
 		}
-		for _, ch := range strings.ToLower(p) {
-			var c int
-			switch {
-			case ch >= '0' && ch <= '9':
-				c = int(ch - '0')
-			case ch >= 'a' && ch <= 'f':
-				c = int(ch-'a') + 10
-			default:
-				return Spec{}, fmt.Errorf("network %q: pattern %q: %q is not a cell (0-9, a-f)", s, p, ch)
-			}
-			if slices.Contains(cells, c) {
-				return Spec{}, fmt.Errorf("network %q: pattern %q names cell %x twice", s, p, c)
-			}
-			cells = append(cells, c)
+		cells, err := ParsePattern(strings.ToLower(p))
+		if err != nil {
+			return Spec{}, fmt.Errorf("network %q: %v", s, err)
 		}
 		spec.Patterns = append(spec.Patterns, cells)
 	}
@@ -190,6 +175,26 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{}, fmt.Errorf("network %q: %d patterns, at most %d", s, len(spec.Patterns), MaxPatterns)
 	}
 	return spec, nil
+}
+
+// ParsePattern reads a pattern written as hex digits (0-9, a-f), one
+// cell each, as PatternString writes it: 1 to MaxCells cells, none twice.
+func ParsePattern(p string) ([]int, error) {
+	if len(p) == 0 || len(p) > MaxCells {
+		return nil, fmt.Errorf("pattern %q must have 1 to %d cells", p, MaxCells)
+	}
+	var cells []int
+	for _, ch := range p {
+		c := strings.IndexRune("0123456789abcdef", ch)
+		if c < 0 {
+			return nil, fmt.Errorf("pattern %q: %q is not a cell (0-9, a-f)", p, ch)
+		}
+		if slices.Contains(cells, c) {
+			return nil, fmt.Errorf("pattern %q names cell %x twice", p, c)
+		}
+		cells = append(cells, c)
+	}
+	return cells, nil
 }
 
 // PatternString writes a pattern's cells as hex digits.

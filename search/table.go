@@ -41,6 +41,16 @@ func NewTable(bytes int64) *Table {
 	return &Table{e: make([]entry, 1<<b), shift: 64 - b}
 }
 
+// TableBytes is the memory of the table NewTable(bytes) makes, 0 when it
+// makes none.
+func TableBytes(bytes int64) int64 {
+	n := bytes / entryBytes
+	if n < 1024 {
+		return 0
+	}
+	return int64(1) << (63 - bits.LeadingZeros64(uint64(n))) * entryBytes
+}
+
 // Bytes is the table's memory.
 func (t *Table) Bytes() int64 { return int64(len(t.e)) * entryBytes }
 

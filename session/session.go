@@ -46,12 +46,9 @@ const (
 	GameThrees = "threes"
 )
 
-// games lists the games a session plays.
-var games = []string{Game2048, GameThrees}
-
 // Stream returns the random stream number k of the game with seed seed:
 // stream 0 draws the start, stream k >= 1 the new tile after the k-th
-// move. Training draws from the same generators (learn.NewRand).
+// move. Training draws from the same generators (episode.NewRand).
 func Stream(seed uint64, k int) *rand.PCG {
 	s := uint64(k)
 	return rand.NewPCG(mix(seed, s), mix(^seed, s))
@@ -241,9 +238,8 @@ func Replay(game string, seed uint64, dirs []int) (*Session, error) {
 	return s, nil
 }
 
-// DirNames are the directions' names in direction order, as in packages
-// game and threes.
-var DirNames = [4]string{"up", "right", "down", "left"}
+// DirNames are the directions' names in direction order (board's).
+var DirNames = board.DirNames
 
 // errDir is the panic of a move in no direction.
 var errDir = errors.New("session: a direction is 0 (up) to 3 (left)")

@@ -65,6 +65,9 @@ var recorded = []struct {
 
 // TestRecordedGames: a session plays recorded games move for move, and
 // Replay arrives where they did.
+// games lists the games a session plays.
+var games = []string{Game2048, GameThrees}
+
 func TestRecordedGames(t *testing.T) {
 	for _, r := range recorded {
 		t.Run(fmt.Sprint(r.game, " seed ", r.seed), func(t *testing.T) {

@@ -13,29 +13,23 @@ import (
 	"github.com/td2048/td2048/internal/jsonerr"
 )
 
-// A Record is one statistics block as a line of the metrics log (JSON
-// lines: one object per block, written by train --log).
-type Record struct {
-	Episodes int64   `json:"episodes"` // episodes done at the block's end
-	Games    int     `json:"games"`    // games in the block
-	Avg      float64 `json:"avg"`
-	Max      int     `json:"max"`
+// A Summary is a statistics block as JSON, the one shape the metrics
+// log's records, eval --json and judge --json share: its games, their mean
+// and best score, and the shares of games that reached each tile, or ended
+// with it as their largest.
+type Summary struct {
+	Games int     `json:"games"` // games in the block
+	Avg   float64 `json:"avg"`
+	Max   int     `json:"max"`
 	// Reach and End map a tile value ("2048") to the share (0..1) of the
 	// block's games whose largest tile was at least, or exactly, that tile.
-	Reach       map[string]float64 `json:"reach"`
-	End         map[string]float64 `json:"end"`
-	Alpha       float64            `json:"alpha"`
-	MovesPerSec float64            `json:"moves_per_sec"`
-	Elapsed     float64            `json:"elapsed_s"` // seconds since the run (or resumed run) began
-	Seed        uint64             `json:"seed"`
-	Network     string             `json:"network"`
-	Game        string             `json:"game"` // "2048" or "threes"
+	Reach map[string]float64 `json:"reach"`
+	End   map[string]float64 `json:"end"`
 }
 
-// NewRecord describes block b; value maps tile indices to tile values.
-func NewRecord(episodes int64, b *Block, value func(int) int) Record {
-	r := Record{Episodes: episodes, Games: b.Games, Avg: b.Avg(), Max: b.MaxScore,
-		Reach: map[string]float64{}, End: map[string]float64{}}
+// NewSummary describes block b; value maps tile indices to tile values.
+func NewSummary(b *Block, value func(int) int) Summary {
+	r := Summary{Games: b.Games, Avg: b.Avg(), Max: b.MaxScore, Reach: map[string]float64{}, End: map[string]float64{}}
 	for t := range Tiles {
 		if b.Reached(t) > 0 && value(t) > 0 {
 			k := strconv.Itoa(value(t))
@@ -46,8 +40,26 @@ func NewRecord(episodes int64, b *Block, value func(int) int) Record {
 	return r
 }
 
+// A Record is one statistics block as a line of the metrics log (JSON
+// lines: one object per block, written by train --log).
+type Record struct {
+	Episodes int64 `json:"episodes"` // episodes done at the block's end
+	Summary
+	Alpha       float64 `json:"alpha"`
+	MovesPerSec float64 `json:"moves_per_sec"`
+	Elapsed     float64 `json:"elapsed_s"` // seconds since the run (or resumed run) began
+	Seed        uint64  `json:"seed"`
+	Network     string  `json:"network"`
+	Game        string  `json:"game"` // "2048" or "threes"
+}
+
+// NewRecord describes block b; value maps tile indices to tile values.
+func NewRecord(episodes int64, b *Block, value func(int) int) Record {
+	return Record{Episodes: episodes, Summary: NewSummary(b, value)}
+}
+
 // ReachOf returns the reach share of a tile value (0 when absent).
-func (r *Record) ReachOf(tile int) float64 { return r.Reach[strconv.Itoa(tile)] }
+func (r *Summary) ReachOf(tile int) float64 { return r.Reach[strconv.Itoa(tile)] }
 
 // WriteRecord writes r as one line.
 func WriteRecord(w io.Writer, r Record) error {

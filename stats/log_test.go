@@ -60,7 +60,7 @@ func TestLogRefused(t *testing.T) {
 			}
 		})
 	}
-	r := Record{Episodes: 1, Avg: math.NaN()}
+	r := Record{Episodes: 1, Summary: Summary{Avg: math.NaN()}}
 	if err := r.Check(); err == nil || !strings.Contains(err.Error(), "not a finite number") {
 		t.Errorf("NaN mean: %v", err)
 	}

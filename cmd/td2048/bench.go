@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"math"
 	"runtime"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/td2048/td2048/internal/bench"
+	"github.com/td2048/td2048/internal/evalrun"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
@@ -58,7 +61,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := checkThreads(*threads); err != nil {
 			return err
 		}
-		cfg.Threads = threadCount(*threads)
+		cfg.Threads = evalrun.ThreadCount(*threads)
 		out := e.stdout
 		if !*asJSON {
 			cpus := fmt.Sprintf("%d CPUs", runtime.NumCPU())
@@ -69,24 +72,10 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		ctx, stop := interruptible()
 		defer stop()
-		var prog *progress
-		cfg.Tick = func(phase string, s learn.Snapshot) {
-			if prog == nil || prog.name != "bench: "+phase {
-				if prog != nil {
-					prog.clear()
-				}
-				if phase == bench.TrainPhase {
-					prog = newProgress(e, 11, 2048)
-				} else {
-					prog = newEvalProgress(e, "", 11, 2048, "moves")
-				}
-				prog.name = "bench: " + phase
-			}
-			prog.tick(s)
-		}
+		prog := benchTicks(e, &cfg)
 		res, err := bench.Run(ctx, cfg)
-		if prog != nil {
-			prog.clear()
+		if *prog != nil {
+			(*prog).clear()
 		}
 		if err != nil {
 			return err
@@ -97,10 +86,10 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 				return usagef("--course-episodes must be positive")
 			}
 			for _, th := range courseThreads() {
-				prog = newProgress(e, 11, 2048)
-				prog.name = fmt.Sprintf("bench: course, %d thread(s)", th)
-				c, err := bench.TimeToResult(ctx, *courseEpisodes, th, prog.tick)
-				prog.clear()
+				p := newProgress(e, 11, 2048)
+				p.name = fmt.Sprintf("bench: course, %d thread(s)", th)
+				c, err := bench.TimeToResult(ctx, *courseEpisodes, th, p.tick)
+				p.clear()
 				if err != nil {
 					return err
 				}
@@ -128,6 +117,27 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		return nil
 	}
+}
+
+// benchTicks shows the progress of each phase of cfg's workload on its
+// own line; the phase's under way is *p.
+func benchTicks(e *env, cfg *bench.Config) (p **progress) {
+	var prog *progress
+	cfg.Tick = func(phase string, s learn.Snapshot) {
+		if prog == nil || prog.name != "bench: "+phase {
+			if prog != nil {
+				prog.clear()
+			}
+			if phase == bench.TrainPhase {
+				prog = newProgress(e, 11, 2048)
+			} else {
+				prog = newEvalProgress(e, "", 11, 2048, "moves")
+			}
+			prog.name = "bench: " + phase
+		}
+		prog.tick(s)
+	}
+	return &prog
 }
 
 // benchJSON is bench --json's object.
@@ -197,4 +207,11 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 
 func describeBench(c bench.Config) string {
 	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights", c.Episodes, c.Games, c.DeepGames)
+}
+
+func checkThreads(n int) error {
+	if n < 0 || n > train.MaxThreads() {
+		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 // TestBenchSizes: --short sets the workload and sizes given beside it
 // override it, 0 leaves a phase out, and a negative size is refused.
 func TestBenchSizes(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCmd(t, "bench", "--short", "--games", "0", "--deep-games", "0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -31,6 +32,10 @@ func TestBenchSizes(t *testing.T) {
 // bench --course times training to the course's result, on 1 thread and
 // on all cores, and reports the last block a student would read.
 func TestBenchCourse(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("times training twice")
+	}
 	code, out, errs := runCmd(t, "bench", "--episodes", "0", "--games", "0", "--deep-games", "0", "--course-episodes", "1500", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/evalrun"
 )
 
 // stopShard runs eval args (a shard with --out out) in a process of its
@@ -22,7 +23,7 @@ func stopShard(t *testing.T, out string, sig syscall.Signal, args ...string) (st
 	t.Helper()
 	cmd, stdout, errb := startMain(t, "seed = ", args...)
 	waitUntil(t, 60*time.Second, "the shard's first record", func() bool {
-		_, err := os.Stat(progressName(out))
+		_, err := os.Stat(evalrun.ProgressName(out))
 		return err == nil
 	})
 	cmd.Process.Signal(sig)
@@ -33,7 +34,7 @@ func stopShard(t *testing.T, out string, sig syscall.Signal, args ...string) (st
 	if want := map[syscall.Signal]int{syscall.SIGTERM: 1, syscall.SIGKILL: -1}[sig]; code != want {
 		t.Fatalf("stopped by %v: exit %d, want %d\n%s%s", sig, code, want, stdout, errb)
 	}
-	p, err := evalresult.ReadProgress(progressName(out))
+	p, err := evalresult.ReadProgress(evalrun.ProgressName(out))
 	if err != nil || p.Done.Count == 0 {
 		t.Fatalf("the record of the stopped shard: %d games, %v", p.Done.Count, err)
 	}
@@ -48,6 +49,7 @@ func stopShard(t *testing.T, out string, sig syscall.Signal, args ...string) (st
 // finished, playing no finished game again, and the merge is the one
 // process's evaluation, byte for byte; run once more it does nothing.
 func TestShardStoppedContinues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -62,6 +64,7 @@ func TestShardStoppedContinues(t *testing.T) {
 		{"Threes! stopped", trainedThreesWeights, 2000, syscall.SIGTERM, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			args := []string{"eval", "--load", c.weights(t), "--games", fmt.Sprint(c.games), "--depth", "2", "--seed", "5", "--threads", "1"}
 			wholeStats := filepath.Join(dir, "whole.txt")
@@ -85,7 +88,7 @@ func TestShardStoppedContinues(t *testing.T) {
 			first := c.games / 2
 			errs, p := stopShard(t, part(1), c.sig, shard(1)...)
 			n := p.Done.Count
-			if c.sig == syscall.SIGTERM && !strings.Contains(errs, fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, progressName(part(1)), first+n)) {
+			if c.sig == syscall.SIGTERM && !strings.Contains(errs, fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, evalrun.ProgressName(part(1)), first+n)) {
 				t.Errorf("the stopped shard said: %s", errs)
 			}
 			if c.stats {
@@ -105,11 +108,11 @@ func TestShardStoppedContinues(t *testing.T) {
 			if code != 0 || strings.Contains(errb, "td2048 eval:") {
 				t.Fatalf("the same command again: exit %d\n%s%s", code, out, errb)
 			}
-			want := fmt.Sprintf("continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", first+n, first, first+n-1, n, first, progressName(part(1)))
+			want := fmt.Sprintf("continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", first+n, first, first+n-1, n, first, evalrun.ProgressName(part(1)))
 			if !strings.Contains(out, want) {
 				t.Errorf("the continued shard's output lacks %q:\n%s", want, out)
 			}
-			for _, f := range []string{progressName(part(1)), statsOf(1) + ".partial"} {
+			for _, f := range []string{evalrun.ProgressName(part(1)), statsOf(1) + ".partial"} {
 				if _, err := os.Stat(f); err == nil {
 					t.Errorf("%s is left after the shard finished", f)
 				}
@@ -135,7 +138,7 @@ func TestShardStoppedContinues(t *testing.T) {
 			if c.stats {
 				last.StatsBytes = int64(len(fileBytes(t, statsOf(1))))
 			}
-			if err := evalresult.WriteProgress(progressName(part(1)), last); err != nil {
+			if err := evalresult.WriteProgress(evalrun.ProgressName(part(1)), last); err != nil {
 				t.Fatal(err)
 			}
 			os.Remove(part(1))
@@ -176,12 +179,13 @@ func TestShardStoppedContinues(t *testing.T) {
 // refused with one line naming it, before any game, and --force starts
 // the shard over.
 func TestShardRecordRefused(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
 	dir := t.TempDir()
 	out, st := filepath.Join(dir, "part-1.json"), filepath.Join(dir, "stats-1.txt")
-	prog, partial := progressName(out), st+".partial"
+	prog, partial := evalrun.ProgressName(out), st+".partial"
 	eval := []string{"eval", "--load", trainedThreesWeights(t), "--games", "2000", "--depth", "2", "--seed", "5", "--threads", "1", "--shard", "1/2", "--out", out}
 	_, p := stopShard(t, out, syscall.SIGTERM, append(eval, "--stats", st)...)
 	keep := map[string][]byte{prog: fileBytes(t, prog), partial: fileBytes(t, partial)}
@@ -243,6 +247,7 @@ func TestShardRecordRefused(t *testing.T) {
 // TestSweepTaskEvalContinues: a sweep task stopped during its evaluation
 // continues the evaluation where it stopped when run again.
 func TestSweepTaskEvalContinues(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -281,7 +286,7 @@ func TestShardOnFullDisk(t *testing.T) {
 	part := func(k int) []string {
 		return append(args, "--shard", fmt.Sprintf("%d/2", k), "--out", filepath.Join(dir, fmt.Sprintf("part-%d.json", k)), "--stats", filepath.Join(dir, fmt.Sprintf("stats-%d.txt", k)))
 	}
-	prog := progressName(filepath.Join(dir, "part-0.json"))
+	prog := evalrun.ProgressName(filepath.Join(dir, "part-0.json"))
 	code, _, errb = runCmd(t, part(0)...)
 	if code != 1 || !strings.Contains(errb, "no space") || !strings.Contains(errb, prog+" keeps 1 finished game: the same command continues at game 1") || strings.Count(errb, "td2048 eval:") != 1 {
 		t.Fatalf("a shard on a full disk: exit %d: %s", code, errb)

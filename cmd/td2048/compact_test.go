@@ -92,6 +92,7 @@ func TestEvalCompactStaged(t *testing.T) {
 // eval --move-threads: each move searched by a team plays the same games
 // as one thread at a fixed depth, and says how its threads are shared.
 func TestEvalMoveThreads(t *testing.T) {
+	t.Parallel()
 	w := trainedWeights(t)
 	for _, depth := range []string{"2", "3"} {
 		one := evalJSONOf(t, "--load", w, "--games", "4", "--depth", depth)

@@ -7,6 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -70,7 +71,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		from, err := netfile.DetectFile(in)
 		if err != nil {
-			return readErr(in, err)
+			return evalrun.ReadError(in, err)
 		}
 		w := netfile.Float32
 		if *compact {
@@ -78,7 +79,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		net, h, note, err := netfile.LoadPlay(in, w)
 		if err != nil {
-			return readErr(in, err)
+			return evalrun.ReadError(in, err)
 		}
 		defer net.Free()
 		if *compact && !net.Compact() {
@@ -87,25 +88,14 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := convertStages(in, *stages, from, kind, net, &h); err != nil {
 			return err
 		}
-		if kind != netfile.Native {
-			if h.Game != "2048" {
-				return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
-			}
-			if h.Learner != "after" && !*force {
-				return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
-			}
-			if net.Coherent() && kind != netfile.TDLW && !*force {
-				return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
-			}
-			if err := netfile.CheckFormat(kind, net.Spec()); err != nil {
-				return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
-			}
+		if err := checkReference(in, out, kind, net, h, *force); err != nil {
+			return err
 		}
 		if err := netfile.SaveFormat(out, kind, net, h); err != nil {
 			return err
 		}
 		spec := net.Spec()
-		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), describe(spec))
+		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), evalrun.DescribeNetwork(spec))
 		if from != netfile.Native {
 			iso := "on the 8 images of the board, as both reference programs do"
 			if !spec.Iso {
@@ -149,5 +139,27 @@ func convertStages(in, stages string, from, kind netfile.Format, net *ntuple.Net
 		return usagef("--stages: %v", err)
 	}
 	h.Network = net.Spec().String()
+	return nil
+}
+
+// checkReference refuses weights a reference format (kind, not td2048's)
+// cannot hold, or whose programs would misread, unless force where
+// writing them anyway loses only what they cannot hold.
+func checkReference(in, out string, kind netfile.Format, net *ntuple.Network, h netfile.Header, force bool) error {
+	if kind == netfile.Native {
+		return nil
+	}
+	if h.Game != "2048" {
+		return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
+	}
+	if h.Learner != "after" && !force {
+		return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
+	}
+	if net.Coherent() && kind != netfile.TDLW && !force {
+		return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
+	}
+	if err := netfile.CheckFormat(kind, net.Spec()); err != nil {
+		return fmt.Errorf("cannot write %s as %s: %v", out, kind.Describe(), err)
+	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"math"
 	"os"
@@ -13,12 +12,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/td2048/td2048/evaluate"
+	flag "github.com/spf13/pflag"
+
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
-	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
@@ -52,140 +51,88 @@ and takes its name only when every game is in it.`,
 }
 
 func setupEval(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", loadHelp("weights to play with"))
-	nGames := fs.Int("games", 1000, "games to play")
-	seed := train.NewSeed()
-	fs.Var(seed, "seed", "random seed (random when not given; td2048 help seeds)")
-	threads := fs.Int("threads", 0, "worker threads (0: all cores; the statistics stay the same)")
-	interleave := fs.Int("interleave", 0, "greedy 2048 games each thread plays in turn (0: the fastest; td2048 help threads)")
-	var sf searchFlags
-	sf.define(fs)
-	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
-	statsFile := fs.String("stats", "", "Threes!: write the course's statistics file to `FILE` (for td2048 judge; FILE.partial until whole)")
-	force := fs.Bool("force", false, "replace a --stats or --out file of another evaluation; start over, not continue")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	quiet := fs.Bool("quiet", false, "only the statistics and closing lines")
-	var part shardFlags
-	part.define(fs)
-	var pf playFlags
-	pf.define(fs, "")
-	moveThreads := fs.Int("move-threads", 0, "threads searching each move (0: 1, each thread playing its own games; with --move-time all; td2048 help search)")
-	setGroup(fs, "basic", "load", "game", "games", "seed", "depth")
-	setGroup(fs, "search", "cache", "move-time", "downgrade", "stint", "compact", "move-threads")
-	setGroup(fs, "run", "threads", "interleave", "stats", "force", "json", "quiet", "shard", "shards", "out")
+	s := evalrun.Default()
+	s.AddFlags(fs)
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
 		}
-		if err := checkEvalFiles(fs, *nGames, *load, part.out, *statsFile); err != nil {
+		return runEval(e, s, evalrun.GivenFlags(fs))
+	}
+}
+
+// runEval runs the evaluation s describes, given naming the settings the
+// user set, printing its header (unless quiet or JSON), its statistics
+// and its closing lines; the eval command and sweep tasks run through it.
+func runEval(e *env, s evalrun.Spec, given train.Given) error {
+	r, err := evalrun.Open(s, given, evalrun.Options{Refuse: refuseClobber})
+	if err != nil {
+		return usageOf(err)
+	}
+	defer r.Close()
+	s, g, out := r.Spec, r.Game, e.stdout
+	ctx, stop := interruptible()
+	defer stop()
+	progEnv := e
+	if !s.JSON && !s.Quiet {
+		writeEvalHeader(out, g, &r.Result)
+		evalPlayHeader(out, r.Net, r.Note, r.MoveThreads, r.GameThreads, r.Downgrade)
+		fmt.Fprintf(out, "total = %d\nseed = %d\n", s.Games, r.Seed)
+		writeShard(out, r)
+	} else if s.Quiet {
+		progEnv = &env{stderr: io.Discard}
+	}
+	if r.LeftOut != "" {
+		fmt.Fprintf(e.stderr, "td2048 eval: %s (deploy/slurm/resubmit.sh submits the shards with no result)\n", r.LeftOut)
+	}
+	prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
+	ev, complete, err := r.Evaluate(ctx, prog.tick)
+	prog.clear()
+	if err != nil {
+		return err
+	}
+	n := ev.Block.Games
+	if s.JSON {
+		j := newEvalJSON(r, &ev)
+		j.Requested, j.StatsFile, j.Earlier, j.Interrupted = s.Games, r.StatsFile(complete), r.Earlier(), !complete
+		if err := writeJSON(out, j); err != nil {
 			return err
 		}
-		if err := checkThreads(*threads); err != nil {
-			return err
-		}
-		if err := sf.check(); err != nil {
-			return err
-		}
-		if err := defaultLoad(fs, load, *gameName); err != nil {
-			return err
-		}
-		if *moveThreads < 0 || *moveThreads > train.MaxThreads() {
-			return usagef("--move-threads %d: want 0 (the default) to %d", *moveThreads, train.MaxThreads())
-		}
-		g, err := gameOfFile(fs, *gameName, *load)
-		if err != nil {
-			return err
-		}
-		if err := sf.checkGame(g); err != nil {
-			return err
-		}
-		if *interleave < 0 || *interleave > learn.MaxInterleave {
-			return usagef("--interleave %d: want 0 (the default) to %d games per thread", *interleave, learn.MaxInterleave)
-		}
-		if err := part.resolve(*nGames, *load, *force); err != nil {
-			return err
-		}
-		defer part.release()
-		if *statsFile != "" {
-			if !g.StatsFile {
-				return usagef("--stats writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
-			}
-			release, err := part.claimStats(*statsFile, *force)
-			if err != nil {
+	} else {
+		if n > 0 {
+			if err := writeStats(out, g, &ev); err != nil {
 				return err
 			}
-			defer release()
 		}
-		net, h, kind, note, err := loadFor(*load, g, pf.weights())
-		if err != nil {
-			return err
+		fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
+		if s.Stats != "" && complete {
+			fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", s.Stats, n, s.Stats)
 		}
-		defer net.Free()
-		opt := sf.options(kind)
-		gameThreads, mt := splitThreads(*threads, *moveThreads, &sf)
-		opt.Threads = mt
-		searchText := sf.describe(g.Move)
-		if net.Compact() {
-			searchText += ", 16-bit weights"
-		}
-		if *interleave > 1 && (!g.Interleaves || !games.Greedy(opt) || sf.downgrade != 0) {
-			return usagef("--interleave %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", *interleave)
-		}
-		out := e.stdout
-		sd := seed.Value()
-		res := evalresult.Result{Game: g.Name, Network: net.Spec().String(), NetworkText: describe(net.Spec()), Weights: *load,
-			Trained: h.Episodes, Learner: kind.String(), Seed: sd, Depth: opt.Depth, MoveTime: sf.moveTime.Seconds(),
-			Cache: int64(sf.cache), Search: searchText, Threads: threadCount(*threads)}
-		if err := part.checkRerun(res, *load, *force); err != nil {
-			return err
-		}
-		ctx, stop := interruptible()
-		defer stop()
-		progEnv := e
-		if !*asJSON && !*quiet {
-			writeEvalHeader(out, g, &res)
-			evalPlayHeader(out, net, note, mt, gameThreads, sf.downgradeOpt())
-			fmt.Fprintf(out, "total = %d\nseed = %d\n", *nGames, sd)
-			part.header(out)
-		} else if *quiet {
-			progEnv = &env{stderr: io.Discard}
-		}
-		part.note(e.stderr)
-		prog := newEvalProgress(progEnv, "eval", g.Goal, g.GoalValue(), g.Move+"s")
-		cfg := games.EvalConfig{Net: net, Search: opt, Config: evaluate.Config{Downgrade: sf.downgradeOpt(),
-			Games: part.games, First: part.first, Seed: sd, Threads: gameThreads, Interleave: *interleave, Tick: prog.tick}}
-		cfg.Search.Stop = ctx.Done()
-		if sf.depth > 1 || sf.moveTime > 0 {
-			cfg.Table = search.NewTable(int64(sf.cache))
-		}
-		ev, complete, err := part.play(ctx, g, cfg)
-		prog.clear()
-		if err != nil {
-			return err
-		}
-		interrupted := !complete
-		n := ev.Block.Games
-		if *asJSON {
-			r := newEvalJSON(g, &res, h.Learner, &cfg, &ev, net.Compact(), mt)
-			r.Requested, r.StatsFile, r.Earlier, r.Interrupted = *nGames, part.statsFile(complete), part.earlier(), interrupted
-			if err := writeJSON(out, r); err != nil {
-				return err
-			}
-		} else {
-			if n > 0 {
-				if err := writeStats(out, g, &ev); err != nil {
-					return err
-				}
-			}
-			fmt.Fprintf(out, "%d games in %s, %s %ss/s\n", n, ev.Elapsed.Round(time.Millisecond), rate(ev.Moves, ev.Elapsed), g.Move)
-			if *statsFile != "" && complete {
-				fmt.Fprintf(out, "statistics file = %s (%d games; check it with td2048 judge %s)\n", *statsFile, n, *statsFile)
-			}
-		}
-		if interrupted {
-			return fmt.Errorf("interrupted after %d games%s", n, part.stopped(n))
-		}
-		return nil
+	}
+	if !complete {
+		return fmt.Errorf("interrupted after %d games%s", n, r.Stopped(n))
+	}
+	return nil
+}
+
+// writeShard prints the shard's lines of eval's header: its games, and
+// what an earlier run left of them.
+func writeShard(w io.Writer, r *evalrun.Run) {
+	s := &r.Spec
+	if s.Out == "" {
+		return
+	}
+	if r.Count == 0 {
+		fmt.Fprintf(w, "shard = %s: no games (%d shards share %d games; this one plays none), result to %s\n", r.Shard, r.Shard.N, s.Games, s.Out)
+	} else {
+		fmt.Fprintf(w, "shard = %s: games %d..%d of %d, result to %s\n", r.Shard, r.First, r.First+r.Count-1, s.Games, s.Out)
+	}
+	switch {
+	case r.Done:
+		fmt.Fprintf(w, "done already: %s holds the result of these games (played by %s); nothing to play (--force plays them again)\n", s.Out, evalrun.DescribeBuild(r.Prior.Done.Build))
+	case r.Prior != nil:
+		d := &r.Prior.Done
+		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", r.First+d.Count, r.First, r.First+d.Count-1, d.Count, r.Count, r.Progress)
 	}
 }
 
@@ -222,23 +169,6 @@ func writeStats(w io.Writer, g *games.Game, ev *games.Evaluation) error {
 	return err
 }
 
-// splitThreads shares eval's threads (0: all cores) between games at once
-// and threads searching each move (moveThreads; 0: 1, or all with
-// --move-time): a search of one move needs 2 plies or a time budget.
-func splitThreads(threads, moveThreads int, sf *searchFlags) (games, move int) {
-	threads = threadCount(threads)
-	move = moveThreads
-	switch {
-	case sf.depth == 1 && sf.moveTime <= 0:
-		move = 1 // no search to share
-	case move == 0 && sf.moveTime > 0:
-		move = threads
-	case move == 0:
-		move = 1
-	}
-	return max(1, threads/move), move
-}
-
 // evalPlayHeader prints eval's lines on how it plays: the weights when
 // compact (or not as asked, and why), the threads of a move, and notes.
 func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games int, dg search.Downgrade) {
@@ -251,36 +181,6 @@ func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games
 		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
 	}
 	writeNotes(out, note, net, dg)
-}
-
-// checkEvalFiles refuses, before anything is read, a game count whose
-// shards' ranges could overflow, and the outputs checkOutputs refuses.
-func checkEvalFiles(fs *flag.FlagSet, games int, load, out, statsFile string) error {
-	if games <= 0 {
-		return usagef("--games must be positive")
-	}
-	if int64(games) > evalresult.MaxGames {
-		return usagef("--games %d: at most %d (2^40) games in one evaluation", games, int64(evalresult.MaxGames))
-	}
-	return checkOutputs(fs, out, statsFile, load)
-}
-
-// checkOutputs refuses, for eval and merge, an empty --out or --stats
-// given, either naming the file load (eval's --load; "" for none), and
-// both naming one file.
-func checkOutputs(fs *flag.FlagSet, out, statsFile, load string) error {
-	for _, o := range []struct{ flag, path string }{{"out", out}, {"stats", statsFile}} {
-		if fs.Changed(o.flag) && o.path == "" {
-			return usagef("--%s: empty file name", o.flag)
-		}
-		if safefile.Same(o.path, load) {
-			return usagef("--%s %s is the --load file: it would be overwritten", o.flag, o.path)
-		}
-	}
-	if safefile.Same(out, statsFile) {
-		return usagef("--out and --stats name the same file %s", out)
-	}
-	return nil
 }
 
 // interruptible is a context cancelled by the first Ctrl-C or SIGTERM;
@@ -318,15 +218,11 @@ type evalJSON struct {
 	Compact     bool `json:"compact,omitempty"`
 	MoveThreads int  `json:"move_threads,omitempty"`
 
-	Requested   int                `json:"games_requested"`
-	Games       int                `json:"games"`
-	Interrupted bool               `json:"interrupted"`
-	Avg         float64            `json:"avg"`
-	Max         int                `json:"max"`
-	Reach       map[string]float64 `json:"reach"`
-	End         map[string]float64 `json:"end"`
-	Goal        int                `json:"goal"`
-	GoalRate    float64            `json:"goal_rate"`
+	Requested int `json:"games_requested"`
+	stats.Summary
+	Interrupted bool    `json:"interrupted"`
+	Goal        int     `json:"goal"`
+	GoalRate    float64 `json:"goal_rate"`
 
 	Moves       int64   `json:"moves"`
 	Elapsed     float64 `json:"elapsed_s"`
@@ -360,26 +256,24 @@ func newOpsJSON(sp stats.Speed) *opsJSON {
 	return &opsJSON{ops(sp.Slides+sp.Placements, sp.Time), ops(sp.Slides, sp.SlideTime), ops(sp.Placements, sp.PlaceTime)}
 }
 
-// newEvalJSON is eval --json's object of the evaluation res (learner
-// being the file's) played as cfg says, ev its games finished; the
-// weights were 16-bit when compact, and moveThreads searched each move.
-func newEvalJSON(g *games.Game, res *evalresult.Result, learner string, cfg *games.EvalConfig, ev *games.Evaluation, compact bool, moveThreads int) *evalJSON {
-	b := ev.Block
-	rec := stats.NewRecord(int64(b.Games), &b, g.Value)
-	r := &evalJSON{Game: res.Game, Network: res.Network, Weights: res.Weights, Trained: res.Trained, Learner: learner,
-		Depth: res.Depth, MoveTime: res.MoveTime, Downgrade: cfg.Downgrade.Tile, Threads: res.Threads, Seed: res.Seed, Compact: compact,
-		Games: b.Games, Avg: rec.Avg, Max: rec.Max, Reach: rec.Reach, End: rec.End, Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
+// newEvalJSON is eval --json's object of the run r, ev its games
+// finished.
+func newEvalJSON(r *evalrun.Run, ev *games.Evaluation) *evalJSON {
+	g, res, b := r.Game, &r.Result, ev.Block
+	j := &evalJSON{Game: res.Game, Network: res.Network, Weights: res.Weights, Trained: res.Trained, Learner: r.Header.Learner,
+		Depth: res.Depth, MoveTime: res.MoveTime, Downgrade: r.Downgrade.Tile, Threads: res.Threads, Seed: res.Seed, Compact: r.Net.Compact(),
+		Summary: stats.NewSummary(&b, g.Value), Goal: g.GoalValue(), GoalRate: b.Reach(g.Goal),
 		Moves: ev.Moves, Elapsed: seconds(ev.Elapsed), MovesPerSec: perSec(ev.Moves, ev.Elapsed)}
-	if cfg.Table != nil {
-		r.Cache = cfg.Table.Bytes()
+	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
+		j.Cache = search.TableBytes(int64(r.Spec.Cache))
 	}
 	if ev.Speed != nil {
-		r.Placements, r.Ops = ev.Speed.Placements, newOpsJSON(*ev.Speed)
+		j.Placements, j.Ops = ev.Speed.Placements, newOpsJSON(*ev.Speed)
 	}
-	if moveThreads > 1 {
-		r.MoveThreads = moveThreads
+	if r.MoveThreads > 1 {
+		j.MoveThreads = r.MoveThreads
 	}
-	return r
+	return j
 }
 
 // perSec is a speed for JSON, rounded to a unit; seconds are rounded to

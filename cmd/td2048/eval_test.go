@@ -187,8 +187,14 @@ func TestBenchJSONGolden(t *testing.T) {
 // once its standard output holds a line starting with ready.
 func startMain(t *testing.T, ready string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
+	return startMainIn(t, "", ready, args...)
+}
+
+// startMainIn is startMain in the folder dir ("": this process's).
+func startMainIn(t *testing.T, dir, ready string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "TD2048_BE_MAIN=1")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "TD2048_BE_MAIN=1")
 	var out, errb bytes.Buffer
 	cmd.Stderr = &errb
 	pipe, err := cmd.StdoutPipe()
@@ -251,6 +257,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, within time.Duration) int {
 // move times included; it prints the statistics of the games finished
 // and exits with status 1. A Threes! statistics file stays NAME.partial.
 func TestEvalInterrupted(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs td2048 processes")
 	}

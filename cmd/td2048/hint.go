@@ -3,14 +3,17 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	flag "github.com/spf13/pflag"
+
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalrun"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -118,63 +121,63 @@ func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, value
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", loadHelp("weights to value the moves with; none, or no default file: rewards only"))
+	p := evalrun.Play{Search: evalrun.Search{Depth: 1, Cache: 64 << 20, MoveTime: train.Duration(10 * time.Second), Stint: 1}, Compact: true}
+	p.AddFlags(fs, map[string]string{
+		"load":      "weights to value the moves with; none, or no default file: rewards only",
+		"depth":     "search depth in plies: 1 values each after-state, 2 and up run expectimax below it",
+		"cache":     "transposition table size (0 turns it off)",
+		"move_time": "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)",
+	})
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	depth := fs.Int("depth", 1, "search depth in plies: 1 values each after-state, 2 and up run expectimax below it")
-	cache := byteSize(64 << 20)
-	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
-	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
 	nextTile := fs.Int("next", 0, "Threes!: the next tile, 1, 2 or 3, as the game shows it (needed for Threes!)")
 	fs.IntVar(nextTile, "hint", 0, "the next tile (now --next)")
 	fs.MarkDeprecated("hint", "use --next (the Threes! next tile; \"hint\" is the move advice)")
-	moveTime := fs.Duration("move-time", 10*time.Second, "a deadline for the search: deepen from depth 1 up to --depth until it passes, and answer from the deepest search finished (0: none)")
-	var pf playFlags
-	pf.define(fs, "threads")
-	var sf searchFlags
-	sf.defineDowngrade(fs)
+	threads := moveThreadsFlag(fs)
 	downgrades := fs.Int("downgrades", 0, "with --downgrade: the downgrades under way in the game (TDL2048+'s n)")
 	return func(args []string) error {
 		if len(args) != 1 {
 			return usagef("want one BOARD: 16 comma-separated tiles row by row from the top left (0 for empty; 2048 tiles up to 2^31), or 0x and the 64-bit hex packing")
 		}
+		given := evalrun.GivenFlags(fs)
+		if err := p.Check(given, evalrun.MaxDepth); err != nil {
+			return usageOf(err)
+		}
 		// Like eval, play and serve, hint uses the game's file unless told
 		// otherwise; without weights it still shows the rules' side.
-		if *load == "none" {
-			*load = ""
-		} else if !fs.Changed("load") {
-			if err := defaultLoad(fs, load, *gameName); err != nil {
-				return err
-			}
-			if _, err := os.Stat(*load); err != nil {
-				*load = ""
+		if p.Load == "none" {
+			p.Load = ""
+		} else if !given["load"] {
+			p.Complete(given)
+			if _, err := os.Stat(p.Load); err != nil {
+				p.Load = ""
 			}
 		}
-		g, err := gameOfFile(fs, *gameName, *load)
+		g, err := p.GameOf(given)
 		if err != nil {
+			return usageOf(err)
+		}
+		if err := checkMoveThreads(*threads); err != nil {
 			return err
 		}
-		if err := checkDepth(*depth, maxDepth, *moveTime); err != nil {
-			return err
-		}
-		if err := pf.check("threads"); err != nil {
-			return err
-		}
-		p, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
+		pos, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
 		if err != nil {
 			return err
 		}
 		if note != "" && !*asJSON {
 			fmt.Fprintln(e.stdout, note)
 		}
-		dg, err := hintDowngrade(&sf, g, *downgrades)
-		if err != nil {
-			return err
+		dg := p.Downgrading()
+		switch n := *downgrades; {
+		case n < 0 || n > search.MaxDowngrades:
+			return usagef("--downgrades %d: want 0 to %d", n, search.MaxDowngrades)
+		case n > 0 && !dg.On():
+			return usagef("--downgrades needs --downgrade")
 		}
-		p.Downgrades = *downgrades
-		mv, valued := g.RuleValues(p.View()), false
+		pos.Downgrades = *downgrades
+		mv, valued := g.RuleValues(pos.View()), false
 		res := hintResult{}
-		if *load != "" {
-			net, _, kind, note, err := loadFor(*load, g, pf.weights())
+		if p.Load != "" {
+			net, _, kind, note, err := evalrun.Load(p.Load, g, p.Weights(given))
 			if err != nil {
 				return err
 			}
@@ -183,28 +186,29 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				writeNotes(e.stdout, note, net, dg)
 			}
 			// --depth caps the search; the deadline may cut it short.
-			opt := search.Options{Depth: *depth, MoveTime: *moveTime, Kind: kind, Threads: threadCount(pf.threads)}
-			a := g.NewAdvisor(net, opt, search.NewTable(int64(cache)))
+			moveTime := time.Duration(p.MoveTime)
+			opt := search.Options{Depth: p.Depth, MoveTime: moveTime, Kind: kind, Threads: evalrun.ThreadCount(*threads)}
+			a := g.NewAdvisor(net, opt, search.NewTable(int64(p.Cache)))
 			var done int
-			mv, done = a.Values(p)
+			mv, done = a.Values(pos)
 			valued = true
-			if *moveTime > 0 && done < *depth {
-				res.Depth, res.within = done, *moveTime // the deadline cut it short
+			if moveTime > 0 && done < p.Depth {
+				res.Depth, res.within = done, moveTime // the deadline cut it short
 			}
 		}
-		res = hintMoves(g, p, &mv, valued, res)
+		res = hintMoves(g, pos, &mv, valued, res)
 		if dg.On() {
-			n := p.Downgrades
+			n := pos.Downgrades
 			res.Downgrades = &n
 			if c := search.BestOf(&mv); c.Legal() {
-				t := dg.After(n, p.View(), c.Dir) > n
+				t := dg.After(n, pos.View(), c.Dir) > n
 				res.Triggers = &t
 			}
 		}
 		if *asJSON {
 			return json.NewEncoder(e.stdout).Encode(res)
 		}
-		writeHint(e.stdout, p.View(), g.Code, res, valued)
+		writeHint(e.stdout, pos.View(), g.Code, res, valued)
 		return nil
 	}
 }
@@ -233,24 +237,6 @@ func hintPosition(g *games.Game, arg string, next int, nextGiven bool) (session.
 		return p, "", usagef("%v", err)
 	}
 	return p, note, nil
-}
-
-// hintDowngrade checks hint's downgrade flags.
-func hintDowngrade(sf *searchFlags, g *games.Game, n int) (search.Downgrade, error) {
-	if err := sf.checkDowngrade(); err != nil {
-		return search.Downgrade{}, err
-	}
-	dg := sf.downgradeOpt()
-	if err := sf.checkGame(g); err != nil {
-		return dg, err
-	}
-	if n < 0 || n > search.MaxDowngrades {
-		return dg, usagef("--downgrades %d: want 0 to %d", n, search.MaxDowngrades)
-	}
-	if n > 0 && !dg.On() {
-		return dg, usagef("--downgrades needs --downgrade")
-	}
-	return dg, nil
 }
 
 // writeHint prints a hint for people, tiles shown by code: b is the

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"io"
 	"os"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/stats"
@@ -179,22 +180,36 @@ type judgeJSON struct {
 
 // summaryJSON is the course's summary as JSON.
 type summaryJSON struct {
-	Games      int                `json:"games"`
-	Avg        float64            `json:"avg"` // the mean score; the text rounds it down
-	Max        int64              `json:"max"`
-	Reach      map[string]float64 `json:"reach"`
-	End        map[string]float64 `json:"end"`
-	Slides     int64              `json:"slides"`
-	Placements int64              `json:"placements"`
-	Time       int64              `json:"time_ms"`
-	SlideTime  int64              `json:"slide_ms"`
-	PlaceTime  int64              `json:"place_ms"`
-	Ops        *opsJSON           `json:"ops"`
+	stats.Summary          // its avg the mean score; the text rounds it down
+	Slides        int64    `json:"slides"`
+	Placements    int64    `json:"placements"`
+	Time          int64    `json:"time_ms"`
+	SlideTime     int64    `json:"slide_ms"`
+	PlaceTime     int64    `json:"place_ms"`
+	Ops           *opsJSON `json:"ops"`
 }
 
 func newSummaryJSON(s *threesSummary) *summaryJSON {
-	rec := stats.NewRecord(int64(s.Games), &s.Block, threes.TileValue)
 	sp := s.speed
-	return &summaryJSON{Games: s.Games, Avg: rec.Avg, Max: int64(s.MaxScore), Reach: rec.Reach, End: rec.End,
+	return &summaryJSON{Summary: stats.NewSummary(&s.Block, threes.TileValue),
 		Slides: sp.Slides, Placements: sp.Placements, Time: sp.Time, SlideTime: sp.SlideTime, PlaceTime: sp.PlaceTime, Ops: newOpsJSON(sp)}
+}
+
+// A threesSummary is the course's summary of Threes! games, the block the
+// framework prints after its games and judge after reading a statistics
+// file (stats.Block.WriteThrees): their statistics block and speed.
+type threesSummary struct {
+	stats.Block
+	speed stats.Speed
+}
+
+// add counts one game.
+func (s *threesSummary) add(g threes.GameStats) {
+	s.Add(g.Score, g.MaxTile, g.Slides)
+	s.speed.Add(&stats.Speed{Slides: int64(g.Slides), Placements: int64(g.Placements), Time: g.Time, SlideTime: g.SlideTime, PlaceTime: g.PlaceTime})
+}
+
+// write prints the summary as the course does.
+func (s *threesSummary) write(w io.Writer) error {
+	return s.WriteThrees(w, s.Games, threes.TileValue, s.speed)
 }

@@ -361,6 +361,7 @@ func envOf(j *batchv1.Job, name string) string {
 }
 
 func TestK8sJobsRunAsIndexedJobs(t *testing.T) {
+	t.Parallel()
 	m := readK8s(t)
 	p := newPodRunner(t)
 	eval, merge := m.jobs["eval-job.yaml"], m.jobs["merge-job.yaml"]
@@ -574,6 +575,7 @@ func dockerContext(t *testing.T, root string) (files []string, pm *patternmatche
 }
 
 func TestK8sImageBuild(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	files, pm := dockerContext(t, root)
 	for _, p := range []string{".git", ".git/HEAD", "weights.td2048", "sweep/task-000/weights.td2048", "cmd/td2048/x.td2048",

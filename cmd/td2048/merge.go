@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
-	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/evalrun"
+	"github.com/td2048/td2048/internal/train"
 )
 
 func init() {
@@ -48,133 +44,22 @@ order into one file the course judge and td2048 judge accept.`,
 }
 
 func setupMerge(fs *flag.FlagSet, e *env) func([]string) error {
-	out := fs.String("out", "", "write the merged result (a result file of shard 0/1) here; a result there is replaced only by the merge of the same evaluation, another file only with --force")
-	statsOut := fs.String("stats", "", "Threes!: concatenate the shards' statistics files here, in game order")
-	force := fs.Bool("force", false, "replace whatever file --out or --stats names (never one of the shards' files)")
-	mixed := fs.Bool("mixed-builds", false, "merge shards written by different builds of td2048, or by a td2048 that did not record its build (the merged result then records none)")
+	var m evalrun.MergeSpec
+	fs.StringVar(&m.Out, "out", "", "write the merged result (a result file of shard 0/1) here; a result there is replaced only by the merge of the same evaluation, another file only with --force")
+	fs.StringVar(&m.Stats, "stats", "", "Threes!: concatenate the shards' statistics files here, in game order")
+	fs.BoolVar(&m.Force, "force", false, "replace whatever file --out or --stats names (never one of the shards' files)")
+	fs.BoolVar(&m.MixedBuilds, "mixed-builds", false, "merge shards written by different builds of td2048, or by a td2048 that did not record its build (the merged result then records none)")
 	return func(args []string) error {
 		if len(args) == 0 {
 			return usagef("want the shards' result files (td2048 eval --shard K/N --out FILE writes one)")
 		}
-		if err := checkOutputs(fs, *out, *statsOut, ""); err != nil {
-			return err
-		}
-		var parts []evalresult.Part
-		for _, a := range args {
-			r, err := evalresult.Read(a)
-			if err != nil {
-				return err
-			}
-			parts = append(parts, evalresult.Part{Path: a, Result: r})
-		}
-		// The shards' files are inputs, never outputs.
-		for _, p := range parts {
-			for _, o := range []struct{ flag, path string }{{"out", *out}, {"stats", *statsOut}} {
-				if safefile.Same(o.path, p.Path) {
-					return usagef("--%s %s is the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
-				}
-				if p.Stats != "" && safefile.Same(o.path, shardStats(p)) {
-					return usagef("--%s %s is the statistics file of the shard %s being merged: it would be overwritten", o.flag, o.path, p.Path)
-				}
-			}
-		}
-		m, err := evalresult.Merge(parts, evalresult.MergeOptions{MixedBuilds: *mixed})
+		given := train.Given{"out": fs.Changed("out"), "stats": fs.Changed("stats")}
+		res, parts, err := evalrun.Merge(args, m, given, evalrun.Options{Refuse: refuseClobber})
 		if err != nil {
-			return err
+			return usageOf(err)
 		}
-		if *statsOut != "" && parts[0].Stats == "" {
-			return usagef("--stats: the shards wrote no statistics files (eval --game threes --stats FILE writes them)")
-		}
-		again := false // --out holds this merge's result, naming --stats
-		if *out != "" {
-			release, replace, err := claimResult(*out, "out", *force)
-			if err != nil {
-				return err
-			}
-			defer release()
-			if replace {
-				prev, err := refuseResult(*out, "out", &m)
-				if err != nil {
-					return err
-				}
-				again = namesStats(*out, &prev, *statsOut)
-			}
-		}
-		if *statsOut != "" {
-			release, err := claimOutput(*statsOut, "stats", "stats", *force || again)
-			if err != nil {
-				return err
-			}
-			defer release()
-			if m.StatsSHA256, err = concatStats(*statsOut, evalresult.Ordered(parts)); err != nil {
-				return err
-			}
-			m.Stats = statsName(*out, *statsOut)
-		}
-		if *out != "" {
-			if err := evalresult.Write(*out, m); err != nil {
-				return err
-			}
-		}
-		return writeMerged(e.stdout, &m, len(parts), *statsOut)
+		return writeMerged(e.stdout, &res, len(parts), m.Stats)
 	}
-}
-
-// shardStats is the path of a shard's statistics file.
-func shardStats(p evalresult.Part) string {
-	if filepath.IsAbs(p.Stats) {
-		return p.Stats
-	}
-	return filepath.Join(filepath.Dir(p.Path), p.Stats)
-}
-
-// statsName is how a result at out names its statistics file stats:
-// relative to the result's folder, where shardStats looks, whatever the
-// working folder and whichever of the two was given as an absolute path;
-// absolute where no relative path leads there.
-func statsName(out, stats string) string {
-	a := absOr(stats)
-	if rel, err := filepath.Rel(filepath.Dir(absOr(out)), a); err == nil {
-		return rel
-	}
-	return a
-}
-
-func absOr(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}
-
-// concatStats writes the shards' statistics files one after the other
-// into path, each checked against its checksum as it is copied (a file
-// that does not match leaves nothing at path), and returns the SHA-256 of
-// what it wrote. Each file is read once, so what is written is what was
-// checked.
-func concatStats(path string, parts []evalresult.Part) (string, error) {
-	all := sha256.New()
-	err := safefile.WriteAtomic(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(io.MultiWriter(w, all), 1<<20)
-		for _, p := range parts {
-			src := shardStats(p)
-			f, err := os.Open(src)
-			if err != nil {
-				return fmt.Errorf("statistics file of %s: %w", p.Path, err)
-			}
-			h := sha256.New()
-			_, err = io.Copy(bw, io.TeeReader(f, h))
-			f.Close()
-			if err != nil {
-				return err
-			}
-			if hex.EncodeToString(h.Sum(nil)) != p.StatsSHA256 {
-				return fmt.Errorf("%s is not the statistics file of %s: its checksum differs", src, p.Path)
-			}
-		}
-		return bw.Flush()
-	})
-	return hex.EncodeToString(all.Sum(nil)), err
 }
 
 // writeMerged prints a merged evaluation as eval prints the whole one,
@@ -184,7 +69,7 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	if err != nil {
 		return err
 	}
-	ev := evalOf(m, g)
+	ev := evalrun.EvalOf(m, g)
 	b := ev.Block
 	fmt.Fprintf(w, "td2048 merge (%d shards)\n", shards)
 	if m.MixedBuilds {

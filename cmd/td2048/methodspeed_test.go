@@ -15,6 +15,7 @@ import (
 // programs, reads td2048's last line and TDL2048+'s blocks, and prints the
 // medians and the ratios.
 func TestMethodSpeedScript(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("trains twice")
 	}

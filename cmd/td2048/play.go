@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/internal/tui"
 	"github.com/td2048/td2048/stats"
@@ -28,40 +29,38 @@ func init() {
 }
 
 func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", loadHelp("weights to play and advise with; their game is the one played"))
-	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
-	depth := fs.Int("depth", 2, "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)")
-	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of the agent's move at depth 2 and up (0: none)")
+	p := evalrun.Play{Search: evalrun.Search{Depth: 2, Cache: 64 << 20, MoveTime: train.Duration(250 * time.Millisecond), Stint: 1}, Compact: true}
+	p.AddFlags(fs, map[string]string{
+		"load":      "weights to play and advise with; their game is the one played",
+		"depth":     "search depth of the agent and the hints, 1 to 4 (keys 1-4 change it)",
+		"move_time": "time budget of the agent's move at depth 2 and up (0: none)",
+		"cache":     "transposition table size (0 turns it off)",
+	})
 	auto := fs.Bool("auto", false, "start with the agent playing")
 	seed := train.NewSeed()
 	fs.Var(seed, "seed", "seed of the first game, shown on screen; each new game takes the next (random when not given)")
-	cache := byteSize(64 << 20)
-	fs.Var(&cache, "cache", "transposition table size (0 turns it off)")
-	var pf playFlags
-	pf.define(fs, "threads")
-	var sf searchFlags
-	sf.defineDowngrade(fs)
+	threads := moveThreadsFlag(fs)
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("play takes no arguments, only flags (got %q)", args[0])
 		}
-		if err := pf.check("threads"); err != nil {
+		if err := checkMoveThreads(*threads); err != nil {
 			return err
 		}
-		if err := sf.checkDowngrade(); err != nil {
-			return err
-		}
-		if err := checkDepth(*depth, tui.MaxDepth, *moveTime); err != nil {
-			return err
+		given := evalrun.GivenFlags(fs)
+		if err := p.Check(given, tui.MaxDepth); err != nil {
+			return usageOf(err)
 		}
 		if !playTerminal(e.stdin) || !playTerminal(e.stdout) {
 			return errNoTerminal
 		}
-		net, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
+		p.Complete(given)
+		l, err := p.Open(given)
 		if err != nil {
-			return err
+			return usageOf(err)
 		}
-		writeNotes(e.stderr, note, net, sf.downgradeOpt())
+		net, g := l.Net, l.Game
+		writeNotes(e.stderr, l.Note, net, p.Downgrading())
 		var m *tui.Model
 		defer func() {
 			if m != nil {
@@ -73,8 +72,8 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			net.Free()
 		}()
-		cfg := tui.Config{Net: net, Game: g.Name, Network: h.Network, Depth: *depth, MoveTime: *moveTime,
-			TableBytes: int64(cache), Seed: seed.Value(), Auto: *auto, Threads: threadCount(pf.threads), Downgrade: sf.downgradeOpt(), Kind: kind}
+		cfg := tui.Config{Net: net, Game: g.Name, Network: l.Header.Network, Depth: p.Depth, MoveTime: time.Duration(p.MoveTime),
+			TableBytes: int64(p.Cache), Seed: seed.Value(), Auto: *auto, Threads: evalrun.ThreadCount(*threads), Downgrade: p.Downgrading(), Kind: l.Kind}
 		m = tui.New(cfg)
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {

@@ -7,48 +7,23 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 )
 
-// playFlags are the flags of every command that plays with saved
-// weights: how it holds them, and how many threads search one move.
-type playFlags struct {
-	compact bool
-	threads int
-	fs      *flag.FlagSet
+// moveThreadsFlag adds --threads of hint, play and serve: the threads
+// searching each move (eval's are --move-threads; its --threads play
+// games).
+func moveThreadsFlag(fs *flag.FlagSet) *int {
+	return fs.Int("threads", 0, "threads searching each move at 2 plies and deeper (0: all cores), same values as one")
 }
 
-// define adds --compact, and --threads (named name) when name is not ""
-// (eval's threads play games; its move threads are --move-threads).
-func (p *playFlags) define(fs *flag.FlagSet, threadsName string) {
-	p.fs = fs
-	fs.BoolVar(&p.compact, "compact", true, "play large networks with 16-bit weights, half the memory (2048's staged ones only when given; td2048 help search)")
-	if threadsName != "" {
-		fs.IntVar(&p.threads, threadsName, 0, "threads searching each move at 2 plies and deeper (0: all cores), same values as one")
-	}
-}
-
-// check refuses a thread count out of range.
-func (p *playFlags) check(name string) error {
-	if p.threads < 0 || p.threads > train.MaxThreads() {
-		return usagef("--%s %d: want 0 (all cores) to %d", name, p.threads, train.MaxThreads())
+// checkMoveThreads refuses a thread count out of range.
+func checkMoveThreads(n int) error {
+	if n < 0 || n > train.MaxThreads() {
+		return usagef("--threads %d: want 0 (all cores) to %d", n, train.MaxThreads())
 	}
 	return nil
-}
-
-// weights is how netfile.LoadPlay is to hold the weights: by default
-// 16-bit for large networks but those staged by tiles (which lose score
-// at 2 plies), --compact for every large network.
-func (p *playFlags) weights() netfile.Weights {
-	switch {
-	case !p.compact:
-		return netfile.Float32
-	case p.fs != nil && p.fs.Changed("compact"):
-		return netfile.Compact
-	}
-	return netfile.CompactUnstaged
 }
 
 // describeWeights says how a network holds its weights for play.

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
 	"slices"
 	"strings"
+
+	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/internal/plot"
 )

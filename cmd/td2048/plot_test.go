@@ -22,9 +22,9 @@ func writeLog(t *testing.T, path string, n int, speed float64) {
 	var b bytes.Buffer
 	for i := 1; i <= n; i++ {
 		x := float64(i) / 100 * speed
-		r := stats.Record{Episodes: int64(1000 * i), Games: 1000, Network: "4x6", Game: "2048",
+		r := stats.Record{Episodes: int64(1000 * i), Network: "4x6", Game: "2048", Summary: stats.Summary{Games: 1000,
 			Avg:   2000 + 50000*(1-math.Exp(-2*x)),
-			Reach: map[string]float64{"2048": min(1, x), "4096": min(1, x/3)}}
+			Reach: map[string]float64{"2048": min(1, x), "4096": min(1, x/3)}}}
 		if i > n/2 {
 			r.Reach["8192"] = 0.01
 		}
@@ -165,7 +165,7 @@ func TestPlotFormatsAndWarning(t *testing.T) {
 	// A Threes! log beside 2048 logs: drawn, with a warning naming them.
 	th := filepath.Join(dir, "threes-run.jsonl")
 	var buf bytes.Buffer
-	stats.WriteRecord(&buf, stats.Record{Episodes: 1000, Games: 1000, Avg: 3000, Game: "threes", Reach: map[string]float64{"1536": 0.1}})
+	stats.WriteRecord(&buf, stats.Record{Episodes: 1000, Summary: stats.Summary{Games: 1000, Avg: 3000, Reach: map[string]float64{"1536": 0.1}}, Game: "threes"})
 	os.WriteFile(th, buf.Bytes(), 0o644)
 	code, _, errs = runCmd(t, "plot", a, th, b, "-o", svg)
 	if code != 0 || errs != "td2048 plot: warning: one figure mixes the games 2048 (a, b) and Threes! (threes-run): their scores and tiles do not compare\n" {

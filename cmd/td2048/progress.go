@@ -280,3 +280,22 @@ func (e *eta) left(s learn.Snapshot, eval bool) (time.Duration, bool) {
 	}
 	return left(float64(s.Total-c.Done) * (m + growth))
 }
+
+// rate formats moves per second.
+func rate(moves int64, d time.Duration) string {
+	r := float64(moves) / max(d.Seconds(), 1e-9)
+	switch {
+	case r >= 1e6:
+		return fmt.Sprintf("%.2fM", r/1e6)
+	case r >= 1e3:
+		return fmt.Sprintf("%.1fk", r/1e3)
+	}
+	return fmt.Sprintf("%.0f", r)
+}
+
+func mib(bytes int64) string {
+	if bytes >= 1<<20 {
+		return fmt.Sprintf("%d MiB", bytes>>20)
+	}
+	return fmt.Sprintf("%d KiB", (bytes+1023)>>10)
+}

@@ -132,6 +132,10 @@ func widest(out []byte, cols int) (int, bool) {
 // the lines they drew before were 81 to 87 columns, and each redraw left
 // a cut copy above it.
 func TestProgressFitsTheTerminal(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("drives terminals")
+	}
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"train", "--network", "2x4", "--episodes", "3000", "--seed", "1", "--save", filepath.Join(dir, "w.td2048")},
@@ -177,6 +181,10 @@ func TestProgressFitsTheTerminal(t *testing.T) {
 // at 120 columns the line shows everything, at 40 it keeps what tells
 // most (the count, the time left) and drops the rest.
 func TestProgressFollowsResize(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("drives a terminal")
+	}
 	dir := t.TempDir()
 	resized, after := -1, 0
 	var wide, narrow []string

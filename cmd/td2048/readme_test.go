@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/td2048/td2048/games"
 )
 
 // readmePath is the README this test follows, from this package's folder.
@@ -125,12 +129,15 @@ func TestShorten(t *testing.T) {
 // TestReadmeCommands follows README.md as a newcomer would: every td2048
 // command of its code blocks, in order, in one empty folder, each README
 // section a subtest, with the episode and game counts of shorten. A
-// refusal or any non-zero exit fails it. The interactive commands run for
-// real, briefly: play on a fake terminal that steps the agent once and
-// quits with q (exit 0 wanted); serve on a free loopback port (the
+// refusal or any non-zero exit fails it. The commands run as processes of
+// their own in that folder, so that the test runs beside the others; the
+// interactive ones run for real, briefly: play in-process on a fake
+// terminal that steps the agent once and quits with q (exit 0 wanted),
+// its files named from the folder; serve on a free loopback port (the
 // README's flags, then --addr 127.0.0.1:0), asked for /api/info, then
 // stopped by SIGINT as Ctrl-C would (exit 0 wanted).
 func TestReadmeCommands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("trains several networks; not in -short")
 	}
@@ -138,7 +145,7 @@ func TestReadmeCommands(t *testing.T) {
 	if len(cmds) == 0 {
 		t.Fatal("no td2048 commands in the README's code blocks")
 	}
-	t.Chdir(t.TempDir())
+	dir := t.TempDir()
 	for len(cmds) > 0 {
 		section := cmds[0].section
 		n := 1
@@ -149,15 +156,15 @@ func TestReadmeCommands(t *testing.T) {
 		cmds = cmds[n:]
 		t.Run(section, func(t *testing.T) {
 			for _, c := range block {
-				runReadmeCommand(t, c)
+				runReadmeCommand(t, dir, c)
 			}
 		})
 	}
 }
 
-// runReadmeCommand runs one README command (shortened) and fails the test
-// unless it exits 0.
-func runReadmeCommand(t *testing.T, c readmeCommand) {
+// runReadmeCommand runs one README command (shortened) in dir and fails
+// the test unless it exits 0.
+func runReadmeCommand(t *testing.T, dir string, c readmeCommand) {
 	t.Helper()
 	args := shorten(c.args)
 	where := "README.md:" + strconv.Itoa(c.line) + ": td2048 " + strings.Join(args, " ")
@@ -167,7 +174,7 @@ func runReadmeCommand(t *testing.T, c readmeCommand) {
 		var errb bytes.Buffer
 		done := make(chan int, 1)
 		go func() {
-			done <- run(args, &env{stdout: &out, stderr: &errb, stdin: &keyReader{keys: []string{"s", "q"}}})
+			done <- run(inFolder(dir, args), &env{stdout: &out, stderr: &errb, stdin: &keyReader{keys: []string{"s", "q"}}})
 		}()
 		select {
 		case code := <-done:
@@ -178,22 +185,40 @@ func runReadmeCommand(t *testing.T, c readmeCommand) {
 			t.Fatalf("%s: did not quit on q", where)
 		}
 	case "serve":
-		base, stop := startServe(t, args[1:]...)
-		resp, err := http.Get(base + "/api/info")
+		cmd, out, errb := startMainIn(t, dir, "serving ", append([]string{"serve"}, append(args[1:], "--addr", "127.0.0.1:0")...)...)
+		base, _, _ := strings.Cut(strings.TrimPrefix(out.String()[strings.Index(out.String(), "serving "):], "serving "), " ")
+		resp, err := http.Get(base + "api/info")
 		if err != nil {
+			cmd.Process.Kill()
 			t.Fatalf("%s: %v", where, err)
 		}
 		resp.Body.Close()
-		if code, _, errs := stop(); resp.StatusCode != 200 || code != 0 {
-			t.Fatalf("%s: /api/info %d, exit %d: %s", where, resp.StatusCode, code, errs)
+		cmd.Process.Signal(os.Interrupt)
+		if code := waitExit(t, cmd, 20*time.Second); resp.StatusCode != 200 || code != 0 {
+			t.Fatalf("%s: /api/info %d, exit %d: %s", where, resp.StatusCode, code, errb)
 		}
 	default:
-		code, _, errs := runCmd(t, args...)
-		if code == 0 {
-			return
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "TD2048_BE_MAIN=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v: %s", where, err, out)
 		}
-		t.Fatalf("%s: exit %d: %s", where, code, errs)
 	}
+}
+
+// inFolder is play's args with its weights named from dir: --load's file
+// there, or, without --load, the game's own file there.
+func inFolder(dir string, args []string) []string {
+	out := slices.Clone(args)
+	if i := slices.Index(out, "--load"); i >= 0 && i+1 < len(out) {
+		out[i+1] = filepath.Join(dir, out[i+1])
+		return out
+	}
+	game := ""
+	if i := slices.Index(out, "--game"); i >= 0 && i+1 < len(out) {
+		game = out[i+1]
+	}
+	return append(out, "--load", filepath.Join(dir, games.MustLookup(game).File))
 }
 
 // TestReadmeFrontDoor: README.md stays a front door of at most 200 lines,

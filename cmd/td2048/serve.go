@@ -2,38 +2,16 @@ package main
 
 import (
 	"fmt"
-	flag "github.com/spf13/pflag"
-	"github.com/td2048/td2048/games"
 	"net"
 	"os"
 	"time"
 
-	"github.com/td2048/td2048/internal/web"
-	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/netfile"
-	"github.com/td2048/td2048/ntuple"
-)
+	flag "github.com/spf13/pflag"
 
-// loadPlayable loads the weights of play and serve (--load, or the file
-// defaultLoad names) for the game their header names (a reference-format
-// file, which names none, is 2048's) unless name (--game) names one,
-// checked as train and eval check them, held as pf says, and refuses a
-// --downgrade the game has no tiles for. It returns the game and the
-// learner, and a note for people when the weights are not held as asked.
-func loadPlayable(fs *flag.FlagSet, load *string, name string, pf *playFlags, sf *searchFlags) (*ntuple.Network, netfile.Header, *games.Game, learn.Kind, string, error) {
-	if err := defaultLoad(fs, load, name); err != nil {
-		return nil, netfile.Header{}, nil, 0, "", err
-	}
-	g, err := gameOfFile(fs, name, *load)
-	if err != nil {
-		return nil, netfile.Header{}, nil, 0, "", err
-	}
-	if err := sf.checkGame(g); err != nil { // before the weights, which may take a while
-		return nil, netfile.Header{}, nil, 0, "", err
-	}
-	net, h, kind, note, err := loadFor(*load, g, pf.weights())
-	return net, h, g, kind, note, err
-}
+	"github.com/td2048/td2048/internal/evalrun"
+	"github.com/td2048/td2048/internal/train"
+	"github.com/td2048/td2048/internal/web"
+)
 
 func init() {
 	register(&command{
@@ -49,29 +27,29 @@ func init() {
 var serveStarted func(addr string)
 
 func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
-	load := fs.String("load", "", loadHelp("weights to play and advise with; their game is the page's"))
-	gameName := fs.String("game", "", "2048 or threes (default: the loaded file's, else 2048)")
+	p := evalrun.Play{Search: evalrun.Search{Depth: 1, Cache: 64 << 20, MoveTime: train.Duration(250 * time.Millisecond), Stint: 1}, Compact: true}
+	p.AddFlags(fs, map[string]string{
+		"load":      "weights to play and advise with; their game is the page's",
+		"depth":     "-", // each search deepens until its time is up
+		"move_time": "time budget of one search request (the agent's move, a hint)",
+		"cache":     "transposition table size shared by all requests (0 turns it off)",
+	})
 	addr := fs.String("addr", "127.0.0.1:8048", "address to listen on; a non-loopback address lets other machines in")
 	logPath := fs.String("log", "", "metrics log of the training (train --log) whose curve the page draws")
-	moveTime := fs.Duration("move-time", 250*time.Millisecond, "time budget of one search request (the agent's move, a hint)")
 	maxSearches := fs.Int("max-searches", 0, "searches running at once, at most (0: one per CPU); more wait, then get 503")
-	cache := byteSize(64 << 20)
-	fs.Var(&cache, "cache", "transposition table size shared by all requests (0 turns it off)")
-	var pf playFlags
-	pf.define(fs, "threads")
-	var sf searchFlags
-	sf.defineDowngrade(fs)
+	threads := moveThreadsFlag(fs)
 	return func(args []string) error {
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, only flags (got %q)", args[0])
 		}
-		if err := pf.check("threads"); err != nil {
+		if err := checkMoveThreads(*threads); err != nil {
 			return err
 		}
-		if err := sf.checkDowngrade(); err != nil {
-			return err
+		given := evalrun.GivenFlags(fs)
+		if err := p.Check(given, 1); err != nil {
+			return usageOf(err)
 		}
-		if *moveTime <= 0 || *moveTime > time.Minute {
+		if p.MoveTime <= 0 || p.MoveTime > train.Duration(time.Minute) {
 			return usagef("--move-time must be more than 0 and at most 1m")
 		}
 		if *maxSearches < 0 {
@@ -85,15 +63,17 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 				return fmt.Errorf("metrics log: %w", err) // before the weights, which may take a while
 			}
 		}
-		nw, h, g, kind, note, err := loadPlayable(fs, load, *gameName, &pf, &sf)
+		p.Complete(given)
+		l, err := p.Open(given)
 		if err != nil {
-			return err
+			return usageOf(err)
 		}
+		nw, h, g := l.Net, l.Header, l.Game
 		defer nw.Free()
 		cfg := web.Config{
 			Net: nw, Game: g.Name, Network: h.Network, Learner: h.Learner, Episodes: h.Episodes,
-			LogPath: *logPath, MoveTime: *moveTime, TableBytes: int64(cache),
-			MaxSearches: *maxSearches, Threads: pf.threads, Downgrade: sf.downgradeOpt(), Kind: kind,
+			LogPath: *logPath, MoveTime: time.Duration(p.MoveTime), TableBytes: int64(p.Cache),
+			MaxSearches: *maxSearches, Threads: *threads, Downgrade: p.Downgrading(), Kind: l.Kind,
 		}
 		// Listen before the page is built so that a taken port is told
 		// first; catch SIGINT before serving so that Ctrl-C always shuts
@@ -114,8 +94,8 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		url := "http://" + ln.Addr().String() + "/"
-		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, *load, describeWeights(nw))
-		writeNotes(e.stdout, note, nw, sf.downgradeOpt())
+		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, p.Load, describeWeights(nw))
+		writeNotes(e.stdout, l.Note, nw, p.Downgrading())
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}

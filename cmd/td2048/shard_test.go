@@ -60,6 +60,7 @@ func evalShards(t *testing.T, dir string, n int, args ...string) string {
 }
 
 func TestShardedEvalMergesExactly(t *testing.T) {
+	t.Parallel()
 	w := trainedWeights(t)
 	for _, search := range [][]string{{"--depth", "1"}, {"--depth", "2"}} {
 		dir := t.TempDir() // each evaluation's results its own (another's are not replaced)
@@ -319,4 +320,43 @@ func TestStatsNamedFromTheResult(t *testing.T) {
 	os.Remove("p1.txt")
 	oneLine(t, []string{"merge", filepath.Join(res, "p0.json"), filepath.Join(res, "p1.json"), "--stats", "m2.txt"}, 1,
 		"save m2.txt: statistics file of "+filepath.Join(res, "p1.json")+": open "+filepath.Join(work, "p1.txt")+": no such file")
+}
+
+// TestShardsOfTheHelpsExampleMerge: the shards of one command line
+// without --seed (as the help's example gives them) are one evaluation:
+// they play under one fixed seed, merge, and a shard run again is done,
+// not played under another seed. A shard of no games says so in words.
+func TestShardsOfTheHelpsExampleMerge(t *testing.T) {
+	t.Parallel()
+	w, dir := trainedWeights(t), t.TempDir()
+	var parts []string
+	for k := range 4 {
+		p := filepath.Join(dir, fmt.Sprintf("part-%d.json", k))
+		code, out, errb := runCmd(t, "eval", "--load", w, "--games", "3", "--threads", "1", "--shard", fmt.Sprintf("%d/4", k), "--out", p)
+		if code != 0 {
+			t.Fatalf("shard %d: %s", k, errb)
+		}
+		if !strings.Contains(out, fmt.Sprintf("seed = %d\n", 1)) {
+			t.Errorf("shard %d does not play under the fixed seed:\n%s", k, out)
+		}
+		if k == 0 && (!strings.Contains(out, "shard = 0/4: no games (4 shards share 3 games; this one plays none)") || strings.Contains(out, "..-1")) {
+			t.Errorf("an empty shard's header:\n%s", out)
+		}
+		parts = append(parts, p)
+	}
+	if code, _, errb := runCmd(t, append([]string{"merge"}, parts...)...); code != 0 {
+		t.Fatalf("merge of the shards of one command line: %s", errb)
+	}
+	code, out, errb := runCmd(t, "eval", "--load", w, "--games", "3", "--threads", "1", "--shard", "2/4", "--out", parts[2])
+	if code != 0 || !strings.Contains(out, "done already") {
+		t.Errorf("a shard run again: exit %d\n%s%s", code, out, errb)
+	}
+	// Without --out nothing is recorded: the seed is drawn, and said.
+	_, out, _ = runCmd(t, "eval", "--load", w, "--games", "1", "--threads", "1")
+	if strings.Contains(out, "seed = 1\n") {
+		_, out2, _ := runCmd(t, "eval", "--load", w, "--games", "1", "--threads", "1")
+		if strings.Contains(out2, "seed = 1\n") {
+			t.Errorf("an evaluation that records nothing plays under a fixed seed:\n%s", out)
+		}
+	}
 }

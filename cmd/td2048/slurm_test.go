@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/netfile"
 )
 
@@ -357,12 +358,12 @@ func TestSlurmCluster(t *testing.T) {
 		// Shard 1 stopped mid-way as a time limit or a preemption stops
 		// it (scancel: SIGTERM, then SIGKILL after KillWait); the merge
 		// after it is cancelled.
-		n := stopTask(t, c, array, 1, progressName(filepath.Join(out, "part-1.json")))
+		n := stopTask(t, c, array, 1, evalrun.ProgressName(filepath.Join(out, "part-1.json")))
 		if n <= 0 || n >= 300 {
 			t.Fatalf("shard 1 was stopped after %d of its 300 games: not mid-way", n)
 		}
 		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_1.attempt-0.log", array)),
-			fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, progressName(filepath.Join(out, "part-1.json")), 300+n))
+			fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, evalrun.ProgressName(filepath.Join(out, "part-1.json")), 300+n))
 		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the merge after a stopped shard: %s", st)
 		}
@@ -425,7 +426,7 @@ func TestSlurmCluster(t *testing.T) {
 		c.must(t, nil, "scontrol", "release", array)
 		// Shard 2 stopped mid-way: no statistics file that judge would
 		// take for the shard's, no result; its merge never runs.
-		n := stopTask(t, c, array, 2, progressName(filepath.Join(out, "part-2.json")))
+		n := stopTask(t, c, array, 2, evalrun.ProgressName(filepath.Join(out, "part-2.json")))
 		if n <= 0 || n >= 30 {
 			t.Fatalf("shard 2 was stopped after %d of its 30 games: not mid-way", n)
 		}
@@ -544,7 +545,7 @@ depth = 2
 		// which signals the job's steps only (it used to do nothing: td2048
 		// ran in the batch script itself, not as a step).
 		task := filepath.Join(c.dir, "sweep2", "task-001")
-		n := stopTask(t, c, array, 1, progressName(filepath.Join(task, "eval.json")), "--signal=TERM")
+		n := stopTask(t, c, array, 1, evalrun.ProgressName(filepath.Join(task, "eval.json")), "--signal=TERM")
 		if n <= 0 || n >= 300 {
 			t.Fatalf("task 1 was stopped after %d of its 300 games: not mid-way", n)
 		}

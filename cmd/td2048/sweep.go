@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/jobarray"
 	"github.com/td2048/td2048/internal/plot"
 	"github.com/td2048/td2048/internal/safefile"
@@ -61,7 +63,9 @@ the package documentation of sweep: [train] any setting of td2048 train, named a
 flag with _ for - (alpha_schedule, coherence_from, checkpoint_every, ...;
 a 0 given is 0; load is relative to the plan; a task's files are its
 folder's, so not save, resume, log, plot or force); [grid] lists of those;
-[[task]] entries; and [eval] games, depth, seed, threads. Every task is
+[[task]] entries; and [eval] any setting of td2048 eval (games, depth,
+seed, move_time, cache, ...; seed 1 unless given) but its files and
+shard, which are the task's. Every task is
 checked when the plan is read: a plan that names a setting that cannot
 work is refused, naming the task and the key, before anything runs.`,
 		example: `  td2048 sweep list rates.toml                  # 6 tasks: sbatch --array=0-5
@@ -110,10 +114,10 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 // relative to the folder, so that the task is the same task from any
 // working folder or mount point.
 type taskFile struct {
-	Task  int        `json:"task"`
-	Label string     `json:"label"`
-	Train train.Spec `json:"train"`
-	Eval  sweep.Eval `json:"eval"`
+	Task  int          `json:"task"`
+	Label string       `json:"label"`
+	Train train.Spec   `json:"train"`
+	Eval  evalrun.Spec `json:"eval"`
 }
 
 func sweepRun(planPath, taskArg string, e *env) error {
@@ -165,7 +169,9 @@ func sweepRun(planPath, taskArg string, e *env) error {
 		return err
 	}
 	defer logf.Close()
-	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
+	// The task's own record first; a closed stdout (| head) stops neither it
+	// nor the task.
+	sub := &env{stdout: io.MultiWriter(logf, dropErrors{e.stdout}), stderr: io.MultiWriter(logf, dropErrors{e.stderr}), stdin: e.stdin}
 	// A new run in the task's own folder: what a killed first attempt
 	// left there (a log, a plot) is replaced.
 	spec.Save, spec.Plot, spec.Force = filepath.Join(dir, "weights.td2048"), filepath.Join(dir, "curve.png"), true
@@ -181,7 +187,12 @@ func sweepRun(planPath, taskArg string, e *env) error {
 			return taskFailed(logf, k, err)
 		}
 	}
-	if err := runCommand(t.EvalArgs(dir), sub); err != nil {
+	ev, given := t.Eval, maps.Clone(t.EvalGiven)
+	ev.Load, ev.Out, given["load"], given["out"] = filepath.Join(dir, "weights.td2048"), evalPath, true, true
+	if ev.Stats != "" && !filepath.IsAbs(ev.Stats) {
+		ev.Stats = filepath.Join(dir, ev.Stats)
+	}
+	if err := runEval(sub, ev, given); err != nil {
 		return taskFailed(logf, k, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
@@ -229,6 +240,14 @@ func endLine(path string) (mark, line string) {
 	return "", ""
 }
 
+// dropErrors writes to w, and drops its errors.
+type dropErrors struct{ w io.Writer }
+
+func (d dropErrors) Write(p []byte) (int, error) {
+	d.w.Write(p)
+	return len(p), nil
+}
+
 // resumeTask is the spec that resumes task's run from its checkpoint st
 // in save: to the task's episodes, on its threads, and, for a task of a
 // Duration, for the time it has left; more is false when it has no time
@@ -266,6 +285,7 @@ func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
 	if data, err := os.ReadFile(path); err == nil {
 		var old taskFile
 		got := []byte(nil)
+		old.Eval = sweep.EvalDefault() // a task.json of fewer [eval] settings holds their defaults
 		if json.Unmarshal(data, &old) == nil {
 			got, _ = json.Marshal(old)
 		}
@@ -281,14 +301,6 @@ func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
 		en.SetIndent("", "  ")
 		return en.Encode(rec)
 	})
-}
-
-// runCommand runs a td2048 command in this process.
-func runCommand(args []string, e *env) error {
-	r := root(e)
-	r.SetArgs(args)
-	_, err := r.ExecuteC()
-	return err
 }
 
 func sweepReport(arg, figure string, e *env) error {
@@ -344,7 +356,7 @@ func sweepReport(arg, figure string, e *env) error {
 			episodes, blockAvg, state = last.Episodes, stats.Num(last.Avg), "training"
 			series = append(series, s)
 		}
-		if p, err := evalresult.ReadProgress(progressName(filepath.Join(td, "eval.json"))); err == nil {
+		if p, err := evalresult.ReadProgress(evalrun.ProgressName(filepath.Join(td, "eval.json"))); err == nil {
 			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
 			state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}

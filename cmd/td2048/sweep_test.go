@@ -111,7 +111,7 @@ games = 5
 	for _, c := range []struct{ plan, want string }{
 		{"[train]\nnetwork = \"zzz\"\n", "task 0 (base): network: network \"zzz\""},
 		{"[grid]\nalpha = [0.1, 5]\n", "task 1 (alpha=5): alpha: learning rate 5"},
-		{"[eval]\nthreads = 100000\n", "[eval] wants games 1 and up"},
+		{"[eval]\nthreads = 100000\n", "[eval] threads 100000: want 0 (all cores)"},
 		{"[eval]\nseed = -3\n", "[eval] seed: want an integer from 0, not -3"},
 	} {
 		os.WriteFile(abs, []byte(c.plan), 0o644)

@@ -12,6 +12,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
@@ -59,7 +60,8 @@ func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
 		writeHeader(e.stdout, r)
 		v.prog = newProgress(e, r.Game.Goal, r.Game.Value(r.Game.Goal))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A closed terminal (SIGHUP) stops and saves the run as SIGTERM does.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	res, err := r.Train(ctx, v)
 	stop()
@@ -98,7 +100,7 @@ func usageOf(err error) error {
 func writeHeader(w io.Writer, r *train.Run) {
 	s, g, st := &r.Spec, r.Game, &r.State
 	fmt.Fprintf(w, "td2048 train\n")
-	fmt.Fprintf(w, "game = %s\nnetwork = %s\n", g.Title, describe(r.Net.Spec()))
+	fmt.Fprintf(w, "game = %s\nnetwork = %s\n", g.Title, evalrun.DescribeNetwork(r.Net.Spec()))
 	switch {
 	case s.Resume != "":
 		fmt.Fprintf(w, "resumed = %s (%d of %d episodes done)\n", s.Resume, st.Done, s.Episodes)

@@ -13,6 +13,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 )
 
@@ -292,7 +293,7 @@ func TestCacheSizeMessage(t *testing.T) {
 	if total <= 0 {
 		t.Skip("this system does not tell its memory")
 	}
-	var b byteSize
+	var b evalrun.ByteSize
 	size := fmt.Sprintf("%dM", total/2>>20+1)
 	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, mib(total/2), mib(total))
 	if err := b.Set(size); err == nil || err.Error() != want {
@@ -301,7 +302,8 @@ func TestCacheSizeMessage(t *testing.T) {
 }
 
 // TestOptionsCacheDefault: options.md's default of --cache is the one the
-// flags have: eval's by depth (autoCache), the others' the flag's default.
+// flags have: eval's by depth (evalrun.Spec.Complete), the others' the
+// flag's default.
 func TestOptionsCacheDefault(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "reference", "options.md"))
 	if err != nil {
@@ -315,10 +317,16 @@ func TestOptionsCacheDefault(t *testing.T) {
 	if others[1] != others[0] || others[2] != others[0] {
 		t.Fatalf("hint, play and serve default to tables of %v; options.md gives them one", others)
 	}
-	if autoCache(1, 0) != 0 || autoCache(2, 0) != 0 || autoCache(2, time.Millisecond) != autoCache(3, 0) {
+	cache := func(depth int, moveTime time.Duration) evalrun.ByteSize {
+		var s evalrun.Spec
+		s.Depth, s.MoveTime = depth, train.Duration(moveTime)
+		s.Complete(train.Given{})
+		return s.Cache
+	}
+	if cache(1, 0) != 0 || cache(2, 0) != 0 || cache(2, time.Millisecond) != cache(3, 0) {
 		t.Fatal("eval's default table is no longer none at 1-2 plies and the same deeper or with --move-time: options.md says so")
 	}
-	deep := autoCache(3, 0)
+	deep := cache(3, 0)
 	want := fmt.Sprintf("| `--cache` | `eval`: none at 1-2 plies, `%s` deeper or with `--move-time`; `hint`, `play`, `serve`: `%s` |", deep.String(), others[0])
 	if !strings.Contains(string(data), want) {
 		t.Errorf("options.md's --cache row does not begin %q", want)

@@ -26,19 +26,15 @@ import (
 	"github.com/td2048/td2048/board"
 )
 
-// Directions, in the order used everywhere.
-const (
-	Up = iota
-	Right
-	Down
-	Left
-	// Anywhere is the "last slide" of a board no slide has touched since
-	// the last placement: the opening places on any empty cell.
-	Anywhere
-)
+// Directions, board's.
+const Up, Right, Down, Left = board.Up, board.Right, board.Down, board.Left
+
+// Anywhere is the "last slide" of a board no slide has touched since the
+// last placement: the opening places on any empty cell.
+const Anywhere = Left + 1
 
 // DirNames are the direction names in direction order.
-var DirNames = [4]string{"up", "right", "down", "left"}
+var DirNames = board.DirNames
 
 // MaxIndex is the largest tile index: 6144, which merges no further.
 const MaxIndex = 14

@@ -192,7 +192,7 @@ func courseHead(m []string) (stats.Record, bool, error) {
 	if err1 != nil || err2 != nil || err3 != nil || episodes < 1 || !finite(avg) {
 		return stats.Record{}, false, fmt.Errorf("not a statistics block's line (N avg = A max = M): %q", m[0])
 	}
-	return stats.Record{Episodes: episodes, Avg: avg, Max: best, Reach: map[string]float64{}, End: map[string]float64{}},
+	return stats.Record{Episodes: episodes, Summary: stats.Summary{Avg: avg, Max: best, Reach: map[string]float64{}, End: map[string]float64{}}},
 		strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(m[4], ",")), "ops ="), nil
 }
 

@@ -309,22 +309,67 @@ const MaxScore = 1e15
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
+// figure makes the figure's two panels for series: the mean score above,
+// the reach rates below.
 func figure(series []Series) ([2]*gplot.Plot, error) {
+	if err := checkSeries(series); err != nil {
+		return [2]*gplot.Plot{}, err
+	}
+	score, reach := panels(series)
+	tiles := reachTiles(series)
+	many := len(series) > 1
+	var scoreLines, reachLines []plotter.XYs
+	for i := range series {
+		s := &series[i]
+		sl, rl, err := addSeries(score, reach, s, palette[i%len(palette)], tiles, many)
+		if err != nil {
+			return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
+		}
+		scoreLines = append(scoreLines, sl)
+		reachLines = append(reachLines, rl...)
+	}
+	// The score axis ends at the next labelled tick above the best block.
+	score.Y.Max = niceCeil(score.Y.Max)
+	if many {
+		for j, t := range tiles {
+			reach.Legend.Add(strconv.Itoa(t), legendLine{color.Black, dashes[j%len(dashes)]})
+		}
+	}
+	chars := 0
+	for _, s := range series {
+		chars = max(chars, len(s.Label))
+	}
+	if many {
+		placeLegend(score, scoreLines, len(series), chars)
+	}
+	placeLegend(reach, reachLines, len(tiles), 5)
+	return [2]*gplot.Plot{score, reach}, nil
+}
+
+// checkSeries refuses series that make no figure: none, one without
+// blocks, or a mean score that no game scores.
+func checkSeries(series []Series) error {
 	if len(series) == 0 {
-		return [2]*gplot.Plot{}, errors.New("no logs to plot")
+		return errors.New("no logs to plot")
 	}
 	for _, s := range series {
 		if len(s.Records) == 0 {
-			return [2]*gplot.Plot{}, fmt.Errorf("%s: no statistics blocks", s.Label)
+			return fmt.Errorf("%s: no statistics blocks", s.Label)
 		}
 		for _, r := range s.Records {
 			if finite(r.Avg) && (r.Avg < 0 || r.Avg > MaxScore) {
-				return [2]*gplot.Plot{}, fmt.Errorf("%s: the block at %d episodes has a mean score of %g, which no game scores (0 to %g): a damaged log?",
+				return fmt.Errorf("%s: the block at %d episodes has a mean score of %g, which no game scores (0 to %g): a damaged log?",
 					s.Label, r.Episodes, r.Avg, float64(MaxScore))
 			}
 		}
 	}
-	score, reach := gplot.New(), gplot.New()
+	return nil
+}
+
+// panels makes the score and reach panels, titled and styled, with
+// their grids and axes but no lines yet.
+func panels(series []Series) (score, reach *gplot.Plot) {
+	score, reach = gplot.New(), gplot.New()
 	title := "Learning curve"
 	if len(series) > 1 {
 		title = "Learning curves"
@@ -356,65 +401,49 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 	score.Y.Tick.Marker = humanTicks{}
 	reach.Y.Min, reach.Y.Max = 0, 100
 	reach.Y.Tick.Marker = percentTicks{}
+	return score, reach
+}
 
-	tiles := reachTiles(series)
-	many := len(series) > 1
-	var scoreLines, reachLines []plotter.XYs
-	for i, s := range series {
-		col := palette[i%len(palette)]
+// addSeries adds s's lines in colour col: its mean score to the score
+// panel, and its reach share of each of tiles that it knows to the reach
+// panel, one colour per tile for a single series (many false) and one
+// dash per tile for several. It returns the lines' points.
+func addSeries(score, reach *gplot.Plot, s *Series, col color.Color, tiles []int, many bool) (
+	scoreLine plotter.XYs, reachLines []plotter.XYs, err error) {
+	for _, r := range s.Records {
+		if finite(r.Avg) {
+			scoreLine = append(scoreLine, plotter.XY{X: float64(r.Episodes), Y: r.Avg})
+		}
+	}
+	if err := addLine(score, scoreLine, draw.LineStyle{Color: col, Width: vg.Points(1.5)}); err != nil {
+		return nil, nil, err
+	}
+	if many {
+		score.Legend.Add(s.Label, legendLine{col, nil})
+	}
+	for j, t := range tiles {
+		if !s.knows(t) {
+			continue // unknown, not 0
+		}
 		var pts plotter.XYs
 		for _, r := range s.Records {
-			if finite(r.Avg) {
-				pts = append(pts, plotter.XY{X: float64(r.Episodes), Y: r.Avg})
+			if v := r.ReachOf(t); finite(v) {
+				pts = append(pts, plotter.XY{X: float64(r.Episodes), Y: 100 * v})
 			}
 		}
-		scoreLines = append(scoreLines, pts)
-		if err := addLine(score, pts, draw.LineStyle{Color: col, Width: vg.Points(1.5)}); err != nil {
-			return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
-		}
+		sty := draw.LineStyle{Color: palette[j%len(palette)], Width: vg.Points(1.5)}
 		if many {
-			score.Legend.Add(s.Label, legendLine{col, nil})
+			sty = draw.LineStyle{Color: col, Width: vg.Points(1.5), Dashes: dashes[j%len(dashes)]}
 		}
-		for j, t := range tiles {
-			if !s.knows(t) {
-				continue // unknown, not 0
-			}
-			var pts plotter.XYs
-			for _, r := range s.Records {
-				if v := r.ReachOf(t); finite(v) {
-					pts = append(pts, plotter.XY{X: float64(r.Episodes), Y: 100 * v})
-				}
-			}
-			sty := draw.LineStyle{Color: palette[j%len(palette)], Width: vg.Points(1.5)}
-			if many {
-				sty = draw.LineStyle{Color: col, Width: vg.Points(1.5), Dashes: dashes[j%len(dashes)]}
-			}
-			reachLines = append(reachLines, pts)
-			if err := addLine(reach, pts, sty); err != nil {
-				return [2]*gplot.Plot{}, fmt.Errorf("%s: %w", s.Label, err)
-			}
-			if !many {
-				reach.Legend.Add(strconv.Itoa(t), legendLine{sty.Color, nil})
-			}
+		reachLines = append(reachLines, pts)
+		if err := addLine(reach, pts, sty); err != nil {
+			return nil, nil, err
+		}
+		if !many {
+			reach.Legend.Add(strconv.Itoa(t), legendLine{sty.Color, nil})
 		}
 	}
-	// Round axis ends: the score axis to the next labelled tick above the
-	// best block, the episode axis to the last block.
-	score.Y.Max = niceCeil(score.Y.Max)
-	if many {
-		for j, t := range tiles {
-			reach.Legend.Add(strconv.Itoa(t), legendLine{color.Black, dashes[j%len(dashes)]})
-		}
-	}
-	chars := 0
-	for _, s := range series {
-		chars = max(chars, len(s.Label))
-	}
-	if many {
-		placeLegend(score, scoreLines, len(series), chars)
-	}
-	placeLegend(reach, reachLines, len(tiles), 5)
-	return [2]*gplot.Plot{score, reach}, nil
+	return scoreLine, reachLines, nil
 }
 
 // placeLegend puts the legend in the corner of the panel that the lines

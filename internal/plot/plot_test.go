@@ -24,9 +24,9 @@ func synth(label string, n, every int, speed float64) Series {
 	s := Series{Label: label}
 	for i := 1; i <= n; i++ {
 		x := float64(i*every) / 100000 * speed
-		r := stats.Record{Episodes: int64(i * every), Games: every, Network: "4x6", Game: "2048",
+		r := stats.Record{Episodes: int64(i * every), Network: "4x6", Game: "2048", Summary: stats.Summary{Games: every,
 			Avg:   3000 + 60000*(1-math.Exp(-2*x)) + 1000*math.Sin(float64(i)),
-			Reach: map[string]float64{"1024": 1, "2048": min(1, x*1.5)}}
+			Reach: map[string]float64{"1024": 1, "2048": min(1, x*1.5)}}}
 		if x > 0.3 {
 			r.Reach["4096"] = min(1, x-0.3)
 		}
@@ -259,7 +259,7 @@ func TestCurvesHugeScores(t *testing.T) {
 		ok  bool
 	}{{1e14, true}, {MaxScore, true}, {1.01 * MaxScore, false}, {1e150, false}, {1e200, false}, {1e300, false}, {math.MaxFloat64, false}, {-1, false}} {
 		t.Run(fmt.Sprint(c.avg), func(t *testing.T) {
-			s := Series{Label: "h", Records: []stats.Record{{Episodes: 1000, Games: 1000, Avg: c.avg}, {Episodes: 2000, Games: 1000, Avg: 5}}}
+			s := Series{Label: "h", Records: []stats.Record{{Episodes: 1000, Summary: stats.Summary{Games: 1000, Avg: c.avg}}, {Episodes: 2000, Summary: stats.Summary{Games: 1000, Avg: 5}}}}
 			done := make(chan error, 1)
 			go func() { done <- Curves(io.Discard, "png", Options{}, []Series{s}) }()
 			select {

@@ -54,104 +54,163 @@ func IsTDL(head []byte) bool {
 func ReadTDL(r io.Reader) ([]stats.Record, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	var (
-		recs    []stats.Record
-		unit    = int64(1000)
-		win     = 2048
-		train   = true  // the current recipe trains (or no recipe line was seen)
-		base    int64   // episodes of the training recipes before this one
-		last    int64   // episodes at the last block of this recipe
-		elapsed float64 // seconds of training blocks so far
-		alpha   float64
-		pending *stats.Record // a block line waiting for its local: line
-		pendAt  int
-		n       int
-		threads = 1     // the run's threads (-p), from its header
-		pendI   int64   // the block index of the pending block
-		lastT   []int64 // each thread's last block index in this recipe
-		groups  = map[int64]*tdlGroup{}
-		emitted int64 // blocks of this recipe whose group made a record
-		cut     = func() { clear(groups); emitted = 0; lastT = make([]int64, threads) }
-	)
-	cut()
+	t := newTDLReader()
 	for sc.Scan() {
-		n++
-		line := strings.TrimRight(sc.Text(), " \r")
-		if pending != nil {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			if err := tdlLocal(line, pending, win); err != nil {
-				return recs, fmt.Errorf("line %d: %v (after the block line %d)", n, err, pendAt)
-			}
-			g := groups[pendI]
-			if g == nil {
-				g = &tdlGroup{}
-				groups[pendI] = g
-			}
-			g.add(pending)
-			pending = nil
-			for g := groups[emitted+1]; g != nil && g.n == threads; g = groups[emitted+1] {
-				delete(groups, emitted+1)
-				emitted++
-				last = emitted * unit * int64(threads)
-				elapsed += g.ms / float64(threads) / 1000
-				recs = append(recs, g.record(base+last, unit*int64(threads), elapsed, alpha, win))
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(line, "thread = ") && strings.HasSuffix(line, "x"):
-			p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
-			if err != nil || p < 1 || p > 4096 {
-				return recs, fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", n, line)
-			}
-			threads = p
-			cut()
-		case strings.HasPrefix(line, "alpha = "):
-			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
-				alpha = a
-			}
-		case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
-			var err error
-			unit, win, err = tdlRecipe(line)
-			if err != nil {
-				return recs, fmt.Errorf("line %d: %w", n, err)
-			}
-			base += last
-			last = 0
-			cut()
-			train = strings.HasPrefix(line, "optimize:")
-		case isTDLIndex(line):
-			i, _, ms, ops, th, err := tdlIndex(line)
-			if err != nil {
-				return recs, fmt.Errorf("line %d: %w", n, err)
-			}
-			if (th >= 0) != (threads > 1) || th >= threads {
-				if th < 0 {
-					return recs, fmt.Errorf("line %d: a block line without its thread in a run of %d threads", n, threads)
-				}
-				return recs, fmt.Errorf("line %d: block line %q is thread %d's (TDL2048+ -p), but the output has no header line thread = Px naming more than %d", n, line, th, threads)
-			}
-			if !train {
-				continue
-			}
-			th = max(th, 0) // one thread's blocks are thread 0's
-			if want := lastT[th] + 1; i != want {
-				if threads == 1 {
-					return recs, fmt.Errorf("line %d: block %d where block %d was due", n, i, want)
-				}
-				return recs, fmt.Errorf("line %d: block %d of thread %d where block %d was due", n, i, th, want)
-			}
-			lastT[th], pendI = i, i
-			pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
-			pendAt = n
+		t.n++
+		if err := t.line(strings.TrimRight(sc.Text(), " \r")); err != nil {
+			return t.recs, err
 		}
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return recs, fmt.Errorf("line %d is longer than 1 MiB: not TDL2048+ output", n+1)
+		return t.recs, fmt.Errorf("line %d is longer than 1 MiB: not TDL2048+ output", t.n+1)
 	}
-	return recs, sc.Err()
+	return t.recs, sc.Err()
+}
+
+// A tdlReader is ReadTDL's state between lines.
+type tdlReader struct {
+	recs    []stats.Record
+	n       int                 // the lines read
+	unit    int64               // episodes per block of this recipe
+	win     int                 // this recipe's winning tile
+	alpha   float64             // the learning rate, from the header
+	threads int                 // the run's threads (-p), from its header
+	train   bool                // the current recipe trains (or no recipe line was seen)
+	base    int64               // episodes of the training recipes before this one
+	last    int64               // episodes at the last block of this recipe
+	elapsed float64             // seconds of training blocks so far
+	lastT   []int64             // each thread's last block index in this recipe
+	groups  map[int64]*tdlGroup // this recipe's blocks by index, until every thread has printed them
+	emitted int64               // blocks of this recipe whose group made a record
+
+	pending *stats.Record // a block line waiting for its local: line
+	pendAt  int           // the pending block line's number
+	pendI   int64         // the pending block's index
+}
+
+// newTDLReader is a reader at the start of a file: one thread, a unit of
+// 1000 episodes, 2048 to win, training until a recipe line says otherwise.
+func newTDLReader() *tdlReader {
+	t := &tdlReader{unit: 1000, win: 2048, threads: 1, train: true, groups: map[int64]*tdlGroup{}}
+	t.cut()
+	return t
+}
+
+// cut starts a recipe's blocks afresh.
+func (t *tdlReader) cut() {
+	clear(t.groups)
+	t.emitted = 0
+	t.lastT = make([]int64, t.threads)
+}
+
+// line reads the next line: the local: line of a pending block (blank lines
+// before it skipped), a header or recipe line, or a block line; other
+// lines are not blocks and are skipped.
+func (t *tdlReader) line(line string) error {
+	if t.pending != nil {
+		if strings.TrimSpace(line) == "" {
+			return nil
+		}
+		return t.local(line)
+	}
+	switch {
+	case strings.HasPrefix(line, "thread = ") && strings.HasSuffix(line, "x"):
+		return t.threadsLine(line)
+	case strings.HasPrefix(line, "alpha = "):
+		t.alphaLine(line)
+	case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
+		return t.recipe(line)
+	case isTDLIndex(line):
+		return t.block(line)
+	}
+	return nil
+}
+
+// threadsLine reads the header's `thread = Px`.
+func (t *tdlReader) threadsLine(line string) error {
+	p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
+	if err != nil || p < 1 || p > 4096 {
+		return fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", t.n, line)
+	}
+	t.threads = p
+	t.cut()
+	return nil
+}
+
+// alphaLine reads the header's `alpha = A`, which the records carry; a
+// value that is not a finite number is ignored.
+func (t *tdlReader) alphaLine(line string) {
+	if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
+		t.alpha = a
+	}
+}
+
+// recipe reads a recipe line: the episodes of the one before count on,
+// and its blocks are kept if it trains.
+func (t *tdlReader) recipe(line string) error {
+	var err error
+	t.unit, t.win, err = tdlRecipe(line)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", t.n, err)
+	}
+	t.base += t.last
+	t.last = 0
+	t.cut()
+	t.train = strings.HasPrefix(line, "optimize:")
+	return nil
+}
+
+// block reads a block line, which must be its thread's next block, and
+// leaves it pending for its local: line (in a training recipe).
+func (t *tdlReader) block(line string) error {
+	i, _, ms, ops, th, err := tdlIndex(line)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", t.n, err)
+	}
+	if (th >= 0) != (t.threads > 1) || th >= t.threads {
+		if th < 0 {
+			return fmt.Errorf("line %d: a block line without its thread in a run of %d threads", t.n, t.threads)
+		}
+		return fmt.Errorf("line %d: block line %q is thread %d's (TDL2048+ -p), but the output has no header line thread = Px naming more than %d", t.n, line, th, t.threads)
+	}
+	if !t.train {
+		return nil
+	}
+	th = max(th, 0) // one thread's blocks are thread 0's
+	if want := t.lastT[th] + 1; i != want {
+		if t.threads == 1 {
+			return fmt.Errorf("line %d: block %d where block %d was due", t.n, i, want)
+		}
+		return fmt.Errorf("line %d: block %d of thread %d where block %d was due", t.n, i, th, want)
+	}
+	t.lastT[th], t.pendI = i, i
+	t.pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
+	t.pendAt = t.n
+	return nil
+}
+
+// local reads the pending block's local: line into its group, and makes
+// a record of each next group that every thread has finished.
+func (t *tdlReader) local(line string) error {
+	if err := tdlLocal(line, t.pending, t.win); err != nil {
+		return fmt.Errorf("line %d: %v (after the block line %d)", t.n, err, t.pendAt)
+	}
+	g := t.groups[t.pendI]
+	if g == nil {
+		g = &tdlGroup{}
+		t.groups[t.pendI] = g
+	}
+	g.add(t.pending)
+	t.pending = nil
+	threads := int64(t.threads)
+	for g := t.groups[t.emitted+1]; g != nil && g.n == t.threads; g = t.groups[t.emitted+1] {
+		delete(t.groups, t.emitted+1)
+		t.emitted++
+		t.last = t.emitted * t.unit * threads
+		t.elapsed += g.ms / float64(t.threads) / 1000
+		t.recs = append(t.recs, g.record(t.base+t.last, t.unit*threads, t.elapsed, t.alpha, t.win))
+	}
+	return nil
 }
 
 // A tdlGroup gathers block i of each thread of a run (one or more).
@@ -177,8 +236,8 @@ func (g *tdlGroup) add(r *stats.Record) {
 
 // record is the group's record at episodes, games of them.
 func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int) stats.Record {
-	return stats.Record{Episodes: episodes, Games: int(games), Avg: g.avg / float64(g.n), Max: g.max,
-		Reach: map[string]float64{strconv.Itoa(win): g.rate / float64(g.n)}, MovesPerSec: g.ops,
+	return stats.Record{Episodes: episodes, Summary: stats.Summary{Games: int(games), Avg: g.avg / float64(g.n), Max: g.max,
+		Reach: map[string]float64{strconv.Itoa(win): g.rate / float64(g.n)}}, MovesPerSec: g.ops,
 		Elapsed: elapsed, Alpha: alpha}
 }
 

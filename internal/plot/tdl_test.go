@@ -27,9 +27,9 @@ func TestReadTDLCaptured(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []stats.Record{
-		{Episodes: 200, Games: 200, Avg: 3938, Max: 12416, Reach: map[string]float64{"2048": 0}, MovesPerSec: 765189.87, Elapsed: 0.079, Alpha: 0.1},
-		{Episodes: 400, Games: 200, Avg: 6605, Max: 22720, Reach: map[string]float64{"2048": 0.005}, MovesPerSec: 710116.28, Elapsed: 0.208, Alpha: 0.1},
-		{Episodes: 600, Games: 200, Avg: 7698, Max: 16072, Reach: map[string]float64{"2048": 0}, MovesPerSec: 714191.78, Elapsed: 0.354, Alpha: 0.1},
+		{Episodes: 200, Summary: stats.Summary{Games: 200, Avg: 3938, Max: 12416, Reach: map[string]float64{"2048": 0}}, MovesPerSec: 765189.87, Elapsed: 0.079, Alpha: 0.1},
+		{Episodes: 400, Summary: stats.Summary{Games: 200, Avg: 6605, Max: 22720, Reach: map[string]float64{"2048": 0.005}}, MovesPerSec: 710116.28, Elapsed: 0.208, Alpha: 0.1},
+		{Episodes: 600, Summary: stats.Summary{Games: 200, Avg: 7698, Max: 16072, Reach: map[string]float64{"2048": 0}}, MovesPerSec: 714191.78, Elapsed: 0.354, Alpha: 0.1},
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, want %d (the evaluation block skipped): %+v", len(recs), len(want), recs)
@@ -129,8 +129,8 @@ func TestReadTDLThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []stats.Record{
-		{Episodes: 2000, Games: 2000, Avg: 150, Max: 500, Reach: map[string]float64{"2048": 0.2}, MovesPerSec: 300000, Elapsed: 4},
-		{Episodes: 4000, Games: 2000, Avg: 350, Max: 900, Reach: map[string]float64{"2048": 0.45}, MovesPerSec: 550000, Elapsed: 6},
+		{Episodes: 2000, Summary: stats.Summary{Games: 2000, Avg: 150, Max: 500, Reach: map[string]float64{"2048": 0.2}}, MovesPerSec: 300000, Elapsed: 4},
+		{Episodes: 4000, Summary: stats.Summary{Games: 2000, Avg: 350, Max: 900, Reach: map[string]float64{"2048": 0.45}}, MovesPerSec: 550000, Elapsed: 6},
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, want %d: %+v", len(recs), len(want), recs)

@@ -18,18 +18,21 @@
 //
 //	[eval]                   # the evaluation of each task's weights
 //	games = 1000
-//	depth = 1
+//	depth = 2
 //	seed = 1
 //
 // The training keys are the fields of train.Spec, each named as td2048
 // train's flag of that name with _ for - (alpha_schedule, coherence_from,
-// checkpoint_every, ...): every setting a train flag has, a 0 or "" given
-// being that value. A task's files are its folder's, so save, resume,
+// checkpoint_every, ...): every setting a train flag has, a 0 given being
+// that value (a "" given is refused). A task's files are its folder's, so save, resume,
 // log, plot and force are not keys; load names weights relative to the
-// plan's folder. The seed is 1 unless given. The evaluation keys are
-// games, depth, seed and threads. Task K's files are in OUT/task-K (K
-// with at least three digits). Every task's settings are checked
-// (train.Spec.Validate) when the plan is read, before anything runs.
+// plan's folder. The seed is 1 unless given. The evaluation keys are the
+// fields of evalrun.Spec, named as td2048 eval's flags with _ for -
+// (games, depth, seed, move_time, cache, ...; seed 1 unless given) but
+// for the task's own evaluation files and its shard (EvalTaskKeys). Task
+// K's files are in OUT/task-K (K with at least three digits). Every
+// task's settings are checked (train.Spec.Validate, evalrun.Spec.Validate)
+// when the plan is read, before anything runs.
 package sweep
 
 import (
@@ -46,19 +49,25 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 )
 
 // MaxTasks bounds the tasks of a plan.
 const MaxTasks = 100000
 
-// Eval is the evaluation of every task.
-type Eval struct {
-	Games   int    `toml:"games" json:"games"`
-	Depth   int    `toml:"depth" json:"depth"`
-	Seed    uint64 `toml:"seed" json:"seed"`
-	Threads int    `toml:"threads" json:"threads"`
+// EvalDefault is the evaluation of a task that the plan's [eval] table
+// does not change: td2048 eval's, with seed 1.
+func EvalDefault() evalrun.Spec {
+	s, seed := evalrun.Default(), uint64(1)
+	s.Seed = &seed
+	return s
 }
+
+// EvalTaskKeys are the evaluation settings a task decides, which a plan
+// may not give: its weights and result files, and its evaluation is
+// whole.
+var EvalTaskKeys = []string{"load", "out", "force", "shard", "shards"}
 
 // A Task is one run of a plan.
 type Task struct {
@@ -71,7 +80,10 @@ type Task struct {
 	// Load is relative to the plan's folder.
 	Train train.Spec
 	Given train.Given
-	Eval  Eval
+	// Eval is the evaluation of the task's weights, EvalGiven naming the
+	// settings the plan gives; its Load and Out are the task's to set.
+	Eval      evalrun.Spec
+	EvalGiven train.Given
 }
 
 // A Plan is a parsed plan file.
@@ -108,8 +120,8 @@ type file struct {
 	Eval  table                       `toml:"eval"`
 }
 
-// Parse reads a plan; name is the plan file's name (its base, without
-// extension, is the default Out).
+// Parse reads a plan; name is the plan file's path (its base, without
+// extension, is the default Out; a load is checked in its folder).
 func Parse(r io.Reader, name string) (*Plan, error) {
 	var f file
 	md, err := toml.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&f)
@@ -122,13 +134,16 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 		}
 	}
 	d := decoder{md}
-	ev, err := d.eval(f.Eval)
+	ev, evGiven, err := d.eval(f.Eval)
 	if err != nil {
 		return nil, err
 	}
+	// A task repeats exactly by default: seed 1 and one thread (a run on
+	// more threads shares its weights between them, and its result depends
+	// on their timing); threads = 0 trains on all the task's cores.
 	seed := uint64(1)
 	base, baseGiven := train.Default(), train.Given{}
-	base.Seed, base.Save, base.Plot = &seed, "weights.td2048", "curve.png"
+	base.Seed, base.Save, base.Plot, base.Threads = &seed, "weights.td2048", "curve.png", 1
 	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
 		return nil, err
 	}
@@ -164,7 +179,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 			return nil, err
 		}
 		for c := range combos {
-			t := Task{Index: len(p.Tasks), Train: ts, Given: maps.Clone(tg), Eval: ev}
+			t := Task{Index: len(p.Tasks), Train: ts, Given: maps.Clone(tg), Eval: ev, EvalGiven: evGiven}
 			t.Name = fmt.Sprintf("task-%0*d", width, t.Index)
 			l, err := d.combo(&t, f.Grid, gridKeys, c)
 			if err != nil {
@@ -175,7 +190,11 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 				t.Label = "base"
 			}
 			t.Train.Complete(t.Given)
-			if err := t.Train.Validate(); err != nil {
+			v := t.Train // checked with its load as named from here
+			if v.Load != "" && !filepath.IsAbs(v.Load) {
+				v.Load = filepath.Join(filepath.Dir(name), v.Load)
+			}
+			if err := v.Validate(); err != nil {
 				var fe *train.FieldError
 				if errors.As(err, &fe) {
 					err = errors.New(fe.Key())
@@ -298,8 +317,11 @@ func (d decoder) decode(k string, p toml.Primitive, ptr any) (any, error) {
 	}
 	want := map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: "true or false", reflect.Float64: "a number",
 		reflect.Int: "an integer", reflect.Uint64: "an integer from 0"}[t.Kind()]
-	if t == reflect.TypeFor[train.Duration]() {
+	switch t {
+	case reflect.TypeFor[train.Duration]():
 		want = `a duration like "90s" or "1h30m"`
+	case reflect.TypeFor[evalrun.ByteSize]():
+		want = `a size like "256M", or bytes`
 	}
 	switch x := v.(type) {
 	case int64:
@@ -317,33 +339,49 @@ func (d decoder) decode(k string, p toml.Primitive, ptr any) (any, error) {
 	return v, nil
 }
 
-// eval reads the [eval] table over its defaults.
-func (d decoder) eval(m table) (Eval, error) {
-	ev := Eval{Games: 1000, Depth: 1, Seed: 1}
-	fields := map[string]any{"games": &ev.Games, "depth": &ev.Depth, "seed": &ev.Seed, "threads": &ev.Threads}
+// eval reads the [eval] table over its defaults (EvalDefault), and
+// checks it (evalrun.Spec.Validate).
+func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
+	ev, given := EvalDefault(), train.Given{}
 	for k, p := range m {
-		ptr, ok := fields[k]
-		if !ok {
-			return ev, fmt.Errorf("plan: unknown key eval.%s (the [eval] keys are games, depth, seed and threads)", k)
+		ptr, ok := ev.Field(k)
+		switch {
+		case slices.Contains(EvalTaskKeys, k):
+			return ev, nil, fmt.Errorf("plan: [eval] %s: a task's evaluation is its folder's (weights.td2048 to eval.json, all its games), not the plan's", k)
+		case !ok:
+			return ev, nil, fmt.Errorf("plan: unknown key eval.%s (the [eval] keys are td2048 eval's settings: %s)", k, strings.Join(evalKeys(), ", "))
+		}
+		if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
+			f.SetZero() // a value of its own
 		}
 		if _, err := d.decode(k, p, ptr); err != nil {
-			return ev, fmt.Errorf("plan: [eval] %w", err)
+			return ev, nil, fmt.Errorf("plan: [eval] %w", err)
 		}
+		given[k] = true
 	}
-	if ev.Games < 1 || ev.Games > 1e9 || ev.Depth < 1 || ev.Depth > 12 || ev.Threads < 0 || ev.Threads > train.MaxThreads() {
-		return ev, fmt.Errorf("plan: [eval] wants games 1 and up, depth 1 to 12, threads 0 (all cores) to %d", train.MaxThreads())
+	check := ev
+	check.Load, check.Out, given["load"], given["out"] = "", "eval.json", true, true
+	check.Complete(given)
+	_, err := check.Validate(given, func(string) string { return "" })
+	delete(given, "load")
+	delete(given, "out")
+	var fe *train.FieldError
+	if errors.As(err, &fe) {
+		err = errors.New(fe.Key())
 	}
-	return ev, nil
+	if err != nil {
+		return ev, nil, fmt.Errorf("plan: [eval] %w", err)
+	}
+	return ev, given, nil
 }
 
-// EvalArgs are the td2048 eval arguments of the task's evaluation, of
-// the weights in dir.
-func (t *Task) EvalArgs(dir string) []string {
-	e := &t.Eval
-	a := []string{"eval", "--load", filepath.Join(dir, "weights.td2048"), "--out", filepath.Join(dir, "eval.json"),
-		"--games", strconv.Itoa(e.Games), "--depth", strconv.Itoa(e.Depth), "--seed", strconv.FormatUint(e.Seed, 10)}
-	if e.Threads > 0 {
-		a = append(a, "--threads", strconv.Itoa(e.Threads))
+// evalKeys are the keys of a plan's [eval] table.
+func evalKeys() []string {
+	var keys []string
+	for _, k := range evalrun.Keys() {
+		if !slices.Contains(EvalTaskKeys, k) {
+			keys = append(keys, k)
+		}
 	}
-	return a
+	return keys
 }

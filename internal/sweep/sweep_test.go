@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 )
 
@@ -68,11 +70,9 @@ depth = 2
 	if t7.Given["every"] || t7.Train.Every != 1000 {
 		t.Errorf("task 7: every %d, given %v: want train's default", t7.Train.Every, t7.Given["every"])
 	}
-	if t7.Eval != (Eval{Games: 100, Depth: 2, Seed: 1}) {
-		t.Errorf("eval: %+v", t7.Eval)
-	}
-	if a := t7.EvalArgs("d"); !slices.Equal(a, []string{"eval", "--load", "d/weights.td2048", "--out", "d/eval.json", "--games", "100", "--depth", "2", "--seed", "1"}) {
-		t.Errorf("eval args %q", a)
+	if e := t7.Eval; e.Games != 100 || e.Depth != 2 || *e.Seed != 1 || e.Threads != 0 || !e.Compact || e.Stint != 1 ||
+		!t7.EvalGiven["games"] || !t7.EvalGiven["depth"] || t7.EvalGiven["seed"] {
+		t.Errorf("eval: %+v, given %v", e, t7.EvalGiven)
 	}
 	if d := p.Dir("dir/rates.toml"); d != "dir/rates" {
 		t.Errorf("Dir = %q", d)
@@ -84,6 +84,14 @@ func TestOneTaskAndDefaults(t *testing.T) {
 	if len(p.Tasks) != 1 || p.Tasks[0].Label != "base" || *p.Tasks[0].Train.Seed != 1 || p.Tasks[0].Eval.Games != 1000 || p.Dir("a/b.toml") != "/abs/x" {
 		t.Errorf("%+v", p)
 	}
+	// A task repeats exactly unless its plan says otherwise: one thread,
+	// and threads = 0 is all cores.
+	if p.Tasks[0].Train.Threads != 1 {
+		t.Errorf("a plan without threads trains on %d threads, want 1", p.Tasks[0].Train.Threads)
+	}
+	if p := parse(t, "[train]\nthreads = 0"); p.Tasks[0].Train.Threads != 0 {
+		t.Errorf("threads = 0 gave %d", p.Tasks[0].Train.Threads)
+	}
 }
 
 // TestBadPlans: a plan that cannot work is refused when it is read,
@@ -94,7 +102,7 @@ func TestBadPlans(t *testing.T) {
 		{"[grid]\nalpha = []", "empty list"},
 		{"[grid]\nspeed = [1]", "speed is not a training key"},
 		{"[train]\nepisodes = \"many\"", "episodes: want an integer, not many"},
-		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want a number of episodes"},
+		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want 1 or more episodes to train"},
 		{"[train]\nnetwork = 4", "network: want a string"},
 		{"[train]\nalpha = -1.0", "task 0 (base): alpha: learning rate -1"},
 		{"[train]\nalpha = 5", "task 0 (base): alpha: learning rate 5"},
@@ -107,8 +115,14 @@ func TestBadPlans(t *testing.T) {
 		{"[grid]\nalpha = [0.1, 2]\nseed = [1, 2]", "task 2 (alpha=2 seed=1): alpha: learning rate 2"},
 		{"[train]\nlearner = \"state\"\n[[task]]\n[[task]]\nupdate = \"online\"", "task 1 (update=online): update online is for after-state learning"},
 		{"[train]\ngame = \"threes\"\ninterleave = 2", "task 0 (base): interleave 2: threes training plays one episode at a time"},
-		{"[eval]\ndepth = 13", "depth 1 to 12"},
-		{"[eval]\nthreads = 100000", "[eval] wants games 1 and up, depth 1 to 12, threads 0 (all cores) to"},
+		{"[eval]\ndepth = 13", "[eval] depth must be 1 to 12"},
+		{"[eval]\nthreads = 100000", "[eval] threads 100000: want 0 (all cores) to"},
+		{"[eval]\ngames = 0", "[eval] games must be positive"},
+		{"[eval]\nstint = 2", "[eval] stint needs --downgrade"},
+		{"[eval]\ncache = \"lots\"", "[eval] cache: want a size"},
+		{"[eval]\nmove_time = \"soon\"", "[eval] move_time: want a duration"},
+		{"[eval]\nout = \"x.json\"", "[eval] out: a task's evaluation is its folder's"},
+		{"[eval]\nshard = \"1/2\"", "[eval] shard: a task's evaluation is its folder's"},
 		{"[eval]\nseed = -3", "[eval] seed: want an integer from 0, not -3"},
 		{"[eval]\ngmaes = 1", "unknown key eval.gmaes"},
 		{`outt = "x"`, "unknown key outt"},
@@ -178,6 +192,52 @@ func TestEverySettingIsAKey(t *testing.T) {
 			}
 			if err != nil && !strings.Contains(err.Error(), "task 0 ("+k+"=") {
 				t.Fatalf("%v", err) // a value Validate refuses is fine: the key reached the spec
+			}
+		})
+	}
+}
+
+// TestEveryEvalSettingIsAKey walks evalrun.Spec: every field is a key
+// of a plan's [eval] table (or one the task decides, refused by name) and
+// a flag of td2048 eval, and a value given in a plan, 0 and false
+// included, reaches the task's evaluation.
+func TestEveryEvalSettingIsAKey(t *testing.T) {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	s := evalrun.Default()
+	s.AddFlags(fs)
+	values := map[string]string{"string": `"x"`, "int": "0", "bool": "false", "*uint64": "0", "train.Duration": `"0s"`, "evalrun.ByteSize": "0"}
+	for _, k := range evalrun.Keys() {
+		t.Run(k, func(t *testing.T) {
+			if fs.Lookup(train.FlagOf(k)) == nil {
+				t.Errorf("no flag --%s", train.FlagOf(k))
+			}
+			ptr, _ := s.Field(k)
+			typ := reflect.TypeOf(ptr).Elem().String()
+			v, ok := values[typ]
+			if !ok {
+				t.Fatalf("no plan value for a %s", typ)
+			}
+			p, err := Parse(strings.NewReader("[eval]\n"+k+" = "+v+"\n"), "p.toml")
+			if slices.Contains(EvalTaskKeys, k) {
+				if err == nil || !strings.Contains(err.Error(), k+": a task's evaluation is its folder's") {
+					t.Errorf("a task's own setting given in a plan: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "[eval] "+k) {
+					t.Fatalf("%v", err) // a value Validate refuses is fine, when it names the key
+				}
+				return
+			}
+			e := p.Tasks[0].Eval
+			got, _ := e.Field(k)
+			g := reflect.ValueOf(got).Elem()
+			if g.Kind() == reflect.Pointer {
+				g = g.Elem()
+			}
+			if want := strings.Trim(v, `"`); !p.Tasks[0].EvalGiven[k] || fmt.Sprint(g.Interface()) != want {
+				t.Errorf("%s = %s did not reach the task's evaluation: %+v", k, v, e)
 			}
 		})
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func rec(ep int64, seed uint64) stats.Record {
-	return stats.Record{Episodes: ep, Games: 10, Avg: 100, Seed: seed, Game: "2048"}
+	return stats.Record{Episodes: ep, Summary: stats.Summary{Games: 10, Avg: 100}, Seed: seed, Game: "2048"}
 }
 
 func seedOf(s uint64) *uint64 { return &s }

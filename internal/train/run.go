@@ -102,6 +102,9 @@ func (r *Run) Train(ctx context.Context, o Observer) (Result, error) {
 	if s.Resume != "" {
 		cfg.Resume = &r.State.RunState
 	}
+	if s.Threads == 1 && s.Interleave > 1 {
+		cfg.StopEvery = learn.ExactStops // a stop anywhere resumes exactly
+	}
 	rs, res, err := r.Game.Train(run, r.Net, cfg)
 	out := Result{Result: res, Done: rs.Done, Total: s.Episodes, Interrupted: ctx.Err() != nil, Limited: run.Err() != nil && ctx.Err() == nil}
 	if err == nil {
@@ -177,10 +180,9 @@ func (r *Run) failed(err error) error {
 		kept = fmt.Sprintf("%s keeps the last checkpoint (%d episodes)", save, r.kept)
 	}
 	var div *learn.DivergedError
-	var wdiv *DivergedError
 	var se *saveError
 	switch {
-	case errors.As(err, &div) || errors.As(err, &wdiv):
+	case errors.As(err, &div):
 		return fmt.Errorf("%v; %s; lower --alpha", err, kept)
 	case errors.As(err, &se) && r.kept >= 0:
 		return fmt.Errorf("checkpoint: %w; %s, intact: continue the run with td2048 train --resume %s once the problem is fixed", se.err, kept, save)

@@ -3,7 +3,6 @@ package train
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -67,7 +66,7 @@ func (st *State) Saved(h netfile.Header, path string) Spec {
 	s.Threads = len(st.Rands) / s.Interleave
 	s.Promote = s.Promote || st.Promoted != nil
 	s.Coherence = h.Coherence && s.CoherenceFrom == ""
-	s.Log, s.Plot = "none", Resolve(path, st.Plot)
+	s.Log, s.Plot, s.Load = "none", Resolve(path, st.Plot), Resolve(path, s.Load)
 	if st.Log != "" {
 		s.Log = st.LogPath(path)
 	}
@@ -121,7 +120,7 @@ func DefaultLog(save string) string {
 // run never replaces its last good checkpoint.
 func Save(path string, net *ntuple.Network, hdr netfile.Header, st State) error {
 	if i := net.FirstNonFinite(); i >= 0 {
-		return &DivergedError{Index: i}
+		return &learn.DivergedError{Episode: -1, Weight: i}
 	}
 	js, err := json.Marshal(st)
 	if err != nil {
@@ -129,11 +128,4 @@ func Save(path string, net *ntuple.Network, hdr netfile.Header, st State) error 
 	}
 	hdr.Run = js
 	return netfile.Save(path, net, hdr)
-}
-
-// DivergedError says that training drove a weight to NaN or infinity.
-type DivergedError struct{ Index int }
-
-func (e *DivergedError) Error() string {
-	return fmt.Sprintf("the weights diverged (weight %d is not a finite number)", e.Index)
 }

@@ -33,8 +33,8 @@ func curveLog(t *testing.T) string {
 	var b bytes.Buffer
 	for i := 1; i <= 100; i++ {
 		x := float64(i) / 100
-		stats.WriteRecord(&b, stats.Record{Episodes: int64(1000 * i), Games: 1000, Game: "2048", Network: "8x4",
-			Avg: 2000 + 60000*(1-math.Exp(-3*x)), Reach: map[string]float64{"2048": min(1, 1.2*x)}})
+		stats.WriteRecord(&b, stats.Record{Episodes: int64(1000 * i), Game: "2048", Network: "8x4",
+			Summary: stats.Summary{Games: 1000, Avg: 2000 + 60000*(1-math.Exp(-3*x)), Reach: map[string]float64{"2048": min(1, 1.2*x)}}})
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

@@ -1,0 +1,13 @@
+package board
+
+// The directions of a slide, numbered alike in every game (packages game,
+// game/threes and session name them too).
+const (
+	Up = iota
+	Right
+	Down
+	Left
+)
+
+// DirNames are the directions' names in direction order.
+var DirNames = [4]string{"up", "right", "down", "left"}

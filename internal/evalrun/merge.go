@@ -1,0 +1,152 @@
+package evalrun
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/train"
+)
+
+// A MergeSpec is what td2048 merge is asked: the merged result's file
+// (Out, none when ""), the statistics file concatenated from the shards'
+// (Stats), Force to replace whatever file they name, MixedBuilds to
+// merge shards of different builds.
+type MergeSpec struct {
+	Out, Stats         string
+	Force, MixedBuilds bool
+}
+
+// Merge merges the result files at paths, the shards of one evaluation,
+// and writes the merged result to m.Out and the shards' statistics files
+// concatenated to m.Stats (given naming those set), as m says; it returns
+// the merged result and the shards read. A result at m.Out is replaced
+// only by the merge of the same evaluation, another file only with Force,
+// and the shards' own files never.
+func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalresult.Result, []evalresult.Part, error) {
+	var res evalresult.Result
+	if err := CheckOutputs(given, m.Out, m.Stats, ""); err != nil {
+		return res, nil, err
+	}
+	var parts []evalresult.Part
+	for _, a := range paths {
+		r, err := evalresult.Read(a)
+		if err != nil {
+			return res, nil, err
+		}
+		parts = append(parts, evalresult.Part{Path: a, Result: r})
+	}
+	// The shards' files are inputs, never outputs.
+	for _, p := range parts {
+		for _, o := range []struct{ key, path string }{{"out", m.Out}, {"stats", m.Stats}} {
+			if safefile.Same(o.path, p.Path) {
+				return res, nil, bad(o.key, " %s is the shard %s being merged: it would be overwritten", o.path, p.Path)
+			}
+			if p.Stats != "" && safefile.Same(o.path, ShardStats(p)) {
+				return res, nil, bad(o.key, " %s is the statistics file of the shard %s being merged: it would be overwritten", o.path, p.Path)
+			}
+		}
+	}
+	res, err := evalresult.Merge(parts, evalresult.MergeOptions{MixedBuilds: m.MixedBuilds})
+	if err != nil {
+		return res, nil, err
+	}
+	if m.Stats != "" && parts[0].Stats == "" {
+		return res, nil, bad("stats", ": the shards wrote no statistics files (eval --game threes --stats FILE writes them)")
+	}
+	again := false // --out holds this merge's result, naming --stats
+	if m.Out != "" {
+		release, replace, err := claimResult(m.Out, "out", m.Force, opt.Refuse)
+		if err != nil {
+			return res, nil, err
+		}
+		defer release()
+		if replace {
+			prev, err := refuseResult(m.Out, "out", &res)
+			if err != nil {
+				return res, nil, err
+			}
+			again = NamesStats(m.Out, &prev, m.Stats)
+		}
+	}
+	if m.Stats != "" {
+		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.Refuse)
+		if err != nil {
+			return res, nil, err
+		}
+		defer release()
+		if res.StatsSHA256, err = concatStats(m.Stats, evalresult.Ordered(parts)); err != nil {
+			return res, nil, err
+		}
+		res.Stats = StatsName(m.Out, m.Stats)
+	}
+	if m.Out != "" {
+		if err := evalresult.Write(m.Out, res); err != nil {
+			return res, nil, err
+		}
+	}
+	return res, parts, nil
+}
+
+// ShardStats is the path of a shard's statistics file.
+func ShardStats(p evalresult.Part) string {
+	if filepath.IsAbs(p.Stats) {
+		return p.Stats
+	}
+	return filepath.Join(filepath.Dir(p.Path), p.Stats)
+}
+
+// StatsName is how a result at out names its statistics file stats:
+// relative to the result's folder, where ShardStats looks, whatever the
+// working folder and whichever of the two was given as an absolute path;
+// absolute where no relative path leads there.
+func StatsName(out, stats string) string {
+	a := absOr(stats)
+	if rel, err := filepath.Rel(filepath.Dir(absOr(out)), a); err == nil {
+		return rel
+	}
+	return a
+}
+
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// concatStats writes the shards' statistics files one after the other
+// into path, each checked against its checksum as it is copied (a file
+// that does not match leaves nothing at path), and returns the SHA-256 of
+// what it wrote. Each file is read once, so what is written is what was
+// checked.
+func concatStats(path string, parts []evalresult.Part) (string, error) {
+	all := sha256.New()
+	err := safefile.WriteAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(io.MultiWriter(w, all), 1<<20)
+		for _, p := range parts {
+			src := ShardStats(p)
+			f, err := os.Open(src)
+			if err != nil {
+				return fmt.Errorf("statistics file of %s: %w", p.Path, err)
+			}
+			h := sha256.New()
+			_, err = io.Copy(bw, io.TeeReader(f, h))
+			f.Close()
+			if err != nil {
+				return err
+			}
+			if hex.EncodeToString(h.Sum(nil)) != p.StatsSHA256 {
+				return fmt.Errorf("%s is not the statistics file of %s: its checksum differs", src, p.Path)
+			}
+		}
+		return bw.Flush()
+	})
+	return hex.EncodeToString(all.Sum(nil)), err
+}

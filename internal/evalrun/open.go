@@ -1,0 +1,372 @@
+package evalrun
+
+import (
+	"errors"
+	"fmt"
+	"hash"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/train"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/search"
+)
+
+// Options are what a face adds to a run.
+type Options struct {
+	// Refuse, unless the spec says Force, is asked before the run writes
+	// over a file that is not its own: it returns an error when what path
+	// holds would be lost (train.Options.Refuse). Nil refuses any file
+	// that is not empty.
+	Refuse func(path, flag, want string) error
+	// Getenv reads the job array's index of --shard auto (os.Getenv when
+	// nil).
+	Getenv func(string) string
+}
+
+// A Run is an evaluation opened: its settings, checked, its files
+// claimed, its weights loaded, and what an earlier run of it left.
+type Run struct {
+	Spec Spec
+	Compiled
+	Loaded
+	// Result holds what is evaluated (its evaluation fields, and with
+	// --out the games, the shard and the build): what the result file
+	// records, and eval prints.
+	Result evalresult.Result
+	// Progress is the progress record beside --out; Prior the games an
+	// earlier run finished (continued after them), Done set when Prior is
+	// a finished result of this evaluation: nothing to play.
+	Progress string
+	Prior    *evalresult.Progress
+	Done     bool
+
+	partial    string
+	weightsSum string      // the weights file's checksum (netfile.FileSum), with --out
+	replace    bool        // a result is at --out: replaced only by a rerun of its evaluation
+	loadStat   os.FileInfo // the weights file when it was hashed
+	hash       hash.Hash   // the checksum of the statistics lines Prior records
+	statsSrc   string      // where those lines are
+	started    time.Time
+	releases   []func()
+}
+
+// Open readies the evaluation s describes, given naming the fields the
+// user set: every setting checked (Complete, Validate, then what the
+// weights file decides), --out and --stats checked and locked, the
+// weights loaded, and what an earlier run left at --out decided on (the
+// table beside Rule). The error of a setting that cannot work is a
+// *train.FieldError. Close releases what Open took.
+func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
+	if given == nil {
+		given = train.Given{}
+	}
+	s.Complete(given)
+	c, err := s.Validate(given, opt.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	r = &Run{Spec: s, Compiled: c, started: time.Now()}
+	defer func() {
+		if err != nil {
+			r.Close()
+			r = nil
+		}
+	}()
+	if r.Game, err = s.GameOf(given); err != nil {
+		return r, err
+	}
+	g := r.Game
+	if s.Out != "" {
+		if err := r.claimOut(opt); err != nil {
+			return r, err
+		}
+	}
+	if s.Stats != "" {
+		if !g.StatsFile {
+			return r, bad("stats", " writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
+		}
+		// Without --out (nothing to continue from) a file there is refused
+		// at once unless force, as any output; with --out once resume knows
+		// whether it is this evaluation's.
+		r.partial = partialName(s.Stats)
+		if err := r.claim(s.Stats, "stats", "stats", s.Force || s.Out != "", opt); err != nil {
+			return r, err
+		}
+	}
+	if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
+		return r, err
+	}
+	r.Search.Kind = r.Kind
+	if s.Interleave > 1 && (!g.Interleaves || !games.Greedy(r.Search) || s.Downgrade != 0) {
+		return r, bad("interleave", " %d: only greedy play of 2048 (--depth 1, no --move-time or --downgrade, after-state weights) plays several games in turn", s.Interleave)
+	}
+	search := s.DescribeSearch(g.Move)
+	if r.Net.Compact() {
+		search += ", 16-bit weights"
+	}
+	r.Result = evalresult.Result{Game: g.Name, Network: r.Net.Spec().String(), NetworkText: DescribeNetwork(r.Net.Spec()), Weights: s.Load,
+		Trained: r.Header.Episodes, Learner: r.Kind.String(), Seed: c.Seed, Depth: r.Search.Depth, MoveTime: time.Duration(s.MoveTime).Seconds(),
+		Cache: int64(s.Cache), Search: search, Threads: ThreadCount(s.Threads)}
+	return r, r.checkRerun(opt)
+}
+
+// Close releases the files Open claimed and frees the weights.
+func (r *Run) Close() {
+	for i := len(r.releases) - 1; i >= 0; i-- {
+		r.releases[i]()
+	}
+	r.releases = nil
+	if r.Net != nil {
+		r.Net.Free()
+		r.Net = nil
+	}
+}
+
+// NewTable is the transposition table the run's searches share, nil for
+// greedy play.
+func (r *Run) NewTable() *search.Table {
+	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
+		return search.NewTable(int64(r.Spec.Cache))
+	}
+	return nil
+}
+
+// claimOut locks --out and its progress record and, unless force, refuses
+// a file there that is not an evaluation result; a result there is
+// compared with the evaluation once it is known (checkRerun). It hashes
+// the weights, to record them in the result.
+func (r *Run) claimOut(opt Options) error {
+	s := &r.Spec
+	r.Progress = ProgressName(s.Out)
+	if err := safefile.Check(r.Progress); err != nil {
+		return bad("out", ": its progress record %v", err)
+	}
+	var err error
+	if r.replace, err = r.claimResult(s.Out, "out", s.Force, opt); err != nil {
+		return err
+	}
+	lock, err := safefile.Acquire(r.Progress)
+	if err != nil {
+		return err
+	}
+	r.releases = append(r.releases, sync.OnceFunc(lock.Release))
+	r.loadStat, _ = os.Stat(s.Load)
+	sum, err := netfile.FileSum(s.Load)
+	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
+		return fmt.Errorf("cannot read %s: %v", s.Load, safefile.UnwrapPath(err))
+	}
+	r.weightsSum = sum
+	return nil
+}
+
+// claim readies path for a run that writes it: the path checked, locked
+// against a second writer (stale temporary files of a killed one removed)
+// and, unless force, refused when it holds something replacing it would
+// lose (opt.Refuse; key names the setting, want what is written).
+func (r *Run) claim(path, key, want string, force bool, opt Options) error {
+	release, err := ClaimOutput(path, key, want, force, opt.Refuse)
+	if err == nil {
+		r.releases = append(r.releases, release)
+	}
+	return err
+}
+
+// ClaimOutput readies path, which the setting key names, for a command
+// that writes it once at the end (Run.claim); release frees the lock.
+func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
+	if err := safefile.Check(path); err != nil {
+		return nil, bad(key, ": %v", err)
+	}
+	lock, err := safefile.Acquire(path)
+	if err != nil {
+		return nil, err
+	}
+	if !force {
+		if err := refuseFile(path, key, want, refuse); err != nil {
+			lock.Release()
+			return nil, err
+		}
+	}
+	return lock.Release, nil
+}
+
+// refuseFile asks refuse, or refuses any file that is not empty.
+func refuseFile(path, key, want string, refuse func(path, flag, want string) error) error {
+	if refuse != nil {
+		return refuse(path, key, want)
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("%s is not empty; not overwriting it (choose another --%s, or --force to replace it)", path, key)
+	}
+	return nil
+}
+
+// claimResult locks the result file path (the setting key) and, unless
+// force, refuses a file there that is not an evaluation result; replace
+// says a result is there, to be replaced only by a rerun of its
+// evaluation (refuseResult).
+func (r *Run) claimResult(path, key string, force bool, opt Options) (replace bool, err error) {
+	release, replace, err := claimResult(path, key, force, opt.Refuse)
+	if err == nil {
+		r.releases = append(r.releases, release)
+	}
+	return replace, err
+}
+
+func claimResult(path, key string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
+	release, err = ClaimOutput(path, key, "result", true, refuse)
+	if err != nil || force {
+		return release, false, err
+	}
+	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
+		return release, true, nil
+	}
+	if err := refuseFile(path, key, "result", refuse); err != nil {
+		release()
+		return nil, false, err
+	}
+	return release, false, nil
+}
+
+// refuseResult refuses to replace the result file at path unless it holds
+// the result of the evaluation of next (a rerun, which gives the same
+// counts), which it returns.
+func refuseResult(path, key string, next *evalresult.Result) (evalresult.Result, error) {
+	hint := "choose another --" + key + ", or --force to replace it"
+	prev, err := evalresult.Read(path)
+	if err != nil {
+		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
+	}
+	if d := evalresult.Rerun(&prev, next); d != "" {
+		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+	}
+	return prev, nil
+}
+
+// checkRerun, before any game, checks that the weights were not replaced
+// while they were hashed and loaded, and decides what an earlier run of
+// the evaluation left at --out: a result of another evaluation is
+// refused, a finished one of this evaluation is done, and a progress
+// record is continued (resume).
+func (r *Run) checkRerun(opt Options) error {
+	s := &r.Spec
+	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
+		(!os.SameFile(fi, r.loadStat) || fi.Size() != r.loadStat.Size() || !fi.ModTime().Equal(r.loadStat.ModTime())) {
+		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", s.Load)
+	}
+	if s.Out == "" {
+		return nil
+	}
+	b := buildinfo.Current()
+	r.Result.Build, r.Result.WeightsSum = &b, r.weightsSum
+	r.Result.GamesTotal, r.Result.ShardK, r.Result.ShardN, r.Result.First = s.Games, r.Shard.K, r.Shard.N, r.First
+	return r.resume(opt)
+}
+
+// GameOfFile is the game name names when given or, when not, the one the
+// weights file load names (the default game when neither does; a
+// reference-format file names none). A game the file names that this
+// td2048 does not know is the file's error, not a usage error.
+func GameOfFile(name string, given bool, load string) (*games.Game, error) {
+	if !given {
+		if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" {
+			g, err := games.Lookup(h.Game)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", load, err)
+			}
+			return g, nil
+		}
+	}
+	g, err := games.Lookup(name)
+	if err != nil {
+		return nil, bad("game", ": %v", err)
+	}
+	return g, nil
+}
+
+// Load loads weights for game g (td2048's format, the course demo's
+// 2048.bin or TDL2048+'s .w, told apart by content), held as w says
+// (netfile.LoadPlay): the file must be g's, its network and learner ones
+// g can use. It returns the learner, and a note for people when the
+// weights are not held as asked.
+func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
+	net, h, note, err := netfile.LoadPlay(path, w)
+	if errors.Is(err, os.ErrNotExist) {
+		train := "td2048 train"
+		if g.Name != games.Default {
+			train += " --game " + g.Name
+		}
+		return nil, h, 0, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
+	}
+	if err != nil {
+		return nil, h, 0, "", ReadError(path, err)
+	}
+	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
+		net.Free()
+		return nil, h, 0, "", err
+	}
+	// A network the game cannot play (a staged one read from a .w without
+	// its thresholds, say) is refused by every face alike.
+	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+		net.Free()
+		return nil, h, 0, "", err
+	}
+	err = g.CheckSpec(net.Spec())
+	kind, kerr := learn.ParseKind(h.Learner)
+	if err == nil {
+		err = kerr
+	}
+	if err == nil {
+		err = g.CheckLearner(kind)
+	}
+	if err != nil {
+		net.Free()
+		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
+	}
+	return net, h, kind, note, nil
+}
+
+// ReadError words an error reading the weight file at path: an error of
+// the system's about the path as "cannot read PATH: cause"; the others
+// name the file already.
+func ReadError(path string, err error) error {
+	if c := safefile.UnwrapPath(err); c != err {
+		return fmt.Errorf("cannot read %s: %v", path, c)
+	}
+	return err
+}
+
+// DescribeNetwork is a network's one-line description, as eval prints it
+// and its result records it.
+func DescribeNetwork(spec ntuple.Spec) string {
+	var ps string
+	for i, p := range spec.Patterns {
+		if i > 0 {
+			ps += " "
+		}
+		ps += ntuple.PatternString(p)
+	}
+	iso := "8 isomorphisms"
+	if !spec.Iso {
+		iso = "no isomorphisms"
+	}
+	if th := spec.StageThresholds(); th != nil {
+		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
+	}
+	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
+}
+
+func mib(bytes int64) string {
+	if bytes >= 1<<20 {
+		return fmt.Sprintf("%d MiB", bytes>>20)
+	}
+	return fmt.Sprintf("%d KiB", (bytes+1023)>>10)
+}

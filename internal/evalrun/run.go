@@ -1,0 +1,514 @@
+package evalrun
+
+// An evaluation with --out (a shard, or the whole) records its finished
+// games as it goes, in a progress record beside its result file
+// (part-K.json.progress), so that the same command run again continues
+// from the first game not finished, and a finished one does nothing. Its
+// statistics file (Threes!' --stats) grows as NAME.partial and takes its
+// name only once every game is in it: an interrupted evaluation leaves no
+// file that looks finished.
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/td2048/td2048/evaluate"
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/evalresult"
+	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/learn"
+)
+
+// RecordEvery is how often a running evaluation records its finished
+// games, after the first one (recorded at once); an interrupt records them
+// too.
+const RecordEvery = 30 * time.Second
+
+// ProgressName is the progress record of the result file out.
+func ProgressName(out string) string { return out + ".progress" }
+
+// partialName is where the statistics file path grows until it is
+// finished: NAME.partial beside the file path names (links followed).
+func partialName(path string) string {
+	if real, err := safefile.Resolve(path); err == nil {
+		return real + ".partial"
+	}
+	return path + ".partial"
+}
+
+// resume decides, for the evaluation r.Result (its evaluation fields and
+// build set), what an earlier run left (the table beside Rule): a
+// finished result of this evaluation and build with its statistics file
+// intact (r.Done: nothing to play), or a record of the games it finished
+// (r.Prior: the run continues after them), or nothing (or force): all
+// games are played. Anything it cannot continue from is refused with one
+// line.
+func (r *Run) resume(opt Options) error {
+	s, next := &r.Spec, &r.Result
+	hint := "; not continuing from it (--force starts over)"
+	var prev *evalresult.Result // a result of this evaluation at --out
+	if !s.Force && r.replace {
+		res, err := refuseResult(s.Out, "out", next)
+		if err != nil {
+			return err
+		}
+		if r.intact(&res) {
+			r.Prior, r.Done = &evalresult.Progress{Done: res}, true
+			return nil
+		}
+		// Another build's, or its statistics file gone or other than
+		// asked: played again, and replaced.
+		prev = &res
+	}
+	p, err := evalresult.ReadProgress(r.Progress)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case s.Force:
+		// started over: the record and the statistics under way are replaced
+	case err != nil:
+		return fmt.Errorf("%v%s", err, hint)
+	default:
+		if err := r.continues(&p); err != nil {
+			return fmt.Errorf("%s%s", err, hint)
+		}
+		r.Prior = &p
+		return nil
+	}
+	if s.Stats != "" && !s.Force && !(prev != nil && NamesStats(s.Out, prev, s.Stats)) {
+		// A file at --stats that no result of this evaluation names.
+		return refuseFile(s.Stats, "stats", "stats", opt.Refuse)
+	}
+	return nil
+}
+
+// NamesStats reports whether prev, the result at out, names stats as its
+// statistics file: one a run of the same evaluation (or merge) may
+// replace.
+func NamesStats(out string, prev *evalresult.Result, stats string) bool {
+	return prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
+}
+
+// intact reports whether prev, a result of the evaluation r.Result, is
+// done: played by this build, with the statistics file asked for,
+// unchanged.
+func (r *Run) intact(prev *evalresult.Result) bool {
+	s := &r.Spec
+	if prev.Build == nil || !buildinfo.Same(*prev.Build, *r.Result.Build) {
+		return false
+	}
+	if !NamesStats(s.Out, prev, s.Stats) { // also without --stats
+		return s.Stats == "" && prev.Stats == ""
+	}
+	sum, err := evalresult.HashFile(s.Stats)
+	return err == nil && sum == prev.StatsSHA256
+}
+
+// continues checks that the record p is of the evaluation r.Result, by
+// this build, and that its statistics under way hold the lines it
+// records; r.hash then holds the checksum of those lines so far.
+func (r *Run) continues(p *evalresult.Progress) error {
+	d, next := &p.Done, &r.Result
+	if diff := evalresult.Rerun(d, next); diff != "" {
+		return fmt.Errorf("%s records the games of another evaluation (this one has %s)", r.Progress, diff)
+	}
+	if d.Build == nil || !buildinfo.Same(*d.Build, *next.Build) {
+		return fmt.Errorf("%s records games played by another build of td2048 (%s; this is %s): finish them with that build", r.Progress, DescribeBuild(d.Build), DescribeBuild(next.Build))
+	}
+	if d.Stats != r.relStats() {
+		return fmt.Errorf("%s records games with statistics file %q, not %q", r.Progress, d.Stats, r.relStats())
+	}
+	if r.Spec.Stats == "" {
+		return nil
+	}
+	// The lines under way are in NAME.partial, or, when a run was stopped
+	// as it finished, in NAME itself, whole.
+	src := r.partial
+	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+		if fi, err := os.Stat(r.Spec.Stats); err == nil && fi.Size() == p.StatsBytes {
+			src = r.Spec.Stats
+		}
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return fmt.Errorf("%s records %d games, but their statistics lines are gone: %v", r.Progress, d.Count, safefile.UnwrapPath(err))
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, p.StatsBytes))
+	if err != nil {
+		return err
+	}
+	if n != p.StatsBytes || hex.EncodeToString(h.Sum(nil)) != d.StatsSHA256 {
+		return fmt.Errorf("%s does not begin with the statistics lines of the %d games %s records", src, d.Count, r.Progress)
+	}
+	r.hash, r.statsSrc = h, src
+	return nil
+}
+
+// DescribeBuild names a build, or its absence.
+func DescribeBuild(b *buildinfo.Info) string {
+	if b == nil {
+		return "a td2048 that did not record its build"
+	}
+	return b.Describe()
+}
+
+// relStats is the statistics file as the result at --out names it:
+// relative to the result's folder (StatsName); "" without --stats.
+func (r *Run) relStats() string {
+	if r.Spec.Stats == "" {
+		return ""
+	}
+	return StatsName(r.Spec.Out, r.Spec.Stats)
+}
+
+// statsSink writes the statistics lines to the file under way, counting
+// them and keeping their checksum.
+type statsSink struct {
+	f *os.File
+	h hash.Hash
+	n int64
+}
+
+func (w *statsSink) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.h.Write(p[:n])
+	w.n += int64(n)
+	return n, err
+}
+
+// play is one run of the games: the statistics under way and the last
+// record.
+type play struct {
+	r      *Run
+	start  time.Time
+	sink   *statsSink
+	bw     *bufio.Writer
+	prior  games.Evaluation // the games earlier runs finished
+	wallMS int64            // earlier runs' time
+	kept   int              // games in the last record
+	keptAt time.Time
+	failed error // a record that could not be written
+	cancel context.CancelFunc
+}
+
+// Evaluate plays what is left of the evaluation (r.First, r.Count), tick
+// (when not nil) told the progress, and returns the evaluation of all its
+// games finished, earlier runs' included, and whether that is all of
+// them. A finished evaluation (r.Done) plays nothing. With --out it
+// records the games finished as it goes, and when interrupted (ctx
+// cancelled); once all are played, it saves the result (the statistics
+// file first).
+func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Evaluation, bool, error) {
+	s := &r.Spec
+	if r.Done {
+		// A run stopped after its result was written leaves its record.
+		os.Remove(r.Progress)
+		return EvalOf(&r.Prior.Done, r.Game), true, nil
+	}
+	cfg := games.EvalConfig{Net: r.Net, Search: r.Search, Table: r.NewTable(), Config: evaluateConfig(r, tick)}
+	p := &play{r: r, start: time.Now()}
+	if s.Out != "" && r.Prior == nil {
+		// Starting over (--force, or a result played again): an earlier
+		// record goes before the statistics under way are emptied.
+		if err := removeRecord(r.Progress); err != nil {
+			return games.Evaluation{}, false, err
+		}
+	}
+	if r.Prior != nil {
+		d := &r.Prior.Done
+		p.prior, p.wallMS, p.kept = EvalOf(d, r.Game), d.WallMS, d.Count
+		cfg.First, cfg.Games = r.First+d.Count, r.Count-d.Count
+	}
+	if s.Stats != "" {
+		if err := p.openStats(); err != nil {
+			return games.Evaluation{}, false, fmt.Errorf("--stats: %w", err)
+		}
+		defer p.sink.f.Close()
+		cfg.Stats = p.bw
+	}
+	ctx, p.cancel = context.WithCancel(ctx)
+	defer p.cancel()
+	cfg.Search.Stop = ctx.Done()
+	if s.Out != "" {
+		cfg.Done = p.done
+	}
+	ev, err := r.Game.Evaluate(ctx, cfg)
+	if err == nil {
+		err = p.failed
+	}
+	all, complete := AddEval(p.prior, ev), false
+	switch {
+	case err != nil:
+	case all.Block.Games < r.Count:
+		err = p.stop(&ev)
+	default:
+		complete, err = true, p.finish(&ev)
+	}
+	if err != nil && s.Out != "" && p.kept > 0 {
+		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, r.Progress, counted(p.kept, "finished game"), r.First+p.kept)
+	}
+	return all, complete, err
+}
+
+// counted is "n thing(s)".
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// EvalOf is the evaluation a result holds.
+func EvalOf(res *evalresult.Result, g *games.Game) games.Evaluation {
+	ev := games.Evaluation{Block: res.Block(), Moves: res.Moves, Elapsed: time.Duration(res.ElapsedMS) * time.Millisecond}
+	if g.StatsFile { // the course's statistics file comes with its summary's speeds
+		sp := res.Speed()
+		ev.Speed = &sp
+	}
+	return ev
+}
+
+// AddEval is the evaluation of a's games and then b's.
+func AddEval(a, b games.Evaluation) games.Evaluation {
+	a.Block.Merge(&b.Block)
+	a.Moves += b.Moves
+	a.Elapsed += b.Elapsed
+	if b.Speed != nil {
+		sp := *b.Speed
+		if a.Speed != nil {
+			sp.Add(a.Speed)
+		}
+		a.Speed = &sp
+	}
+	return a
+}
+
+// openStats opens the statistics file under way: a new one, or the one
+// an earlier run left, cut to the lines its record holds.
+func (p *play) openStats() error {
+	r := p.r
+	h, n := sha256.New(), int64(0)
+	if r.Prior != nil {
+		h, n = r.hash, r.Prior.StatsBytes
+		if r.statsSrc != r.partial { // stopped as it finished: NAME is whole
+			if err := os.Rename(r.statsSrc, r.partial); err != nil {
+				return err
+			}
+		}
+	}
+	f, err := os.OpenFile(r.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(n); err != nil { // lines written after the record
+		f.Close()
+		return err
+	}
+	if _, err := f.Seek(n, io.SeekStart); err != nil {
+		f.Close()
+		return err
+	}
+	p.sink = &statsSink{f: f, h: h, n: n}
+	p.bw = bufio.NewWriterSize(p.sink, 1<<20)
+	return nil
+}
+
+// done sees each finished game: the first is recorded at once, then
+// the games finished every RecordEvery.
+func (p *play) done(ev *games.Evaluation) {
+	if p.failed != nil || !p.keptAt.IsZero() && time.Since(p.keptAt) < RecordEvery {
+		return
+	}
+	if _, err := p.record(ev); err != nil {
+		p.failed = err
+		p.cancel()
+	}
+}
+
+// record writes the progress record of the earlier runs' games and ev's:
+// the statistics lines on disk first, so that it never counts a line that
+// is not there. It returns the result it recorded.
+func (p *play) record(ev *games.Evaluation) (evalresult.Result, error) {
+	res, err := p.result(ev)
+	if err != nil {
+		return res, err
+	}
+	pr := evalresult.Progress{Done: res}
+	if p.sink != nil {
+		pr.StatsBytes = p.sink.n
+	}
+	if err := evalresult.WriteProgress(p.r.Progress, pr); err != nil {
+		return res, err
+	}
+	p.kept, p.keptAt = res.Count, time.Now()
+	return res, nil
+}
+
+// result is the result of the earlier runs' games and ev's, with the
+// statistics lines flushed and synced.
+func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
+	r := p.r
+	res := r.Result
+	all := AddEval(p.prior, *ev)
+	if all.Speed != nil {
+		res.SetSpeed(all.Speed)
+	}
+	res.SetBlock(&all.Block)
+	el := ev.Elapsed // the evaluation's own time, once it has returned
+	if el == 0 {
+		el = time.Since(p.start)
+	}
+	res.ElapsedMS = p.prior.Elapsed.Milliseconds() + el.Milliseconds()
+	res.WallMS = p.wallMS + time.Since(r.started).Milliseconds()
+	if p.sink != nil {
+		if err := p.syncStats(); err != nil {
+			return res, err
+		}
+		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sink.h.Sum(nil))
+	}
+	return res, nil
+}
+
+// stop ends an interrupted run: its finished games recorded (or, without
+// --out, the statistics lines of those games left in NAME.partial).
+func (p *play) stop(ev *games.Evaluation) error {
+	r := p.r
+	if p.sink != nil {
+		if err := p.syncStats(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case p.prior.Block.Games+ev.Block.Games == 0:
+		if p.sink != nil {
+			os.Remove(r.partial) // nothing in it
+		}
+		return nil
+	case r.Spec.Out == "" || p.kept == p.prior.Block.Games+ev.Block.Games:
+		return nil
+	}
+	_, err := p.record(ev)
+	return err
+}
+
+// syncStats writes the statistics lines out to the file under way and
+// syncs it.
+func (p *play) syncStats() error {
+	if err := p.bw.Flush(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	if err := p.sink.f.Sync(); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	return nil
+}
+
+// finish saves a run that played every game: the statistics file takes
+// its name, then the result is written (a run stopped between the two
+// continues from its record, which counts every game), and the record
+// goes.
+func (p *play) finish(ev *games.Evaluation) error {
+	r, s := p.r, &p.r.Spec
+	var res evalresult.Result
+	var err error
+	switch {
+	case s.Out != "" && p.sink != nil && p.kept != r.Count:
+		res, err = p.record(ev) // the games' statistics lines counted before the file takes its name
+	case s.Out != "":
+		res, err = p.result(ev)
+	case p.sink != nil:
+		err = p.syncStats()
+	}
+	if err != nil {
+		return err
+	}
+	if p.sink != nil {
+		p.sink.f.Close() // Windows renames no open file
+		if err := rename(r.partial, s.Stats); err != nil {
+			return err
+		}
+	}
+	if s.Out == "" {
+		return nil
+	}
+	if err := evalresult.Write(s.Out, res); err != nil {
+		return err
+	}
+	return removeRecord(r.Progress)
+}
+
+// removeRecord removes the progress record at path, if there is one.
+func removeRecord(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// rename gives the finished statistics file its name: the file path names
+// (a link followed) is replaced, and the link stays.
+func rename(partial, path string) error {
+	real, err := safefile.Resolve(path)
+	if err != nil {
+		real = path
+	}
+	if err := os.Rename(partial, real); err != nil {
+		return fmt.Errorf("--stats: %w", err)
+	}
+	if d, err := os.Open(filepath.Dir(real)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// StatsFile is the statistics file of the evaluation: its name when
+// complete, else the file the finished games' lines are in.
+func (r *Run) StatsFile(complete bool) string {
+	if complete || r.Spec.Stats == "" {
+		return r.Spec.Stats
+	}
+	return r.partial
+}
+
+// Earlier is how many of the games an earlier run finished.
+func (r *Run) Earlier() int {
+	if r.Prior == nil {
+		return 0
+	}
+	return r.Prior.Done.Count
+}
+
+// Stopped says, for an interrupted evaluation of n games finished, where
+// it left them and how to continue.
+func (r *Run) Stopped(n int) string {
+	s := &r.Spec
+	switch {
+	case s.Out != "" && n == 0:
+		return " (none to record: the same command starts them again)"
+	case s.Out != "":
+		return fmt.Sprintf(" (recorded in %s: the same command continues at game %d)", r.Progress, r.First+n)
+	case s.Stats != "" && n > 0:
+		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", r.partial)
+	}
+	return " (not recorded: with --out FILE the games finished are recorded as they go, and the same command continues)"
+}
+
+// evaluateConfig is the evaluate.Config of the run's games.
+func evaluateConfig(r *Run, tick func(learn.Snapshot)) (c evaluate.Config) {
+	c.Downgrade, c.Games, c.First, c.Seed = r.Downgrade, r.Count, r.First, r.Seed
+	c.Threads, c.Interleave, c.Tick = r.GameThreads, r.Spec.Interleave, tick
+	return c
+}
