@@ -12,6 +12,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"unicode"
 )
 
 // Plain returns err, an error of json.Unmarshal or a json.Decoder, in
@@ -45,8 +46,8 @@ func Plain(err error) error {
 func typeError(e *json.UnmarshalTypeError) error {
 	want := kind(e.Type)
 	what := "the JSON value"
-	if e.Field != "" {
-		what = fmt.Sprintf("field %q", e.Field)
+	if f := jsonPath(e.Field); f != "" {
+		what = fmt.Sprintf("field %q", f)
 	}
 	if num, ok := strings.CutPrefix(e.Value, "number "); ok && isNumber(e.Type) {
 		if isInteger(e.Type) && (strings.ContainsAny(num, ".eE") || want != "a whole number" && strings.HasPrefix(num, "-")) {
@@ -55,6 +56,19 @@ func typeError(e *json.UnmarshalTypeError) error {
 		return fmt.Errorf("%s: %s is out of range", what, num)
 	}
 	return fmt.Errorf("%s: %s, want %s", what, article(e.Value), want)
+}
+
+// jsonPath is a field's path as the JSON names it: json's path without
+// the names of embedded Go structs ("Summary.avg" is "avg"), which the
+// JSON does not have (td2048's JSON keys are lower case).
+func jsonPath(field string) string {
+	var keep []string
+	for _, p := range strings.Split(field, ".") {
+		if p != "" && !unicode.IsUpper(rune(p[0])) {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, ".")
 }
 
 func isNumber(t reflect.Type) bool {

@@ -7,12 +7,16 @@ import (
 	"testing"
 )
 
+type Summary struct {
+	Avg float64 `json:"avg"`
+}
+
 type rec struct {
-	Avg   float64 `json:"avg"`
-	N     int     `json:"n"`
-	Seed  uint64  `json:"seed"`
-	Board string  `json:"board"`
-	Bag   []int   `json:"bag"`
+	Summary
+	N     int    `json:"n"`
+	Seed  uint64 `json:"seed"`
+	Board string `json:"board"`
+	Bag   []int  `json:"bag"`
 }
 
 func TestPlain(t *testing.T) {
