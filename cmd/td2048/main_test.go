@@ -253,7 +253,7 @@ func TestPathErrorsPlain(t *testing.T) {
 		}
 	}
 	// An empty name is a usage error, not a file that is missing.
-	for _, args := range [][]string{{"judge", ""}, {"sweep", "list", ""}, {"merge", ""}} {
+	for _, args := range [][]string{{"judge", ""}, {"plot", "-o", filepath.Join(dir, "e.png"), ""}, {"merge", ""}} {
 		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, "a file name given is empty") || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%q: exit %d, %q; want exit 2 and one line saying the name is empty", args, code, errs)
 		}

@@ -83,6 +83,9 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
 			return usagef("want list PLAN.toml, run PLAN.toml --task K, or report DIR|PLAN.toml")
 		}
+		if args[1] == "" {
+			return usagef("sweep %s: the plan's (or folder's) name is empty", args[0])
+		}
 		if args[0] != "run" && *task != "" {
 			return usagef("--task goes with sweep run")
 		}

@@ -59,6 +59,10 @@ seed = 4
 	oneLine(t, []string{"sweep", "run", plan}, 2, "needs --task")
 	oneLine(t, []string{"sweep", "run", plan, "--task", "auto"}, 2, "--task auto")
 	oneLine(t, []string{"sweep", "walk", plan}, 2, "want list")
+	// An empty name is refused; report read it as the working folder.
+	for _, sub := range []string{"list", "run", "report"} {
+		oneLine(t, []string{"sweep", sub, ""}, 2, "sweep "+sub+": the plan's (or folder's) name is empty")
+	}
 	os.WriteFile(plan, []byte("[grid]\nalpah = [1]\n"), 0o644)
 	oneLine(t, []string{"sweep", "list", plan}, 1, "alpah is not a training key")
 }
