@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/td2048/td2048/internal/jsonerr"
 )
 
 // A Summary is a statistics block as JSON, the one shape the metrics
@@ -131,7 +133,7 @@ func ReadLog(r io.Reader) ([]Record, error) {
 		}
 		var rec Record
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
-			return recs, fmt.Errorf("line %d: %w", n, err)
+			return recs, fmt.Errorf("line %d: not a record: %w", n, jsonerr.Plain(err))
 		}
 		if err := rec.Check(); err != nil {
 			return recs, fmt.Errorf("line %d: %w", n, err)

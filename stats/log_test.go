@@ -48,7 +48,10 @@ func TestLogRefused(t *testing.T) {
 		{`{"episodes":2000,"avg":-1,"max":200}`, "mean score -1 "},
 		{`{"episodes":2000,"avg":300,"max":200}`, "mean score 300 above the best score 200"},
 		{`{"episodes":2000,"games":-1}`, "negative"},
-		{`{"episodes":2000,"avg":1e999}`, "line 2"},
+		{`{"episodes":2000,"avg":1e999}`, `not a record: field "avg": 1e999 is out of range`},
+		{`{"episodes":2000,"avg":"x"}`, `not a record: field "avg": a string, want a number`},
+		{`{"episodes":2000.5}`, `field "episodes": 2000.5, want a whole number`},
+		{"td2048\x00\x01", "not a record: not valid JSON at byte 2"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			_, err := ReadLog(strings.NewReader(ok + "\n" + c.line + "\n"))

@@ -244,9 +244,9 @@ func run(args []string, e *env) int {
 	if c != nil && c != r {
 		name += " " + c.Name()
 	}
-	msg := err.Error()
+	msg, empty := plainPathError(err)
 	var ue usageError
-	usage := errors.As(err, &ue)
+	usage := errors.As(err, &ue) || empty
 	if strings.HasPrefix(msg, "unknown command") || strings.Contains(msg, "accepts 0 arg") {
 		// cobra's own messages: keep them to one line.
 		usage = true
@@ -258,4 +258,29 @@ func run(args []string, e *env) int {
 		return 2
 	}
 	return 1
+}
+
+// plainPathError is err's message with the system's words about a file
+// ("open X: no such file or directory", "read X: is a directory") put as
+// "cannot open X: no such file or directory", "cannot read X: is a
+// directory", once, whichever command read the file; empty is true when
+// the file name given was empty, a usage error.
+func plainPathError(err error) (msg string, empty bool) {
+	msg = err.Error()
+	var pe *os.PathError
+	if !errors.As(err, &pe) {
+		return msg, false
+	}
+	verb := map[string]string{"open": "open", "stat": "open", "lstat": "open", "read": "read", "write": "write"}[pe.Op]
+	sys := pe.Error()
+	i := strings.Index(msg, sys)
+	if verb == "" || i < 0 {
+		return msg, false
+	}
+	plain := fmt.Sprintf("cannot %s %s: %v", verb, pe.Path, pe.Err)
+	if pe.Path == "" {
+		plain = "a file name given is empty"
+	}
+	head := strings.TrimSuffix(msg[:i], pe.Path+": ") // "X: read X: ..." names X once
+	return head + plain + msg[i+len(sys):], pe.Path == ""
 }

@@ -229,3 +229,33 @@ func TestCommandLineConventions(t *testing.T) {
 		t.Errorf("unknown flag of td2048 itself: %d %q", code, errs)
 	}
 }
+
+// TestPathErrorsPlain: a file that is missing or a folder is said to be so
+// in the same words by every command that reads one, and named once, not
+// in the system's "open X: ..." or "X: read X: ...".
+func TestPathErrorsPlain(t *testing.T) {
+	dir := t.TempDir()
+	none := filepath.Join(dir, "none")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"judge", dir}, "td2048 judge: cannot read " + dir + ": "},
+		{[]string{"judge", none}, "td2048 judge: cannot open " + none + ": "},
+		{[]string{"merge", none}, "td2048 merge: cannot open " + none + ": "},
+		{[]string{"merge", dir}, "td2048 merge: cannot read " + dir + ": "},
+		{[]string{"plot", "-o", filepath.Join(dir, "c.png"), none}, "td2048 plot: cannot open " + none + ": "},
+		{[]string{"plot", "-o", filepath.Join(dir, "c.png"), dir}, "td2048 plot: cannot read " + dir + ": "},
+	} {
+		code, _, errs := runCmd(t, c.args...)
+		if code != 1 || !strings.HasPrefix(errs, c.want) || strings.Count(errs, "\n") != 1 || strings.Count(errs, dir) != 1 {
+			t.Errorf("%v: exit %d, %q; want exit 1 and one line starting %q, naming the file once", c.args, code, errs, c.want)
+		}
+	}
+	// An empty name is a usage error, not a file that is missing.
+	for _, args := range [][]string{{"judge", ""}, {"plot", "-o", filepath.Join(dir, "e.png"), ""}, {"merge", ""}} {
+		if code, _, errs := runCmd(t, args...); code != 2 || !strings.Contains(errs, "a file name given is empty") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%q: exit %d, %q; want exit 2 and one line saying the name is empty", args, code, errs)
+		}
+	}
+}

@@ -55,9 +55,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		if *maxSearches < 0 {
 			return usagef("--max-searches must not be negative")
 		}
+		if *addr == "" {
+			return usagef("--addr is empty: want HOST:PORT, like 127.0.0.1:8048 (:8048 for every interface)")
+		}
 		if *logPath != "" {
 			if _, err := os.Stat(*logPath); err != nil {
-				return fmt.Errorf("metrics log: %v", err) // before the weights, which may take a while
+				return fmt.Errorf("metrics log: %w", err) // before the weights, which may take a while
 			}
 		}
 		p.Complete(given)
@@ -82,7 +85,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		defer stop()
 		ln, err := net.Listen("tcp", *addr)
 		if err != nil {
-			return fmt.Errorf("listen: %v", err)
+			return listenError(*addr, err)
 		}
 		tcp, _ := ln.Addr().(*net.TCPAddr)
 		cfg.LoopbackOnly = tcp != nil && tcp.IP.IsLoopback()
@@ -107,4 +110,16 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		fmt.Fprintln(e.stdout, "stopped")
 		return nil
 	}
+}
+
+// listenError words a failure to listen on addr without the layers of
+// the net package ("listen tcp ...: bind: ...").
+func listenError(addr string, err error) error {
+	if oe, ok := err.(*net.OpError); ok {
+		err = oe.Err
+	}
+	if se, ok := err.(*os.SyscallError); ok {
+		err = se.Err
+	}
+	return fmt.Errorf("cannot listen on %s: %v", addr, err)
 }

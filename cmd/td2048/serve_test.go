@@ -67,8 +67,20 @@ func TestServeBadInvocations(t *testing.T) {
 	oneLine(t, []string{"serve", "--load", w, "--move-time", "0s"}, 2, "--move-time")
 	oneLine(t, []string{"serve", "--load", w, "--max-searches", "-1"}, 2, "--max-searches")
 	oneLine(t, []string{"serve", "--load", filepath.Join(dir, "none")}, 1, "not found")
-	oneLine(t, []string{"serve", "--load", w, "--log", filepath.Join(dir, "none.jsonl")}, 1, "metrics log")
-	oneLine(t, []string{"serve", "--load", w, "--addr", "127.0.0.1:99999"}, 1, "listen")
+	oneLine(t, []string{"serve", "--load", w, "--log", filepath.Join(dir, "none.jsonl")}, 1, "metrics log: cannot open "+filepath.Join(dir, "none.jsonl")+": ")
+	oneLine(t, []string{"serve", "--load", w, "--addr", "127.0.0.1:99999"}, 1, "cannot listen on 127.0.0.1:99999: ")
+	// An empty address would listen on every interface, at a random port.
+	oneLine(t, []string{"serve", "--load", w, "--addr", ""}, 2, "--addr is empty")
+	// A port taken: said once, without the net package's layers.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	oneLine(t, []string{"serve", "--load", w, "--addr", taken.Addr().String()}, 1, "cannot listen on "+taken.Addr().String()+": ")
+	if _, _, errs := runCmd(t, "serve", "--load", w, "--addr", taken.Addr().String()); strings.Contains(errs, "bind:") || strings.Contains(errs, "listen tcp") {
+		t.Errorf("taken port: %q", errs)
+	}
 	if code, _, _ := runCmd(t, "serve", "--nosuch"); code != 2 {
 		t.Errorf("bad flag: exit %d", code)
 	}

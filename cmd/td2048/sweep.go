@@ -83,6 +83,9 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
 			return usagef("want list PLAN.toml, run PLAN.toml --task K, or report DIR|PLAN.toml")
 		}
+		if args[1] == "" {
+			return usagef("sweep %s: the plan's (or folder's) name is empty", args[0])
+		}
 		if args[0] != "run" && *task != "" {
 			return usagef("--task goes with sweep run")
 		}
@@ -360,7 +363,8 @@ func sweepReport(arg, figure string, e *env) error {
 			_, n := p.Done.Shard().Games(p.Done.GamesTotal)
 			state = fmt.Sprintf("evaluating (%d of %d games)", p.Done.Count, n)
 		}
-		if res, err := evalresult.Read(filepath.Join(td, "eval.json")); err == nil {
+		res, evalErr := evalresult.Read(filepath.Join(td, "eval.json"))
+		if evalErr == nil {
 			b := res.Block()
 			state, evalAvg = "done", stats.Num(b.Avg())
 			done++
@@ -372,6 +376,11 @@ func sweepReport(arg, figure string, e *env) error {
 			failed++
 		} else if mark == stoppedMark {
 			state += ", stopped"
+		} else if !errors.Is(evalErr, os.ErrNotExist) {
+			// The evaluation was written whole, then damaged: not a
+			// task still training.
+			state = "eval.json does not read: remove it to evaluate again"
+			damaged++
 		}
 		if unread {
 			state += ", task.json does not parse"
@@ -387,7 +396,7 @@ func sweepReport(arg, figure string, e *env) error {
 		fmt.Fprintf(e.stdout, "%d tasks failed, each state saying why (the last line of its train.txt): run them again once the cause is fixed\n", failed)
 	}
 	if damaged > 0 {
-		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
+		fmt.Fprintf(e.stdout, "%d task folders hold a task.json or eval.json that does not read\n", damaged)
 	}
 	if figure == "none" || len(series) == 0 {
 		return nil

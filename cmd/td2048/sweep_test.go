@@ -59,6 +59,10 @@ seed = 4
 	oneLine(t, []string{"sweep", "run", plan}, 2, "needs --task")
 	oneLine(t, []string{"sweep", "run", plan, "--task", "auto"}, 2, "--task auto")
 	oneLine(t, []string{"sweep", "walk", plan}, 2, "want list")
+	// An empty name is refused; report read it as the working folder.
+	for _, sub := range []string{"list", "run", "report"} {
+		oneLine(t, []string{"sweep", sub, ""}, 2, "sweep "+sub+": the plan's (or folder's) name is empty")
+	}
 	os.WriteFile(plan, []byte("[grid]\nalpah = [1]\n"), 0o644)
 	oneLine(t, []string{"sweep", "list", plan}, 1, "alpah is not a training key")
 }
@@ -119,8 +123,14 @@ games = 5
 	}
 	os.WriteFile(filepath.Join(task, "task.json"), []byte("{half"), 0o644)
 	code, out, _ := runCmd(t, "sweep", "report", filepath.Join(dir, "zero"), "--plot", "none")
-	if code != 0 || !strings.Contains(out, "task.json does not parse") || !strings.Contains(out, "1 of 1 tasks done") || !strings.Contains(out, "1 task folders hold a task.json that does not parse") {
+	if code != 0 || !strings.Contains(out, "task.json does not parse") || !strings.Contains(out, "1 of 1 tasks done") || !strings.Contains(out, "1 task folders hold a task.json or eval.json that does not read") {
 		t.Errorf("report of a task with a damaged task.json:\n%s", out)
+	}
+	// A damaged evaluation is said, not taken for a task still training.
+	os.WriteFile(filepath.Join(task, "eval.json"), []byte("{half"), 0o644)
+	code, out, _ = runCmd(t, "sweep", "report", filepath.Join(dir, "zero"), "--plot", "none")
+	if code != 0 || strings.Contains(out, "training") || !strings.Contains(out, "eval.json does not read: remove it to evaluate again") || !strings.Contains(out, "0 of 1 tasks done") {
+		t.Errorf("report of a task with a damaged eval.json:\n%s", out)
 	}
 }
 

@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/td2048/td2048/internal/buildinfo"
+	"github.com/td2048/td2048/internal/jsonerr"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/stats"
 )
@@ -232,7 +233,7 @@ func decode(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("not %s: %w", what, err)
+		return fmt.Errorf("not %s: %w", what, jsonerr.Plain(err))
 	}
 	if dec.More() {
 		return fmt.Errorf("not %s: data after the object", what)

@@ -317,6 +317,16 @@ func TestEncodeDecode(t *testing.T) {
 	if _, err := Decode(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "checksum") {
 		t.Errorf("changed seed: %v", err)
 	}
+	// A file cut short or not JSON is said to be so in plain words.
+	for in, want := range map[string]string{
+		buf.String()[:buf.Len()/2]: "not an evaluation result: the JSON ends early (cut short?)",
+		"td2048\n{}":               "not an evaluation result: not valid JSON at byte 2",
+		"[1]":                      "not an evaluation result: the JSON value: a list, want an object",
+	} {
+		if _, err := Decode(strings.NewReader(in)); err == nil || err.Error() != want {
+			t.Errorf("Decode(%.40q): %v, want %s", in, err, want)
+		}
+	}
 	for _, in := range []string{"", "{}", `{"format":"x"}`, "[1]", buf.String() + "{}"} {
 		if _, err := Decode(strings.NewReader(in)); err == nil {
 			t.Errorf("Decode(%.40q) accepted", in)

@@ -16,6 +16,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/td2048/td2048/internal/jsonerr"
 )
 
 // ServeHTTP checks the host, sets the headers every answer carries and
@@ -178,14 +180,10 @@ func decode(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.EOF):
+		if errors.Is(err, io.EOF) {
 			return badRequest("the body is empty: want a JSON object")
-		case errors.As(err, &typeErr) && typeErr.Field != "":
-			return badRequest("field %q: want %s", typeErr.Field, typeErr.Type)
 		}
-		return badRequest("bad JSON: %v", err)
+		return badRequest("bad JSON: %v", jsonerr.Plain(err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return badRequest("bad JSON: data after the object")

@@ -129,6 +129,25 @@ func TestValidation(t *testing.T) {
 		code, body, h := call(t, s, c.method, c.path, c.body)
 		jsonErr(t, c.name, code, body, h, c.code, c.want)
 	}
+	// A body that is not the object wanted is answered in plain words:
+	// no Go type, no words of encoding/json.
+	for _, c := range []struct{ name, path, body, want string }{
+		{"a list", "/api/new", `[]`, "a list, want an object"},
+		{"a string", "/api/new", `"x"`, "a string, want an object"},
+		{"bare NaN", "/api/hint", `{"board":"` + good + `","depth":NaN}`, "not valid JSON at byte"},
+		{"cut short", "/api/new", `{`, "ends early"},
+		{"unknown field", "/api/new", `{"foo":1}`, `unknown field "foo"`},
+		{"seed a string", "/api/move", `{"board":"` + good + `","dir":"up","seed":"1"}`, `field "seed": a string, want a whole number, 0 or more`},
+		{"bag of halves", "/api/hint", `{"board":"` + good + `","bag":[1.5]}`, `field "bag": 1.5, want a whole number`},
+	} {
+		code, body, h := call(t, s, "POST", c.path, c.body)
+		jsonErr(t, c.name, code, body, h, 400, c.want)
+		for _, leak := range []string{"json:", "Go ", "web.", "uint64", "invalid character", "looking for"} {
+			if strings.Contains(body, leak) {
+				t.Errorf("%s: %s names %q", c.name, body, leak)
+			}
+		}
+	}
 	// An empty JSON body with the right type.
 	r := httptest.NewRequest("POST", "/api/new", strings.NewReader(""))
 	r.Header.Set("Content-Type", "application/json")
