@@ -361,10 +361,11 @@ func DescribeNetwork(spec ntuple.Spec) string {
 	if th := spec.StageThresholds(); th != nil {
 		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
 	}
-	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
+	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, MiB(int64(spec.Weights())*4))
 }
 
-func mib(bytes int64) string {
+// MiB is a memory size in MiB, or in KiB (rounded up) below 1 MiB.
+func MiB(bytes int64) string {
 	if bytes >= 1<<20 {
 		return fmt.Sprintf("%d MiB", bytes>>20)
 	}
