@@ -97,9 +97,11 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		// at once unless force, as any output; with --out once resume knows
 		// whether it is this evaluation's.
 		r.partial = partialName(s.Stats)
-		if err := r.claim(s.Stats, "stats", "stats", s.Force || s.Out != "", opt); err != nil {
+		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
+		if err != nil {
 			return r, err
 		}
+		r.releases = append(r.releases, release)
 	}
 	if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
 		return r, err
@@ -149,10 +151,11 @@ func (r *Run) claimOut(opt Options) error {
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}
-	var err error
-	if r.replace, err = r.claimResult(s.Out, "out", s.Force, opt); err != nil {
+	release, replace, err := claimResult(s.Out, "out", s.Force, opt.Refuse)
+	if err != nil {
 		return err
 	}
+	r.replace, r.releases = replace, append(r.releases, release)
 	lock, err := safefile.Acquire(r.Progress)
 	if err != nil {
 		return err
@@ -167,20 +170,12 @@ func (r *Run) claimOut(opt Options) error {
 	return nil
 }
 
-// claim readies path for a run that writes it: the path checked, locked
-// against a second writer (stale temporary files of a killed one removed)
-// and, unless force, refused when it holds something replacing it would
-// lose (opt.Refuse; key names the setting, want what is written).
-func (r *Run) claim(path, key, want string, force bool, opt Options) error {
-	release, err := ClaimOutput(path, key, want, force, opt.Refuse)
-	if err == nil {
-		r.releases = append(r.releases, release)
-	}
-	return err
-}
-
 // ClaimOutput readies path, which the setting key names, for a command
-// that writes it once at the end (Run.claim); release frees the lock.
+// that writes it once at the end: the path checked, locked against a
+// second writer (stale temporary files of a killed one removed) and,
+// unless force, refused when it holds something replacing it would lose
+// (refuse, nil for refuseFile's rule; want is what is written). release
+// frees the lock.
 func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, bad(key, ": %v", err)
@@ -213,14 +208,6 @@ func refuseFile(path, key, want string, refuse func(path, flag, want string) err
 // force, refuses a file there that is not an evaluation result; replace
 // says a result is there, to be replaced only by a rerun of its
 // evaluation (refuseResult).
-func (r *Run) claimResult(path, key string, force bool, opt Options) (replace bool, err error) {
-	release, replace, err := claimResult(path, key, force, opt.Refuse)
-	if err == nil {
-		r.releases = append(r.releases, release)
-	}
-	return replace, err
-}
-
 func claimResult(path, key string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
 	release, err = ClaimOutput(path, key, "result", true, refuse)
 	if err != nil || force {
