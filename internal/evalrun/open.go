@@ -23,8 +23,8 @@ import (
 type Options struct {
 	// Refuse, unless the spec says Force, is asked before the run writes
 	// over a file that is not its own: it returns an error when what path
-	// holds would be lost (train.Options.Refuse). Nil refuses any file
-	// that is not empty.
+	// holds would be lost (train.Options.Refuse). Nil is
+	// train.RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
 	// Getenv reads the job array's index of --shard auto (os.Getenv when
 	// nil).
@@ -193,15 +193,12 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 	return lock.Release, nil
 }
 
-// refuseFile asks refuse, or refuses any file that is not empty.
+// refuseFile asks refuse, or train.RefuseNonEmpty when it is nil.
 func refuseFile(path, key, want string, refuse func(path, flag, want string) error) error {
-	if refuse != nil {
-		return refuse(path, key, want)
+	if refuse == nil {
+		refuse = train.RefuseNonEmpty
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		return fmt.Errorf("%s is not empty; not overwriting it (choose another --%s, or --force to replace it)", path, key)
-	}
-	return nil
+	return refuse(path, key, want)
 }
 
 // claimResult locks the result file path (the setting key) and, unless

@@ -19,7 +19,7 @@ type Options struct {
 	// over a file that is not its own (its checkpoint, its log): it returns
 	// an error when what path holds would be lost. flag is the setting
 	// that names the file, want what the run writes there: "weights",
-	// "log" or "image". Nil refuses any file that is not empty.
+	// "log" or "image". Nil is RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
 }
 
@@ -222,7 +222,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	}
 	refuse := opt.Refuse
 	if refuse == nil {
-		refuse = refuseAny
+		refuse = RefuseNonEmpty
 	}
 	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.loads()) {
 		if err := refuse(s.Save, "save", "weights"); err != nil {
@@ -240,8 +240,9 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	return nil
 }
 
-// refuseAny refuses to write over a file that is not empty.
-func refuseAny(path, flag, _ string) error {
+// RefuseNonEmpty refuses to write over a file that is not empty: the
+// rule of a run whose Options name no Refuse.
+func RefuseNonEmpty(path, flag, _ string) error {
 	head, err := safefile.Sniff(path, 1)
 	if err != nil {
 		return fmt.Errorf("--%s %s: %w", flag, path, err)
