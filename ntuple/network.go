@@ -315,21 +315,11 @@ func (n *Network) Optimistic(v float64) {
 // Free releases the weight memory now instead of when the network is
 // garbage. The network must not be used afterwards.
 func (n *Network) Free() {
-	if n.free != nil {
-		n.free()
-		n.free = nil
-	}
-	if n.freeEA != nil {
-		n.freeEA()
-		n.freeEA = nil
-	}
-	if n.freeP != nil {
-		n.freeP()
-		n.freeP = nil
-	}
-	if n.freeH != nil {
-		n.freeH()
-		n.freeH = nil
+	for _, free := range []*func(){&n.free, &n.freeEA, &n.freeP, &n.freeH} {
+		if *free != nil {
+			(*free)()
+			*free = nil
+		}
 	}
 	n.w, n.ea, n.p, n.h = nil, nil, nil, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
@@ -35,7 +36,7 @@ func describeWeights(net *ntuple.Network) string {
 	for k := range net.StageCount() {
 		b = max(b, net.ValueBound(k))
 	}
-	return fmt.Sprintf("16-bit, a scale a table, %s (each value within %.3g of the float32 weights')", mib(2*int64(net.Spec().Weights())), b)
+	return fmt.Sprintf("16-bit, a scale a table, %s (each value within %.3g of the float32 weights')", evalrun.MiB(2*int64(net.Spec().Weights())), b)
 }
 
 // writeNotes prints, a line each, the note of loading net (loadFor)

@@ -7,6 +7,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/plot"
 )
 
@@ -54,7 +55,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		if *labels != "" {
 			names = strings.Split(*labels, ",")
 			if len(names) != len(args) {
-				return usagef("--label has %s for %s", counted(len(names), "label"), counted(len(args), "log"))
+				return usagef("--label has %s for %s", evalrun.Counted(len(names), "label"), evalrun.Counted(len(args), "log"))
 			}
 		}
 		var series []plot.Series
@@ -90,15 +91,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		for _, s := range series {
 			blocks += len(s.Records)
 		}
-		fmt.Fprintf(e.stdout, "%s: %s, %s\n", *out, counted(len(series), "log"), counted(blocks, "block"))
+		fmt.Fprintf(e.stdout, "%s: %s, %s\n", *out, evalrun.Counted(len(series), "log"), evalrun.Counted(blocks, "block"))
 		return nil
 	}
-}
-
-// counted is n of a noun, plural but for one: "1 log", "2 logs".
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

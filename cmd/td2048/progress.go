@@ -292,10 +292,3 @@ func rate(moves int64, d time.Duration) string {
 	}
 	return fmt.Sprintf("%.0f", r)
 }
-
-func mib(bytes int64) string {
-	if bytes >= 1<<20 {
-		return fmt.Sprintf("%d MiB", bytes>>20)
-	}
-	return fmt.Sprintf("%d KiB", (bytes+1023)>>10)
-}

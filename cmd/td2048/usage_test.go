@@ -295,7 +295,7 @@ func TestCacheSizeMessage(t *testing.T) {
 	}
 	var b evalrun.ByteSize
 	size := fmt.Sprintf("%dM", total/2>>20+1)
-	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, mib(total/2), mib(total))
+	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, evalrun.MiB(total/2), evalrun.MiB(total))
 	if err := b.Set(size); err == nil || err.Error() != want {
 		t.Errorf("--cache %s: %v, want %q", size, err, want)
 	}

@@ -23,8 +23,8 @@ import (
 type Options struct {
 	// Refuse, unless the spec says Force, is asked before the run writes
 	// over a file that is not its own: it returns an error when what path
-	// holds would be lost (train.Options.Refuse). Nil refuses any file
-	// that is not empty.
+	// holds would be lost (train.Options.Refuse). Nil is
+	// train.RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
 	// Getenv reads the job array's index of --shard auto (os.Getenv when
 	// nil).
@@ -97,9 +97,11 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		// at once unless force, as any output; with --out once resume knows
 		// whether it is this evaluation's.
 		r.partial = partialName(s.Stats)
-		if err := r.claim(s.Stats, "stats", "stats", s.Force || s.Out != "", opt); err != nil {
+		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
+		if err != nil {
 			return r, err
 		}
+		r.releases = append(r.releases, release)
 	}
 	if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
 		return r, err
@@ -152,10 +154,11 @@ func (r *Run) claimOut(opt Options) error {
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}
-	var err error
-	if r.replace, err = r.claimResult(s.Out, "out", s.Force, opt); err != nil {
+	release, replace, err := claimResult(s.Out, "out", s.Force, opt.Refuse)
+	if err != nil {
 		return err
 	}
+	r.replace, r.releases = replace, append(r.releases, release)
 	lock, err := safefile.Acquire(r.Progress)
 	if err != nil {
 		return err
@@ -170,20 +173,12 @@ func (r *Run) claimOut(opt Options) error {
 	return nil
 }
 
-// claim readies path for a run that writes it: the path checked, locked
-// against a second writer (stale temporary files of a killed one removed)
-// and, unless force, refused when it holds something replacing it would
-// lose (opt.Refuse; key names the setting, want what is written).
-func (r *Run) claim(path, key, want string, force bool, opt Options) error {
-	release, err := ClaimOutput(path, key, want, force, opt.Refuse)
-	if err == nil {
-		r.releases = append(r.releases, release)
-	}
-	return err
-}
-
 // ClaimOutput readies path, which the setting key names, for a command
-// that writes it once at the end (Run.claim); release frees the lock.
+// that writes it once at the end: the path checked, locked against a
+// second writer (stale temporary files of a killed one removed) and,
+// unless force, refused when it holds something replacing it would lose
+// (refuse, nil for refuseFile's rule; want is what is written). release
+// frees the lock.
 func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, bad(key, ": %v", err)
@@ -201,29 +196,18 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 	return lock.Release, nil
 }
 
-// refuseFile asks refuse, or refuses any file that is not empty.
+// refuseFile asks refuse, or train.RefuseNonEmpty when it is nil.
 func refuseFile(path, key, want string, refuse func(path, flag, want string) error) error {
-	if refuse != nil {
-		return refuse(path, key, want)
+	if refuse == nil {
+		refuse = train.RefuseNonEmpty
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		return fmt.Errorf("%s is not empty; not overwriting it (choose another --%s, or --force to replace it)", path, key)
-	}
-	return nil
+	return refuse(path, key, want)
 }
 
 // claimResult locks the result file path (the setting key) and, unless
 // force, refuses a file there that is not an evaluation result; replace
 // says a result is there, to be replaced only by a rerun of its
 // evaluation (refuseResult).
-func (r *Run) claimResult(path, key string, force bool, opt Options) (replace bool, err error) {
-	release, replace, err := claimResult(path, key, force, opt.Refuse)
-	if err == nil {
-		r.releases = append(r.releases, release)
-	}
-	return replace, err
-}
-
 func claimResult(path, key string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
 	release, err = ClaimOutput(path, key, "result", true, refuse)
 	if err != nil || force {
@@ -364,10 +348,11 @@ func DescribeNetwork(spec ntuple.Spec) string {
 	if th := spec.StageThresholds(); th != nil {
 		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
 	}
-	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
+	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, MiB(int64(spec.Weights())*4))
 }
 
-func mib(bytes int64) string {
+// MiB is a memory size in MiB, or in KiB (rounded up) below 1 MiB.
+func MiB(bytes int64) string {
 	if bytes >= 1<<20 {
 		return fmt.Sprintf("%d MiB", bytes>>20)
 	}

@@ -257,13 +257,13 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		complete, err = true, p.finish(&ev)
 	}
 	if err != nil && s.Out != "" && p.kept > 0 {
-		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, r.Progress, counted(p.kept, "finished game"), r.First+p.kept)
+		err = fmt.Errorf("%w; %s keeps %s: the same command continues at game %d", err, r.Progress, Counted(p.kept, "finished game"), r.First+p.kept)
 	}
 	return all, complete, err
 }
 
-// counted is "n thing(s)".
-func counted(n int, thing string) string {
+// Counted is n of a noun, plural but for one: "1 log", "2 logs".
+func Counted(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}

@@ -313,7 +313,7 @@ func (b *ByteSize) Set(s string) error {
 		return fmt.Errorf("size %q: want bytes like 256M, 1G or 0", s)
 	}
 	if total := train.PhysicalMemory(); total > 0 && v*mult > total/2 {
-		return fmt.Errorf("size %s: at most %s, half of this machine's memory of %s", s, mib(total/2), mib(total))
+		return fmt.Errorf("size %s: at most %s, half of this machine's memory of %s", s, MiB(total/2), MiB(total))
 	}
 	*b = ByteSize(v * mult)
 	return nil

@@ -194,7 +194,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 			if v.Load != "" && !filepath.IsAbs(v.Load) {
 				v.Load = filepath.Join(filepath.Dir(name), v.Load)
 			}
-			if err := v.Validate(); err != nil {
+			if _, err := v.Validate(); err != nil {
 				var fe *train.FieldError
 				if errors.As(err, &fe) {
 					err = errors.New(fe.Key())

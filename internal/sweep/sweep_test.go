@@ -259,7 +259,7 @@ func FuzzParse(f *testing.F) {
 			if task.Index != i || task.Label == "" || task.Eval.Games < 1 || task.Eval.Depth < 1 || task.Eval.Depth > 12 {
 				t.Fatalf("task %d: %+v", i, task)
 			}
-			if err := task.Train.Validate(); err != nil {
+			if _, err := task.Train.Validate(); err != nil {
 				t.Fatalf("task %d: %v", i, err)
 			}
 		}

@@ -19,13 +19,13 @@ type Options struct {
 	// over a file that is not its own (its checkpoint, its log): it returns
 	// an error when what path holds would be lost. flag is the setting
 	// that names the file, want what the run writes there: "weights",
-	// "log" or "image". Nil refuses any file that is not empty.
+	// "log" or "image". Nil is RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
 }
 
 // Open readies the run s describes, given naming the fields the user set
 // (Complete gives the others their defaults): every setting is checked
-// (Validate, then what the files decide), every output checked and
+// (Validate, once, then what the files decide), every output checked and
 // locked, the network made, loaded or resumed (its file opened once),
 // the log opened. The error of a setting that cannot work is a
 // *FieldError. Close releases what Open took.
@@ -34,7 +34,8 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 		given = Given{}
 	}
 	s.Complete(given)
-	if err := s.Validate(); err != nil {
+	c, err := s.Validate()
+	if err != nil {
 		return nil, err
 	}
 	r = &Run{Spec: s, kept: -1}
@@ -47,7 +48,7 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 	if err := r.openInput(); err != nil {
 		return r, err
 	}
-	if err := r.settle(given); err != nil {
+	if err := r.settle(given, c); err != nil {
 		return r, err
 	}
 	if err := r.claimOutputs(given, opt); err != nil {
@@ -56,7 +57,7 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 	if err := r.makeNet(given); err != nil {
 		return r, err
 	}
-	return r, r.start(given)
+	return r, r.start(given, c)
 }
 
 // openInput opens the --load or --resume file and reads its header: the
@@ -96,10 +97,11 @@ func (r *Run) openInput() error {
 
 // settle decides what the files decide: the game, a resumed run's
 // settings (its checkpoint's, by their rules), the learner of loaded
-// weights; and checks them with the game and network.
-func (r *Run) settle(given Given) error {
+// weights; and checks them with the game and network. c is what Validate
+// made of the spec.
+func (r *Run) settle(given Given, c Compiled) error {
 	s := &r.Spec
-	g, _, err := s.gameNetwork(r.Loaded.Game)
+	g, err := s.game(r.Loaded.Game)
 	if err != nil {
 		return err
 	}
@@ -127,11 +129,11 @@ func (r *Run) settle(given Given) error {
 			r.kept = st.Done
 		}
 	}
-	if r.Learning, err = s.learning(); err != nil {
-		if s.Resume != "" {
+	r.Learning = c.Learning
+	if s.Resume != "" { // the checkpoint's settings, read now
+		if r.Learning, err = s.learning(); err != nil {
 			return fmt.Errorf("%s: damaged run state: %w", s.Resume, err)
 		}
-		return err
 	}
 	if s.loads() != "" && !given["learner"] && r.Loaded.Learner != "" {
 		if r.Kind, err = learn.ParseKind(r.Loaded.Learner); err != nil {
@@ -140,14 +142,17 @@ func (r *Run) settle(given Given) error {
 		s.Learner = r.Kind.String()
 	}
 	if r.in == nil || given["network"] {
-		_, net, err := s.gameNetwork(g.Name)
-		if err != nil {
-			return err
+		r.netSpec = c.Network // a new run's Validate checked with its game
+		if s.Resume != "" {   // the checkpoint's, the same network by its rule
+			if r.netSpec, err = s.network(g); err != nil {
+				return err
+			}
 		}
-		if err := s.checkGame(g, net, r.Learning); err != nil {
-			return err
+		if r.in != nil {
+			if err := s.checkGame(g, *r.netSpec, r.Learning); err != nil {
+				return err
+			}
 		}
-		r.netSpec = &net
 	}
 	if s.Threads == 0 { // all cores
 		s.Threads = runtime.GOMAXPROCS(0)
@@ -217,7 +222,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	}
 	refuse := opt.Refuse
 	if refuse == nil {
-		refuse = refuseAny
+		refuse = RefuseNonEmpty
 	}
 	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.loads()) {
 		if err := refuse(s.Save, "save", "weights"); err != nil {
@@ -235,8 +240,9 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	return nil
 }
 
-// refuseAny refuses to write over a file that is not empty.
-func refuseAny(path, flag, _ string) error {
+// RefuseNonEmpty refuses to write over a file that is not empty: the
+// rule of a run whose Options name no Refuse.
+func RefuseNonEmpty(path, flag, _ string) error {
 	head, err := safefile.Sniff(path, 1)
 	if err != nil {
 		return fmt.Errorf("--%s %s: %w", flag, path, err)
@@ -302,8 +308,9 @@ func (r *Run) makeNet(given Given) error {
 }
 
 // start readies the rest: the episodes in turn, temporal coherence, the
-// schedule, the log, and the state the checkpoints record.
-func (r *Run) start(given Given) error {
+// schedule (c's for a new run), the log, and the state the checkpoints
+// record.
+func (r *Run) start(given Given, c Compiled) error {
 	s, net, st := &r.Spec, r.Net, &r.State
 	if s.Interleave == 0 { // the default: the fastest measured for this network
 		s.Interleave = 1
@@ -321,10 +328,7 @@ func (r *Run) start(given Given) error {
 		net.EnableCoherence()
 	}
 	if s.Resume == "" { // a resumed run goes on with its checkpoint's
-		var err error
-		if st.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
-			return err
-		}
+		st.Schedule = c.Schedule
 	}
 	if s.Resume != "" {
 		// Checked before the log is cut back to the checkpoint: a resume

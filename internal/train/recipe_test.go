@@ -20,7 +20,7 @@ func TestRecipes(t *testing.T) {
 			s, given := Default(), Given{}
 			s.Recipe = r.Name
 			s.Complete(given)
-			if err := s.Validate(); err != nil {
+			if _, err := s.Validate(); err != nil {
 				t.Fatal(err)
 			}
 			for _, k := range r.Keys() {

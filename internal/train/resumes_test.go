@@ -201,7 +201,7 @@ func trainCtx(t *testing.T, ctx context.Context, s Spec, g Given, o Observer) Re
 		if want == "image" {
 			return nil
 		}
-		return refuseAny(path, flag, want)
+		return RefuseNonEmpty(path, flag, want)
 	}})
 	if err != nil {
 		t.Fatal(err)

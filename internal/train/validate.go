@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -38,11 +39,31 @@ func bad(key, format string, a ...any) error {
 // and contention on this machine.
 func MaxThreads() int { return max(64, 4*runtime.NumCPU()) }
 
+// Compiled is what Validate makes of a spec, for Open and the run to use
+// as they are: nothing is parsed twice.
+type Compiled struct {
+	Learning
+	// Network is the network the spec names (for a new run without
+	// --load, the game's when it names none); nil when the --load or
+	// --resume file brings its own.
+	Network *ntuple.Spec
+	// Schedule is a new run's learning rate by episode; nil for a
+	// resumed run, which goes on with its checkpoint's.
+	Schedule *learn.Schedule
+}
+
 // Validate checks a completed spec (Complete): every setting alone, and
-// together, before any work; what depends on the network of a --load or
-// --resume file is checked by Open once it is read (checkGame). The error
-// is a *FieldError.
-func (s *Spec) Validate() error {
+// together, before any work, and returns what it makes of them; what
+// depends on the network of a --load or --resume file is checked by Open
+// once it is read (checkGame). The error is a *FieldError.
+func (s *Spec) Validate() (Compiled, error) {
+	var c Compiled
+	err := s.check(&c)
+	return c, err
+}
+
+// check is Validate, filling c.
+func (s *Spec) check(c *Compiled) error {
 	if s.empty != "" {
 		return bad(s.empty, ": an empty value; leave the setting out for its default")
 	}
@@ -94,12 +115,12 @@ func (s *Spec) Validate() error {
 	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
 		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
 	}
-	l, err := s.learning()
-	if err != nil {
+	var err error
+	if c.Learning, err = s.learning(); err != nil {
 		return err
 	}
 	if s.Resume == "" {
-		if err := s.checkCoherence(l); err != nil {
+		if c.Schedule, err = s.checkCoherence(c.Learning); err != nil {
 			return err
 		}
 	}
@@ -108,12 +129,12 @@ func (s *Spec) Validate() error {
 			return bad("plot", ": %v", err)
 		}
 	}
-	if err := learn.CheckInterleave(s.Interleave, l.Kind, l.Shaping); err != nil {
+	if err := learn.CheckInterleave(s.Interleave, c.Kind, c.Shaping); err != nil {
 		return bad("interleave", "%s", strings.TrimPrefix(err.Error(), "interleave"))
 	}
 	if s.Network != "" {
-		if _, err := ntuple.ParseSpec(s.Network); err != nil {
-			return bad("network", ": %v", err)
+		if c.Network, err = s.network(nil); err != nil {
+			return err
 		}
 	}
 	if s.Load != "" {
@@ -124,11 +145,16 @@ func (s *Spec) Validate() error {
 	if s.Load != "" || s.Resume != "" {
 		return nil // the game and network may be the file's: Open checks them
 	}
-	g, net, err := s.gameNetwork("")
+	g, err := s.game("")
 	if err != nil {
 		return err
 	}
-	return s.checkGame(g, net, l)
+	if c.Network == nil {
+		if c.Network, err = s.network(g); err != nil {
+			return err
+		}
+	}
+	return s.checkGame(g, *c.Network, c.Learning)
 }
 
 // notRun refuses to resume a weight file of format k, which holds no run.
@@ -201,20 +227,20 @@ func (s *Spec) learning() (Learning, error) {
 	return l, nil
 }
 
-// checkCoherence checks a new run's temporal coherence and its rates.
-func (s *Spec) checkCoherence(l Learning) error {
+// checkCoherence checks a new run's temporal coherence and its rates,
+// and makes its schedule.
+func (s *Spec) checkCoherence(l Learning) (*learn.Schedule, error) {
 	if l.CoherenceFrom > 0 {
 		switch {
 		case s.Coherence:
-			return bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
+			return nil, bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
 		case l.CoherenceFrom >= s.Episodes:
-			return bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
+			return nil, bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
 		case l.Kind != learn.AfterState:
-			return bad("coherence_from", " is for after-state learning")
+			return nil, bad("coherence_from", " is for after-state learning")
 		}
 	}
-	_, err := s.schedule(l.CoherenceFrom)
-	return err
+	return s.schedule(l.CoherenceFrom)
 }
 
 // schedule is a new run's learning rate by episode: --alpha-schedule
@@ -237,26 +263,26 @@ func (s *Spec) schedule(cohFrom int) (*learn.Schedule, error) {
 	return sched, nil
 }
 
-// gameNetwork is the spec's game (fileGame when it names none) and
-// network (the game's default when it names none).
-func (s *Spec) gameNetwork(fileGame string) (*games.Game, ntuple.Spec, error) {
-	name := s.Game
+// game is the spec's game, fileGame when it names none.
+func (s *Spec) game(fileGame string) (*games.Game, error) {
+	g, err := games.Lookup(cmp.Or(s.Game, fileGame))
+	if err != nil {
+		return nil, bad("game", ": %v", err)
+	}
+	return g, nil
+}
+
+// network is the network the spec names, g's default when it names none.
+func (s *Spec) network(g *games.Game) (*ntuple.Spec, error) {
+	name := s.Network
 	if name == "" {
-		name = fileGame
+		name = g.Network
 	}
-	g, err := games.Lookup(name)
+	net, err := ntuple.ParseSpec(name)
 	if err != nil {
-		return nil, ntuple.Spec{}, bad("game", ": %v", err)
+		return nil, bad("network", ": %v", err)
 	}
-	network := s.Network
-	if network == "" {
-		network = g.Network
-	}
-	net, err := ntuple.ParseSpec(network)
-	if err != nil {
-		return nil, ntuple.Spec{}, bad("network", ": %v", err)
-	}
-	return g, net, nil
+	return &net, nil
 }
 
 // checkGame checks what depends on the game and the network: the learner,

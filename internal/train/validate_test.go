@@ -53,7 +53,7 @@ func TestValidate(t *testing.T) {
 			s := Default()
 			s.Network = "2x4"
 			c.set(&s)
-			err := s.Validate()
+			_, err := s.Validate()
 			var fe *FieldError
 			if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("%v, want a %s error with %q", err, c.field, c.want)
@@ -65,8 +65,30 @@ func TestValidate(t *testing.T) {
 	}
 	s := Default()
 	s.Complete(Given{})
-	if err := s.Validate(); err != nil {
+	if _, err := s.Validate(); err != nil {
 		t.Fatalf("the default: %v", err)
+	}
+}
+
+// TestValidateCompiles: Validate returns what Open uses as it is: the
+// learning, the network (the game's when none is named) and a new run's
+// schedule with its coherence step; a resumed run keeps its checkpoint's.
+func TestValidateCompiles(t *testing.T) {
+	s := Default()
+	s.Episodes, s.CoherenceFrom, s.CoherenceAlpha = 100, "90%", 0.5
+	s.Complete(Given{})
+	c, err := s.Validate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.CoherenceFrom != 90 || c.Network == nil || c.Network.String() != "4x6" || c.Schedule.Alpha(89) != 0.1 || c.Schedule.Alpha(90) != 0.5 {
+		t.Errorf("%+v: network %v, schedule %v", c.Learning, c.Network, c.Schedule)
+	}
+	s, given := Default(), Given{"resume": true}
+	s.Resume = "r.td2048"
+	s.Complete(given)
+	if c, err := s.Validate(); err != nil || c.Schedule != nil || c.Network != nil {
+		t.Errorf("resumed: %+v, %v", c, err)
 	}
 }
 
@@ -93,10 +115,11 @@ func TestComplete(t *testing.T) {
 func TestAlphaFloor(t *testing.T) {
 	s := Default()
 	s.AlphaSchedule, s.Plateau, s.AlphaFloor = "0:0.1,1000:0.01", "0.5:1", 0.03
-	if err := s.Validate(); err != nil {
+	c, err := s.Validate()
+	if err != nil {
 		t.Fatal(err)
 	}
-	sched, _ := s.schedule(0)
+	sched := c.Schedule
 	for range 10 {
 		sched.Observe(1) // no progress: a cut each block
 	}
@@ -110,7 +133,7 @@ func TestAlphaFloor(t *testing.T) {
 		bad := s
 		f(&bad)
 		var fe *FieldError
-		if err := bad.Validate(); !errors.As(err, &fe) || fe.Field != "alpha_floor" {
+		if _, err := bad.Validate(); !errors.As(err, &fe) || fe.Field != "alpha_floor" {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
@@ -173,7 +196,7 @@ func TestValidateEverySetting(t *testing.T) {
 			s, g := Default(), Given{}
 			c.set(&s, g)
 			s.Complete(g)
-			err := s.Validate()
+			_, err := s.Validate()
 			var fe *FieldError
 			if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("%v, want a %s error with %q", err, c.field, c.want)
