@@ -10,6 +10,8 @@ from . import _lib
 def _settings(kw):
     out = {}
     for k, v in kw.items():
+        if v is None:
+            continue  # not given: the command's default
         if k in ("duration", "checkpoint_gap") and isinstance(v, (int, float)) and not isinstance(v, bool):
             v = "%gs" % v
         out[k] = v
