@@ -2,10 +2,13 @@
 rows) of tile values or tile indices, checked and handed to the library."""
 
 import ctypes
+import os
 
 try:
     import numpy as np
 except ImportError:  # numpy is used where present, never required
+    np = None
+if os.environ.get("TD2048_NO_NUMPY"):  # the tests' run without numpy
     np = None
 
 Cells = ctypes.c_int64 * 16

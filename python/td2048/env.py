@@ -122,6 +122,7 @@ class Env(_Game):
         return [a for a, d in enumerate(self._order) if self._info[3] >> d & 1]
 
     def is_game_over(self):
+        """Whether no slide is legal."""
         self._state()
         return bool(self._info[2])
 
@@ -137,6 +138,7 @@ class Env(_Game):
 
     @property
     def score(self):
+        """The game's score: the sum of its rewards (Threes!: the board's value)."""
         self._state()
         return self._info[1]
 
@@ -232,10 +234,12 @@ class GymEnv(_GymBase):
         return d
 
     def reset(self, seed=None, options=None):
+        """Starts a new game (of that seed, when given); returns (obs, info)."""
         self._g._reset(seed)
         return self._obs(), self._infodict()
 
     def step(self, action):
+        """Plays action; returns (obs, reward, terminated, truncated, info)."""
         try:
             d = self._order[action]
         except (IndexError, TypeError):
@@ -245,11 +249,13 @@ class GymEnv(_GymBase):
         return self._obs(), float(i[0]), bool(i[2]), False, self._infodict()
 
     def render(self):
+        """The board's tile indices as text."""
         self._g._state()
         c = self._g._cells
         return "\n".join(" ".join("%2d" % c[4 * r + k] for k in range(4)) for r in range(4))
 
     def close(self):
+        """Frees the game."""
         self._g.close()
 
 
@@ -307,12 +313,16 @@ class VectorEnv:
         self._info = {"score": self._score, "action_mask": self._mask}
 
     def reset(self, seed=None):
+        """Starts new games in every slot (seeds drawn from seed, when
+        given); returns (obs, info)."""
         _lib.check_fork()
         p = self._p
         self._err.check(_lib.lib.td_vec_reset(self._h, seed or 0, seed is not None, p[0], p[4], self._err.buf, 1024))
         return self._obs, self._info
 
     def step(self, actions):
+        """Plays actions[i] in game i; returns (obs, rewards, terminated,
+        truncated, info)."""
         _lib.check_fork()
         n = self.num_envs
         if np is not None:
@@ -336,4 +346,5 @@ class VectorEnv:
         return self._obs, self._rew, self._done, self._trunc, self._info
 
     def close(self):
+        """Frees the games."""
         self._fin()

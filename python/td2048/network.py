@@ -160,14 +160,15 @@ def _interruptible(f, long):
 class Agent:
     """The course's agent: ``get_action(state, score)`` returns the best
     action on state by net, searched ``depth`` plies deep (1: greedy),
-    within ``move_time`` seconds when given. ``next=`` is a function of
-    nothing returning the next tile in Threes! (or pass ``next`` to
-    get_action)."""
+    within ``move_time`` seconds when given."""
 
     def __init__(self, net, depth=1, move_time=None):
         self.net, self.depth, self.move_time = net, depth, move_time
 
     def get_action(self, state, score=None, next=None):
+        """The best action on state (a 4x4 board of tile values); score is
+        the course's argument, not used; next is the next tile in Threes!.
+        On a board with no legal move (the game is over) it returns 0."""
         a = self.net.best_move(state, depth=self.depth, move_time=self.move_time, next=next)
         return 0 if a is None else a  # no legal move: the game is over, any action does
 
