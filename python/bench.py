@@ -1,0 +1,186 @@
+"""Speed figures of the td2048 package, side by side in one run:
+
+    python3 python/bench.py [--net /path/4x6.td2048] [--train]
+
+1. Env.step against a course-style numpy environment (the kind of
+   Game2048Env the course hands out, written here as the baseline);
+2. VectorEnv steps a second on one thread;
+3. Network.values boards a second on one thread (with --net: the course's
+   4x6 network);
+4. with --train: td2048.train of --episodes episodes against the command
+   (--cmd) doing the same, alternating runs, medians.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import td2048  # noqa: E402
+
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("bench.py needs numpy (the baseline environment is numpy's)")
+
+
+class CourseStyleEnv:
+    """The baseline: a numpy 2048 environment in the style of the course's
+    Game2048Env (per-row compress and merge, rotations for the other
+    directions), for the comparison only."""
+
+    def __init__(self):
+        self.board = np.zeros((4, 4), dtype=int)
+        self.score = 0
+        self.reset()
+
+    def reset(self):
+        self.board = np.zeros((4, 4), dtype=int)
+        self.score = 0
+        self.add_random_tile()
+        self.add_random_tile()
+        return self.board
+
+    def add_random_tile(self):
+        empty = list(zip(*np.where(self.board == 0)))
+        if empty:
+            x, y = random.choice(empty)
+            self.board[x, y] = 2 if random.random() < 0.9 else 4
+
+    def compress(self, row):
+        new_row = row[row != 0]
+        return np.pad(new_row, (0, 4 - len(new_row)), mode="constant")
+
+    def merge(self, row):
+        for i in range(3):
+            if row[i] == row[i + 1] and row[i] != 0:
+                row[i] *= 2
+                row[i + 1] = 0
+                self.score += row[i]
+        return row
+
+    def move_left(self):
+        moved = False
+        for i in range(4):
+            original = self.board[i].copy()
+            new_row = self.compress(self.merge(self.compress(self.board[i])))
+            self.board[i] = new_row
+            if not np.array_equal(original, new_row):
+                moved = True
+        return moved
+
+    def step(self, action):
+        k = {0: 1, 1: 3, 2: 0, 3: 2}[action]  # rotations that make the action a left slide
+        self.board = np.rot90(self.board, k)
+        moved = self.move_left()
+        self.board = np.rot90(self.board, -k)
+        if moved:
+            self.add_random_tile()
+        done = self.is_game_over()
+        return self.board, self.score, done, {}
+
+    def is_game_over(self):
+        if (self.board == 0).any():
+            return False
+        b = self.board
+        return not ((b[:, :-1] == b[:, 1:]).any() or (b[:-1, :] == b[1:, :]).any())
+
+
+def per_second(f, seconds):
+    """Runs f() (which returns the units it did) for about seconds; units/s."""
+    n, t0 = 0, time.perf_counter()
+    while True:
+        n += f()
+        t = time.perf_counter() - t0
+        if t >= seconds:
+            return n / t
+
+
+def env_rate(env, seconds, steps=1000):
+    def run():
+        done = False
+        for i in range(steps):
+            if done:
+                env.reset()
+            _, _, done, _ = env.step(i & 3)
+        return steps
+    env.reset()
+    return per_second(run, seconds)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--net", default=None, help="a 4x6 network for values (default: a new 4x6 one, all zero)")
+    ap.add_argument("--seconds", type=float, default=3, help="time for each figure")
+    ap.add_argument("--envs", type=int, default=4096, help="games in the vector environment")
+    ap.add_argument("--batch", type=int, default=65536, help="boards a values call")
+    ap.add_argument("--train", action="store_true", help="also time td2048.train against the command")
+    ap.add_argument("--episodes", type=int, default=100000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cmd", default="td2048", help="the td2048 command for --train")
+    a = ap.parse_args()
+    print("python %s, numpy %s, one thread%s" % (sys.version.split()[0], np.__version__,
+          "" if os.cpu_count() == 1 else " of %d CPUs" % os.cpu_count()))
+
+    base = env_rate(CourseStyleEnv(), a.seconds, 200)
+    ours = env_rate(td2048.Env(), a.seconds)
+    print("Env.step              %10.0f steps/s   course-style numpy env %8.0f steps/s   %.0fx" % (ours, base, ours / base))
+
+    v = td2048.VectorEnv(a.envs, seed=1)
+    v.reset()
+    acts = np.random.default_rng(1).integers(0, 4, size=(64, a.envs), dtype=np.int64)
+
+    def vsteps():
+        for k in range(64):
+            v.step(acts[k])
+        return 64 * a.envs
+    print("VectorEnv(%d).step  %10.0f steps/s" % (a.envs, per_second(vsteps, a.seconds)))
+
+    path = a.net
+    if path is None:
+        path = os.path.join(tempfile.mkdtemp(), "zero4x6.td2048")
+        td2048.train(network="4x6", episodes=0, save=path, log="none", quiet=True)
+    net = td2048.load(path)
+    boards = [np.array(td2048.VectorEnv(1, seed=s).reset()[0][0]) for s in range(1)]
+    vec = td2048.VectorEnv(a.batch, seed=2)
+    obs, _ = vec.reset()
+    for _ in range(200):  # mid-game boards
+        obs, *_ = vec.step(np.random.default_rng(3).integers(0, 4, a.batch))
+    tiles = np.where(obs > 0, 1 << obs.astype(np.int64), 0).reshape(a.batch, 4, 4)
+
+    def vals():
+        net.values(tiles)
+        return a.batch
+    print("values(%d boards)  %10.0f boards/s  (%s, %s)" % (a.batch, per_second(vals, a.seconds), net.network,
+          "16-bit" if net.info["compact"] else "float32"))
+    del boards
+    if a.train:
+        train_race(a)
+
+
+def train_race(a):
+    tmp = tempfile.mkdtemp()
+    py, cmd = [], []
+    for r in range(a.rounds):
+        t0 = time.perf_counter()
+        subprocess.run([a.cmd, "train", "--episodes", str(a.episodes), "--threads", "1", "--seed", str(r + 1),
+                        "--save", os.path.join(tmp, "c%d.td2048" % r), "--log", "none", "--quiet"], check=True,
+                       stdout=subprocess.DEVNULL)
+        cmd.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        td2048.train(episodes=a.episodes, threads=1, seed=r + 1, save=os.path.join(tmp, "p%d.td2048" % r),
+                     log="none", quiet=True)
+        py.append(time.perf_counter() - t0)
+        print("round %d: command %.1fs, td2048.train %.1fs" % (r + 1, cmd[-1], py[-1]))
+    mc, mp = statistics.median(cmd), statistics.median(py)
+    print("train %d episodes     td2048.train %.1fs   command %.1fs   %.3fx (medians of %d alternating runs)"
+          % (a.episodes, mp, mc, mp / mc, a.rounds))
+
+
+if __name__ == "__main__":
+    main()
