@@ -41,7 +41,7 @@ def _load():
     lib = ctypes.CDLL(path)
     i64, u64, i32, p = ctypes.c_int64, ctypes.c_uint64, ctypes.c_int, ctypes.c_void_p
     cp, pcp, dbl = ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_double
-    err = [cp, i32]
+    err = [p, i32]
     sigs = {
         "td_free": ([i64], None),
         "td_live": ([], i64),
@@ -80,6 +80,10 @@ def _load():
 lib = _load()
 
 
+def forked():
+    return _forked
+
+
 def check_fork():
     if _forked:
         raise RuntimeError(
@@ -91,10 +95,11 @@ def check_fork():
 class Err:
     """An error buffer for calls: one per object, reused."""
 
-    __slots__ = ("buf",)
+    __slots__ = ("buf", "p")
 
     def __init__(self):
         self.buf = ctypes.create_string_buffer(_ERRLEN)
+        self.p = ctypes.addressof(self.buf)
 
     def check(self, r):
         if r >= 0:
@@ -114,7 +119,7 @@ def call(name, *args):
     its own, raising its error."""
     check_fork()
     e = Err()
-    return e.check(getattr(lib, name)(*args, e.buf, _ERRLEN))
+    return e.check(getattr(lib, name)(*args, e.p, _ERRLEN))
 
 
 def take_string(ptr):

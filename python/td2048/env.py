@@ -10,6 +10,7 @@ from . import _lib
 from ._board import np, Cells, action_order, cells_in, out_board
 
 _Info = ctypes.c_int64 * 7
+_STEP = _lib.lib.td_env_step
 
 
 class _Game:
@@ -18,11 +19,21 @@ class _Game:
     def __init__(self, game, seed, exps):
         _lib.check_fork()
         self._err = _lib.Err()
-        self._cells, self._info = Cells(), _Info()
+        self._buffers()
         self._exps = 1 if exps else 0
         self.game = str(game)
-        h = self._err.check(_lib.lib.td_env_new(self.game.encode(), seed or 0, seed is not None, self._err.buf, 1024))
+        h = self._err.check(_lib.lib.td_env_new(self.game.encode(), seed or 0, seed is not None, self._err.p, 1024))
         self._set_handle(h)
+
+    def _buffers(self):
+        self._cells, self._info = Cells(), _Info()
+        self._cp, self._ip = ctypes.addressof(self._cells), ctypes.addressof(self._info)
+        self._view = np.frombuffer(self._cells, dtype=np.int64).reshape(4, 4) if np is not None else None
+
+    def _board(self, dtype=None):
+        if self._view is None:
+            return out_board(self._cells)
+        return self._view.copy() if dtype is None else self._view.astype(dtype)
 
     def _set_handle(self, h):
         self._h = h
@@ -30,16 +41,19 @@ class _Game:
 
     def _reset(self, seed):
         _lib.check_fork()
-        self._err.check(_lib.lib.td_env_reset(self._h, seed or 0, seed is not None, self._cells, self._info,
-                                              self._exps, self._err.buf, 1024))
+        self._err.check(_lib.lib.td_env_reset(self._h, seed or 0, seed is not None, self._cp, self._ip,
+                                              self._exps, self._err.p, 1024))
 
     def _step(self, d):
-        _lib.check_fork()
-        self._err.check(_lib.lib.td_env_step(self._h, d, self._cells, self._info, self._exps, self._err.buf, 1024))
+        if _lib.forked():
+            _lib.check_fork()
+        r = _STEP(self._h, d, self._cp, self._ip, self._exps, self._err.p, 1024)
+        if r < 0:
+            self._err.check(r)
 
     def _state(self):
         _lib.check_fork()
-        self._err.check(_lib.lib.td_env_state(self._h, self._cells, self._info, self._exps, self._err.buf, 1024))
+        self._err.check(_lib.lib.td_env_state(self._h, self._cp, self._ip, self._exps, self._err.p, 1024))
 
     def close(self):
         """Frees the game (also done when the object is garbage-collected)."""
@@ -47,8 +61,9 @@ class _Game:
 
     def __deepcopy__(self, memo):
         c = copy.copy(self)
-        c._err, c._cells, c._info = _lib.Err(), Cells(), _Info()
-        c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, self._err.buf, 1024)))
+        c._err = _lib.Err()
+        c._buffers()
+        c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, self._err.p, 1024)))
         return c
 
 
@@ -80,6 +95,8 @@ class Env(_Game):
     def __init__(self, game="2048", seed=None, action_order=None, strict=False):
         super().__init__(game, seed, False)
         self._order = _order_of(action_order)
+        self._dirs = dict(enumerate(self._order))
+        self._threes = self.game == "threes"
         self.strict = strict
         self.action_space = _Discrete(4)
         self.reset()
@@ -87,28 +104,27 @@ class Env(_Game):
     def reset(self, seed=None):
         """Starts a new game and returns its board."""
         self._reset(seed)
-        return out_board(self._cells)
+        return self._board()
 
     def step(self, action):
         """Plays action; returns (board, score, done, info)."""
-        d = self._dir(action)
+        try:
+            d = self._dirs[action]
+        except (KeyError, TypeError):
+            raise ValueError("action %r: want 0, 1, 2 or 3" % (action,)) from None
         self._step(d)
-        info = self._info
-        if not info[5] and self.strict:
-            raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
-        return out_board(self._cells), info[1], bool(info[2]), self._infodict()
-
-    def _infodict(self):
         i = self._info
-        d = {"reward": i[0], "legal": bool(i[5]), "moves": i[6]}
-        if self.game == "threes":
-            d["next"] = i[4]
-        return d
+        if not i[5] and self.strict:
+            raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
+        info = {"reward": i[0], "legal": i[5] == 1, "moves": i[6]}
+        if self._threes:
+            info["next"] = i[4]
+        return self._board(), i[1], i[2] == 1, info
 
     def _dir(self, action):
         try:
-            return self._order[action]
-        except (IndexError, TypeError):
+            return self._dirs[action]
+        except (KeyError, TypeError):
             raise ValueError("action %r: want 0, 1, 2 or 3" % (action,)) from None
 
     def is_move_legal(self, action):
@@ -130,7 +146,7 @@ class Env(_Game):
     def board(self):
         """The board (a copy): 4x4 tile values."""
         self._state()
-        return out_board(self._cells)
+        return self._board()
 
     @board.setter
     def board(self, b):
@@ -156,7 +172,7 @@ class Env(_Game):
         _lib.check_fork()
         if next is None:
             next = self.next
-        self._err.check(_lib.lib.td_env_set(self._h, cells_in(board), 0, int(score), int(next), self._err.buf, 1024))
+        self._err.check(_lib.lib.td_env_set(self._h, cells_in(board), 0, int(score), int(next), self._err.p, 1024))
 
     def render(self, mode="human"):
         """Prints the board (returns it as text with mode="ansi")."""
@@ -224,7 +240,7 @@ class GymEnv(_GymBase):
             self.action_space = _Discrete(4)
 
     def _obs(self):
-        return out_board(self._g._cells, np.uint8 if np is not None else None)
+        return self._g._board(np.uint8 if np is not None else None)
 
     def _infodict(self):
         i = self._g._info
@@ -293,7 +309,7 @@ class VectorEnv:
         self._err = _lib.Err()
         order = (ctypes.c_int64 * 4)(*_order_of(action_order))
         h = self._err.check(_lib.lib.td_vec_new(self.game.encode(), n, seed or 0, seed is not None, order,
-                                                self._err.buf, 1024))
+                                                self._err.p, 1024))
         self._h = h
         self._fin = weakref.finalize(self, _lib.lib.td_free, h)
         if np is not None:
@@ -317,7 +333,7 @@ class VectorEnv:
         given); returns (obs, info)."""
         _lib.check_fork()
         p = self._p
-        self._err.check(_lib.lib.td_vec_reset(self._h, seed or 0, seed is not None, p[0], p[4], self._err.buf, 1024))
+        self._err.check(_lib.lib.td_vec_reset(self._h, seed or 0, seed is not None, p[0], p[4], self._err.p, 1024))
         return self._obs, self._info
 
     def step(self, actions):
@@ -342,7 +358,7 @@ class VectorEnv:
             self._acts[:] = [int(x) for x in a]
             ap = ctypes.addressof(self._acts)
         p = self._p
-        self._err.check(_lib.lib.td_vec_step(self._h, ap, p[0], p[1], p[2], p[3], p[4], self._err.buf, 1024))
+        self._err.check(_lib.lib.td_vec_step(self._h, ap, p[0], p[1], p[2], p[3], p[4], self._err.p, 1024))
         return self._obs, self._rew, self._done, self._trunc, self._info
 
     def close(self):

@@ -103,8 +103,8 @@ class Network:
             packed, out = (ctypes.c_uint64 * max(n, 1))(), (ctypes.c_float * max(n, 1))()
             pp, op = ctypes.addressof(packed), ctypes.addressof(out)
         if n:
-            e.check(_lib.lib.td_pack(self.game.encode(), ptr, n, 0, pp, e.buf, 1024))
-            e.check(_lib.lib.td_net_values(h, pp, n, self._next(next), op, e.buf, 1024))
+            e.check(_lib.lib.td_pack(self.game.encode(), ptr, n, 0, pp, e.p, 1024))
+            e.check(_lib.lib.td_net_values(h, pp, n, self._next(next), op, e.p, 1024))
         return out if np is not None else list(out[:n])
 
     def hint(self, board, depth=1, move_time=None, next=None):
