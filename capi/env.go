@@ -22,6 +22,12 @@ type env struct {
 	g     *games.Game
 	s     *session.Session
 	seeds *rand.PCG // the seeds of the games reset without one
+	// The caller's buffers every call writes (see write), and whether
+	// cells hold tile indices rather than values.
+	cells, info *C.int64_t
+	exps        bool
+	errbuf      *C.char
+	errlen      C.int
 }
 
 // lookupGame is the game of that name, a bad argument when unknown.
@@ -44,19 +50,22 @@ func seedSource(seed C.uint64_t, seeded C.int) *rand.PCG {
 }
 
 // td_env_new makes an environment of the game named game; its games'
-// seeds are drawn from seed when seeded is not 0.
+// seeds are drawn from seed when seeded is not 0. Its calls write the
+// state to cells and info (see write), and their errors to errbuf: the
+// caller keeps these buffers until it frees the environment.
 //
 //export td_env_new
-func td_env_new(game *C.char, seed C.uint64_t, seeded C.int, errbuf *C.char, errlen C.int) C.int64_t {
+func td_env_new(game *C.char, seed C.uint64_t, seeded C.int, exps C.int, cells, info *C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
 		g, err := lookupGame(game)
 		if err != nil {
 			return 0, err
 		}
-		e := &env{g: g, seeds: seedSource(seed, seeded)}
+		e := &env{g: g, seeds: seedSource(seed, seeded), cells: cells, info: info, exps: exps != 0, errbuf: errbuf, errlen: errlen}
 		if e.s, err = session.New(g.Name, e.seeds.Uint64()); err != nil {
 			return 0, err
 		}
+		e.write(0, false)
 		return put(e), nil
 	})
 }
@@ -71,16 +80,21 @@ func td_env_new(game *C.char, seed C.uint64_t, seeded C.int, errbuf *C.char, err
 //	1 when the last move was legal, info[6] the moves made.
 const infoLen = 7
 
-func (e *env) write(cells, info *C.int64_t, exps C.int, reward int64, legal bool) {
-	c := unsafe.Slice((*int64)(unsafe.Pointer(cells)), 16)
+func (e *env) write(reward int64, legal bool) {
+	c := unsafe.Slice((*int64)(unsafe.Pointer(e.cells)), 16)
+	b, wide := e.s.Board(), e.s.Position().Ext != 0
 	for i := range 16 {
-		if exps != 0 {
-			c[i] = int64(e.s.Cell(i))
+		t := int(b >> (4 * i) & 15)
+		if wide {
+			t = e.s.Cell(i)
+		}
+		if e.exps {
+			c[i] = int64(t)
 		} else {
-			c[i] = int64(max(e.g.Code.Value(e.s.Cell(i)), 0))
+			c[i] = int64(max(e.g.Code.Value(t), 0))
 		}
 	}
-	in := unsafe.Slice((*int64)(unsafe.Pointer(info)), infoLen)
+	in := unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)
 	var mask int64
 	for d, ok := range e.s.Moves() {
 		if ok {
@@ -97,13 +111,14 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// envCall runs f on the environment of handle h, locked.
-func envCall(h C.int64_t, errbuf *C.char, errlen C.int, f func(e *env) error) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		e, err := get[*env](h)
-		if err != nil {
-			return 0, err
-		}
+// envCall runs f on the environment of handle h, locked, reporting
+// errors to its buffer.
+func envCall(h C.int64_t, f func(e *env) error) C.int64_t {
+	e, err := get[*env](h)
+	if err != nil {
+		return errClosed
+	}
+	return call(e.errbuf, e.errlen, func() (int64, error) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		return 0, f(e)
@@ -114,8 +129,8 @@ func envCall(h C.int64_t, errbuf *C.char, errlen C.int, f func(e *env) error) C.
 // with the next seed of the environment's.
 //
 //export td_env_reset
-func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int, cells, info *C.int64_t, exps C.int, errbuf *C.char, errlen C.int) C.int64_t {
-	return envCall(h, errbuf, errlen, func(e *env) error {
+func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int) C.int64_t {
+	return envCall(h, func(e *env) error {
 		sd := uint64(seed)
 		if seeded == 0 {
 			sd = e.seeds.Uint64()
@@ -125,7 +140,7 @@ func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int, cells, info *C.int
 			return err
 		}
 		e.s = s
-		e.write(cells, info, exps, 0, false)
+		e.write(0, false)
 		return nil
 	})
 }
@@ -135,13 +150,13 @@ func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int, cells, info *C.int
 // nothing (info[5] is 0).
 //
 //export td_env_step
-func td_env_step(h C.int64_t, dir C.int, cells, info *C.int64_t, exps C.int, errbuf *C.char, errlen C.int) C.int64_t {
-	return envCall(h, errbuf, errlen, func(e *env) error {
+func td_env_step(h C.int64_t, dir C.int) C.int64_t {
+	return envCall(h, func(e *env) error {
 		if dir < 0 || dir > 3 {
 			return bad("action %d: want 0 to 3", dir)
 		}
 		r := e.s.Apply(int(dir))
-		e.write(cells, info, exps, int64(r.Reward), r.Legal)
+		e.write(int64(r.Reward), r.Legal)
 		return nil
 	})
 }
@@ -149,23 +164,23 @@ func td_env_step(h C.int64_t, dir C.int, cells, info *C.int64_t, exps C.int, err
 // td_env_state writes the environment's state without changing it.
 //
 //export td_env_state
-func td_env_state(h C.int64_t, cells, info *C.int64_t, exps C.int, errbuf *C.char, errlen C.int) C.int64_t {
-	return envCall(h, errbuf, errlen, func(e *env) error {
-		e.write(cells, info, exps, 0, false)
+func td_env_state(h C.int64_t) C.int64_t {
+	return envCall(h, func(e *env) error {
+		e.write(0, false)
 		return nil
 	})
 }
 
-// td_env_set puts the game at a position: the 16 cells (as td_pack
-// reads them), the score (Threes!: ignored, the board's value) and the
-// next tile (Threes!: 1, 2 or 3). Its next moves draw their tiles from
-// a new seed.
+// td_env_set puts the game at a position: the 16 cells, tile values (as
+// td_pack reads them), the score (Threes!: ignored, the board's value)
+// and the next tile (Threes!: 1, 2 or 3). Its next moves draw their
+// tiles from a new seed.
 //
 //export td_env_set
-func td_env_set(h C.int64_t, cells *C.int64_t, exps C.int, score C.int64_t, next C.int, errbuf *C.char, errlen C.int) C.int64_t {
-	return envCall(h, errbuf, errlen, func(e *env) error {
+func td_env_set(h C.int64_t, cells *C.int64_t, score C.int64_t, next C.int) C.int64_t {
+	return envCall(h, func(e *env) error {
 		var b [1]board.Board
-		if err := pack(e.g, unsafe.Slice((*int64)(unsafe.Pointer(cells)), 16), exps != 0, b[:]); err != nil {
+		if err := pack(e.g, unsafe.Slice((*int64)(unsafe.Pointer(cells)), 16), false, b[:]); err != nil {
 			return err
 		}
 		p, err := e.g.Position(b[0], int(next))
@@ -180,20 +195,25 @@ func td_env_set(h C.int64_t, cells *C.int64_t, exps C.int, score C.int64_t, next
 			return bad("%v", err)
 		}
 		e.s = s
+		e.write(0, false)
 		return nil
 	})
 }
 
 // td_env_clone is a copy of the environment, its game at the same move
-// with the same seed, and a generator of its own.
+// with the same seed, and a generator of its own, writing to buffers of
+// its own (as td_env_new's).
 //
 //export td_env_clone
-func td_env_clone(h C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
+func td_env_clone(h C.int64_t, cells, info *C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
 	var c *env
-	r := envCall(h, errbuf, errlen, func(e *env) error {
+	r := envCall(h, func(e *env) error {
 		s, err := session.Resume(e.g.Name, e.s.Seed(), e.s.Len(), e.s.Position())
 		seeds := *e.seeds
-		c = &env{g: e.g, s: s, seeds: &seeds}
+		c = &env{g: e.g, s: s, seeds: &seeds, cells: cells, info: info, exps: e.exps, errbuf: errbuf, errlen: errlen}
+		if err == nil {
+			c.write(0, false)
+		}
 		return err
 	})
 	if r < 0 {

@@ -92,11 +92,13 @@ class CourseStyleEnv:
 
 
 def per_second(f, seconds):
-    """Runs f() (which returns the units it did) for about seconds; units/s."""
-    n, t0 = 0, time.perf_counter()
+    """Runs f() (which returns the units it did) for about seconds of this
+    process's CPU time; units a CPU second (so that other work on the
+    machine does not count against it)."""
+    n, t0 = 0, time.process_time()
     while True:
         n += f()
-        t = time.perf_counter() - t0
+        t = time.process_time() - t0
         if t >= seconds:
             return n / t
 
@@ -124,8 +126,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cmd", default="td2048", help="the td2048 command for --train")
     a = ap.parse_args()
-    print("python %s, numpy %s, one thread%s" % (sys.version.split()[0], np.__version__,
-          "" if os.cpu_count() == 1 else " of %d CPUs" % os.cpu_count()))
+    print("python %s, numpy %s, one thread%s; rates per CPU second of this process" % (
+        sys.version.split()[0], np.__version__, "" if os.cpu_count() == 1 else " of %d CPUs" % os.cpu_count()))
 
     base = env_rate(CourseStyleEnv(), a.seconds, 200)
     ours = env_rate(td2048.Env(), a.seconds)

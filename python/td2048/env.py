@@ -14,15 +14,15 @@ _STEP = _lib.lib.td_env_step
 
 
 class _Game:
-    """One game of the library, with its buffers."""
+    """One game of the library, writing its state to buffers of its own."""
 
     def __init__(self, game, seed, exps):
         _lib.check_fork()
         self._err = _lib.Err()
         self._buffers()
-        self._exps = 1 if exps else 0
         self.game = str(game)
-        h = self._err.check(_lib.lib.td_env_new(self.game.encode(), seed or 0, seed is not None, self._err.p, 1024))
+        h = self._err.check(_lib.lib.td_env_new(self.game.encode(), seed or 0, seed is not None, 1 if exps else 0,
+                                                self._cp, self._ip, self._err.p, 1024))
         self._set_handle(h)
 
     def _buffers(self):
@@ -37,23 +37,26 @@ class _Game:
 
     def _set_handle(self, h):
         self._h = h
-        self._fin = weakref.finalize(self, _lib.lib.td_free, h)
+        # The finalizer holds the buffers the library writes until it frees the game.
+        self._fin = weakref.finalize(self, _free, h, (self._cells, self._info, self._err))
+
+    def _check(self, r):
+        if r < 0:
+            if r == _lib.CLOSED and not self._fin.alive:
+                raise _lib.ClosedError("td2048: the environment is closed")
+            self._err.check(r)
 
     def _reset(self, seed):
         _lib.check_fork()
-        self._err.check(_lib.lib.td_env_reset(self._h, seed or 0, seed is not None, self._cp, self._ip,
-                                              self._exps, self._err.p, 1024))
+        self._check(_lib.lib.td_env_reset(self._h, seed or 0, seed is not None))
 
     def _step(self, d):
-        if _lib.forked():
-            _lib.check_fork()
-        r = _STEP(self._h, d, self._cp, self._ip, self._exps, self._err.p, 1024)
-        if r < 0:
-            self._err.check(r)
+        _lib.check_fork()
+        self._check(_STEP(self._h, d))
 
     def _state(self):
         _lib.check_fork()
-        self._err.check(_lib.lib.td_env_state(self._h, self._cp, self._ip, self._exps, self._err.p, 1024))
+        self._check(_lib.lib.td_env_state(self._h))
 
     def close(self):
         """Frees the game (also done when the object is garbage-collected)."""
@@ -63,8 +66,12 @@ class _Game:
         c = copy.copy(self)
         c._err = _lib.Err()
         c._buffers()
-        c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, self._err.p, 1024)))
+        c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, c._cp, c._ip, c._err.p, 1024)))
         return c
+
+
+def _free(h, buffers):
+    _lib.lib.td_free(h)
 
 
 class Env(_Game):
@@ -112,14 +119,20 @@ class Env(_Game):
             d = self._dirs[action]
         except (KeyError, TypeError):
             raise ValueError("action %r: want 0, 1, 2 or 3" % (action,)) from None
-        self._step(d)
+        if _lib._forked:
+            _lib.check_fork()
+        r = _STEP(self._h, d)
+        if r < 0:
+            self._check(r)
         i = self._info
-        if not i[5] and self.strict:
+        legal = i[5] == 1
+        if not legal and self.strict:
             raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
-        info = {"reward": i[0], "legal": i[5] == 1, "moves": i[6]}
+        info = {"reward": i[0], "legal": legal, "moves": i[6]}
         if self._threes:
             info["next"] = i[4]
-        return self._board(), i[1], i[2] == 1, info
+        v = self._view
+        return v.copy() if v is not None else out_board(self._cells), i[1], i[2] == 1, info
 
     def _dir(self, action):
         try:
@@ -172,7 +185,7 @@ class Env(_Game):
         _lib.check_fork()
         if next is None:
             next = self.next
-        self._err.check(_lib.lib.td_env_set(self._h, cells_in(board), 0, int(score), int(next), self._err.p, 1024))
+        self._check(_lib.lib.td_env_set(self._h, cells_in(board), int(score), int(next)))
 
     def render(self, mode="human"):
         """Prints the board (returns it as text with mode="ansi")."""

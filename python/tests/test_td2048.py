@@ -322,6 +322,9 @@ class TestBadInputs(unittest.TestCase):
         strict.board = [[0] * 4, [0] * 4, [0] * 4, [2, 0, 0, 0]]
         with self.assertRaises(ValueError):
             strict.step(1)  # down changes nothing
+        env.close()
+        with self.assertRaises(td2048.ClosedError):
+            env.step(0)
         net.close()
         net.close()  # twice is harmless
         with self.assertRaises(td2048.ClosedError):
