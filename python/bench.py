@@ -30,9 +30,12 @@ except ImportError:
 
 
 class CourseStyleEnv:
-    """The baseline: a numpy 2048 environment in the style of the course's
-    Game2048Env (per-row compress and merge, rotations for the other
-    directions), for the comparison only."""
+    """The baseline: a numpy 2048 environment written as the course's
+    Game2048Env is (a row or column at a time: compress, merge, compress;
+    a random tile from numpy's empty cells; the end tested cell by cell),
+    for the comparison only."""
+
+    size = 4
 
     def __init__(self):
         self.board = np.zeros((4, 4), dtype=int)
@@ -40,7 +43,7 @@ class CourseStyleEnv:
         self.reset()
 
     def reset(self):
-        self.board = np.zeros((4, 4), dtype=int)
+        self.board = np.zeros((self.size, self.size), dtype=int)
         self.score = 0
         self.add_random_tile()
         self.add_random_tile()
@@ -54,41 +57,66 @@ class CourseStyleEnv:
 
     def compress(self, row):
         new_row = row[row != 0]
-        return np.pad(new_row, (0, 4 - len(new_row)), mode="constant")
+        return np.pad(new_row, (0, self.size - len(new_row)), mode="constant")
 
     def merge(self, row):
-        for i in range(3):
+        for i in range(self.size - 1):
             if row[i] == row[i + 1] and row[i] != 0:
                 row[i] *= 2
                 row[i + 1] = 0
                 self.score += row[i]
         return row
 
+    def slide(self, line):
+        return self.compress(self.merge(self.compress(line)))
+
     def move_left(self):
         moved = False
-        for i in range(4):
+        for i in range(self.size):
             original = self.board[i].copy()
-            new_row = self.compress(self.merge(self.compress(self.board[i])))
-            self.board[i] = new_row
-            if not np.array_equal(original, new_row):
-                moved = True
+            self.board[i] = self.slide(self.board[i])
+            moved |= not np.array_equal(original, self.board[i])
         return moved
 
-    def step(self, action):
-        k = {0: 1, 1: 3, 2: 0, 3: 2}[action]  # rotations that make the action a left slide
-        self.board = np.rot90(self.board, k)
-        moved = self.move_left()
-        self.board = np.rot90(self.board, -k)
-        if moved:
-            self.add_random_tile()
-        done = self.is_game_over()
-        return self.board, self.score, done, {}
+    def move_right(self):
+        moved = False
+        for i in range(self.size):
+            original = self.board[i].copy()
+            self.board[i] = self.slide(self.board[i][::-1])[::-1]
+            moved |= not np.array_equal(original, self.board[i])
+        return moved
+
+    def move_up(self):
+        moved = False
+        for j in range(self.size):
+            original = self.board[:, j].copy()
+            self.board[:, j] = self.slide(self.board[:, j])
+            moved |= not np.array_equal(original, self.board[:, j])
+        return moved
+
+    def move_down(self):
+        moved = False
+        for j in range(self.size):
+            original = self.board[:, j].copy()
+            self.board[:, j] = self.slide(self.board[::-1, j])[::-1]
+            moved |= not np.array_equal(original, self.board[:, j])
+        return moved
 
     def is_game_over(self):
-        if (self.board == 0).any():
+        if np.any(self.board == 0):
             return False
-        b = self.board
-        return not ((b[:, :-1] == b[:, 1:]).any() or (b[:-1, :] == b[1:, :]).any())
+        for i in range(self.size):
+            for j in range(self.size - 1):
+                if self.board[i, j] == self.board[i, j + 1] or self.board[j, i] == self.board[j + 1, i]:
+                    return False
+        return True
+
+    def step(self, action):
+        assert action in (0, 1, 2, 3), "Invalid action"
+        moved = (self.move_up, self.move_down, self.move_left, self.move_right)[action]()
+        if moved:
+            self.add_random_tile()
+        return self.board, self.score, self.is_game_over(), {}
 
 
 def per_second(f, seconds):
@@ -148,19 +176,19 @@ def main():
         path = os.path.join(tempfile.mkdtemp(), "zero4x6.td2048")
         td2048.train(network="4x6", episodes=0, save=path, log="none", quiet=True)
     net = td2048.load(path)
-    boards = [np.array(td2048.VectorEnv(1, seed=s).reset()[0][0]) for s in range(1)]
     vec = td2048.VectorEnv(a.batch, seed=2)
-    obs, _ = vec.reset()
-    for _ in range(200):  # mid-game boards
-        obs, *_ = vec.step(np.random.default_rng(3).integers(0, 4, a.batch))
+    obs, info = vec.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(300):  # boards of games under way: random legal moves
+        obs, _, _, _, info = vec.step(np.argmax(info["action_mask"] * rng.random((a.batch, 4)), axis=1))
     tiles = np.where(obs > 0, 1 << obs.astype(np.int64), 0).reshape(a.batch, 4, 4)
+    print("boards for values: %d distinct, largest tile %d" % (len(np.unique(obs.reshape(a.batch, 16), axis=0)), tiles.max()))
 
     def vals():
         net.values(tiles)
         return a.batch
     print("values(%d boards)  %10.0f boards/s  (%s, %s)" % (a.batch, per_second(vals, a.seconds), net.network,
           "16-bit" if net.info["compact"] else "float32"))
-    del boards
     if a.train:
         train_race(a)
 
