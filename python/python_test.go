@@ -44,6 +44,12 @@ func TestPython(t *testing.T) {
 		}
 		t.Skip("python3 not found")
 	}
+	if out, _ := exec.Command("go", "env", "CGO_ENABLED").Output(); strings.TrimSpace(string(out)) != "1" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("cgo is off (no C compiler?): the shared library needs it (apt-get install gcc)")
+		}
+		t.Skip("cgo is off: the shared library needs a C compiler")
+	}
 	dir := t.TempDir()
 	lib := filepath.Join(dir, "libtd2048.so")
 	cmd := filepath.Join(dir, "td2048")
