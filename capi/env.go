@@ -26,6 +26,7 @@ type env struct {
 	// cells hold tile indices rather than values.
 	cells, info *C.int64_t
 	exps        bool
+	value       [16]int64 // the value of each tile index the low board holds
 	errbuf      *C.char
 	errlen      C.int
 }
@@ -62,6 +63,9 @@ func td_env_new(game *C.char, seed C.uint64_t, seeded C.int, exps C.int, cells, 
 			return 0, err
 		}
 		e := &env{g: g, seeds: seedSource(seed, seeded), cells: cells, info: info, exps: exps != 0, errbuf: errbuf, errlen: errlen}
+		for t := range e.value {
+			e.value[t] = int64(max(g.Code.Value(t), 0))
+		}
 		if e.s, err = session.New(g.Name, e.seeds.Uint64()); err != nil {
 			return 0, err
 		}
@@ -82,16 +86,22 @@ const infoLen = 7
 
 func (e *env) write(reward int64, legal bool) {
 	c := unsafe.Slice((*int64)(unsafe.Pointer(e.cells)), 16)
-	b, wide := e.s.Board(), e.s.Position().Ext != 0
+	b := e.s.Board()
 	for i := range 16 {
-		t := int(b >> (4 * i) & 15)
-		if wide {
-			t = e.s.Cell(i)
-		}
+		t := b >> (4 * i) & 15
 		if e.exps {
 			c[i] = int64(t)
 		} else {
-			c[i] = int64(max(e.g.Code.Value(t), 0))
+			c[i] = e.value[t]
+		}
+	}
+	if e.s.Position().Ext != 0 { // 2048 past 32768: the cells' own tiles
+		for i := range 16 {
+			t := e.s.Cell(i)
+			c[i] = int64(t)
+			if !e.exps {
+				c[i] = int64(max(e.g.Code.Value(t), 0))
+			}
 		}
 	}
 	in := unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)
@@ -210,7 +220,7 @@ func td_env_clone(h C.int64_t, cells, info *C.int64_t, errbuf *C.char, errlen C.
 	r := envCall(h, func(e *env) error {
 		s, err := session.Resume(e.g.Name, e.s.Seed(), e.s.Len(), e.s.Position())
 		seeds := *e.seeds
-		c = &env{g: e.g, s: s, seeds: &seeds, cells: cells, info: info, exps: e.exps, errbuf: errbuf, errlen: errlen}
+		c = &env{g: e.g, s: s, seeds: &seeds, cells: cells, info: info, exps: e.exps, value: e.value, errbuf: errbuf, errlen: errlen}
 		if err == nil {
 			c.write(0, false)
 		}

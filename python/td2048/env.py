@@ -124,15 +124,14 @@ class Env(_Game):
         r = _STEP(self._h, d)
         if r < 0:
             self._check(r)
-        i = self._info
-        legal = i[5] == 1
+        reward, score, over, _, nxt, legal, moves = self._info
         if not legal and self.strict:
             raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
-        info = {"reward": i[0], "legal": legal, "moves": i[6]}
+        info = {"reward": reward, "legal": legal == 1, "moves": moves}
         if self._threes:
-            info["next"] = i[4]
+            info["next"] = nxt
         v = self._view
-        return v.copy() if v is not None else out_board(self._cells), i[1], i[2] == 1, info
+        return v.copy() if v is not None else out_board(self._cells), score, over == 1, info
 
     def _dir(self, action):
         try:
