@@ -146,6 +146,7 @@ def env_rate(env, seconds, steps=1000):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--net", default=None, help="a 4x6 network for values (default: a new 4x6 one, all zero)")
+    ap.add_argument("--weights", default="auto", help="how load holds the network's weights: auto, float32 or 16bit")
     ap.add_argument("--seconds", type=float, default=3, help="time for each figure")
     ap.add_argument("--envs", type=int, default=4096, help="games in the vector environment")
     ap.add_argument("--batch", type=int, default=65536, help="boards a values call")
@@ -175,7 +176,7 @@ def main():
     if path is None:
         path = os.path.join(tempfile.mkdtemp(), "zero4x6.td2048")
         td2048.train(network="4x6", episodes=0, save=path, log="none", quiet=True)
-    net = td2048.load(path)
+    net = td2048.load(path, weights=a.weights)
     vec = td2048.VectorEnv(a.batch, seed=2)
     obs, info = vec.reset()
     rng = np.random.default_rng(3)
@@ -194,22 +195,30 @@ def main():
 
 
 def train_race(a):
+    """td2048.train against the command, alternating, each with one
+    thread: wall time and CPU time (the command's as a child process's)."""
+    import resource
     tmp = tempfile.mkdtemp()
-    py, cmd = [], []
+    rows = []
     for r in range(a.rounds):
-        t0 = time.perf_counter()
+        c0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
         subprocess.run([a.cmd, "train", "--episodes", str(a.episodes), "--threads", "1", "--seed", str(r + 1),
                         "--save", os.path.join(tmp, "c%d.td2048" % r), "--log", "none", "--quiet"], check=True,
                        stdout=subprocess.DEVNULL)
-        cmd.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
+        c1, t1 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        cmd = (t1 - t0, c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime)
+        p0, t0 = time.process_time(), time.perf_counter()
         td2048.train(episodes=a.episodes, threads=1, seed=r + 1, save=os.path.join(tmp, "p%d.td2048" % r),
                      log="none", quiet=True)
-        py.append(time.perf_counter() - t0)
-        print("round %d: command %.1fs, td2048.train %.1fs" % (r + 1, cmd[-1], py[-1]))
-    mc, mp = statistics.median(cmd), statistics.median(py)
-    print("train %d episodes     td2048.train %.1fs   command %.1fs   %.3fx (medians of %d alternating runs)"
-          % (a.episodes, mp, mc, mp / mc, a.rounds))
+        py = (time.perf_counter() - t0, time.process_time() - p0)
+        rows.append((cmd, py))
+        print("round %d: command %.1fs (%.1f CPU s), td2048.train %.1fs (%.1f CPU s)" % (r + 1, cmd[0], cmd[1], py[0], py[1]))
+    for k, what in ((0, "wall"), (1, "CPU")):
+        mc = statistics.median(c[k] for c, _ in rows)
+        mp = statistics.median(p[k] for _, p in rows)
+        ratio = statistics.median(p[k] / c[k] for c, p in rows)
+        print("train %d episodes, %-4s td2048.train %.1fs   command %.1fs   %.3fx (median of %d alternating rounds' ratios)"
+              % (a.episodes, what, mp, mc, ratio, a.rounds))
 
 
 if __name__ == "__main__":
