@@ -103,7 +103,10 @@ def many_in(boards):
             pass
         raise ValueError("boards: want n boards of 4x4 tiles, shape (n, 4, 4) or (n, 16), got shape %s" % (a.shape,))
     flat = []
-    for i, b in enumerate(boards):
+    items = list(boards)
+    if items and len(items) % 16 == 0 and all(isinstance(c, int) for c in items):
+        flat = items  # boards of 16 cells one after another (a VectorEnv's observations)
+    for i, b in enumerate(items if not flat else ()):
         flat.extend(_flat(b, "board %d" % i))
     buf = (ctypes.c_int64 * max(len(flat), 1))(*flat)
     return len(flat) // 16, buf, ctypes.addressof(buf)

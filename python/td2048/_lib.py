@@ -80,6 +80,14 @@ def _load():
 lib = _load()
 
 
+def free(h, *keep):
+    """Frees handle h (a finalizer's call; keep holds what the library
+    writes to until then). Nothing in a forked child: its copy of the Go
+    runtime cannot run."""
+    if not _forked:
+        lib.td_free(h)
+
+
 def forked():
     return _forked
 

@@ -38,7 +38,7 @@ class _Game:
     def _set_handle(self, h):
         self._h = h
         # The finalizer holds the buffers the library writes until it frees the game.
-        self._fin = weakref.finalize(self, _free, h, (self._cells, self._info, self._err))
+        self._fin = weakref.finalize(self, _lib.free, h, self._cells, self._info, self._err)
 
     def _check(self, r):
         if r < 0:
@@ -68,10 +68,6 @@ class _Game:
         c._buffers()
         c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, c._cp, c._ip, c._err.p, 1024)))
         return c
-
-
-def _free(h, buffers):
-    _lib.lib.td_free(h)
 
 
 class Env(_Game):
@@ -323,7 +319,7 @@ class VectorEnv:
         h = self._err.check(_lib.lib.td_vec_new(self.game.encode(), n, seed or 0, seed is not None, order,
                                                 self._err.p, 1024))
         self._h = h
-        self._fin = weakref.finalize(self, _lib.lib.td_free, h)
+        self._fin = weakref.finalize(self, _lib.free, h)
         if np is not None:
             self._obs = np.zeros((n, 4, 4), np.uint8)
             self._rew = np.zeros(n, np.float32)

@@ -38,7 +38,7 @@ class Network:
 
     def __init__(self, handle, info, order=None):
         self._h = handle
-        self._fin = weakref.finalize(self, _lib.lib.td_free, handle)
+        self._fin = weakref.finalize(self, _lib.free, handle)
         self.info = info
         self.game = info["game"]
         self.network = info["network"]
@@ -89,10 +89,11 @@ class Network:
         after-state networks td2048 trains by default)."""
         return float(self.values([board], next=next)[0])
 
-    def values(self, boards, next=None):
+    def values(self, boards, next=None, exponents=False):
         """The values of many boards at once: an (n, 4, 4) or (n, 16)
-        array of tile values (or a list of boards); returns n float32
-        values (a numpy array, or a list without numpy)."""
+        array of tile values (or a list of boards), or of tile indices
+        with ``exponents=True`` (a VectorEnv's observations); returns n
+        float32 values (a numpy array, or a list without numpy)."""
         _lib.check_fork()
         h, e = self._handle(), self._e()
         n, buf, ptr = many_in(boards)
@@ -103,7 +104,7 @@ class Network:
             packed, out = (ctypes.c_uint64 * max(n, 1))(), (ctypes.c_float * max(n, 1))()
             pp, op = ctypes.addressof(packed), ctypes.addressof(out)
         if n:
-            e.check(_lib.lib.td_pack(self.game.encode(), ptr, n, 0, pp, e.p, 1024))
+            e.check(_lib.lib.td_pack(self.game.encode(), ptr, n, 1 if exponents else 0, pp, e.p, 1024))
             e.check(_lib.lib.td_net_values(h, pp, n, self._next(next), op, e.p, 1024))
         return out if np is not None else list(out[:n])
 

@@ -363,6 +363,16 @@ class TestSafety(unittest.TestCase):
             t.join()
         self.assertTrue(all(isinstance(e, td2048.ClosedError) for e in errors), errors)
 
+    def test_values_of_exponents(self):
+        with td2048.load(Nets.get().py_file) as net:
+            v = td2048.VectorEnv(8, seed=2)
+            obs, _ = v.reset()
+            for _ in range(20):
+                obs, *_ = v.step([0, 1, 2, 3, 3, 2, 1, 0])
+            cells = [int(c) for c in (obs.ravel() if np is not None else obs)]
+            tiles = [[[2 ** c if c else 0 for c in cells[16 * k + 4 * r:16 * k + 4 * r + 4]] for r in range(4)] for k in range(8)]
+            self.assertEqual(list(net.values(obs if np is not None else obs[:], exponents=True)), list(net.values(tiles)))
+
     def test_ctrl_c_saves(self):
         f = os.path.join(TMP, "sigint.td2048")
         code = ("import td2048\ntd2048.train(network='2x4', episodes=10**8, every=200, threads=1, seed=1, "
