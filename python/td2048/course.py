@@ -19,6 +19,7 @@ def main(argv=None):
                                    "default: train them into --save first")
     ap.add_argument("--save", default="course.td2048", help="where to train when --load is not given")
     ap.add_argument("--episodes", type=int, default=10000, help="episodes to train")
+    ap.add_argument("--network", default="4x6", help="the network to train (td2048 help networks)")
     ap.add_argument("--games", type=int, default=10, help="games to play")
     ap.add_argument("--depth", type=int, default=1, help="search depth of the agent (1: greedy)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the training and of the games")
@@ -29,7 +30,8 @@ def main(argv=None):
         if os.path.exists(path):
             print("playing with %s (delete it to train again)" % path)
         else:
-            td2048.train(episodes=a.episodes, save=path, every=max(a.episodes // 10, 1), seed=a.seed, log="none")
+            td2048.train(episodes=a.episodes, network=a.network, save=path, every=max(a.episodes // 10, 1), seed=a.seed,
+                         log="none")
     with td2048.load(path) as net:
         agent = td2048.Agent(net, depth=a.depth)
         env = td2048.Env(seed=a.seed)

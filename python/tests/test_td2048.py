@@ -197,6 +197,18 @@ class TestCourseAPI(unittest.TestCase):
         net.close()
 
 
+    def test_course_module(self):
+        import contextlib
+        import io
+        from td2048 import course
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            course.main(["--episodes", "100", "--network", "2x4", "--games", "2", "--seed", "1",
+                         "--save", os.path.join(TMP, "course.td2048")])
+        self.assertIn("game 2: score", out.getvalue())
+        self.assertIn("100\tavg = ", out.getvalue())
+
+
 class TestGym(unittest.TestCase):
     def test_gym_api(self):
         env = td2048.GymEnv()
