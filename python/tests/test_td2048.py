@@ -279,6 +279,19 @@ class TestNetworks(unittest.TestCase):
             deep = json.loads(sh("hint", "--load", nets.cmd_file, "--json", "--depth", "2", "2,4,0,0,0,0,0,0,0,0,8,0,0,0,0,2"))
             self.assertEqual(net.hint([[2, 4, 0, 0], [0] * 4, [0, 0, 8, 0], [0, 0, 0, 2]], depth=2), deep)
 
+    def test_threes_hint_is_the_commands(self):
+        f = os.path.join(TMP, "threes.td2048")
+        sh("train", "--game", "threes", "--network", "2x4+hint", "--episodes", 50, "--threads", 1, "--seed", 1,
+           "--save", f, "--log", "none")
+        b = [[1, 2, 3, 0], [0, 3, 0, 0], [6, 0, 0, 0], [0, 0, 0, 12]]
+        want = json.loads(sh("hint", "--load", f, "--next", 3, "--json", "1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12"))
+        with td2048.load(f) as net:
+            self.assertEqual(net.game, "threes")
+            self.assertEqual(net.hint(b, next=3), want)
+            self.assertEqual(("up", "down", "left", "right")[net.best_move(b, next=3)], want["best"])
+            with self.assertRaises(ValueError):
+                net.hint(b)  # Threes! needs the next tile
+
     def test_train_is_the_commands(self):
         nets = Nets.get()
         text = "".join(e["text"] for e in nets.events if "text" in e)
