@@ -157,18 +157,27 @@ func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int) C.int64_t {
 
 // td_env_step plays direction dir (0 up, 1 right, 2 down, 3 left); a
 // slide that changes nothing, or any once the game is over, changes
-// nothing (info[5] is 0).
+// nothing (info[5] is 0). It returns the info a step needs at once,
+// packed: the reward in bits 0-31, then legal (bit 32), over (33), the
+// legal moves (34-37) and the next tile (38-39).
 //
 //export td_env_step
 func td_env_step(h C.int64_t, dir C.int) C.int64_t {
-	return envCall(h, func(e *env) error {
+	var packed int64
+	r := envCall(h, func(e *env) error {
 		if dir < 0 || dir > 3 {
 			return bad("action %d: want 0 to 3", dir)
 		}
 		r := e.s.Apply(int(dir))
 		e.write(int64(r.Reward), r.Legal)
+		in := unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)
+		packed = in[0]&(1<<32-1) | in[5]<<32 | in[2]<<33 | in[3]<<34 | in[4]<<38
 		return nil
 	})
+	if r < 0 {
+		return r
+	}
+	return C.int64_t(packed)
 }
 
 // td_env_state writes the environment's state without changing it.

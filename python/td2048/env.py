@@ -117,17 +117,17 @@ class Env(_Game):
             raise ValueError("action %r: want 0, 1, 2 or 3" % (action,)) from None
         if _lib._forked:
             _lib.check_fork()
-        r = _STEP(self._h, d)
+        r = _STEP(self._h, d)  # the reward, legal, over, the legal moves and the next tile, packed
         if r < 0:
             self._check(r)
-        reward, score, over, _, nxt, legal, moves = self._info
+        legal = r >> 32 & 1 == 1
         if not legal and self.strict:
             raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
-        info = {"reward": reward, "legal": legal == 1, "moves": moves}
+        info = {"reward": r & 0xFFFFFFFF, "legal": legal}
         if self._threes:
-            info["next"] = nxt
+            info["next"] = r >> 38 & 3
         v = self._view
-        return v.copy() if v is not None else out_board(self._cells), score, over == 1, info
+        return v.copy() if v is not None else out_board(self._cells), self._info[1], r >> 33 & 1 == 1, info
 
     def _dir(self, action):
         try:
