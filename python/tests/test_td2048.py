@@ -292,6 +292,17 @@ class TestNetworks(unittest.TestCase):
             with self.assertRaises(ValueError):
                 net.hint(b)  # Threes! needs the next tile
 
+    def test_every_format(self):
+        nets = Nets.get()
+        boards = random_boards(100, 9)
+        with td2048.load(nets.cmd_file, weights="float32") as net:
+            want = list(net.values(boards))
+        for ext in ("bin", "w"):
+            f = os.path.join(TMP, "course." + ext)
+            sh("convert", nets.cmd_file, f)
+            with td2048.load(f, weights="float32") as net:
+                self.assertEqual(list(net.values(boards)), want, ext)
+
     def test_train_is_the_commands(self):
         nets = Nets.get()
         text = "".join(e["text"] for e in nets.events if "text" in e)
