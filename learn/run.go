@@ -54,6 +54,12 @@ type Config struct {
 	Schedule *Schedule
 	// Resume continues a run from a checkpoint's state.
 	Resume *RunState
+	// StopEvery, when positive, makes the workers pause every StopEvery
+	// episodes as at a checkpoint (their episodes in turn drain, then start
+	// again in order), and a cancelled run stop only at such a pause or a
+	// checkpoint's: a run of one thread with episodes in turn then resumes
+	// from a stop exactly as it would have gone on (ExactStops).
+	StopEvery int
 	// Checkpoint, when set, is called every CheckpointEvery episodes with
 	// all workers paused, so that the network and the state agree. An error
 	// stops the run.
@@ -131,33 +137,41 @@ func (e *DivergedError) Error() string {
 }
 
 // DefaultInterleave is the number of episodes a worker plays in turn
-// where that trains fastest (FastestInterleave), and of greedy games an
-// evaluation's thread plays in turn where that plays fastest (package
-// evaluate). Config.Interleave's zero
-// value is 1: a run stopped anywhere then resumes exactly, where
-// interleaved runs resume exactly only from their checkpoints.
+// by default (FastestInterleave), and of greedy games an evaluation's
+// thread plays in turn where that plays fastest (package evaluate).
+// Config.Interleave's zero value is 1.
 const DefaultInterleave = 2
 
-// InterleaveHelps reports whether games in turn (Config.Interleave, and
-// the greedy games of an evaluation) make this processor faster than one
-// game at a time. They do where one core keeps more misses in flight than one game's
-// move asks for, so that the other game's work fills the wait (the AMD
-// EPYC); where one game's prefetches already fill the core's miss buffers
-// (the Intel Xeon), a second game only adds cache pressure. Other
-// processors get one game at a time, the plain choice, until measured
-// (docs/speed.md, "Games in turn", has the figures).
-func InterleaveHelps() bool { return ntuple.Vendor() == "AuthenticAMD" }
+// ExactStops is the train command's Config.StopEvery for a run of one
+// thread with episodes in turn: a stop (a signal, a time limit) waits for
+// the next multiple of 100 episodes, a few seconds at most, and the run
+// resumes from it exactly.
+const ExactStops = 100
+
+// cpuVendor is the processor's vendor (a variable for tests).
+var cpuVendor = ntuple.Vendor
+
+// InterleaveHelps reports whether greedy games in turn (an evaluation's)
+// make this processor faster than one game at a time. They do where one
+// core keeps more misses in flight than one game's move asks for, so that
+// the other game's work fills the wait (the AMD EPYC); where one game's
+// prefetches already fill the core's miss buffers (the Intel Xeon), a
+// second game only adds cache pressure (docs/speed.md, "Games in turn",
+// has the figures). Evaluations play the same games either way; training,
+// whose result depends on it, does not ask (FastestInterleave).
+func InterleaveHelps() bool { return cpuVendor() == "AuthenticAMD" }
 
 // FastestInterleave is the number of episodes each worker, on any number
-// of threads, should play in turn to train net fastest with kind and
-// shaping on this processor (the train command's default):
-// DefaultInterleave where InterleaveHelps and for networks of at most 40
+// of threads, plays in turn to train net with kind and shaping by default
+// (the train command's): DefaultInterleave for networks of at most 40
 // weights a board (4x6, 5x6, staged 4x6), 1 elsewhere: a move of 8x6 asks
-// for 64 weights a board, enough to fill the outstanding misses alone. On
-// several threads neither choice always wins, so the train command lets
-// such runs adapt it (Config.AdaptInterleave; docs/speed.md, "Threads").
+// for 64 weights a board, enough to fill the outstanding misses alone. It
+// is the same on every processor, so that a seeded run of one thread gives
+// the same weights on all of them. On several threads neither choice
+// always wins, so the train command lets such runs adapt it
+// (Config.AdaptInterleave; docs/speed.md, "Threads").
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
-	if InterleaveHelps() && net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
+	if net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
 		return DefaultInterleave
 	}
 	return 1
@@ -260,18 +274,36 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	t.st.Schedule = t.sched
 	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
 	t.rands = make([]*rand.PCG, threads*t.lanes)
-	if r := cfg.Resume; r != nil && len(r.Rands) != len(t.rands) {
-		return t, fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, t.lanes)
+	if r := cfg.Resume; r != nil {
+		if err := r.Check(threads, t.lanes); err != nil {
+			return t, err
+		}
 	}
 	for k := range t.rands {
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil {
-			if err := t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]); err != nil {
-				return t, fmt.Errorf("resume: generator %d: %w", k, err)
-			}
+			t.rands[k].UnmarshalBinary(cfg.Resume.Rands[k]) // Check read it
 		}
 	}
 	return t, nil
+}
+
+// Check reports whether the run state can continue a run of threads
+// workers playing interleave episodes in turn: one readable generator for
+// each of its episodes in turn. Train checks it; a caller checks it before
+// touching the files of a resumed run.
+func (r *RunState) Check(threads, interleave int) error {
+	interleave = max(interleave, 1)
+	if len(r.Rands) != threads*interleave {
+		return fmt.Errorf("resume: the run has %d generators, not one for each of %d threads x %d episodes in turn", len(r.Rands), threads, interleave)
+	}
+	for k, b := range r.Rands {
+		var g rand.PCG
+		if err := g.UnmarshalBinary(b); err != nil {
+			return fmt.Errorf("resume: generator %d: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // run plays the episodes on the workers and returns the run's state.
@@ -361,6 +393,9 @@ func (t *trainer) nextBoundary() {
 	if cfg.CoherenceFrom > t.done && !t.net.Coherent() {
 		t.boundary = min(t.boundary, cfg.CoherenceFrom)
 	}
+	if k := cfg.StopEvery; k > 0 {
+		t.boundary = min(t.boundary, (t.done/k+1)*k)
+	}
 }
 
 // startCoherence turns temporal coherence on once the episodes done reach
@@ -395,7 +430,7 @@ func (t *trainer) state() RunState {
 // ended reports, with mu held, whether the run hands out no more
 // episodes: all given, one diverged, or cancelled.
 func (t *trainer) ended() bool {
-	return t.next >= t.cfg.Episodes || t.failed != nil || t.ctx.Err() != nil
+	return t.next >= t.cfg.Episodes || t.failed != nil || t.ctx.Err() != nil && (t.cfg.StopEvery <= 0 || t.next == t.boundary)
 }
 
 // take hands out the next episode and its rate; at a boundary it waits,
@@ -447,7 +482,7 @@ func (t *trainer) finish(i int, ep Episode, alpha float32) {
 		}
 		cfg.Tick(s)
 	}
-	if t.inflight == 0 && t.next == t.boundary && t.boundary < cfg.Episodes && t.failed == nil {
+	if t.inflight == 0 && t.next == t.boundary && t.boundary < cfg.Episodes && !t.ended() {
 		// All workers wait at the boundary: the network and the
 		// generators are consistent, save them.
 		t.startCoherence()
@@ -472,9 +507,14 @@ func (t *trainer) report(alpha float32) {
 		if b == nil || b.Games < size {
 			return
 		}
-		delete(t.blocks, t.shown)
+		if size == t.every {
+			delete(t.blocks, t.shown)
+			t.sched.Observe(b.Avg())
+		}
+		// A run's closing partial block stays the state's Partial, and
+		// the schedule does not see it: a run extended past it goes on
+		// filling the block, and learns as the unbroken run would.
 		t.shown++
-		t.sched.Observe(b.Avg())
 		if t.cfg.Block != nil {
 			t.cfg.Block(min(t.shown*t.every, t.cfg.Episodes), b, t.prior+time.Since(t.start), alpha)
 		}

@@ -10,6 +10,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -310,8 +311,25 @@ func (w Weights) keep32(spec ntuple.Spec) (bool, string) {
 // whose tables would not fit 16 bits (ntuple.CompactFits), or a float32
 // network staged by tiles under CompactUnstaged, is read as float32, and
 // note says why. TC accumulators are not read into a compact network:
-// play does not use them.
+// play does not use them. Weights so large that a board's value could
+// overflow float32 are refused, as a damaged or diverged network.
 func LoadPlay(path string, w Weights) (*ntuple.Network, Header, string, error) {
+	net, h, note, err := load(path, w)
+	if err == nil && net.MaxValue() > maxValue {
+		err = fmt.Errorf("%s holds weights so large (a board's value up to %.3g) that values overflow float32: a damaged file, or the run that wrote it diverged", path, net.MaxValue())
+		net.Free()
+		net = nil
+	}
+	return net, h, note, err
+}
+
+// maxValue bounds the values of boards a network LoadPlay returns may give
+// (ntuple.Network.MaxValue): below it, a value, and search's sums of
+// values and rewards, stay finite in float32.
+const maxValue = math.MaxFloat32 / 16
+
+// load is LoadPlay without the check of the values.
+func load(path string, w Weights) (*ntuple.Network, Header, string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, Header{}, "", err

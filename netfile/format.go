@@ -254,6 +254,6 @@ func refHeader(k Format, spec ntuple.Spec) Header {
 // recognised by its content, not its name: td2048's own, the course
 // demo's 2048.bin or TDL2048+'s .w (see ReadAny).
 func LoadAny(path string) (*ntuple.Network, Header, error) {
-	net, h, _, err := LoadPlay(path, Float32)
+	net, h, _, err := load(path, Float32)
 	return net, h, err
 }

@@ -294,6 +294,9 @@ func checkFinite(net *ntuple.Network) error {
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
 func Save(path string, net *ntuple.Network, h Header) error {
+	if err := CheckFormat(Native, net.Spec()); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
 	return safefile.WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
 }
 

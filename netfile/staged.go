@@ -20,13 +20,16 @@ import (
 // (ntuple.Network.SetThresholds).
 
 // CheckFormat reports why a network cannot be written in format k, or nil:
-// td2048's own format holds any; TDL2048+'s .w single- and multi-stage
-// 2048 networks whose patterns are read on the eight images of the board
-// (or td2048's 8x4 lines on the board alone), 2048.bin single-stage ones
-// of such patterns.
+// td2048's own format holds any whose stages have thresholds; TDL2048+'s
+// .w single- and multi-stage 2048 networks whose patterns are read on the
+// eight images of the board (or td2048's 8x4 lines on the board alone),
+// 2048.bin single-stage ones of such patterns.
 func CheckFormat(k Format, spec ntuple.Spec) error {
 	switch k {
 	case Native:
+		if unnamedStages(spec) {
+			return fmt.Errorf("network %s has %d stages and no thresholds, which td2048 files record: name them first (ntuple.Network.SetThresholds)", spec, spec.StageCount())
+		}
 		return nil
 	case TDLW:
 		if spec.Hint {
@@ -38,6 +41,32 @@ func CheckFormat(k Format, spec ntuple.Spec) error {
 		return fmt.Errorf("network %s has %d stages; the course demo's 2048.bin holds single-stage networks (TDL2048+'s .w holds stages)", spec, spec.StageCount())
 	}
 	return checkIso(spec)
+}
+
+// unnamedStages reports whether spec has stages without thresholds: a
+// network of more than two stages read from a .w file.
+func unnamedStages(spec ntuple.Spec) bool {
+	return !spec.Hint && spec.StageCount() > 1 && spec.StageThresholds() == nil
+}
+
+// CheckThresholds refuses the network of the file at path when it has
+// stages without thresholds (a .w file of more than two stages), which
+// nothing plays or trains: td2048 convert names them.
+func CheckThresholds(path string, spec ntuple.Spec) error {
+	if !unnamedStages(spec) {
+		return nil
+	}
+	n := spec.StageCount()
+	return fmt.Errorf("%s holds %d stages and does not record their thresholds (.w files do not): name them in a td2048 file, td2048 convert %s OUT.td2048 --stages %s", path, n, path, stagesExample(n))
+}
+
+// stagesExample is an example of --stages for n stages, to show in
+// messages.
+func stagesExample(n int) string {
+	if n == 3 {
+		return "0,16384,32768 (one threshold per stage)"
+	}
+	return fmt.Sprintf("0,... (%d thresholds, one per stage, the first 0)", n)
 }
 
 // wSign is the .w sign and name width of pattern cells in stage k of a

@@ -130,3 +130,31 @@ func TestStagedRefused(t *testing.T) {
 	got, err = decode(TDLW, d)
 	refused(t, "an untagged table", got, err, "share one list of patterns")
 }
+
+// TestStagesWithoutThresholds: a network of three stages read from a .w
+// (which does not record thresholds) is not written as a td2048 file,
+// which would name no thresholds and load nowhere; CheckThresholds says
+// how to name them.
+func TestStagesWithoutThresholds(t *testing.T) {
+	back, err := decode(TDLW, encode(t, TDLW, refNet(t, "0123,45@0,8192,16384", 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Free()
+	if back.Spec().StageThresholds() != nil {
+		t.Fatalf("a .w gave thresholds %v", back.Spec().StageThresholds())
+	}
+	path := filepath.Join(t.TempDir(), "x.td2048")
+	if err := Save(path, back, Header{}); err == nil || !strings.Contains(err.Error(), "no thresholds") {
+		t.Fatalf("Save: %v", err)
+	}
+	if err := CheckThresholds("x.w", back.Spec()); err == nil || !strings.Contains(err.Error(), "--stages 0,16384,32768") {
+		t.Fatalf("CheckThresholds: %v", err)
+	}
+	if err := back.SetThresholds([]int{0, 8192, 16384}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(path, back, Header{}); err != nil {
+		t.Fatalf("Save with thresholds: %v", err)
+	}
+}

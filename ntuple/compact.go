@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"sync/atomic"
 	"unsafe"
 
@@ -332,8 +333,18 @@ const maxSpread = 256
 func CompactFits(st []TableStats) error {
 	for t, s := range st {
 		if l := s.large(); l > 0 && float64(s.maxAbs) > maxSpread*l {
-			return fmt.Errorf("table %d: its largest weight, %g, is %.0f times its 99th percentile (%.3g or more), so 16 bits would hold most of its weights in fewer than %.0f steps",
-				t, s.maxAbs, float64(s.maxAbs)/l, l, maxQ*l/float64(s.maxAbs))
+			// A damaged weight far out makes a step larger than the
+			// weights that matter: they would all be held as 0.
+			held := fmt.Sprintf("in fewer than %.0f steps", math.Ceil(maxQ*l/float64(s.maxAbs)))
+			if maxQ*l < float64(s.maxAbs) {
+				held = "as 0: one step of 16 bits is larger than they are"
+			}
+			spread := strconv.FormatFloat(float64(s.maxAbs)/l, 'f', 0, 64)
+			if float64(s.maxAbs) > 1e6*l {
+				spread = strconv.FormatFloat(float64(s.maxAbs)/l, 'g', 3, 64)
+			}
+			return fmt.Errorf("table %d: its largest weight, %g, is %s times its 99th percentile (%.3g or more), so 16 bits would hold most of its weights %s",
+				t, s.maxAbs, spread, l, held)
 		}
 	}
 	return nil

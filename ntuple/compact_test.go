@@ -3,6 +3,7 @@ package ntuple
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/td2048/td2048/board"
@@ -281,5 +282,54 @@ func BenchmarkEstimateManyCompact4x6(b *testing.B) {
 		k := i & 4095
 		n.EstimateMany(bs[k:k+4], out[:])
 		sinkF += out[0]
+	}
+}
+
+// TestCompactFitsMessage: the reason a table does not fit 16 bits counts
+// its steps right, however far out its largest weight lies.
+func TestCompactFitsMessage(t *testing.T) {
+	for _, c := range []struct {
+		outlier float32
+		want    string
+	}{
+		{300 * 1024, "300 times its 99th percentile (1.02e+03 or more), so 16 bits would hold most of its weights in fewer than 110 steps"},
+		{1e30, "9.77e+26 times its 99th percentile (1.02e+03 or more), so 16 bits would hold most of its weights as 0"},
+	} {
+		var s TableStats
+		w := make([]float32, 1000)
+		for i := range w {
+			w[i] = 1024
+		}
+		w[0] = c.outlier
+		s.Add(w)
+		if err := CompactFits([]TableStats{s}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("largest weight %g: %v", c.outlier, err)
+		}
+	}
+}
+
+// TestMaxValue: the bound on a board's value is the largest |weight| (or
+// step times 32768) times the weights a value sums, and holds a value.
+func TestMaxValue(t *testing.T) {
+	n := MustNew("0123,4567")
+	defer n.Free()
+	n.Weights()[5] = -3
+	n.Weights()[9] = 2
+	if got := n.MaxValue(); got != 3*2*8 {
+		t.Errorf("float32: %v, want 48", got)
+	}
+	c, err := NewCompact(n.Spec(), []float32{0.5, 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Free()
+	if got := c.MaxValue(); got != 0.5*32768*2*8 {
+		t.Errorf("compact: %v, want %v", got, 0.5*32768*2*8)
+	}
+	for i := range n.Weights() {
+		n.Weights()[i] = 1e37
+	}
+	if v, b := n.Estimate(0x1234), n.MaxValue(); float64(v) > b {
+		t.Errorf("value %v above the bound %v", v, b)
 	}
 }

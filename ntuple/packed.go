@@ -154,6 +154,33 @@ func (n *Network) addPacked(x []uint32, d float32) float32 {
 	return v
 }
 
+// MaxValue bounds the magnitude of any board's value: the largest
+// |weight| (for compact weights, the largest step times 32768) times the
+// weights one value sums, a weight of each pattern on each image of the
+// board. It reads a packed network's array, not its dense slices.
+func (n *Network) MaxValue() float64 {
+	var top uint32 // the largest |w|'s bits: ordered as the values are
+	switch {
+	case n.hs != nil:
+		for _, x := range n.hs {
+			top = max(top, math.Float32bits(x)&^(1<<31))
+		}
+	case n.p != nil:
+		for i := 0; i < len(n.p); i += 3 {
+			top = max(top, math.Float32bits(n.p[i])&^(1<<31))
+		}
+	default:
+		for _, x := range n.w {
+			top = max(top, math.Float32bits(x)&^(1<<31))
+		}
+	}
+	m := float64(math.Float32frombits(top))
+	if n.hs != nil {
+		m *= maxQ + 1
+	}
+	return m * float64(len(n.spec.Patterns)*n.spec.images())
+}
+
 // FirstNonFinite returns the first weight that is NaN or infinite, else
 // the first whose TC accumulators are, and -1 when all are finite. It
 // reads a packed network's array, not its dense slices.

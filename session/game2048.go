@@ -22,6 +22,8 @@ func (twenty48) check(p *Position) error {
 		return errors.New("a 2048 game has no next tile and no bag")
 	case p.Score < 0:
 		return errors.New("a 2048 score is not negative")
+	case p.Board == 0 && p.Ext == 0:
+		return errors.New("an empty board is not a position of 2048: a game begins with two tiles and a move leaves at least two")
 	}
 	return nil
 }

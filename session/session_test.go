@@ -226,6 +226,8 @@ func TestRefused(t *testing.T) {
 		{GameThrees, 0, Position{Board: good3, Next: 2, Bag: 3}, "still in the bag"},
 		{GameThrees, 0, Position{Board: good3.Set(5, 15), Next: 1, Bag: 7}, "cell 5"},
 		{GameThrees, 0, Position{Board: good3, Next: 1, Bag: 7, Score: 4}, "board's value, 3"},
+		{Game2048, 0, Position{}, "an empty board is not a position of 2048"},
+		{GameThrees, 0, Position{Next: 1, Bag: 7}, "an empty board is not a position of Threes!"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			if _, err := Resume(c.game, 1, c.n, c.p); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -28,6 +28,8 @@ func (threesRules) check(p *Position) error {
 	switch {
 	case p.Ext != 0:
 		return errors.New("a Threes! board has no extra plane")
+	case p.Board == 0:
+		return errors.New("an empty board is not a position of Threes!: a game begins with nine tiles and a move leaves at least one")
 	case p.Next < 1 || p.Next > 3:
 		return fmt.Errorf("next tile %d: want 1, 2 or 3", p.Next)
 	case p.Bag == 0 || p.Bag&^threes.FullBag != 0:

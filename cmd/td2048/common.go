@@ -33,10 +33,7 @@ func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, ne
 		return nil, h, 0, "", fmt.Errorf("%s not found: train one with %s, or name another with --load", path, train)
 	}
 	if err != nil {
-		if c := safefile.UnwrapPath(err); c != err {
-			return nil, h, 0, "", fmt.Errorf("cannot read %s: %v", path, c)
-		}
-		return nil, h, 0, "", err
+		return nil, h, 0, "", readErr(path, err)
 	}
 	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
 		net.Free()
@@ -44,6 +41,10 @@ func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, ne
 	}
 	// A network the game cannot play (a staged one read from a .w without
 	// its thresholds, say) is refused by every face alike.
+	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+		net.Free()
+		return nil, h, 0, "", err
+	}
 	err = g.CheckSpec(net.Spec())
 	kind, kerr := learn.ParseKind(h.Learner)
 	if err == nil {
@@ -57,6 +58,16 @@ func loadFor(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, ne
 		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
 	}
 	return net, h, kind, note, nil
+}
+
+// readErr words an error reading the weight file at path: an error of the
+// system's about the path as "cannot read PATH: cause"; the others name
+// the file already.
+func readErr(path string, err error) error {
+	if c := safefile.UnwrapPath(err); c != err {
+		return fmt.Errorf("cannot read %s: %v", path, c)
+	}
+	return err
 }
 
 // describe is a network's one-line description.

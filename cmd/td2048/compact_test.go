@@ -106,3 +106,28 @@ func TestEvalMoveThreads(t *testing.T) {
 	}
 	oneLine(t, []string{"eval", "--load", w, "--move-threads", "-1"}, 2, "--move-threads")
 }
+
+// TestHugeWeights: finite weights whose sums overflow float32 (a board's
+// value +Inf) are refused as a damaged network by every face that loads
+// them, as 16-bit weights too, never played into +Inf values.
+func TestHugeWeights(t *testing.T) {
+	dir := t.TempDir()
+	net := convertNet(t, "0123,4567")
+	for i := range net.Weights() {
+		net.Weights()[i] = 1e38
+	}
+	path := filepath.Join(dir, "huge.td2048")
+	if err := netfile.Save(path, net, netfile.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"hint", "--load", path, "--json", "0,0,0,0,0,0,0,2,0,0,0,0,0,256,128,2"},
+		{"hint", "--load", path, "--compact", "0,0,0,0,0,0,0,2,0,0,0,0,0,256,128,2"},
+		{"eval", "--load", path, "--games", "1"},
+		{"convert", path, filepath.Join(dir, "x.w")},
+	} {
+		if code, out, errs := runCmd(t, args...); code != 1 || !strings.Contains(errs, "values overflow float32: a damaged file") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+	}
+}

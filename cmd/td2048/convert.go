@@ -70,7 +70,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		from, err := netfile.DetectFile(in)
 		if err != nil {
-			return fmt.Errorf("cannot read %v", err)
+			return readErr(in, err)
 		}
 		w := netfile.Float32
 		if *compact {
@@ -78,24 +78,14 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		net, h, note, err := netfile.LoadPlay(in, w)
 		if err != nil {
-			return fmt.Errorf("cannot read %v", err)
+			return readErr(in, err)
 		}
 		defer net.Free()
 		if *compact && !net.Compact() {
 			return fmt.Errorf("--compact: %s cannot be held in 16 bits: %s", in, strings.TrimPrefix(note, "playing with float32 weights, not 16-bit ones: "))
 		}
-		if *stages != "" {
-			th, err := ntuple.ParseThresholds(*stages)
-			if err != nil {
-				return usagef("--stages: %v", err)
-			}
-			if from == netfile.Native && !slices.Equal(th, net.Spec().StageThresholds()) {
-				return usagef("--stages: %s records its thresholds (%s); --stages is for .w files", in, net.Spec())
-			}
-			if err := net.SetThresholds(th); err != nil {
-				return usagef("--stages: %v", err)
-			}
-			h.Network = net.Spec().String()
+		if err := convertStages(in, *stages, from, kind, net, &h); err != nil {
+			return err
 		}
 		if kind != netfile.Native {
 			if h.Game != "2048" {
@@ -130,8 +120,34 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			fmt.Fprintf(e.stdout, "note: .w files do not record stage thresholds: these are %s (TDL2048+: -@ %s)\n", ntuple.FormatThresholds(th), ntuple.FormatThresholds(th))
 		}
 		if spec.StageCount() > 1 && spec.StageThresholds() == nil {
-			fmt.Fprintf(e.stdout, "note: %d stages and no thresholds: give them with --stages to play or train this network\n", spec.StageCount())
+			fmt.Fprintf(e.stdout, "note: %d stages and no thresholds: to play or train this network, convert it to a td2048 file with --stages\n", spec.StageCount())
 		}
 		return nil
 	}
+}
+
+// convertStages gives net the thresholds of --stages (stages, when not
+// empty), which a .w file does not record: a td2048 file, which must
+// record them, is not written from a .w of more than two stages without
+// them. A td2048 file records its own, but one without (as convert wrote
+// them before) takes them too.
+func convertStages(in, stages string, from, kind netfile.Format, net *ntuple.Network, h *netfile.Header) error {
+	if stages == "" {
+		if kind == netfile.Native && netfile.CheckThresholds(in, net.Spec()) != nil {
+			return usagef("%s holds %d stages and does not record their thresholds (.w files do not): give them with --stages, one per stage, like 0,16384,32768 for three", in, net.Spec().StageCount())
+		}
+		return nil
+	}
+	th, err := ntuple.ParseThresholds(stages)
+	if err != nil {
+		return usagef("--stages: %v", err)
+	}
+	if from == netfile.Native && net.Spec().StageThresholds() != nil && !slices.Equal(th, net.Spec().StageThresholds()) {
+		return usagef("--stages: %s records its thresholds (%s); --stages is for .w files", in, net.Spec())
+	}
+	if err := net.SetThresholds(th); err != nil {
+		return usagef("--stages: %v", err)
+	}
+	h.Network = net.Spec().String()
+	return nil
 }

@@ -211,3 +211,24 @@ func TestDocWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDocCourseJudge: the documents name the course judge's command with
+// the file it judges (--load), without which it judges random games of
+// its own; and no claim rests on an unnamed "student's report".
+func TestDocCourseJudge(t *testing.T) {
+	for _, file := range docFiles(t) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(data), "\n") {
+			name := strings.TrimPrefix(file, repoRoot+"/")
+			if strings.Contains(l, "threes-judge ") && !strings.Contains(l, "--load") {
+				t.Errorf("%s:%d: the course judge without --load: %q", name, i+1, l)
+			}
+			if strings.Contains(strings.ToLower(l), "student's report") {
+				t.Errorf("%s:%d: an unnamed report: %q", name, i+1, l)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -283,12 +284,19 @@ func checkOutputs(fs *flag.FlagSet, out, statsFile, load string) error {
 }
 
 // interruptible is a context cancelled by the first Ctrl-C or SIGTERM;
-// after it, the signals have their default effect again, so that a
-// second Ctrl-C ends the process at once.
+// after it, a second Ctrl-C ends the process at once, and a second
+// SIGTERM does nothing: Slurm sends a job step one at its time limit and
+// another as it ends the job, and the first one's record must be written.
 func interruptible() (context.Context, context.CancelFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	context.AfterFunc(ctx, stop)
-	return ctx, stop
+	var ended atomic.Bool // stopped by its caller, not by a signal
+	context.AfterFunc(ctx, func() {
+		if !ended.Load() {
+			signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM)
+		}
+		stop()
+	})
+	return ctx, func() { ended.Store(true); stop() }
 }
 
 // evalJSON is eval --json's object.

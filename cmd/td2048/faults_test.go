@@ -803,6 +803,18 @@ func TestResultsCarryTheirBuild(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "20 games in") || !strings.Contains(string(fileBytes(t, "mixed.json")), `"mixed_builds": true`) {
 		t.Fatalf("--mixed-builds: exit %d: %s%s", code, out, errs)
 	}
+	// The printed statistics say so too, not only the merged file; so
+	// does merge of that merged file.
+	const mixedLine = "\nbuilds = mixed (--mixed-builds): the shards were played by different builds of td2048"
+	if !strings.Contains(out, mixedLine) {
+		t.Errorf("the statistics of a merge of mixed builds do not say so:\n%s", out)
+	}
+	if _, again, _ := runCmd(t, "merge", "mixed.json"); !strings.Contains(again, mixedLine) {
+		t.Errorf("merge of the merged result of mixed builds:\n%s", again)
+	}
+	if _, one, _ := runCmd(t, "merge", "p0.json", "p1.json"); strings.Contains(one, "builds = ") {
+		t.Errorf("a merge of one build:\n%s", one)
+	}
 	// An older td2048's result: read, replaced by a rerun, merged only
 	// when told.
 	writeVersion1(t, "p1.json")

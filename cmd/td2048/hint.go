@@ -140,6 +140,9 @@ func hintPosition(g *games.Game, arg string, next int, nextGiven bool) (session.
 		return p, "", usagef("--next %d: %v", next, err)
 	}
 	p.Ext = st.Ext
+	if err := session.Check(g.Name, &p); err != nil {
+		return p, "", usagef("%v", err)
+	}
 	return p, note, nil
 }
 

@@ -394,7 +394,7 @@ func TestK8sJobsRunAsIndexedJobs(t *testing.T) {
 		before, _ := os.ReadFile(filepath.Join(out, "part-1.json"))
 		os.Remove(part2)
 		outs := p.runAll(t, eval, settings)
-		if !strings.Contains(outs[1], "is there already") || strings.Contains(outs[2], "is there already") {
+		if !strings.Contains(outs[1], "done already") || strings.Contains(outs[2], "done already") {
 			t.Errorf("rerun: index 1 said %q, index 2 %q", outs[1], outs[2])
 		}
 		after, _ := os.ReadFile(filepath.Join(out, "part-1.json"))
@@ -403,6 +403,26 @@ func TestK8sJobsRunAsIndexedJobs(t *testing.T) {
 		}
 		if _, err := os.Stat(part2); err != nil {
 			t.Error(err)
+		}
+	})
+
+	t.Run("another evaluation over an old folder is refused, not skipped", func(t *testing.T) {
+		// New weights, games and seed into the folder of the evaluation
+		// above: the Pod's shell used to skip every index whose part file
+		// was there, and the merge printed the old evaluation's statistics.
+		w2 := filepath.Join(p.data, "other.td2048")
+		if code, _, errb := runCmd(t, "train", "--network", "2x4", "--episodes", "200", "--seed", "2", "--threads", "1", "--save", w2, "--log", "none"); code != 0 {
+			t.Fatal(errb)
+		}
+		before, _ := os.ReadFile(filepath.Join(out, "part-0.json"))
+		for k := range int(*eval.Spec.Completions) {
+			o, err := p.run(eval, k, map[string]string{"WEIGHTS": w2, "GAMES": "80", "DEPTH": "2", "SEED": "6"})
+			if err == nil || !strings.Contains(o, "holds the result of another evaluation") {
+				t.Errorf("index %d over the old folder: %v\n%s", k, err, o)
+			}
+		}
+		if after, _ := os.ReadFile(filepath.Join(out, "part-0.json")); string(before) != string(after) {
+			t.Error("the old evaluation's part file changed")
 		}
 	})
 

@@ -33,8 +33,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
@@ -69,8 +71,14 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
 func main() {
+	keepOnClosedPipe()
 	os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 }
+
+// keepOnClosedPipe makes output to a closed pipe (td2048 train | head)
+// fail as a write error, which the commands go on through, rather than
+// kill the process before it saves.
+func keepOnClosedPipe() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) }
 
 func names() []string {
 	var n []string
@@ -151,19 +159,43 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 	addTopics(r)
 	addGenDocs(r)
 	addCompletion(r)
+	addHelpCheck(r)
 	return r
 }
 
 // flagError turns pflag's errors into usage errors, suggesting the nearest
 // flag for an unknown one.
 func flagError(c *cobra.Command, err error) error {
-	msg := err.Error()
+	msg := plainFlagError(err.Error())
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if s := nearestFlag(c, name); s != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
 	}
 	return usagef("%s (see '%s --help')", msg, c.CommandPath())
+}
+
+// plainFlagError says what a flag's value should have been, for pflag's
+// `invalid argument "abc" for "--alpha" flag: strconv.ParseFloat: ...`
+// and its like, of every command's numbers and times.
+func plainFlagError(msg string) string {
+	head, cause, ok := strings.Cut(msg, " flag: ")
+	if !ok || !strings.HasPrefix(head, "invalid argument ") {
+		return msg
+	}
+	switch {
+	case strings.Contains(cause, "value out of range"):
+		return head + ": out of range"
+	case strings.HasPrefix(cause, "strconv.ParseFloat"):
+		return head + ": not a number"
+	case strings.HasPrefix(cause, "strconv.ParseInt"), strings.HasPrefix(cause, "strconv.ParseUint"):
+		return head + ": not a whole number"
+	case strings.HasPrefix(cause, "strconv.ParseBool"):
+		return head + ": want true or false"
+	case strings.HasPrefix(cause, "time: "):
+		return head + ": want a time like 90s or 1h30m"
+	}
+	return head + ": " + cause
 }
 
 func nearestFlag(c *cobra.Command, name string) string {

@@ -89,6 +89,12 @@ func TestHintBadBoards(t *testing.T) {
 	if code, _, _ := runCmd(t, "hint"); code != 2 {
 		t.Errorf("hint without a board: exit %d", code)
 	}
+	// An empty board is no position, not a game over.
+	for _, args := range [][]string{{"hint", "0x0"}, {"hint", "--game", "threes", "--next", "1", "0x0"}} {
+		if code, out, errs := runCmd(t, args...); code != 2 || out != "" || !strings.Contains(errs, "an empty board is not a position of") {
+			t.Errorf("%v: exit %d: %s%s", args, code, out, errs)
+		}
+	}
 }
 
 func TestUnknownAndBadFlags(t *testing.T) {
@@ -103,6 +109,26 @@ func TestUnknownAndBadFlags(t *testing.T) {
 	}
 	if code, out, _ := runCmd(t, "help"); code != 0 || !strings.Contains(out, "train") {
 		t.Errorf("help: exit %d", code)
+	}
+	// A help topic or a shell that does not exist: one line naming those
+	// that do, exit 2; those that do still answer.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "nosuch"}, `td2048 help: unknown help topic "nosuch": want a command (bench, completion, `},
+		{[]string{"help", "train", "nosuch"}, `unknown help topic "train nosuch"`},
+		{[]string{"completion", "tcsh"}, `td2048 completion: unsupported shell "tcsh": want bash, fish, powershell, zsh`},
+	} {
+		if code, out, errs := runCmd(t, c.args...); code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) ||
+			!strings.Contains(errs, "networks") && c.args[0] == "help" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"help", "networks"}, {"help", "completion", "bash"}, {"completion", "fish"}, {"completion"}} {
+		if code, out, errs := runCmd(t, args...); code != 0 || out == "" {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
 	}
 }
 

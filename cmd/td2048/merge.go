@@ -24,15 +24,19 @@ func init() {
 		short: "merge the result files of the shards of an evaluation (eval --shard K/N --out) into one",
 		long: `Merge the result files of all the shards of one evaluation (td2048 eval
 --shard K/N --out PART.json) and print the evaluation's statistics: the
-lines after the first are those one unsharded td2048 eval of the same
-weights, seed, search and games prints, byte for byte, up to the rate
-line; the last line gives the shards' play time summed over them, and
-the longest shard's time from its start to its result. With --out the merged result is written too.
+network, loaded, search, total and seed lines and the block up to the
+rate line are those one unsharded td2048 eval of the same weights, seed,
+search and games prints, byte for byte (the search line names 16-bit
+weights when they played; eval's lines on how it plays, weights = and
+threads =, are in the shards' own output); the last line gives the
+shards' play time summed over them, and the longest shard's time from
+its start to its result. With --out the merged result is written too.
 
 The shards may come in any order; a missing or repeated shard, or a shard
 of other weights, another seed, search, game count or shard count is
 refused with the files named, and so are shards written by different
-builds of td2048 (as td2048 version names them), unless --mixed-builds. Threes!: with --stats, the shards'
+builds of td2048 (as td2048 version names them), unless --mixed-builds,
+and then the statistics say so (builds = mixed). Threes!: with --stats, the shards'
 statistics files (eval --stats, named in their results and looked up
 beside them) are checked against their checksums and concatenated in game
 order into one file the course judge and td2048 judge accept.`,
@@ -183,6 +187,9 @@ func writeMerged(w io.Writer, m *evalresult.Result, shards int, statsPath string
 	ev := evalOf(m, g)
 	b := ev.Block
 	fmt.Fprintf(w, "td2048 merge (%d shards)\n", shards)
+	if m.MixedBuilds {
+		fmt.Fprintln(w, "builds = mixed (--mixed-builds): the shards were played by different builds of td2048, or by ones that did not record theirs")
+	}
 	writeLoaded(w, g, m)
 	fmt.Fprintf(w, "total = %d\nseed = %d\n", m.GamesTotal, m.Seed)
 	if b.Games > 0 {

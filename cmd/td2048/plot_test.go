@@ -178,7 +178,18 @@ func TestPlotBadInput(t *testing.T) {
 	good := filepath.Join(dir, "good.jsonl")
 	writeLog(t, good, 5, 1)
 	bad := filepath.Join(dir, "bad.jsonl")
-	os.WriteFile(bad, []byte("{\"episodes\":1000,\"avg\":10}\n{\"episodes\":2000,\"avg\":oops}\n"), 0o644)
+	os.WriteFile(bad, []byte("{\"episodes\":1000,\"avg\":10,\"max\":20}\n{\"episodes\":2000,\"avg\":oops}\n"), 0o644)
+	// Logs no run writes: a share of 5 (500%), episodes negative or
+	// repeated, a score of 1.7e308.
+	absurd := map[string]string{
+		"share.jsonl":    `{"episodes":1000,"avg":10,"max":20,"reach":{"2048":0.5}}` + "\n" + `{"episodes":2000,"avg":10,"max":20,"reach":{"2048":5}}`,
+		"negative.jsonl": `{"episodes":-1000,"avg":10,"max":20}`,
+		"repeated.jsonl": `{"episodes":1000,"avg":10,"max":20}` + "\n" + `{"episodes":2000,"avg":10,"max":20}` + "\n" + `{"episodes":2000,"avg":10,"max":20}`,
+		"huge.jsonl":     `{"episodes":1000,"avg":1.7e308,"max":20}`,
+	}
+	for name, text := range absurd {
+		os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644)
+	}
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, nil, 0o644)
 	out := filepath.Join(dir, "x.png")
@@ -190,6 +201,10 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", filepath.Join(dir, "missing.jsonl"), "-o", out}, 1, "no such file"},
 		{[]string{"plot", good, bad, "-o", out}, 1, "bad.jsonl: line 2"},
 		{[]string{"plot", empty, "-o", out}, 1, "no statistics blocks"},
+		{[]string{"plot", filepath.Join(dir, "share.jsonl"), "-o", out}, 1, "share.jsonl: line 2: share 5 of tile 2048 outside 0 to 1"},
+		{[]string{"plot", filepath.Join(dir, "negative.jsonl"), "-o", out}, 1, "negative.jsonl: line 1: a block at -1000 episodes"},
+		{[]string{"plot", filepath.Join(dir, "repeated.jsonl"), "-o", out}, 1, "repeated.jsonl: line 3: a block at 2000 episodes after one at 2000"},
+		{[]string{"plot", filepath.Join(dir, "huge.jsonl"), "-o", out}, 1, "huge.jsonl: line 1: mean score 1.7e+308"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "x.gif")}, 2, "unknown image format .gif"},
 		{[]string{"plot", good, "-o", filepath.Join(dir, "x")}, 2, "no extension"},
 		{[]string{"plot", good, "--label", "a,b", "-o", out}, 2, "2 labels for 1 log"},

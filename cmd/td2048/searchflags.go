@@ -38,7 +38,8 @@ func autoCache(depth int, moveTime time.Duration) byteSize {
 func (f *searchFlags) define(fs *flag.FlagSet) {
 	fs.IntVar(&f.depth, "depth", 1, "search depth in plies: 1 greedy, 2 one more chance and max layer, 3 and up deeper")
 	f.fs = fs
-	fs.Var(&f.cache, "cache", "transposition table `SIZE`, shared by all threads, like 256M (0: none; default: none at 2 plies, 64M deeper)")
+	deep := autoCache(3, 0)
+	fs.Var(&f.cache, "cache", "transposition table `SIZE`, shared by all threads, like 256M (0: none; default: none at 1-2 plies, "+deep.String()+" deeper or with --move-time)")
 	fs.DurationVar(&f.moveTime, "move-time", 0, "deepen each move for `TIME`, like 100ms, up to --depth")
 	f.defineDowngrade(fs)
 }
@@ -182,7 +183,7 @@ func (b *byteSize) Set(s string) error {
 		return fmt.Errorf("size %q: want bytes like 256M, 1G or 0", s)
 	}
 	if total := train.PhysicalMemory(); total > 0 && v*mult > total/2 {
-		return fmt.Errorf("size %s: at most half of this machine's memory (%s)", s, mib(total))
+		return fmt.Errorf("size %s: at most %s, half of this machine's memory of %s", s, mib(total/2), mib(total))
 	}
 	*b = byteSize(v * mult)
 	return nil

@@ -540,15 +540,18 @@ depth = 2
 `), 0o644)
 		env := []string{"PLAN=" + plan, "REPORT_SBATCH=--time=3"}
 		array, report := twoIDs(t, c.must(t, env, filepath.Join(deploy, "submit-sweep.sh")))
-		// Task 1 stopped during its evaluation.
+		// Task 1 stopped during its evaluation by scancel --signal=TERM,
+		// which signals the job's steps only (it used to do nothing: td2048
+		// ran in the batch script itself, not as a step).
 		task := filepath.Join(c.dir, "sweep2", "task-001")
-		n := stopTask(t, c, array, 1, progressName(filepath.Join(task, "eval.json")))
+		n := stopTask(t, c, array, 1, progressName(filepath.Join(task, "eval.json")), "--signal=TERM")
 		if n <= 0 || n >= 300 {
 			t.Fatalf("task 1 was stopped after %d of its 300 games: not mid-way", n)
 		}
 		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the report after a stopped task: %s", st)
 		}
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-sweep-%s_1.attempt-0.log", array)), fmt.Sprintf("interrupted after %d games", n))
 		array2, report2 := twoIDs(t, c.must(t, []string{"REPORT_SBATCH=--time=3"}, filepath.Join(deploy, "resubmit.sh"), plan))
 		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
 			t.Errorf("resubmitted tasks %s, want 1", got)
@@ -566,6 +569,44 @@ depth = 2
 		if statsPart(t, merged) != statsPart(t, whole) {
 			t.Errorf("task 1's evaluation, continued:\n%s\nwant (one process):\n%s", merged, whole)
 		}
+	})
+
+	t.Run("sweep task stopped mid-training by scancel --signal=TERM", func(t *testing.T) {
+		// scancel --signal=TERM signals the job's steps only: td2048, run
+		// as one, saves a checkpoint where it stops; the report says the
+		// task stopped; resubmitted, it resumes from that checkpoint.
+		plan := filepath.Join(c.dir, "plan4.toml")
+		os.WriteFile(plan, []byte("out = \"sweep4\"\n[train]\nnetwork = \"2x4\"\nepisodes = 20000\nevery = 1000\ncheckpoint_every = 1000\nthreads = 1\n[eval]\ngames = 10\n"), 0o644)
+		array, report := twoIDs(t, c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
+		task := filepath.Join(c.dir, "sweep4", "task-000")
+		waitUntil(t, 60*time.Second, "task 0's first checkpoint", func() bool {
+			h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
+			return err == nil && h.Episodes > 0
+		})
+		c.must(t, nil, "scancel", "--signal=TERM", array+"_0")
+		if st := c.ended(t, array, 60*time.Second)["0"]; st != "FAILED" {
+			t.Fatalf("the task stopped by scancel --signal=TERM ended %s, not FAILED (the signal did not reach it?)\n%s", st, c.logs())
+		}
+		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
+			t.Fatalf("the report after a stopped task: %s", st)
+		}
+		h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := h.Episodes
+		mustContain(t, filepath.Join(task, "train.txt"), fmt.Sprintf("td2048 sweep: stopped: task 0: interrupted after %d episodes; the run is saved", n))
+		if code, out, _ := runCmd(t, "sweep", "report", plan, "--plot", "none"); code != 0 || !regexp.MustCompile(`task-000\s+base\s+training, stopped\s`).MatchString(out) {
+			t.Errorf("the report of the stopped task:\n%s", out)
+		}
+		array2, report2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), plan))
+		c.wait(t, array2, 90*time.Second)
+		c.wait(t, report2, 30*time.Second)
+		mustContain(t, filepath.Join(task, "train.txt"), fmt.Sprintf("resuming from %s (%d episodes done)", filepath.Join(task, "weights.td2048"), n))
+		if h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048")); err != nil || h.Episodes != 20000 {
+			t.Errorf("the resumed task ended at %d episodes (%v), want 20000", h.Episodes, err)
+		}
+		mustContain(t, filepath.Join(logs, "td2048-report-"+report2+".out"), "1 of 1 tasks done")
 	})
 
 	t.Run("tasks named by the array's own index", func(t *testing.T) {
@@ -602,16 +643,24 @@ depth = 2
 // job: scancel, which sends SIGTERM, then SIGKILL after KillWait. It
 // waits for the task to end cancelled and returns the games the record
 // holds.
-func stopTask(t *testing.T, c *slurmCluster, array string, k int, progress string) int {
+//
+// With scancelArgs (--signal=TERM), scancel sends that signal alone, to
+// the job's steps only: td2048 must run as one to see it, and the task
+// then fails, its games recorded.
+func stopTask(t *testing.T, c *slurmCluster, array string, k int, progress string, scancelArgs ...string) int {
 	t.Helper()
 	waitUntil(t, 60*time.Second, "task "+fmt.Sprint(k)+"'s first record", func() bool {
 		_, err := os.Stat(progress)
 		return err == nil
 	})
-	c.must(t, nil, "scancel", fmt.Sprintf("%s_%d", array, k))
+	c.must(t, nil, "scancel", append(scancelArgs, fmt.Sprintf("%s_%d", array, k))...)
 	states := c.ended(t, array, 60*time.Second)
-	if st := states[fmt.Sprint(k)]; st != "CANCELLED" {
-		t.Fatalf("task %d ended %s (the tasks: %v), not cancelled: too short for this machine?\n%s", k, st, states, c.logs())
+	want := "CANCELLED"
+	if len(scancelArgs) > 0 {
+		want = "FAILED"
+	}
+	if st := states[fmt.Sprint(k)]; st != want {
+		t.Fatalf("task %d ended %s (the tasks: %v), not %s: too short for this machine?\n%s", k, st, states, want, c.logs())
 	}
 	p, err := evalresult.ReadProgress(progress)
 	if err != nil {
@@ -676,6 +725,16 @@ func TestSlurmScriptsAsTasks(t *testing.T) {
 		mustContain(t, filepath.Join(dir, "logs", "td2048-eval-77_2.attempt-1.log"), "shard = 2/4")
 		if o, err := slurmScript(t, dir, "eval-array.sbatch", nil, slices.DeleteFunc(lone(3), func(s string) bool { return s == "SHARDS=4" })...); err == nil || !strings.Contains(o, "set SHARDS") {
 			t.Errorf("a shard without SHARDS: %v %s", err, o)
+		}
+		// A binary or weights the node does not see: one line naming the
+		// shared file system, and a usage error's status (not retried).
+		for _, bad := range []string{"TD2048=/no/such/td2048", "WEIGHTS=/no/such/w.td2048"} {
+			o, err := slurmScript(t, dir, "eval-array.sbatch", nil, append(lone(3), bad, "SLURM_RESTART_COUNT=7")...)
+			ee, _ := err.(*exec.ExitError)
+			if ee == nil || ee.ExitCode() != 2 {
+				t.Errorf("%s: %v %s", bad, err, o)
+			}
+			mustContain(t, filepath.Join(dir, "logs", "td2048-eval-77_3.attempt-7.log"), bad+": no such ", "every node mounts")
 		}
 	})
 
@@ -753,6 +812,7 @@ func fakeSlurm(t *testing.T, queue string) (logPath string) {
 	os.WriteFile(filepath.Join(dir, "sbatch"), []byte(`#!/bin/sh
 n=$(cat `+logPath+` 2>/dev/null | wc -l)
 echo "$*" >> `+logPath+`
+echo "$TD2048" >> `+logPath+`.td2048
 echo $((100 + n))
 `), 0o755)
 	os.WriteFile(filepath.Join(dir, "squeue"), []byte("#!/bin/sh\ncat "+filepath.Join(dir, "queue")+"\n"), 0o755)
@@ -807,6 +867,17 @@ func TestSlurmResubmitChoosesTasks(t *testing.T) {
 		t.Errorf("while its jobs are queued: %v %q", err, o)
 	}
 
+	// The binary submit.env keeps is the one the resubmitted jobs run,
+	// whatever TD2048 says at the resubmission (it used to be that one,
+	// and another build's shards were refused).
+	os.WriteFile(filepath.Join(out, "submit.env"), []byte("SHARDS=10\nWEIGHTS=/w.td2048\nGAMES=1000\nDEPTH=1\nSEED=1\nSTATS=no\nEVAL_ARGS=''\nMERGE_ARGS=''\nTD2048="+os.Args[0]+"\n"), 0o644)
+	log = fakeSlurm(t, "")
+	if o, err := slurmScript(t, dir, "resubmit.sh", []string{out}, "TD2048=/elsewhere/td2048"); err != nil {
+		t.Errorf("%v %q", err, o)
+	} else if b, _ := os.ReadFile(log + ".td2048"); strings.TrimSpace(string(b)) != os.Args[0] {
+		t.Errorf("the jobs got TD2048=%q, want submit.env's %s", b, os.Args[0])
+	}
+
 	plan := filepath.Join(dir, "plan.toml")
 	os.WriteFile(plan, []byte("out = \"sw\"\n[train]\nnetwork = \"2x4\"\n[grid]\nseed = [1, 2, 3, 4, 5]\n"), 0o644)
 	for _, k := range []int{1, 2} {
@@ -821,4 +892,70 @@ func TestSlurmResubmitChoosesTasks(t *testing.T) {
 		!strings.HasSuffix(cs[1], " --time=3 "+filepath.Join(slurmDeploy(t), "sweep-report.sbatch")) {
 		t.Errorf("the sweep's submissions: %q", cs)
 	}
+	// A sweep resubmitted with another td2048 runs the first one's, kept
+	// in the sweep's folder.
+	other := filepath.Join(t.TempDir(), "td2048")
+	os.Symlink(os.Args[0], other)
+	log = fakeSlurm(t, "")
+	if o, err := slurmScript(t, dir, "resubmit.sh", []string{"plan.toml"}, "TD2048="+other); err != nil {
+		t.Fatalf("%v %q", err, o)
+	}
+	if b, _ := os.ReadFile(log + ".td2048"); strings.TrimSpace(strings.Split(string(b), "\n")[0]) != os.Args[0] {
+		t.Errorf("the resubmitted sweep's jobs got TD2048=%q, want the first submission's %s", b, os.Args[0])
+	}
+}
+
+// The scripts check the binary, the output folder and the logs folder
+// before they submit anything (a wrong binary was found only when every
+// shard failed with status 127), and submit-eval.sh keeps the binary's
+// absolute path in submit.env.
+func TestSlurmSubmitChecksFirst(t *testing.T) {
+	dir := t.TempDir()
+	w := filepath.Join(dir, "w.td2048")
+	os.WriteFile(w, []byte("weights"), 0o644)
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o644)
+	plan := filepath.Join(dir, "plan.toml")
+	os.WriteFile(plan, []byte("out = \"sw\"\n[train]\nnetwork = \"2x4\"\n[grid]\nseed = [1, 2]\n"), 0o644)
+	for _, tc := range []struct {
+		name, script string
+		env          []string
+		want         string
+	}{
+		{"no such binary", "submit-eval.sh", []string{"TD2048=/no/such/td2048"}, "TD2048=/no/such/td2048: no such executable"},
+		{"not td2048", "submit-eval.sh", []string{"TD2048=true"}, "/true is not td2048"},
+		{"a binary that fails", "submit-eval.sh", []string{"TD2048=false"}, "/false does not run here"},
+		{"logs not a folder", "submit-eval.sh", []string{"LOGS=" + notDir}, "LOGS=" + notDir + ": cannot make or write that folder"},
+		{"OUT not a folder", "submit-eval.sh", []string{"OUT=" + notDir}, "OUT=" + notDir + " is not a folder"},
+		{"sweep: no such binary", "submit-sweep.sh", []string{"TD2048=/no/such/td2048", "PLAN=" + plan}, "TD2048=/no/such/td2048: no such executable"},
+		{"sweep: logs not a folder", "submit-sweep.sh", []string{"LOGS=" + notDir, "PLAN=" + plan}, "cannot make or write that folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			log := fakeSlurm(t, "")
+			env := append([]string{"WEIGHTS=" + w, "OUT=" + out}, tc.env...)
+			o, err := slurmScript(t, dir, tc.script, nil, env...)
+			if err == nil || !strings.Contains(o, tc.want) {
+				t.Errorf("%v %q; want %q", err, o, tc.want)
+			}
+			if _, err := os.Stat(log); err == nil {
+				t.Error("it submitted jobs")
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Error("it made OUT, which a corrected submission then refuses")
+			}
+		})
+	}
+
+	// A good submission keeps the binary's absolute path.
+	out := filepath.Join(dir, "out")
+	fakeSlurm(t, "")
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	os.Symlink(os.Args[0], filepath.Join(bin, "td2048"))
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	if o, err := slurmScript(t, dir, "submit-eval.sh", nil, "WEIGHTS="+w, "OUT="+out, "TD2048=td2048"); err != nil {
+		t.Fatalf("%v %s", err, o)
+	}
+	mustContain(t, filepath.Join(out, "submit.env"), "\nTD2048="+filepath.Join(bin, "td2048")+"\n")
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -45,14 +48,52 @@ func TestConvertStaged(t *testing.T) {
 			t.Fatalf("weight %d: %v back, %v out", i, got.Weights()[i], x)
 		}
 	}
-	// Without --stages the network has no thresholds, which play refuses.
+	// Without --stages the network would have no thresholds: convert
+	// refuses before writing, and eval and hint point to convert.
 	os.Remove(end)
-	if code, out, _ := runCmd(t, "convert", w, end); code != 0 || !strings.Contains(out, "give them with --stages") {
-		t.Fatalf("no --stages: exit %d: %s", code, out)
+	if code, _, errs := runCmd(t, "convert", w, end); code != 2 || !strings.Contains(errs, "give them with --stages") {
+		t.Fatalf("no --stages: exit %d: %s", code, errs)
 	}
-	if code, _, errs := runCmd(t, "eval", "--load", end, "--games", "1"); code == 0 || !strings.Contains(errs, "name the stage thresholds") {
-		t.Fatalf("eval of a network without thresholds: exit %d: %s", code, errs)
+	if _, err := os.Stat(end); !os.IsNotExist(err) {
+		t.Fatalf("convert without --stages wrote %s (%v)", end, err)
 	}
+	for _, cmd := range []string{"eval", "hint", "train"} {
+		args := map[string][]string{"eval": {"eval", "--load", w, "--games", "1"}, "hint": {"hint", "--load", w, "0,0,0,0,0,0,0,2,0,0,0,0,0,256,128,2"},
+			"train": {"train", "--load", w, "--episodes", "1", "--save", end}}[cmd]
+		if code, _, errs := runCmd(t, args...); code == 0 || !strings.Contains(errs, "td2048 convert "+w+" OUT.td2048 --stages 0,16384,32768") {
+			t.Errorf("%s of a .w of three stages: exit %d: %s", cmd, code, errs)
+		}
+	}
+	// A td2048 file without thresholds (as convert wrote them before) is
+	// mended by convert --stages.
+	old := filepath.Join(dir, "old.td2048")
+	os.WriteFile(old, withNetwork(t, src, "2x4@3"), 0o644)
+	if code, _, errs := runCmd(t, "eval", "--load", old, "--games", "1"); code == 0 || !strings.Contains(errs, "--stages") {
+		t.Fatalf("eval of a td2048 file without thresholds: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runCmd(t, "convert", old, end, "--stages", "0,8192,16384"); code != 0 || !strings.Contains(out, "network 2x4@0,8192,16384") {
+		t.Fatalf("mending: exit %d: %s%s", code, out, errs)
+	}
+}
+
+// withNetwork is the td2048 weight file at path with its header's network
+// replaced by spec, and its checksum made again.
+func withNetwork(t *testing.T, path, spec string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 8 + 4 + int(binary.LittleEndian.Uint32(data[8:]))
+	var h map[string]any
+	if err := json.Unmarshal(data[12:n], &h); err != nil {
+		t.Fatal(err)
+	}
+	h["network"] = spec
+	js, _ := json.Marshal(h)
+	out := binary.LittleEndian.AppendUint32([]byte(data[:8:8]), uint32(len(js)))
+	out = append(append(out, js...), data[n:len(data)-4]...)
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, crc32.MakeTable(crc32.Castagnoli)))
 }
 
 // TestTrainStaged: a small multi-stage run with promotion through the

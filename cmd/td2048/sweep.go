@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -38,8 +39,9 @@ that a Slurm job array or a Kubernetes Indexed Job runs them all:
   td2048 sweep run PLAN.toml --task K  train task K, then evaluate it
   td2048 sweep report DIR|PLAN.toml    one table of all tasks, all curves on one figure
 
-Task K works in OUT/task-K (OUT: the plan's out, or its name, beside the
-plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
+Task K works in OUT/task-00K (task-000, task-001, ...: K with at least
+three digits, as sweep list prints; OUT: the plan's out, or its name,
+beside the plan): weights.td2048 (checkpointed, with the run's state), weights.jsonl
 (the metrics log), curve.png, train.txt (train's output), eval.json (the
 evaluation's result, td2048 merge's format) and task.json (its settings).
 --task auto takes K from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX
@@ -50,7 +52,9 @@ the plan's tasks says which it leaves out.
 A task is safe to run again: a finished one (its eval.json written) says
 so and does nothing; one stopped by SIGTERM (Slurm's preemption, scancel,
 a requeue, a Pod's deletion), or killed, resumes from its last checkpoint.
-A task whose folder holds another configuration is refused.
+A task whose folder holds another configuration is refused. The report
+shows a task that failed as failed, with the line of its train.txt that
+says why, and one stopped (SIGTERM) as stopped.
 
 The plan's keys are in docs/how-to/clusters.md (section "Sweeps") and in
 the package documentation of sweep: [train] any setting of td2048 train, named as its
@@ -161,7 +165,9 @@ func sweepRun(planPath, taskArg string, e *env) error {
 		return err
 	}
 	defer logf.Close()
-	sub := &env{stdout: io.MultiWriter(e.stdout, logf), stderr: io.MultiWriter(e.stderr, logf), stdin: e.stdin}
+	// The task's own record first; a closed stdout (| head) stops neither it
+	// nor the task.
+	sub := &env{stdout: io.MultiWriter(logf, dropErrors{e.stdout}), stderr: io.MultiWriter(logf, dropErrors{e.stderr}), stdin: e.stdin}
 	// A new run in the task's own folder: what a killed first attempt
 	// left there (a log, a plot) is replaced.
 	spec.Save, spec.Plot, spec.Force = filepath.Join(dir, "weights.td2048"), filepath.Join(dir, "curve.png"), true
@@ -174,14 +180,63 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	}
 	if more {
 		if err := runTrain(sub, spec, given, false); err != nil {
-			return fmt.Errorf("task %d: %w", k, err)
+			return taskFailed(logf, k, err)
 		}
 	}
 	if err := runCommand(t.EvalArgs(dir), sub); err != nil {
-		return fmt.Errorf("task %d: %w", k, err)
+		return taskFailed(logf, k, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d done: %s\n", k, evalPath)
 	return nil
+}
+
+// taskFailed records task k's error as the last line of its log (log,
+// train.txt), where sweep report finds it, and returns it. A task
+// interrupted (SIGTERM, Ctrl-C) is stopped, not failed: run again, it
+// continues.
+func taskFailed(log io.Writer, k int, err error) error {
+	err = fmt.Errorf("task %d: %w", k, err)
+	mark := failedMark
+	if strings.HasPrefix(errors.Unwrap(err).Error(), "interrupted after ") {
+		mark = stoppedMark
+	}
+	fmt.Fprintf(log, "%s%s\n", mark, strings.ReplaceAll(err.Error(), "\n", " "))
+	return err
+}
+
+// The marks that begin the last line of the log of a task that failed or
+// was stopped.
+const (
+	failedMark  = "td2048 sweep: failed: "
+	stoppedMark = "td2048 sweep: stopped: "
+)
+
+// endLine is the last line of a task's log (train.txt) when it has one of
+// the marks, and the mark: "" once an attempt after it writes.
+func endLine(path string) (mark, line string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", ""
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	end, _ := f.Seek(0, io.SeekEnd)
+	n, _ := f.ReadAt(buf[:min(end, int64(len(buf)))], max(0, end-int64(len(buf))))
+	lines := strings.Split(strings.TrimRight(string(buf[:n]), "\n"), "\n")
+	for _, m := range []string{failedMark, stoppedMark} {
+		if l, ok := strings.CutPrefix(lines[len(lines)-1], m); ok {
+			return m, l
+		}
+	}
+	return "", ""
+}
+
+// dropErrors writes to w, and drops its errors.
+type dropErrors struct{ w io.Writer }
+
+func (d dropErrors) Write(p []byte) (int, error) {
+	d.w.Write(p)
+	return len(p), nil
 }
 
 // resumeTask is the spec that resumes task's run from its checkpoint st
@@ -269,7 +324,7 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 	}
 	if len(taskDirs) == 0 {
-		return fmt.Errorf("%s holds no task folders (task-K): run td2048 sweep run PLAN --task K first", dir)
+		return fmt.Errorf("%s holds no task folders (task-000, ...): run td2048 sweep run PLAN --task K first", dir)
 	}
 	if figure == "" {
 		figure = filepath.Join(dir, "curves.png")
@@ -283,7 +338,7 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 	}
 	var series []plot.Series
-	damaged, done := 0, 0
+	damaged, done, failed := 0, 0, 0
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "task\tconfig\tstate\tepisodes\tlast block avg\teval avg\teval goal rate")
 	for _, td := range taskDirs {
@@ -310,6 +365,11 @@ func sweepReport(arg, figure string, e *env) error {
 			if g, err := games.Lookup(res.Game); err == nil {
 				goal = fmt.Sprintf("%s%% %d", stats.Num(100*b.Reach(g.Goal)), g.GoalValue())
 			}
+		} else if mark, why := endLine(filepath.Join(td, "train.txt")); mark == failedMark {
+			state = "failed: " + why
+			failed++
+		} else if mark == stoppedMark {
+			state += ", stopped"
 		}
 		if unread {
 			state += ", task.json does not parse"
@@ -321,6 +381,9 @@ func sweepReport(arg, figure string, e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%d of %d tasks done\n", done, len(taskDirs))
+	if failed > 0 {
+		fmt.Fprintf(e.stdout, "%d tasks failed, each state saying why (the last line of its train.txt): run them again once the cause is fixed\n", failed)
+	}
 	if damaged > 0 {
 		fmt.Fprintf(e.stdout, "%d task folders hold a task.json that does not parse\n", damaged)
 	}

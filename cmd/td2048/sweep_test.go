@@ -123,3 +123,36 @@ games = 5
 		t.Errorf("report of a task with a damaged task.json:\n%s", out)
 	}
 }
+
+// TestSweepReportFailed: a task that failed is reported as failed with
+// the line that says why (it used to read "training" forever), until an
+// attempt after it runs.
+func TestSweepReportFailed(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "p.toml")
+	os.WriteFile(plan, []byte("[train]\nnetwork = \"2x4\"\nepisodes = 100\nevery = 50\nthreads = 1\n[grid]\nseed = [1, 2]\n[eval]\ngames = 5\n"), 0o644)
+	// Task 1's evaluation cannot write its result: the task trains, then
+	// fails.
+	task := filepath.Join(dir, "p", "task-001")
+	os.MkdirAll(filepath.Join(task, "eval.json"), 0o755)
+	if code, _, errb := runCmd(t, "sweep", "run", plan, "--task", "1"); code == 0 {
+		t.Fatal("task 1 did not fail")
+	} else if !strings.Contains(errb, "eval.json") {
+		t.Fatalf("task 1 failed with %q", errb)
+	}
+	code, out, _ := runCmd(t, "sweep", "report", plan, "--plot", "none")
+	if code != 0 || !regexp.MustCompile(`task-001\s+seed=2\s+failed: task 1: .*eval\.json.*\s100\s`).MatchString(out) || !strings.Contains(out, "1 tasks failed") {
+		t.Errorf("report of a failed task:\n%s", out)
+	}
+	if !regexp.MustCompile(`task-000\s+seed=1\s+not started`).MatchString(out) {
+		t.Errorf("report of a task not started:\n%s", out)
+	}
+	// Run again with the cause fixed, it is done.
+	os.Remove(filepath.Join(task, "eval.json"))
+	if code, _, errb := runCmd(t, "sweep", "run", plan, "--task", "1"); code != 0 {
+		t.Fatal(errb)
+	}
+	if _, out, _ := runCmd(t, "sweep", "report", plan, "--plot", "none"); strings.Contains(out, "failed") || !regexp.MustCompile(`task-001\s+seed=2\s+done`).MatchString(out) {
+		t.Errorf("report once the task is done:\n%s", out)
+	}
+}

@@ -247,15 +247,13 @@ went, like "adapted = 2 threads 95%, 1 thread 5% of the time".
 
 --interleave N: the episodes each thread plays in turn, so that one game's
 memory waits overlap another's work (after-state learning without
-shaping). 0, the default, is the fastest measured on the processor's
-vendor: 2 on AMD processors for networks of at most 40 lookups a board
-(4x6, 5x6, a staged 4x6), else 1. Giving it fixes that choice and the
-number of threads. With --threads 1 any value repeats a run from its seed:
-give it to repeat a run on another vendor's processor. A run stopped and
-resumed learns as one never stopped with --interleave 1 from any stop;
-above 1 only from a checkpoint (as after kill -9) or with checkpoints at
-the same episodes, since the games in turn pause at checkpoints, not at
-Ctrl-C or --duration.
+shaping). 0, the default, is 2 for networks of at most 40 lookups a board
+(4x6, 5x6, a staged 4x6), else 1, on every processor: a seeded run of one
+thread gives the same weights on all of them. Giving it fixes that choice
+and the number of threads. On one thread, games in turn pause every 100
+episodes (they finish, then start again in order), and Ctrl-C, SIGTERM,
+SIGHUP or --duration stop the run at the next pause, a moment later, so
+that it resumes exactly from any stop (td2048 help seeds).
 
 eval --interleave plays greedy 2048 games in turn the same way (at
 --depth 1, without --downgrade; 0: 2 on AMD processors, else 1); its
@@ -265,13 +263,16 @@ and what was measured.`
 const seedsTopic = `train, eval and play print their seed (seed = S), random unless --seed
 gives one: --seed S repeats what they did.
 
-- train --seed S --threads 1 repeats a run exactly: the same blocks, the
-  same weights. --interleave's default depends on the processor's vendor:
-  give it too to repeat a run on another's. Several threads share the
-  weights without locks, so their runs differ, within noise.
-- A resumed run (train --resume) learns as one never stopped, bit for
-  bit, with one thread from a checkpoint; from a stop between checkpoints
-  (Ctrl-C, --duration) too with --interleave 1.
+- train --seed S --threads 1 repeats a run exactly, on every processor:
+  the same blocks, the same weights. Several threads share the weights
+  without locks, so their runs differ, within noise.
+- With one thread and the defaults, a resumed run (train --resume, a
+  requeued sweep task) learns as one never stopped, bit for bit: from a
+  checkpoint (after kill -9 or a lost node) and from a stop (Ctrl-C,
+  SIGTERM, SIGHUP, --duration). So does a finished run extended with
+  --episodes when its old total is a multiple of 100 episodes, or with
+  --interleave 1. A --checkpoint-every given on resume keeps this when it
+  and the run's are multiples of 100 (the default, 10000, is).
 - eval: game i draws its tiles from (seed, i) alone, so the statistics do
   not depend on --threads or --interleave, and the shards of an evaluation
   (--shard K/N) merge into the very statistics of one run.
@@ -296,8 +297,8 @@ func checkpointsTopic() string {
 	return `--save FILE holds a run's weights and its state; it is also its
 checkpoint. It defaults to the game's own file: weights.td2048 for 2048,
 threes.td2048 for Threes!. It is rewritten every --checkpoint-every
-episodes (10000; 0: only at the end), at the end and on Ctrl-C or SIGTERM,
-atomically and with a checksum. A checkpoint that would come within
+episodes (10000; 0: only at the end), at the end and on Ctrl-C, SIGTERM
+or SIGHUP, atomically and with a checksum. A checkpoint that would come within
 --checkpoint-gap (1m) of the last one is skipped, so that a short run
 learns instead of writing weights; a --checkpoint-every given saves at
 each of its episodes unless --checkpoint-gap is given too. Skipping one
@@ -323,7 +324,8 @@ FILE once the problem is fixed.
   episodes per statistics block (1000).
 - --force replaces what train would otherwise refuse to write over:
   trained weights in --save, another run's --log, a --plot file td2048
-  did not draw. Empty file names are refused.
+  did not draw; never the file a run reads (--load, --resume) or a
+  resumed run's parent's log. A setting given empty is refused.
 - --quiet prints only the statistics blocks and the closing lines: no
   header, no progress on stderr (warnings and errors still go there).
 

@@ -59,7 +59,8 @@ func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
 		writeHeader(e.stdout, r)
 		v.prog = newProgress(e, r.Game.Goal, r.Game.Value(r.Game.Goal))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A closed terminal (SIGHUP) stops and saves the run as SIGTERM does.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	res, err := r.Train(ctx, v)
 	stop()

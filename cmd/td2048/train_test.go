@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/stats"
 )
@@ -26,6 +25,7 @@ import (
 // real process (to kill it).
 func TestMain(m *testing.M) {
 	if os.Getenv("TD2048_BE_MAIN") == "1" {
+		keepOnClosedPipe()
 		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 	}
 	os.Exit(m.Run())
@@ -317,17 +317,13 @@ func TestDurationStopsAndResumes(t *testing.T) {
 }
 
 // TestDefaultInterleave: train plays two episodes in turn on each thread by
-// default where that applies (a processor where that is faster,
-// learn.InterleaveHelps; 2048 after-state learning without shaping,
-// networks of at most 40 weights a board), says so and records it in the
-// run; elsewhere (other processors, state learning, shaping, Threes!, 64
+// default where that applies (2048 after-state learning without shaping,
+// networks of at most 40 weights a board), on every processor, says so and
+// records it in the run; elsewhere (state learning, shaping, Threes!, 64
 // weights a board) one at a time, without complaint.
 func TestDefaultInterleave(t *testing.T) {
 	dir := t.TempDir()
-	two := 1 // the default where two would apply
-	if learn.InterleaveHelps() {
-		two = 2
-	}
+	const two = 2 // the default where two apply
 	for i, c := range []struct {
 		args []string
 		want int

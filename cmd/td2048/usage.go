@@ -189,7 +189,7 @@ Examples:
 {{.Example}}{{end}}{{if .HasAvailableSubCommands}}
 
 Available Commands:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+  {{rpad .Name .NamePadding }} {{wrapShort .Short .NamePadding}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 {{flagUsages . | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
 
@@ -197,9 +197,19 @@ Global Flags:
 {{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasHelpSubCommands}}
 
 Help topics (td2048 help TOPIC):{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
-  {{rpad .Name .NamePadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
+  {{rpad .Name .NamePadding}} {{wrapShort .Short .NamePadding}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
 
 Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
 `
 
-func init() { cobra.AddTemplateFunc("flagUsages", flagUsages) }
+func init() {
+	cobra.AddTemplateFunc("flagUsages", flagUsages)
+	cobra.AddTemplateFunc("wrapShort", wrapShort)
+}
+
+// wrapShort wraps a command's or topic's one-line description in a list
+// whose names take pad columns, so that the list fits 80 columns.
+func wrapShort(text string, pad int) string {
+	indent := 2 + pad + 1
+	return strings.Join(wrapWords(text, 80-indent), "\n"+strings.Repeat(" ", indent))
+}

@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	flag "github.com/spf13/pflag"
+
+	"github.com/td2048/td2048/internal/train"
 )
 
 // rows is the number of rows text takes on a terminal of width columns,
@@ -98,6 +101,25 @@ func trainFlags() []string {
 		}
 	})
 	return n
+}
+
+// TestRootHelpFits: td2048's own help, its list of commands and topics,
+// fits 80 columns, long descriptions wrapped under their column.
+func TestRootHelpFits(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"--help"}} {
+		code, out, errs := runCmd(t, args...)
+		if code != 0 || errs != "" {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if len([]rune(l)) > 80 {
+				t.Errorf("%v: line %d is %d columns wide: %q", args, i+1, len([]rune(l)), l)
+			}
+		}
+		if !strings.Contains(out, "\n  plot        draw learning curves") || !strings.Contains(out, "\n              PNG, SVG or PDF\n") {
+			t.Errorf("%v: plot's description not wrapped under its column:\n%s", args, out)
+		}
+	}
 }
 
 func TestWrapWords(t *testing.T) {
@@ -260,5 +282,45 @@ func TestFlagCompletion(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCacheSizeMessage: a table larger than half the memory is refused
+// with the half it may take, and the whole it is half of.
+func TestCacheSizeMessage(t *testing.T) {
+	total := train.PhysicalMemory()
+	if total <= 0 {
+		t.Skip("this system does not tell its memory")
+	}
+	var b byteSize
+	size := fmt.Sprintf("%dM", total/2>>20+1)
+	want := fmt.Sprintf("size %s: at most %s, half of this machine's memory of %s", size, mib(total/2), mib(total))
+	if err := b.Set(size); err == nil || err.Error() != want {
+		t.Errorf("--cache %s: %v, want %q", size, err, want)
+	}
+}
+
+// TestOptionsCacheDefault: options.md's default of --cache is the one the
+// flags have: eval's by depth (autoCache), the others' the flag's default.
+func TestOptionsCacheDefault(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "docs", "reference", "options.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var others []string
+	for _, name := range []string{"hint", "play", "serve"} {
+		c, _, _ := root(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, stdin: strings.NewReader("")}).Find([]string{name})
+		others = append(others, c.Flags().Lookup("cache").DefValue)
+	}
+	if others[1] != others[0] || others[2] != others[0] {
+		t.Fatalf("hint, play and serve default to tables of %v; options.md gives them one", others)
+	}
+	if autoCache(1, 0) != 0 || autoCache(2, 0) != 0 || autoCache(2, time.Millisecond) != autoCache(3, 0) {
+		t.Fatal("eval's default table is no longer none at 1-2 plies and the same deeper or with --move-time: options.md says so")
+	}
+	deep := autoCache(3, 0)
+	want := fmt.Sprintf("| `--cache` | `eval`: none at 1-2 plies, `%s` deeper or with `--move-time`; `hint`, `play`, `serve`: `%s` |", deep.String(), others[0])
+	if !strings.Contains(string(data), want) {
+		t.Errorf("options.md's --cache row does not begin %q", want)
 	}
 }

@@ -19,11 +19,30 @@
 # SBATCH_PARTITION, SBATCH_QOS. MAX_RUNNING=N runs at most N array tasks
 # at once. LOGS (default logs) is the folder of the jobs' logs.
 # It refuses while jobs it submitted for the same OUT or plan are queued
-# or running. Prints the array's job id (none when nothing is left) and
+# or running. Before submitting anything it checks the td2048 binary
+# (TD2048, default td2048 on PATH: it must run "version"), OUT and the
+# logs folder. The binary of the first submission is kept, for an
+# evaluation in OUT/submit.env, for a sweep in submit.env in the plan's
+# out folder, and every resubmission runs that one, whatever TD2048 says
+# then (edit submit.env to change it). The jobs get its absolute path: it
+# must be on a file system every node mounts, as must OUT, the weights
+# and the plan. Prints the array's job id (none when nothing is left) and
 # the merge's or report's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "resubmit.sh: $*" >&2; exit 1; }
+# td2048_binary sets TD2048 to the absolute path of the td2048 binary it
+# names (default td2048 on PATH), once it has checked that it runs.
+td2048_binary() {
+  local bin=${TD2048:-td2048} path v
+  path=$(type -P -- "$bin") || die "TD2048=$bin: no such executable (set TD2048 to the td2048 binary, on a file system every node mounts)"
+  [[ $path == /* ]] || path=$(cd "$(dirname "$path")" && pwd)/$(basename "$path")
+  [ -f "$path" ] && [ -x "$path" ] || die "TD2048=$bin: $path is not an executable file"
+  v=$("$path" version 2>&1) || die "TD2048=$path does not run here: ${v:-exit status $?}"
+  [[ $v == "td2048 "* ]] || die "TD2048=$path is not td2048: its version says ${v%%$'\n'*}"
+  TD2048=$path
+  export TD2048
+}
 [ $# -ge 1 ] || die "usage: resubmit.sh OUT|PLAN.toml [sbatch options]"
 target=$1
 shift
@@ -35,6 +54,8 @@ if [ -d "$target" ]; then
   # shellcheck disable=SC1091
   . "$OUT/submit.env"
   set +a
+  td2048_binary
+  [ -w "$OUT" ] || die "$OUT: not writable"
   export OUT
   for ((k = 0; k < SHARDS; k++)); do
     [ -e "$OUT/part-$k.json" ] || missing+=("$k")
@@ -44,11 +65,25 @@ if [ -d "$target" ]; then
 elif [ -f "$target" ]; then
   PLAN=$(cd "$(dirname "$target")" && pwd)/$(basename "$target")
   export PLAN
-  list=$("${TD2048:-td2048}" sweep list "$PLAN") || die "td2048 sweep list $PLAN failed"
+  td2048_binary
+  list=$("$TD2048" sweep list "$PLAN") || die "$TD2048 sweep list $PLAN failed"
+  sweep_out=
   while IFS=$'\t' read -r k dir _; do
     [[ $k =~ ^[0-9]+$ ]] || continue
+    sweep_out=$(dirname "$dir")
     [ -e "$dir/eval.json" ] || missing+=("$k")
   done <<<"$list"
+  # The binary of the first submission, kept in the sweep's folder, runs
+  # every resubmission: a task's evaluation under way refuses another
+  # build's record.
+  mkdir -p "$sweep_out" && [ -w "$sweep_out" ] || die "$sweep_out (the plan's out): cannot make or write that folder"
+  if [ -f "$sweep_out/submit.env" ]; then
+    # shellcheck disable=SC1091
+    . "$sweep_out/submit.env"
+    td2048_binary
+  else
+    printf 'TD2048=%q\n' "$TD2048" >"$sweep_out/submit.env"
+  fi
   tag="td2048 sweep $PLAN"
   array_job=sweep-array.sbatch final_job=sweep-report.sbatch final_opts=${REPORT_SBATCH:-}
 else
@@ -76,7 +111,9 @@ compact() {
   echo "$spec"
 }
 
-LOGS=$(mkdir -p "${LOGS:-logs}" && cd "${LOGS:-logs}" && pwd)
+logs=${LOGS:-logs}
+LOGS=$(mkdir -p "$logs" 2>/dev/null && cd "$logs" && pwd) && [ -w "$LOGS" ] ||
+  die "LOGS=$logs: cannot make or write that folder (Slurm fails a job whose log it cannot write)"
 export LOGS
 array=none
 dep=()

@@ -175,8 +175,10 @@ func (c *courseReader) header(key, val string) {
 		c.game = val
 	case "network":
 		c.network, _, _ = strings.Cut(val, " ")
-	case "alpha":
-		c.alpha, _ = strconv.ParseFloat(val, 64)
+	case "alpha": // a rate that is not a finite number is none
+		if a, err := strconv.ParseFloat(val, 64); err == nil && finite(a) {
+			c.alpha = a
+		}
 	case "seed":
 		c.seed, _ = strconv.ParseUint(val, 10, 64)
 	}

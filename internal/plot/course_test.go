@@ -152,12 +152,22 @@ func TestReadCourseBad(t *testing.T) {
 		{"shares out of order", "1000\tavg = 5\tmax = 9\n\t2\t30%\t(60%)\n", "line 2: not a tile line"},
 		{"tiles out of order", "1000\tavg = 5\tmax = 9\n\t4\t100%\t(60%)\n\t2\t40%\t(40%)\n", "line 3: tile 2 after tile 4"},
 		{"a bad mean", "1000\tavg = 5x\tmax = 9\n", "line 1: not a statistics block's line"},
+		{"an infinite mean", "1000\tavg = +Inf\tmax = 9\n", "line 1: not a statistics block's line"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if _, err := ReadCourse(strings.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("got %v, want %q", err, c.err)
 			}
 		})
+	}
+	// A rate that is not a finite number is read as none, in either
+	// printed output.
+	recs, err := ReadCourse(strings.NewReader("td2048 train\nalpha = NaN\n" + block(1000)))
+	if err != nil || len(recs) != 1 || recs[0].Alpha != 0 {
+		t.Errorf("alpha = NaN: %v %+v", err, recs)
+	}
+	if recs, err := ReadTDL(strings.NewReader("alpha = +Inf\n" + tdlBlocks)); err != nil || len(recs) == 0 || recs[0].Alpha != 0 {
+		t.Errorf("TDL2048+ alpha = +Inf: %v %+v", err, recs)
 	}
 	// A run still going: its last block cut off, or its last line.
 	for _, tail := range []string{"3000\tavg = 5\tmax = 9\n\t2\t100%\t(60%)\n", "3000\tavg = 5\tmax = 9\n\t2\t100%\t(60%)\n\t4\t40%\t(40", "3000\tavg"} {

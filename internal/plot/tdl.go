@@ -109,7 +109,7 @@ func ReadTDL(r io.Reader) ([]stats.Record, error) {
 			threads = p
 			cut()
 		case strings.HasPrefix(line, "alpha = "):
-			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil {
+			if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
 				alpha = a
 			}
 		case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):

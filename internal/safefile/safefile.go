@@ -297,6 +297,9 @@ func Acquire(path string) (*Lock, error) {
 				le.Cmd = strings.TrimSpace(cmd)
 				return nil, le
 			}
+			if unsupported(err) {
+				return nil, fmt.Errorf("lock %s: the file system refuses file locks (%v): mount it with them (Lustre: -o flock, or -o localflock when every writer runs on one node; NFS: with its lock service), or write to a folder on one that has them", path, err)
+			}
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
 		// The holder before us may have removed the file after we opened

@@ -23,8 +23,8 @@
 //
 // The training keys are the fields of train.Spec, each named as td2048
 // train's flag of that name with _ for - (alpha_schedule, coherence_from,
-// checkpoint_every, ...): every setting a train flag has, a 0 or "" given
-// being that value. A task's files are its folder's, so save, resume,
+// checkpoint_every, ...): every setting a train flag has, a 0 given being
+// that value (a "" given is refused). A task's files are its folder's, so save, resume,
 // log, plot and force are not keys; load names weights relative to the
 // plan's folder. The seed is 1 unless given. The evaluation keys are
 // games, depth, seed and threads. Task K's files are in OUT/task-K (K
@@ -108,8 +108,8 @@ type file struct {
 	Eval  table                       `toml:"eval"`
 }
 
-// Parse reads a plan; name is the plan file's name (its base, without
-// extension, is the default Out).
+// Parse reads a plan; name is the plan file's path (its base, without
+// extension, is the default Out; a load is checked in its folder).
 func Parse(r io.Reader, name string) (*Plan, error) {
 	var f file
 	md, err := toml.NewDecoder(io.LimitReader(r, 1<<20)).Decode(&f)
@@ -126,9 +126,12 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A task repeats exactly by default: seed 1 and one thread (a run on
+	// more threads shares its weights between them, and its result depends
+	// on their timing); threads = 0 trains on all the task's cores.
 	seed := uint64(1)
 	base, baseGiven := train.Default(), train.Given{}
-	base.Seed, base.Save, base.Plot = &seed, "weights.td2048", "curve.png"
+	base.Seed, base.Save, base.Plot, base.Threads = &seed, "weights.td2048", "curve.png", 1
 	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
 		return nil, err
 	}
@@ -175,7 +178,11 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 				t.Label = "base"
 			}
 			t.Train.Complete(t.Given)
-			if err := t.Train.Validate(); err != nil {
+			v := t.Train // checked with its load as named from here
+			if v.Load != "" && !filepath.IsAbs(v.Load) {
+				v.Load = filepath.Join(filepath.Dir(name), v.Load)
+			}
+			if err := v.Validate(); err != nil {
 				var fe *train.FieldError
 				if errors.As(err, &fe) {
 					err = errors.New(fe.Key())

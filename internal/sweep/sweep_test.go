@@ -84,6 +84,14 @@ func TestOneTaskAndDefaults(t *testing.T) {
 	if len(p.Tasks) != 1 || p.Tasks[0].Label != "base" || *p.Tasks[0].Train.Seed != 1 || p.Tasks[0].Eval.Games != 1000 || p.Dir("a/b.toml") != "/abs/x" {
 		t.Errorf("%+v", p)
 	}
+	// A task repeats exactly unless its plan says otherwise: one thread,
+	// and threads = 0 is all cores.
+	if p.Tasks[0].Train.Threads != 1 {
+		t.Errorf("a plan without threads trains on %d threads, want 1", p.Tasks[0].Train.Threads)
+	}
+	if p := parse(t, "[train]\nthreads = 0"); p.Tasks[0].Train.Threads != 0 {
+		t.Errorf("threads = 0 gave %d", p.Tasks[0].Train.Threads)
+	}
 }
 
 // TestBadPlans: a plan that cannot work is refused when it is read,
@@ -94,7 +102,7 @@ func TestBadPlans(t *testing.T) {
 		{"[grid]\nalpha = []", "empty list"},
 		{"[grid]\nspeed = [1]", "speed is not a training key"},
 		{"[train]\nepisodes = \"many\"", "episodes: want an integer, not many"},
-		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want a number of episodes"},
+		{"[train]\nepisodes = -1", "task 0 (base): episodes -1: want 1 or more episodes to train"},
 		{"[train]\nnetwork = 4", "network: want a string"},
 		{"[train]\nalpha = -1.0", "task 0 (base): alpha: learning rate -1"},
 		{"[train]\nalpha = 5", "task 0 (base): alpha: learning rate 5"},

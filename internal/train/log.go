@@ -99,7 +99,7 @@ func openRunLog(path string, st *State, flag int) (*os.File, error) {
 		return fail("it has %d bytes, the checkpoint recorded %d", fi.Size(), st.LogOffset)
 	}
 	if st.LogOffset > 0 {
-		last, err := lastRecord(f, st.LogOffset)
+		last, _, err := lastRecord(f, st.LogOffset)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -142,25 +142,55 @@ func AppendLog(path string) (*Log, error) {
 	return &Log{path: path, f: f, good: end}, nil
 }
 
-// lastRecord parses the record that ends at offset end of f.
-func lastRecord(f *os.File, end int64) (stats.Record, error) {
+// lastRecord parses the record that ends at offset end of f, and returns
+// the offset it starts at.
+func lastRecord(f *os.File, end int64) (stats.Record, int64, error) {
 	var rec stats.Record
 	start := max(0, end-64<<10)
 	buf := make([]byte, end-start)
 	if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-		return rec, err
+		return rec, 0, err
 	}
 	if len(buf) == 0 || buf[len(buf)-1] != '\n' {
-		return rec, errors.New("no complete record ends where the checkpoint says")
+		return rec, 0, errors.New("no complete record ends where the checkpoint says")
 	}
 	line := buf[:len(buf)-1]
 	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
-		line = line[i+1:]
+		line, start = line[i+1:], start+int64(i)+1
 	}
 	if err := json.Unmarshal(line, &rec); err != nil {
-		return rec, fmt.Errorf("its record at the checkpoint is not a statistics block (%w)", err)
+		return rec, 0, fmt.Errorf("its record at the checkpoint is not a statistics block (%w)", err)
 	}
-	return rec, nil
+	return rec, start, nil
+}
+
+// dropClosing takes the record of the closing partial block of the run
+// saved as st (a run whose total is not a multiple of its block) off the
+// log of the run extended past it: the extended run fills that block and
+// logs it whole, where the unbroken run does.
+func (l *Log) dropClosing(st *State) error {
+	end := st.Base + int64(st.Done)
+	if st.Partial.Games == 0 || st.Done%max(st.Every, 1) == 0 {
+		return nil
+	}
+	if n := len(l.pending); n > 0 {
+		if l.pending[n-1].Episodes == end {
+			l.pending = l.pending[:n-1]
+		}
+		return nil
+	}
+	if l.good == 0 {
+		return nil
+	}
+	last, start, err := lastRecord(l.f, l.good)
+	if err != nil || last.Episodes != end {
+		return nil
+	}
+	if err := l.f.Truncate(start); err != nil {
+		return fmt.Errorf("log: %w", err)
+	}
+	l.good = start
+	return nil
 }
 
 // Write appends rec after any pending records. When a write fails (a full

@@ -63,7 +63,7 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 // weights are read from the same open file later.
 func (r *Run) openInput() error {
 	s := &r.Spec
-	path := s.Load + s.Resume
+	path := s.input()
 	if path == "" {
 		return nil
 	}
@@ -83,6 +83,9 @@ func (r *Run) openInput() error {
 	r.in = f
 	h, err := netfile.ReadHeaderFrom(f, path)
 	if err != nil && s.Resume != "" {
+		if k, derr := netfile.DetectFile(path); derr == nil && k != netfile.Native && k != netfile.Unknown {
+			return notRun(path, k)
+		}
 		return err
 	}
 	if err == nil {
@@ -130,7 +133,7 @@ func (r *Run) settle(given Given) error {
 		}
 		return err
 	}
-	if s.Load != "" && !given["learner"] && r.Loaded.Learner != "" {
+	if s.loads() != "" && !given["learner"] && r.Loaded.Learner != "" {
 		if r.Kind, err = learn.ParseKind(r.Loaded.Learner); err != nil {
 			return err
 		}
@@ -174,6 +177,10 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if fork && !given["plot"] {
 		s.Plot = "" // the parent's plot is the parent's
 	}
+	parentLog := "" // a fork's parent's log, which it reads: never an output, --force or not
+	if fork && r.State.Log != "" {
+		parentLog = r.State.LogPath(s.Resume)
+	}
 	outs := []struct{ key, path string }{{"save", s.Save}, {"log", r.LogPath}, {"plot", s.Plot}}
 	for i, o := range outs {
 		if o.path == "" {
@@ -182,10 +189,13 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 		if err := safefile.Check(o.path); err != nil {
 			return bad(o.key, ": %v", err)
 		}
-		for _, in := range []struct{ key, path string }{{"load", s.Load}, {"resume", s.Resume}} {
+		for _, in := range []struct{ key, path string }{{"load", s.loads()}, {"resume", s.Resume}} {
 			if o.key != "save" && safefile.Same(o.path, in.path) {
 				return bad(o.key, " %s is the --%s file: it would be overwritten", o.path, in.key)
 			}
+		}
+		if safefile.Same(o.path, parentLog) {
+			return bad(o.key, " %s is the log of the run in %s: a run resumed under another name writes its own (name another file)", o.path, s.Resume)
 		}
 		for _, p := range outs[:i] {
 			if safefile.Same(o.path, p.path) {
@@ -195,7 +205,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	}
 	// Training on over the --load file continues its history: its own log
 	// (the default one) goes on, the episodes counted from the weights'.
-	r.appendLog = s.Load != "" && safefile.Same(s.Save, s.Load) && !given["log"] && r.LogPath != ""
+	r.appendLog = s.loads() != "" && safefile.Same(s.Save, s.Load) && !given["log"] && r.LogPath != ""
 	// A resumed run goes on with its own log unless --log names another.
 	r.resumeLog = s.Resume != "" && !fork && !given["log"] && r.LogPath != ""
 	var err error
@@ -209,7 +219,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if refuse == nil {
 		refuse = refuseAny
 	}
-	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.Load) {
+	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.loads()) {
 		if err := refuse(s.Save, "save", "weights"); err != nil {
 			return err
 		}
@@ -255,7 +265,7 @@ func (r *Run) makeNet(given Given) error {
 		}
 		return nil
 	}
-	path := s.Load + s.Resume
+	path := s.input()
 	fi, err := r.in.Stat()
 	if err != nil {
 		return err
@@ -278,10 +288,13 @@ func (r *Run) makeNet(given Given) error {
 	if err := netfile.Expect(path, h, r.Game.Name, learner, r.netSpec); err != nil {
 		return err
 	}
+	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+		return err
+	}
 	if err := r.Game.CheckSpec(net.Spec()); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if s.Load != "" {
+	if s.loads() != "" {
 		r.State = State{Base: h.Episodes}
 		return s.checkGame(r.Game, net.Spec(), r.Learning)
 	}
@@ -311,6 +324,13 @@ func (r *Run) start(given Given) error {
 		var err error
 		if st.Schedule, err = s.schedule(r.CoherenceFrom); err != nil {
 			return err
+		}
+	}
+	if s.Resume != "" {
+		// Checked before the log is cut back to the checkpoint: a resume
+		// that fails leaves every file as it was.
+		if err := st.RunState.Check(s.Threads, s.Interleave); err != nil {
+			return fmt.Errorf("%s: %w", s.Resume, err)
 		}
 	}
 	if err := r.openLog(); err != nil {
@@ -343,7 +363,27 @@ func (r *Run) openLog() error {
 	default:
 		r.log, err = CreateLog(r.LogPath)
 	}
+	if err == nil && r.log != nil && r.Spec.Resume != "" && r.Spec.Episodes > r.State.Done {
+		err = r.log.dropClosing(&r.State)
+	}
 	return err
+}
+
+// loads is the file a new run starts from (--load): a resumed run's Load
+// is where the run once started, not a file it reads.
+func (s *Spec) loads() string {
+	if s.Resume != "" {
+		return ""
+	}
+	return s.Load
+}
+
+// input is the file the run reads: the --resume or --load file.
+func (s *Spec) input() string {
+	if s.Resume != "" {
+		return s.Resume
+	}
+	return s.Load
 }
 
 // checkMemory refuses a network that cannot fit in this machine's memory

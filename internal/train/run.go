@@ -102,6 +102,9 @@ func (r *Run) Train(ctx context.Context, o Observer) (Result, error) {
 	if s.Resume != "" {
 		cfg.Resume = &r.State.RunState
 	}
+	if s.Threads == 1 && s.Interleave > 1 {
+		cfg.StopEvery = learn.ExactStops // a stop anywhere resumes exactly
+	}
 	rs, res, err := r.Game.Train(run, r.Net, cfg)
 	out := Result{Result: res, Done: rs.Done, Total: s.Episodes, Interrupted: ctx.Err() != nil, Limited: run.Err() != nil && ctx.Err() == nil}
 	if err == nil {

@@ -44,7 +44,7 @@ type Spec struct {
 	Save            string   `toml:"save" json:"-" resume:"fresh" flag:"nonempty" group:"basic" arg:"FILE" help:"write weights and run state to FILE (default: the game's own, weights.td2048 or threes.td2048)"`
 	Load            string   `toml:"load" json:"load,omitempty" resume:"refuse" group:"run" arg:"FILE" help:"start a new run from the weights in FILE"`
 	Resume          string   `toml:"resume" json:"-" resume:"fresh" group:"run" arg:"FILE" help:"continue the run saved in FILE, exactly"`
-	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" group:"run" help:"episodes each thread plays in turn (0: the fastest)"`
+	Interleave      int      `toml:"interleave" json:"interleave" resume:"keep" group:"run" help:"episodes each thread plays in turn (0: 2 where that applies)"`
 	Duration        Duration `toml:"duration" json:"duration" resume:"fresh" group:"run" arg:"TIME" help:"stop after training for TIME (like 60m), and save"`
 	Every           int      `toml:"every" json:"every" resume:"keep" group:"run" help:"episodes per statistics block"`
 	Learner         string   `toml:"learner" json:"learner" resume:"keep" group:"research" help:"after (after-states) or state"`
@@ -61,6 +61,8 @@ type Spec struct {
 	Log             string   `toml:"log" json:"-" resume:"override" flag:"nonempty" group:"run" help:"metrics log, or none (default: --save's .jsonl)"`
 	Plot            string   `toml:"plot" json:"-" resume:"override" flag:"nonempty" group:"basic" arg:"FILE" help:"draw the learning curve to FILE, PNG, SVG or PDF"`
 	Force           bool     `toml:"force" json:"-" resume:"fresh" group:"run" help:"replace files that train would otherwise keep"`
+
+	empty string // the first setting given as "" (Complete), which Validate refuses
 }
 
 // Default is the spec of the train command without flags: the course's
@@ -83,6 +85,12 @@ type Given map[string]bool
 // the others, and applies the recipe to the fields given does not name;
 // given then names each field set. Validate checks what it leaves.
 func (s *Spec) Complete(given Given) {
+	s.empty = ""
+	for _, f := range fields {
+		if v := s.value(f); given[f.Key] && v.Kind() == reflect.String && v.Len() == 0 && s.empty == "" {
+			s.empty = f.Key
+		}
+	}
 	if r, err := LookupRecipe(s.Recipe); err == nil && s.Recipe != "" {
 		r.Apply(s, given)
 	}
@@ -118,16 +126,19 @@ var Groups = []string{"basic", "research", "run"}
 // fields lists Spec's fields in order.
 var fields = func() []field {
 	t := reflect.TypeFor[Spec]()
-	fs := make([]field, t.NumField())
-	for i := range fs {
+	var fs []field
+	for i := range t.NumField() {
 		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
 		key := f.Tag.Get("toml")
 		rule, ok := rules[f.Tag.Get("resume")]
 		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
 			panic("train: Spec." + f.Name + " lacks its toml, resume, group or help tag")
 		}
-		fs[i] = field{Key: key, Flag: FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
-			NonEmpty: f.Tag.Get("flag") == "nonempty", index: i}
+		fs = append(fs, field{Key: key, Flag: FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
+			NonEmpty: f.Tag.Get("flag") == "nonempty", index: i})
 	}
 	return fs
 }()

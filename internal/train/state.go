@@ -67,7 +67,7 @@ func (st *State) Saved(h netfile.Header, path string) Spec {
 	s.Threads = len(st.Rands) / s.Interleave
 	s.Promote = s.Promote || st.Promoted != nil
 	s.Coherence = h.Coherence && s.CoherenceFrom == ""
-	s.Log, s.Plot = "none", Resolve(path, st.Plot)
+	s.Log, s.Plot, s.Load = "none", Resolve(path, st.Plot), Resolve(path, s.Load)
 	if st.Log != "" {
 		s.Log = st.LogPath(path)
 	}

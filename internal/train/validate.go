@@ -1,8 +1,10 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"strings"
 
@@ -41,6 +43,9 @@ func MaxThreads() int { return max(64, 4*runtime.NumCPU()) }
 // --resume file is checked by Open once it is read (checkGame). The error
 // is a *FieldError.
 func (s *Spec) Validate() error {
+	if s.empty != "" {
+		return bad(s.empty, ": an empty value; leave the setting out for its default")
+	}
 	if s.Recipe != "" {
 		if _, err := LookupRecipe(s.Recipe); err != nil {
 			return bad("recipe", ": %v", err)
@@ -50,8 +55,8 @@ func (s *Spec) Validate() error {
 		}
 	}
 	switch {
-	case s.Episodes < 0:
-		return bad("episodes", " %d: want a number of episodes", s.Episodes)
+	case s.Episodes <= 0:
+		return bad("episodes", " %d: want 1 or more episodes to train", s.Episodes)
 	case s.Every <= 0:
 		return bad("every", " %d: want 1 or more episodes per block", s.Every)
 	case s.Threads < 0 || s.Threads > MaxThreads():
@@ -71,6 +76,9 @@ func (s *Spec) Validate() error {
 	if err := learn.CheckAlpha(s.AlphaFloor); err != nil || s.AlphaFloor > 0 && s.Plateau == "" {
 		return bad("alpha_floor", " %v: want a rate from 0 to 1, with --plateau", s.AlphaFloor)
 	}
+	if err := learn.CheckAlpha(s.CoherenceAlpha); err != nil { // checked whatever the other settings
+		return bad("coherence_alpha", ": %v", err)
+	}
 	if !(math.Abs(s.Init) < 1e9) {
 		return bad("init", " %v: want a value a board can have, like 320000", s.Init)
 	}
@@ -79,6 +87,9 @@ func (s *Spec) Validate() error {
 	}
 	if s.Resume != "" && s.Load != "" {
 		return bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
+	}
+	if k := netfile.FormatOfName(s.Resume); k != netfile.Native && k != netfile.Unknown {
+		return notRun(s.Resume, k)
 	}
 	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
 		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
@@ -105,6 +116,11 @@ func (s *Spec) Validate() error {
 			return bad("network", ": %v", err)
 		}
 	}
+	if s.Load != "" {
+		if err := s.checkLoad(); err != nil {
+			return err
+		}
+	}
 	if s.Load != "" || s.Resume != "" {
 		return nil // the game and network may be the file's: Open checks them
 	}
@@ -113,6 +129,43 @@ func (s *Spec) Validate() error {
 		return err
 	}
 	return s.checkGame(g, net, l)
+}
+
+// notRun refuses to resume a weight file of format k, which holds no run.
+func notRun(path string, k netfile.Format) error {
+	return bad("resume", " %s is a %s file, not a td2048 run checkpoint: start a new run from its weights with --load %s", path, k.Describe(), path)
+}
+
+// checkLoad checks that the --load file holds weights (of a format
+// td2048 reads) of a game td2048 knows, and of the spec's game when it
+// names one.
+func (s *Spec) checkLoad() error {
+	k, err := netfile.DetectFile(s.Load)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return bad("load", " %s: not found: train one with td2048 train, or name another file", s.Load)
+	case err != nil:
+		return bad("load", " %s: %v", s.Load, err)
+	case k == netfile.Unknown:
+		return bad("load", " %s is %v", s.Load, netfile.ErrUnknownFormat)
+	case k != netfile.Native:
+		if s.Game != "" && s.Game != "2048" {
+			return bad("load", " %s holds weights for 2048 (%s), not %s", s.Load, k.Describe(), s.Game)
+		}
+		return nil
+	}
+	h, err := netfile.ReadHeader(s.Load)
+	if err != nil {
+		return bad("load", " %v", err)
+	}
+	g, err := games.Lookup(h.Game)
+	if err != nil {
+		return bad("load", " %s: %v", s.Load, err)
+	}
+	if want, err := games.Lookup(s.Game); err == nil && s.Game != "" && want != g {
+		return bad("load", " %s holds weights for %s, not %s", s.Load, g.Name, want.Name)
+	}
+	return nil
 }
 
 // Learning is what a spec's learning settings parse to.
@@ -158,11 +211,6 @@ func (s *Spec) checkCoherence(l Learning) error {
 			return bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
 		case l.Kind != learn.AfterState:
 			return bad("coherence_from", " is for after-state learning")
-		}
-		if s.AlphaSchedule == "" {
-			if err := learn.CheckAlpha(s.CoherenceAlpha); err != nil {
-				return bad("coherence_alpha", ": %v", err)
-			}
 		}
 	}
 	_, err := s.schedule(l.CoherenceFrom)

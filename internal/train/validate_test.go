@@ -2,9 +2,17 @@ package train
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/td2048/td2048/netfile"
+	"github.com/td2048/td2048/ntuple"
 )
 
 // TestValidate: each setting that cannot work, alone or with the others,
@@ -105,5 +113,71 @@ func TestAlphaFloor(t *testing.T) {
 		if err := bad.Validate(); !errors.As(err, &fe) || fe.Field != "alpha_floor" {
 			t.Errorf("%+v: %v", bad, err)
 		}
+	}
+}
+
+// TestValidateEverySetting: the checks that hold whatever the other
+// settings: the coherence rate without --coherence-from, NaN and the
+// infinities in every number, a setting given empty, no episodes, a .w to
+// resume, and a --load file that is missing, not weights, or of another
+// (or an unknown) game.
+func TestValidateEverySetting(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, h netfile.Header) string {
+		p := filepath.Join(dir, name)
+		if err := netfile.Save(p, ntuple.MustNew("0123"), h); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	threes := file("threes.td2048", netfile.Header{Game: "threes", Learner: "after"})
+	unknown := file("other.td2048", netfile.Header{Game: "threez", Learner: "after"})
+	text := filepath.Join(dir, "notes.td2048")
+	os.WriteFile(text, []byte("a thesis"), 0o644)
+	type check struct {
+		name, field, want string
+		set               func(s *Spec, g Given)
+	}
+	checks := []check{
+		{"no episodes", "episodes", "--episodes 0: want 1 or more", func(s *Spec, _ Given) { s.Episodes = 0 }},
+		{"resume a .w", "resume", "--resume x.w is a TDL2048+ .w file, not a td2048 run checkpoint: start a new run from its weights with --load x.w",
+			func(s *Spec, g Given) { s.Resume, g["resume"] = "x.w", true }},
+		{"load missing", "load", "gone.td2048: not found", func(s *Spec, _ Given) { s.Load = filepath.Join(dir, "gone.td2048") }},
+		{"load not weights", "load", "notes.td2048 is not a weight file", func(s *Spec, _ Given) { s.Load = text }},
+		{"load of another game", "load", "holds weights for threes, not 2048", func(s *Spec, _ Given) { s.Load, s.Game = threes, "2048" }},
+		{"load of an unknown game", "load", `other.td2048: unknown game "threez"`, func(s *Spec, _ Given) { s.Load = unknown }},
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 2, 1e300} {
+		checks = append(checks, check{fmt.Sprint("coherence rate ", v), "coherence_alpha", "--coherence-alpha: learning rate", func(s *Spec, _ Given) { s.CoherenceAlpha = v }})
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		checks = append(checks,
+			check{fmt.Sprint("alpha ", v), "alpha", "--alpha: learning rate", func(s *Spec, _ Given) { s.Alpha = v }},
+			check{fmt.Sprint("alpha floor ", v), "alpha_floor", "--alpha-floor", func(s *Spec, _ Given) { s.AlphaFloor, s.Plateau = v, "0.5:3" }},
+			check{fmt.Sprint("init ", v), "init", "--init", func(s *Spec, _ Given) { s.Init = v }},
+			check{fmt.Sprint("schedule ", v), "alpha_schedule", "--alpha-schedule", func(s *Spec, _ Given) { s.AlphaSchedule = fmt.Sprint("0:", v) }},
+			check{fmt.Sprint("plateau ", v), "plateau", "--plateau", func(s *Spec, _ Given) { s.Plateau = fmt.Sprint(v, ":3") }},
+			check{fmt.Sprint("lambda ", v), "update", "--update", func(s *Spec, _ Given) { s.Update = fmt.Sprint("online,lambda=", v) }},
+			check{fmt.Sprint("share ", v), "coherence_from", "--coherence-from", func(s *Spec, _ Given) { s.CoherenceFrom = Episode(fmt.Sprint(v, "%")) }})
+	}
+	for _, f := range fields {
+		if k := reflect.TypeFor[Spec]().Field(f.index).Type.Kind(); k == reflect.String {
+			checks = append(checks, check{"empty " + f.Key, f.Key, "--" + f.Flag + ": an empty value; leave the setting out", func(s *Spec, g Given) {
+				s.value(f).SetString("")
+				g[f.Key] = true
+			}})
+		}
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			s, g := Default(), Given{}
+			c.set(&s, g)
+			s.Complete(g)
+			err := s.Validate()
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("%v, want a %s error with %q", err, c.field, c.want)
+			}
+		})
 	}
 }

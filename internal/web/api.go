@@ -90,6 +90,9 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 		if downgrades != nil {
 			p.Downgrades = *downgrades
 		}
+		if err := session.Check(s.game.Name, &p); err != nil {
+			return p, badRequest("%v", err)
+		}
 		return p, nil
 	}
 	if next == nil {

@@ -71,6 +71,11 @@ func TestBrowser(t *testing.T) {
 	if got := eval(`document.querySelectorAll("#board .tile").length + " " + document.querySelectorAll("#board .tile.t1, #board .tile.t2").length`); got != "16 2" {
 		t.Fatalf("new board: %q (tiles, tiles of 2 or 4)", got)
 	}
+	// The curve of absurd values (past what the server reads) draws a
+	// few ticks and returns: its loops count ticks.
+	if n := eval(`drawCurve({points: [{episodes: 1000, avg: 1.7e308, max: 1, reach: 0.5}], goal: 2048, other: 0}), String(document.querySelectorAll("#curve line.grid").length)`); n != "11" {
+		t.Errorf("curve of a score of 1.7e308: %s grid lines, want 11", n)
+	}
 	if net := eval(`document.getElementById("net").textContent`); net == "" || net[:11] != "network 8x4" {
 		t.Errorf("network line: %q", net)
 	}

@@ -106,6 +106,7 @@ func TestValidation(t *testing.T) {
 		{"long hex board", "POST", "/api/move", `{"board":"0x12345678123456789","dir":"up"}`, 400, "16 hex digits"},
 		{"board not a tile", "POST", "/api/hint", `{"board":"3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0"}`, 400, "not a tile"},
 		{"board missing", "POST", "/api/hint", `{"depth":1}`, 400, "board is missing"},
+		{"board empty", "POST", "/api/hint", `{"board":"0x0000000000000000","depth":1}`, 400, "an empty board is not a position of 2048"},
 		{"board a number", "POST", "/api/hint", `{"board":5}`, 400, `field "board"`},
 		{"depth 0", "POST", "/api/hint", `{"board":"` + good + `","depth":0}`, 400, "depth 0: want 1 to 4"},
 		{"depth 5", "POST", "/api/agent", `{"board":"` + good + `","depth":5}`, 400, "want 1 to 4"},
@@ -501,6 +502,10 @@ func TestCurve(t *testing.T) {
 	os.WriteFile(path, []byte("{\"episodes\":1}\nnot json\n"), 0o644)
 	if _, err := New(Config{Net: trained(t), LogPath: path}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("bad log: %v", err)
+	}
+	os.WriteFile(path, []byte("{\"episodes\":1000,\"avg\":1.7e308}\n"), 0o644)
+	if _, err := New(Config{Net: trained(t), LogPath: path}); err == nil || !strings.Contains(err.Error(), "line 1: mean score 1.7e+308") {
+		t.Errorf("a score of 1.7e308: %v", err)
 	}
 }
 

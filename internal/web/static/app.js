@@ -467,14 +467,17 @@ function drawCurve(c) {
   const X = (v) => L + ((W - L - R) * v) / xTop;
   const Y = (v) => H - B - ((H - T - B) * v) / yTop;
   const Yr = (r) => H - B - (H - T - B) * r;
-  for (let v = 0; v <= yTop + ys / 2; v += ys) {
+  // Ticks counted, not summed: a range too large to step through (a
+  // score near the largest double) draws a few ticks, never loops.
+  const ticks = (top, step) => Array.from({ length: Math.min(Math.round(top / step), 10) + 1 || 1 }, (_, i) => i * step);
+  for (const v of ticks(yTop, ys)) {
     svg.appendChild(el("line", { class: "grid", x1: L, x2: W - R, y1: Y(v), y2: Y(v) }));
     svg.appendChild(el("text", { x: L - 6, y: Y(v) + 4, "text-anchor": "end" }, short(v)));
   }
   for (let r = 0; r <= 1.001; r += 0.25) {
     svg.appendChild(el("text", { x: W - R + 6, y: Yr(r) + 4 }, Math.round(r * 100) + "%"));
   }
-  for (let v = 0; v <= xTop + xs / 2; v += xs) {
+  for (const v of ticks(xTop, xs)) {
     svg.appendChild(el("line", { class: "axis", x1: X(v), x2: X(v), y1: H - B, y2: H - B + 4 }));
     svg.appendChild(el("text", { x: X(v), y: H - B + 16, "text-anchor": "middle" }, short(v)));
   }
