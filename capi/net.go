@@ -169,6 +169,9 @@ func (o *net) advise(b board.Board, next int, a searchArgs) (session.Position, [
 		return session.Position{}, mv, 0, badError{err}
 	}
 	p, err := o.g.Position(b, next)
+	if err == nil {
+		err = session.Check(o.g.Name, &p)
+	}
 	if err != nil {
 		return p, mv, 0, bad("%v", err)
 	}

@@ -347,7 +347,9 @@ class TestBadInputs(unittest.TestCase):
             (lambda: td2048.load(nets.py_file, weights="half"), "weights"),
             (lambda: td2048.Env(game="chess"), "unknown game"),
             (lambda: td2048.VectorEnv(0), "num_envs"),
-            (lambda: net.hint([[0] * 4] * 4, depth=0), "depth"),
+            (lambda: net.hint([[2, 0, 0, 0]] + [[0] * 4] * 3, depth=0), "depth"),
+            (lambda: net.hint([[0] * 4] * 4), "empty board"),
+            (lambda: net.best_move([[0] * 4] * 4), "empty board"),
         ]
         for f, msg in cases:
             with self.assertRaises(ValueError) as cm:
