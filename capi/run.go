@@ -152,9 +152,10 @@ func td_job_result(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.in
 // td_train_start opens the training run of settings, a JSON object of
 // train.Spec's keys (a sweep plan's: "episodes", "alpha", "recipe", ...),
 // each one given, checked as td2048 train checks its flags, and starts
-// it. It reports each block ({"block": done, "text": the block as train
-// prints it, "record": its metrics-log record}) and warnings
-// ({"warning": message}) as events; its result is train's closing line's
+// it. It reports its header as train prints it ({"header": text}),
+// each block ({"block": done, "text": the block as train prints it,
+// "record": its metrics-log record}) and warnings ({"warning": message})
+// as events; its result is train's closing line's
 // figures.
 //
 //export td_train_start
@@ -173,8 +174,9 @@ func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 			return 0, err
 		}
 		j, ctx := newJob()
-		j.event(map[string]any{"header": map[string]any{"game": r.Game.Title, "network": r.Net.Spec().String(),
-			"seed": *r.Spec.Seed, "threads": r.Spec.Threads, "total": r.Spec.Episodes, "save": r.Spec.Save, "log": r.LogPath}})
+		var head bytes.Buffer
+		r.WriteHeader(&head)
+		j.event(map[string]any{"header": head.String()})
 		j.run(func() (any, error) {
 			defer r.Close()
 			res, err := r.Train(ctx, trainEvents{j, r.Game})

@@ -71,23 +71,7 @@ func readErr(path string, err error) error {
 }
 
 // describe is a network's one-line description.
-func describe(spec ntuple.Spec) string {
-	var ps string
-	for i, p := range spec.Patterns {
-		if i > 0 {
-			ps += " "
-		}
-		ps += ntuple.PatternString(p)
-	}
-	iso := "8 isomorphisms"
-	if !spec.Iso {
-		iso = "no isomorphisms"
-	}
-	if th := spec.StageThresholds(); th != nil {
-		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
-	}
-	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, mib(int64(spec.Weights())*4))
-}
+func describe(spec ntuple.Spec) string { return spec.Describe() }
 
 func mib(bytes int64) string {
 	if bytes >= 1<<20 {

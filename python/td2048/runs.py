@@ -64,10 +64,11 @@ def train(progress=None, quiet=False, **settings):
     seconds. The settings are checked by the command's own checks, so a
     bad value raises ValueError with the command's one-line message.
 
-    Each finished block is handed to ``progress(event)`` when given (a
-    dict: ``block`` the episodes done, ``text`` the block as the command
-    prints it, ``record`` its metrics-log record; or ``warning``), else
-    printed as the command prints it (nothing with ``quiet=True``).
+    The run's header and each finished block are printed as the command
+    prints them (nothing with ``quiet=True``), or handed to
+    ``progress(event)`` when given: a dict, ``header`` (the header's
+    text), or ``block`` (the episodes done), ``text`` (the block as
+    printed) and ``record`` (its metrics-log record), or ``warning``.
     Ctrl-C stops the run, which saves as the command does, and raises
     KeyboardInterrupt; continue it with ``train(resume=FILE)``.
 
@@ -82,10 +83,10 @@ def train(progress=None, quiet=False, **settings):
     def show(e):
         if progress is not None:
             progress(e)
-        elif quiet or "header" in e:
+        elif quiet:
             return
-        elif "text" in e:
-            sys.stdout.write(e["text"])
+        elif "header" in e or "text" in e:
+            sys.stdout.write(e.get("header") or e["text"])
             sys.stdout.flush()
         elif "warning" in e:
             sys.stderr.write("td2048 train: %s\n" % e["warning"])
