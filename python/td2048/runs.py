@@ -124,6 +124,8 @@ def evaluate(net, games=1000, depth=1, move_time=None, seed=None, threads=0, qui
     job = _Job(_lib.call("td_eval_start", net._handle(), json.dumps(s).encode()))
     res = job.run(lambda e: None)
     out = dict(res["record"])
+    for k in ("episodes", "alpha"):  # a training block's, not an evaluation's
+        out.pop(k, None)
     out["text"], out["moves"] = res["text"], res["moves"]
     if not quiet:
         sys.stdout.write(out["text"])
