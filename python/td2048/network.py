@@ -2,7 +2,6 @@
 the course's agent."""
 
 import ctypes
-import json
 import os
 import threading
 import weakref

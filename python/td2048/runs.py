@@ -2,7 +2,6 @@
 
 import json
 import sys
-import threading
 
 from . import _lib
 
@@ -76,8 +75,6 @@ def train(progress=None, quiet=False, **settings):
     total episodes of the run, save (the file), log, seed, interrupted,
     limited (stopped by ``duration``)."""
     _lib.check_fork()
-    if threading.current_thread() is not threading.main_thread():
-        pass  # Ctrl-C reaches the main thread only; the run stops with the process
     job = _Job(_lib.call("td_train_start", _settings(settings).encode()))
 
     def show(e):

@@ -13,7 +13,6 @@ import struct
 import sys
 import tempfile
 import threading
-import time
 import unittest
 
 import td2048
