@@ -145,7 +145,7 @@ def env_rate(env, seconds, steps=1000):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--net", default=None, help="a 4x6 network for values (default: a new 4x6 one, all zero)")
+    ap.add_argument("--net", default=None, help="a 4x6 network for values (default: a new 4x6 one trained 1 episode)")
     ap.add_argument("--weights", default="auto", help="how load holds the network's weights: auto, float32 or 16bit")
     ap.add_argument("--seconds", type=float, default=3, help="time for each figure")
     ap.add_argument("--envs", type=int, default=4096, help="games in the vector environment")
@@ -160,7 +160,10 @@ def main():
 
     base = env_rate(CourseStyleEnv(), a.seconds, 200)
     ours = env_rate(td2048.Env(), a.seconds)
+    own = env_rate(td2048.Env(copy=False), a.seconds)
     print("Env.step              %10.0f steps/s   course-style numpy env %8.0f steps/s   %.0fx" % (ours, base, ours / base))
+    print("Env(copy=False).step  %10.0f steps/s   (the env's own board array, as the course's env returns it)   %.0fx"
+          % (own, own / base))
 
     v = td2048.VectorEnv(a.envs, seed=1)
     v.reset()
@@ -175,7 +178,7 @@ def main():
     path = a.net
     if path is None:
         path = os.path.join(tempfile.mkdtemp(), "zero4x6.td2048")
-        td2048.train(network="4x6", episodes=0, save=path, log="none", quiet=True)
+        td2048.train(network="4x6", episodes=1, save=path, log="none", quiet=True)
     net = td2048.load(path, weights=a.weights)
     vec = td2048.VectorEnv(a.batch, seed=2)
     obs, info = vec.reset()

@@ -90,13 +90,19 @@ class Env(_Game):
     (``info["legal"]`` is False), or with ``strict=True`` it raises
     ValueError. An action outside 0..3 raises ValueError.
 
+    ``step`` and ``reset`` return a new array each time; with
+    ``copy=False`` (and numpy) they return the environment's own array,
+    which the next step overwrites, as the course's environment returns
+    its ``self.board``: faster, for code that copies what it keeps.
+
     ``env.board`` and ``env.score`` can be set (the course's TD-MCTS
     template sets them on a ``copy.deepcopy`` of the environment); the
     tiles that follow come from a fresh seed.
     """
 
-    def __init__(self, game="2048", seed=None, action_order=None, strict=False):
+    def __init__(self, game="2048", seed=None, action_order=None, strict=False, copy=True):
         super().__init__(game, seed, False)
+        self._copy = copy
         self._order = _order_of(action_order)
         self._dirs = dict(enumerate(self._order))
         self._threes = self.game == "threes"
@@ -127,7 +133,11 @@ class Env(_Game):
         if self._threes:
             info["next"] = r >> 38 & 3
         v = self._view
-        return v.copy() if v is not None else out_board(self._cells), self._info[1], r >> 33 & 1 == 1, info
+        if v is None:
+            v = out_board(self._cells)
+        elif self._copy:
+            v = v.copy()
+        return v, self._info[1], r >> 33 & 1 == 1, info
 
     def _dir(self, action):
         try:

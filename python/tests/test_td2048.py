@@ -163,6 +163,13 @@ class TestCourseAPI(unittest.TestCase):
         self.assertIsInstance(done, bool)
         self.assertIsInstance(info, dict)
 
+    def test_copy_false(self):
+        a, b = td2048.Env(seed=3), td2048.Env(seed=3, copy=False)
+        for act in (0, 2, 3, 1, 0, 2):
+            ba, sa, da, ia = a.step(act)
+            bb, sb, db, ib = b.step(act)
+            self.assertEqual((tolist(ba), sa, da, ia), (tolist(bb), sb, db, ib))
+
     def test_action_orders(self):
         # One tile at the bottom left: up and right move it, down and left do not.
         b = [[0] * 4, [0] * 4, [0] * 4, [2, 0, 0, 0]]
