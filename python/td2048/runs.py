@@ -97,6 +97,9 @@ def train(progress=None, quiet=False, **settings):
         print("%d episodes in %.3fs, %s moves/s; saved %s (%d of %d episodes of this run)"
               % (res["episodes"], res["elapsed"], _rate(res["moves"], res["elapsed"]), res["save"],
                  res["done"], res["total"]))
+        if res["limited"] and res["done"] < res["total"]:
+            print("stopped at duration %s after %d episodes; continue the run with td2048.train(resume=%r)"
+                  % (settings.get("duration"), res["done"], res["save"]))
     return res
 
 
