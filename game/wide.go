@@ -89,6 +89,17 @@ func AfterWide(b board.Board, d int) board.Wide {
 // after[d] == w means d is illegal; reward[d] counts every merge at its
 // value (65536, 131072, ...).
 func MovesWide(w board.Wide) (after [4]board.Wide, reward [4]int) {
+	if w.Ext == 0 {
+		// No tile past 32768: the row tables' slides, unless one of them
+		// merges two 32768s.
+		a, r := Moves(w.Low)
+		if max(r[0], r[1], r[2], r[3]) < OverflowBit {
+			for d := range 4 {
+				after[d], reward[d] = board.Wide{Low: a[d]}, int(r[d])
+			}
+			return after, reward
+		}
+	}
 	after[Left], reward[Left] = slideRowsWide(w, false)
 	after[Right], reward[Right] = slideRowsWide(w, true)
 	t := w.Transpose()

@@ -74,6 +74,9 @@ type Game struct {
 	// spawns is the mask (bit 4i for cell i) of the cells where the new
 	// tile may go after the slide d that made after.
 	spawns func(after board.Board, d int) uint64
+	// stageOf is the stage of net that values board b when the next tile
+	// is next (0 in a game without one), as the game's searches pick it.
+	stageOf func(net *ntuple.Network, b board.Board, next int) int
 	// NewAdvisor values positions' moves with net (package search).
 	NewAdvisor func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor
 	// Evaluate plays an evaluation. Cancelling ctx abandons the games

@@ -43,7 +43,8 @@ var game2048 = &Game{
 		}
 		return after, reward
 	},
-	spawns: func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+	spawns:  func(after board.Board, _ int) uint64 { return after.EmptyMask() },
+	stageOf: func(net *ntuple.Network, b board.Board, _ int) int { return net.StageOf(b) },
 	ParseState: func(s string) (session.Position, error) {
 		w, err := board.ParseWide(s)
 		return session.Position{Board: w.Low, Ext: w.Ext}, err
@@ -112,7 +113,8 @@ var gameThrees = &Game{
 		}
 		return after, reward
 	},
-	spawns: func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+	spawns:  func(after board.Board, d int) uint64 { return threes.Free(after, d) },
+	stageOf: func(net *ntuple.Network, _ board.Board, next int) int { return search.ThreesStage(net, next) },
 	ParseState: func(s string) (session.Position, error) {
 		b, err := threes.Parse(s)
 		return session.Position{Board: b}, err

@@ -39,6 +39,25 @@ func (g *Game) RuleValues(b board.Board) [4]search.MoveValue {
 	return mv
 }
 
+// Estimate sets out[i] to net's value of board bs[i], by the stage the
+// game's searches value it with: in 2048 the board's (by its scale), in
+// Threes! that of the next tile next (0 in a game without one). out
+// holds at least len(bs) values.
+func (g *Game) Estimate(net *ntuple.Network, bs []board.Board, next int, out []float32) {
+	if net.StageCount() == 1 {
+		net.EstimateMany(bs, out)
+		return
+	}
+	for i := 0; i < len(bs); {
+		k, j := g.stageOf(net, bs[i], next), i+1
+		for j < len(bs) && g.stageOf(net, bs[j], next) == k {
+			j++
+		}
+		net.EstimateManyStage(k, bs[i:j], out[i:j])
+		i = j
+	}
+}
+
 // Cells lists the cells where the new tile may go after the slide d that
 // made after.
 func (g *Game) Cells(after board.Board, d int) []int {

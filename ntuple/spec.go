@@ -197,6 +197,28 @@ func ParsePattern(p string) ([]int, error) {
 	return cells, nil
 }
 
+// Describe is the spec in a line for people: its name, patterns,
+// isomorphisms, stages and the size of its weights, like "4x6 (012345
+// 456789 012456 45689a, 8 isomorphisms, 1024 MiB)".
+func (s Spec) Describe() string {
+	var ps []string
+	for _, p := range s.Patterns {
+		ps = append(ps, PatternString(p))
+	}
+	iso := "8 isomorphisms"
+	if !s.Iso {
+		iso = "no isomorphisms"
+	}
+	if th := s.StageThresholds(); th != nil {
+		iso += fmt.Sprintf(", %d stages from scale %s", len(th), FormatThresholds(th))
+	}
+	size := fmt.Sprintf("%d KiB", (int64(s.Weights())*4+1023)>>10)
+	if b := int64(s.Weights()) * 4; b >= 1<<20 {
+		size = fmt.Sprintf("%d MiB", b>>20)
+	}
+	return fmt.Sprintf("%s (%s, %s, %s)", s, strings.Join(ps, " "), iso, size)
+}
+
 // PatternString writes a pattern's cells as hex digits.
 func PatternString(p []int) string {
 	var b strings.Builder

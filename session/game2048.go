@@ -31,7 +31,7 @@ func (twenty48) check(p *Position) error {
 // apply slides, then spawns a 2 or a 4 on an empty cell, on the board
 // with its extra plane (game.MovesWide, game.SpawnWide: on a board with
 // no tile past 32768 they are game.Moves and game.Spawn, draw for draw).
-func (twenty48) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
+func (twenty48) apply(p *Position, d int, rng *rand.PCG, res *Result) {
 	w := board.Wide{Low: p.Board, Ext: p.Ext}
 	after, reward := game.MovesWide(w)
 	if after[d] == w {
@@ -40,7 +40,7 @@ func (twenty48) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
 	res.Legal, res.After, res.AfterExt, res.Reward = true, after[d].Low, after[d].Ext, reward[d]
 	res.Overflow = w.Ext == 0 && after[d].Ext != 0
 	p.Score += res.Reward
-	n := game.SpawnWide(after[d], rng())
+	n := game.SpawnWide(after[d], rng)
 	p.Board, p.Ext = n.Low, n.Ext
 	// The spawn filled one empty cell: the only nibble that differs.
 	res.Cell = bits.TrailingZeros64(uint64(n.Low^after[d].Low)) / 4

@@ -146,7 +146,8 @@ type Session struct {
 	n     int // moves made in the game
 	pos   Position
 	over  bool
-	hist  []int // the directions of this session's moves
+	hist  []int    // the directions of this session's moves
+	rng   rand.PCG // the stream of the move under way, kept here so a move allocates none
 }
 
 // rules is the per-game part of a session.
@@ -157,7 +158,7 @@ type rules interface {
 	// apply slides p in direction d and, when legal, adds the new tile
 	// drawn from rng; it fills res (Legal, After, AfterExt, Reward, Cell,
 	// Tile, Overflow).
-	apply(p *Position, d int, rng func() *rand.PCG, res *Result)
+	apply(p *Position, d int, rng *rand.PCG, res *Result)
 	moves(p Position) [4]bool
 	over(p Position) bool
 	code() board.Code
@@ -255,7 +256,8 @@ func (s *Session) Apply(d int) Result {
 	res := Result{After: s.pos.Board, Cell: -1}
 	if !s.over {
 		k := s.n + 1
-		s.rules.apply(&s.pos, d, func() *rand.PCG { return Stream(s.seed, k) }, &res)
+		s.rng.Seed(mix(s.seed, uint64(k)), mix(^s.seed, uint64(k))) // Stream(s.seed, k)
+		s.rules.apply(&s.pos, d, &s.rng, &res)
 		if res.Legal {
 			s.n = k
 			s.hist = append(s.hist, d)

@@ -47,7 +47,7 @@ func (threesRules) check(p *Position) error {
 
 // apply slides, then places the next tile on a free cell of the edge
 // opposite the slide and draws the following next tile from the bag.
-func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) {
+func (threesRules) apply(p *Position, d int, rng *rand.PCG, res *Result) {
 	after, reward, legal := threes.Move(p.Board, d)
 	if !legal {
 		return
@@ -55,7 +55,7 @@ func (threesRules) apply(p *Position, d int, rng func() *rand.PCG, res *Result) 
 	res.Legal, res.After, res.Reward = true, after, reward
 	g := p.ThreesGame()
 	g.SlideTo(after, d)
-	res.Cell, res.tile, _ = g.PlaceRandom(rng())
+	res.Cell, res.tile, _ = g.PlaceRandom(rng)
 	p.Board, p.Next, p.Bag = g.Board, g.Next, g.Bag
 	p.Score = threes.BoardScore(p.Board) // the old score, the slide's reward and the placed tile's value
 }

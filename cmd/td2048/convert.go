@@ -95,7 +95,7 @@ func setupConvert(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		spec := net.Spec()
-		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), evalrun.DescribeNetwork(spec))
+		fmt.Fprintf(e.stdout, "%s (%s) -> %s (%s): network %s\n", in, from.Describe(), out, kind.Describe(), spec.Describe())
 		if from != netfile.Native {
 			iso := "on the 8 images of the board, as both reference programs do"
 			if !spec.Iso {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/advice"
 	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
@@ -27,106 +28,6 @@ func init() {
   td2048 hint --load threes.td2048 --next 3 1,2,3,0,0,3,0,0,6,0,0,0,0,0,0,12`,
 		setup: setupHint,
 	})
-}
-
-// hintMove is one move of a hint; JSON null for what an illegal move lacks.
-type hintMove struct {
-	Dir    string  `json:"dir"`
-	Legal  bool    `json:"legal"`
-	After  *string `json:"after"`
-	Reward *int    `json:"reward"`
-	// ViewReward is the move's reward on the board valued (View), when
-	// that is not Reward: what the search adds to Value in Total.
-	ViewReward *int     `json:"view_reward,omitempty"`
-	Cells      []int    `json:"cells,omitempty"` // Threes!: where the next tile may go
-	Value      *float32 `json:"value,omitempty"`
-	Total      *float32 `json:"total,omitempty"`
-	// Visits: --search mcts's iterations through the move (Value is then
-	// their mean).
-	Visits *int64 `json:"visits,omitempty"`
-
-	after   board.Board // the view's after-state, for the text output
-	picture string      // the real after-state's, when it holds tiles past 32768
-}
-
-type hintResult struct {
-	Board string `json:"board"`
-	// View is the board the moves were valued on when it is not Board: a
-	// 2048 board past 32768, or with downgrades under way, lowered into
-	// the gaps below its large tiles (board.Wide.View). After-states and
-	// rewards are the real board's.
-	View  *string    `json:"view,omitempty"`
-	Next  int        `json:"next,omitempty"` // Threes!: the next tile
-	Moves []hintMove `json:"moves"`
-	Best  *string    `json:"best"`
-	// Depth is the depth searched when the deadline (--move-time) cut the
-	// search short of --depth: the deepest finished within it.
-	Depth int `json:"depth,omitempty"`
-	// With --search mcts: the iterations, and the deepest layer of moves
-	// the trees reached.
-	Iterations int64 `json:"iterations,omitempty"`
-	TreeDepth  int   `json:"tree_depth,omitempty"`
-	// With --downgrade: the downgrades under way (--downgrades), and
-	// whether the best move fails TDL2048+'s test, so that the game's
-	// next decisions are made with one more.
-	Downgrades *int  `json:"downgrades,omitempty"`
-	Triggers   *bool `json:"triggers,omitempty"`
-	// within is that deadline, for the text output.
-	within time.Duration
-}
-
-// hintMoves completes res with the four moves of p in game g: legality,
-// after-state, reward, and when valued the value and reward+value; the
-// best is search.BestOf's (by reward alone when not valued). mv are the
-// moves of p's view (session.Position.View); the after-states and
-// rewards given are those of p's real board. In a game with a next tile
-// each move lists where it may go.
-func hintMoves(g *games.Game, p session.Position, mv *[4]search.MoveValue, valued bool, res hintResult) hintResult {
-	b := p.View()
-	q := p
-	q.Downgrades = 0
-	res.Next = p.Next
-	for d := range 4 {
-		// The move played on the real board (session.Apply, whose rewards
-		// count 65536 and up at their values).
-		ss, err := session.Resume(g.Name, 0, 0, q)
-		if err != nil { // a position Parse gave: cannot happen
-			panic(err)
-		}
-		res.Board = ss.Hex()
-		m := hintMove{Dir: session.DirNames[d], Legal: mv[d].Legal, after: b}
-		if real := ss.Apply(d); m.Legal {
-			h, r := "", 0
-			if real.Legal {
-				h, r = real.AfterHex(), real.Reward
-				if real.AfterExt != 0 {
-					m.picture = board.Wide{Low: real.After, Ext: real.AfterExt}.String()
-				}
-			}
-			m.After, m.Reward, m.after = &h, &r, mv[d].After
-			if vr := int(mv[d].Reward); vr != r {
-				m.ViewReward = &vr
-			}
-			if g.HasNext {
-				m.Cells = g.Cells(mv[d].After, d)
-			}
-			if valued {
-				m.Value, m.Total = &mv[d].Value, &mv[d].Total
-			}
-			if res.Iterations > 0 {
-				m.Visits = &mv[d].Visits
-			}
-		}
-		res.Moves = append(res.Moves, m)
-	}
-	if res.Board != b.Hex() {
-		v := b.Hex()
-		res.View = &v
-	}
-	if c := search.BestOf(mv); c.Legal() {
-		res.Best = &res.Moves[c.Dir].Dir
-	}
-	return res
 }
 
 func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
@@ -184,7 +85,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		pos.Downgrades = *downgrades
 		mv, valued := g.RuleValues(pos.View()), false
-		res := hintResult{}
+		res := advice.Hint{}
 		if p.Load != "" {
 			net, _, kind, note, err := evalrun.Load(p.Load, g, p.Weights(given))
 			if err != nil {
@@ -215,10 +116,10 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 				}
 				res.TreeDepth = done
 			} else if moveTime > 0 && done < p.Depth {
-				res.Depth, res.within = done, moveTime // the deadline cut it short
+				res.Depth, res.Within = done, moveTime // the deadline cut it short
 			}
 		}
-		res = hintMoves(g, pos, &mv, valued, res)
+		res = advice.Moves(g, pos, &mv, valued, res)
 		if dg.On() {
 			n := pos.Downgrades
 			res.Downgrades = &n
@@ -263,7 +164,7 @@ func hintPosition(g *games.Game, arg string, next int, nextGiven bool) (session.
 
 // writeHint prints a hint for people, tiles shown by code: b is the
 // board the moves were valued on.
-func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valued bool) {
+func writeHint(w io.Writer, b board.Board, code board.Code, res advice.Hint, valued bool) {
 	if res.Next > 0 {
 		fmt.Fprintf(w, "board %s, next tile %d\n%s\n", res.Board, res.Next, b.Format(code))
 	} else {
@@ -296,9 +197,9 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
-		pic := m.picture
+		pic := m.Picture
 		if pic == "" {
-			pic = m.after.Format(code)
+			pic = m.ViewAfter.Format(code)
 		}
 		for _, line := range strings.Split(strings.TrimRight(pic, "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
@@ -313,7 +214,7 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res hintResult, valu
 		fmt.Fprintf(w, "best by reward alone (no --load): %s\n", *res.Best)
 	}
 	if res.Depth > 0 {
-		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.within)
+		fmt.Fprintf(w, "searched %d plies deep within %v\n", res.Depth, res.Within)
 	}
 	if res.Iterations > 0 {
 		fmt.Fprintf(w, "MCTS: %d iterations, most visited played; values are mean returns; the tree reached %d moves deep\n", res.Iterations, res.TreeDepth)

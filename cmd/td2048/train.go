@@ -12,7 +12,6 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/stats"
@@ -57,7 +56,7 @@ func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
 	if quiet {
 		v.prog = newProgress(&env{stderr: io.Discard}, r.Game.Goal, 0)
 	} else {
-		writeHeader(e.stdout, r)
+		r.WriteHeader(e.stdout)
 		v.prog = newProgress(e, r.Game.Goal, r.Game.Value(r.Game.Goal))
 	}
 	// A closed terminal (SIGHUP) stops and saves the run as SIGTERM does.
@@ -94,54 +93,6 @@ func usageOf(err error) error {
 		return usagef("%v", err)
 	}
 	return err
-}
-
-// writeHeader prints what the run is, before its first block.
-func writeHeader(w io.Writer, r *train.Run) {
-	s, g, st := &r.Spec, r.Game, &r.State
-	fmt.Fprintf(w, "td2048 train\n")
-	fmt.Fprintf(w, "game = %s\nnetwork = %s\n", g.Title, evalrun.DescribeNetwork(r.Net.Spec()))
-	switch {
-	case s.Resume != "":
-		fmt.Fprintf(w, "resumed = %s (%d of %d episodes done)\n", s.Resume, st.Done, s.Episodes)
-	case s.Load != "":
-		fmt.Fprintf(w, "loaded = %s (%d episodes)\n", s.Load, r.Loaded.Episodes)
-	}
-	learner := "after-state " + r.Mode.Describe()
-	if r.Net.Coherent() {
-		learner += ", temporal coherence"
-	}
-	if r.Kind == learn.State {
-		learner = "state TD(0), backward episode updates"
-	}
-	fmt.Fprintf(w, "learner = %s\nalpha = %s\ntotal = %d\nthreads = %d\nseed = %d\n", learner, r.State.Schedule, s.Episodes, s.Threads, *s.Seed)
-	if s.Interleave > 1 {
-		fmt.Fprintf(w, "interleave = %d episodes per thread\n", s.Interleave)
-	}
-	if a := learn.AdaptChoices(s.Threads, s.Interleave); a != "" && r.Adapt {
-		fmt.Fprintf(w, "adapt = %s, whichever trains faster as the run goes\n", a)
-	}
-	if s.Init != 0 && s.Resume == "" {
-		fmt.Fprintf(w, "init = every board valued at %g (optimistic)\n", s.Init)
-	}
-	if rc, err := train.LookupRecipe(s.Recipe); err == nil && s.Resume == "" {
-		fmt.Fprintf(w, "recipe = %s (%s)\n", rc.Name, rc.Cite)
-	}
-	if s.Promote {
-		fmt.Fprintf(w, "promotion = a stage first entered starts from the stage below's weights\n")
-	}
-	if sh := r.Shaping; sh != (learn.Shaping{}) {
-		fmt.Fprintf(w, "shaping = %s\n", sh.Describe())
-	}
-	if c := r.CoherenceFrom; c > 0 {
-		fmt.Fprintf(w, "coherence = temporal coherence from episode %d\n", c)
-	}
-	if r.LogPath != "" {
-		fmt.Fprintf(w, "log = %s\n", r.LogPath)
-	}
-	if s.Plot != "" {
-		fmt.Fprintf(w, "plot = %s\n", s.Plot)
-	}
 }
 
 // trainView shows a run as it trains: its blocks on stdout in the game's

@@ -117,7 +117,7 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 	if r.Net.Compact() {
 		search += ", 16-bit weights"
 	}
-	r.Result = evalresult.Result{Game: g.Name, Network: r.Net.Spec().String(), NetworkText: DescribeNetwork(r.Net.Spec()), Weights: s.Load,
+	r.Result = evalresult.Result{Game: g.Name, Network: r.Net.Spec().String(), NetworkText: r.Net.Spec().Describe(), Weights: s.Load,
 		Trained: r.Header.Episodes, Learner: r.Kind.String(), Seed: c.Seed, Depth: r.Search.Depth, MoveTime: time.Duration(s.MoveTime).Seconds(),
 		Cache: int64(s.Cache), Search: search, Threads: ThreadCount(s.Threads)}
 	return r, r.checkRerun(opt)
@@ -329,26 +329,6 @@ func ReadError(path string, err error) error {
 		return fmt.Errorf("cannot read %s: %v", path, c)
 	}
 	return err
-}
-
-// DescribeNetwork is a network's one-line description, as eval prints it
-// and its result records it.
-func DescribeNetwork(spec ntuple.Spec) string {
-	var ps string
-	for i, p := range spec.Patterns {
-		if i > 0 {
-			ps += " "
-		}
-		ps += ntuple.PatternString(p)
-	}
-	iso := "8 isomorphisms"
-	if !spec.Iso {
-		iso = "no isomorphisms"
-	}
-	if th := spec.StageThresholds(); th != nil {
-		iso += fmt.Sprintf(", %d stages from scale %s", len(th), ntuple.FormatThresholds(th))
-	}
-	return fmt.Sprintf("%s (%s, %s, %s)", spec, ps, iso, MiB(int64(spec.Weights())*4))
 }
 
 // MiB is a memory size in MiB, or in KiB (rounded up) below 1 MiB.

@@ -1,0 +1,301 @@
+package main
+
+/*
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/td2048/td2048/evaluate"
+	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/train"
+	"github.com/td2048/td2048/learn"
+	"github.com/td2048/td2048/search"
+	"github.com/td2048/td2048/stats"
+)
+
+// A job is a long call (a training run, an evaluation) under way in a
+// goroutine of its own: the caller waits for it in small steps
+// (td_job_wait), reads what it reported so far (td_job_events), stops it
+// (td_job_stop) and reads its result (td_job_result). Freeing it stops
+// it and waits for its end.
+type job struct {
+	mu     sync.Mutex
+	events []json.RawMessage
+	done   chan struct{}
+	result []byte
+	err    error
+	cancel context.CancelFunc
+}
+
+func newJob() (*job, context.Context) {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &job{done: make(chan struct{}), cancel: cancel}, ctx
+}
+
+// run runs f in a goroutine, keeping its result as JSON, or its error.
+func (j *job) run(f func() (any, error)) {
+	go func() {
+		defer close(j.done)
+		defer func() {
+			if p := recover(); p != nil {
+				j.err = errors.New("td2048: internal error: " + stringOf(p))
+			}
+		}()
+		res, err := f()
+		if err == nil {
+			j.result, err = json.Marshal(res)
+		}
+		j.err = err
+	}()
+}
+
+func stringOf(p any) string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// event records an event for the caller.
+func (j *job) event(e any) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	j.mu.Lock()
+	j.events = append(j.events, b)
+	j.mu.Unlock()
+}
+
+func (j *job) close() {
+	j.cancel()
+	<-j.done
+}
+
+// td_job_wait waits up to ms milliseconds for the job's end: 1 when it
+// has ended, 0 when it is still under way.
+//
+//export td_job_wait
+func td_job_wait(h C.int64_t, ms C.int, errbuf *C.char, errlen C.int) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		j, err := get[*job](h)
+		if err != nil {
+			return 0, err
+		}
+		select {
+		case <-j.done:
+			return 1, nil
+		case <-time.After(time.Duration(ms) * time.Millisecond):
+			return 0, nil
+		}
+	})
+}
+
+// td_job_stop asks the job to stop (a training run saves first).
+//
+//export td_job_stop
+func td_job_stop(h C.int64_t) {
+	if j, err := get[*job](h); err == nil {
+		j.cancel()
+	}
+}
+
+// td_job_events hands over the events reported since the last call, as
+// a JSON array.
+//
+//export td_job_events
+func td_job_events(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		j, err := get[*job](h)
+		if err != nil {
+			return 0, err
+		}
+		j.mu.Lock()
+		ev := j.events
+		j.events = nil
+		j.mu.Unlock()
+		if ev == nil {
+			ev = []json.RawMessage{}
+		}
+		b, err := json.Marshal(ev)
+		setString(out, string(b))
+		return int64(len(ev)), err
+	})
+}
+
+// td_job_result hands over the result of an ended job as JSON, or its
+// error.
+//
+//export td_job_result
+func td_job_result(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		j, err := get[*job](h)
+		if err != nil {
+			return 0, err
+		}
+		<-j.done
+		if j.err != nil {
+			return 0, j.err
+		}
+		setString(out, string(j.result))
+		return 0, nil
+	})
+}
+
+// td_train_start opens the training run of settings, a JSON object of
+// train.Spec's keys (a sweep plan's: "episodes", "alpha", "recipe", ...),
+// each one given, checked as td2048 train checks its flags, and starts
+// it. It reports its header as train prints it ({"header": text}),
+// each block ({"block": done, "text": the block as train prints it,
+// "record": its metrics-log record}) and warnings ({"warning": message})
+// as events; its result is train's closing line's
+// figures.
+//
+//export td_train_start
+func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		s, given, err := specOf(goString(settings))
+		if err != nil {
+			return 0, err
+		}
+		r, err := train.Open(s, given, train.Options{})
+		var fe *train.FieldError
+		if errors.As(err, &fe) {
+			return 0, badError{err}
+		}
+		if err != nil {
+			return 0, err
+		}
+		j, ctx := newJob()
+		var head bytes.Buffer
+		r.WriteHeader(&head)
+		j.event(map[string]any{"header": head.String()})
+		j.run(func() (any, error) {
+			defer r.Close()
+			res, err := r.Train(ctx, trainEvents{j, r.Game})
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"episodes": res.Episodes, "elapsed": res.Elapsed.Seconds(), "moves": res.Moves,
+				"done": res.Done, "total": res.Total, "interrupted": res.Interrupted, "limited": res.Limited,
+				"save": r.Spec.Save, "log": r.LogPath, "seed": *r.Spec.Seed}, nil
+		})
+		return put(j), nil
+	})
+}
+
+// specOf is the spec of train's defaults with the settings of a JSON
+// object set, and the set of keys given.
+func specOf(settings string) (train.Spec, train.Given, error) {
+	s, given := train.Default(), train.Given{}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(settings), &m); err != nil {
+		return s, nil, bad("settings: %v", err)
+	}
+	for k, v := range m {
+		ptr, ok := s.Field(k)
+		if !ok {
+			return s, nil, bad("unknown setting %q: want one of %v", k, train.Keys())
+		}
+		if err := json.Unmarshal(v, ptr); err != nil {
+			return s, nil, bad("--%s %s: %v", train.FlagOf(k), v, err)
+		}
+		given[k] = true
+	}
+	return s, given, nil
+}
+
+// trainEvents reports a run's blocks and warnings as a job's events.
+type trainEvents struct {
+	j *job
+	g *games.Game
+}
+
+func (t trainEvents) Block(done int, b *stats.Block, rec stats.Record, wall time.Duration) {
+	var text bytes.Buffer
+	t.g.WriteBlock(&text, done, b, wall)
+	t.j.event(map[string]any{"block": done, "text": text.String(), "record": rec})
+}
+
+func (t trainEvents) Tick(learn.Snapshot) {}
+
+func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}) }
+
+// evalSettings are the settings of td2048.evaluate.
+type evalSettings struct {
+	Games    int     `json:"games"`
+	Depth    int     `json:"depth"`
+	MoveTime float64 `json:"move_time"` // seconds, 0 for none
+	Seed     *uint64 `json:"seed"`
+	Threads  int     `json:"threads"`
+}
+
+// td_eval_start starts an evaluation of the network of handle h with
+// settings, a JSON object (games, depth, move_time, seed, threads); its
+// result is the statistics block: the figures of a metrics-log record and
+// the block as eval prints it.
+//
+//export td_eval_start
+func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		es := evalSettings{Games: 1000, Depth: 1}
+		if err := json.Unmarshal([]byte(goString(settings)), &es); err != nil {
+			return 0, bad("settings: %v", err)
+		}
+		if es.Seed == nil {
+			s := rand.Uint64() >> 1
+			es.Seed = &s
+		}
+		o, err := get[*net](h)
+		if err != nil {
+			return 0, err
+		}
+		j, ctx := newJob()
+		j.run(func() (any, error) {
+			var ev games.Evaluation
+			err := use(h, func(o *net) (err error) {
+				ev, err = evaluateWith(ctx, o, es)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			var text bytes.Buffer
+			o.g.WriteEval(&text, &ev)
+			rec := stats.NewRecord(int64(ev.Block.Games), &ev.Block, o.g.Value)
+			rec.MovesPerSec = float64(ev.Moves) / max(ev.Elapsed.Seconds(), 1e-9)
+			rec.Elapsed, rec.Seed, rec.Network, rec.Game = ev.Elapsed.Seconds(), *es.Seed, o.n.Spec().String(), o.g.Name
+			return map[string]any{"record": rec, "text": text.String(), "moves": ev.Moves, "interrupted": ctx.Err() != nil}, nil
+		})
+		return put(j), nil
+	})
+}
+
+// evaluateWith is the one place the Python package's evaluate calls the
+// library: the settings checked, the games played by the game's Evaluate.
+func evaluateWith(ctx context.Context, o *net, es evalSettings) (games.Evaluation, error) {
+	switch {
+	case es.Games < 1:
+		return games.Evaluation{}, bad("games %d: want 1 or more", es.Games)
+	case es.Depth < 1 || es.Depth > search.MaxDepth:
+		return games.Evaluation{}, bad("depth %d: want 1 to %d", es.Depth, search.MaxDepth)
+	case es.MoveTime < 0:
+		return games.Evaluation{}, bad("move_time %v: want seconds, or 0 for none", es.MoveTime)
+	case es.Threads < 0 || es.Threads > train.MaxThreads():
+		return games.Evaluation{}, bad("threads %d: want 0 (all cores) to %d", es.Threads, train.MaxThreads())
+	}
+	opt := search.Options{Depth: es.Depth, MoveTime: time.Duration(es.MoveTime * float64(time.Second)), Kind: o.kind, Stop: ctx.Done()}
+	var tt *search.Table
+	if es.Depth > 1 {
+		tt = search.NewTable(tableBytes)
+	}
+	return o.g.Evaluate(ctx, games.EvalConfig{Net: o.n, Search: opt, Table: tt,
+		Config: evaluate.Config{Games: es.Games, Seed: *es.Seed, Threads: es.Threads}})
+}
