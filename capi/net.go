@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -17,6 +18,8 @@ import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/advice"
+	"github.com/td2048/td2048/internal/evalrun"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -157,6 +160,11 @@ type searchArgs struct {
 	depth    int
 	moveTime time.Duration
 	stop     <-chan struct{}
+	// mcts: the method and MCTS's settings (evalrun.MCTS, hint's flags),
+	// given the keys set, seed the random tiles its trees sample.
+	mcts  evalrun.MCTS
+	given train.Given
+	seed  uint64
 }
 
 // advise values the moves of packed board b, next tile next, as hint
@@ -179,11 +187,18 @@ func (o *net) advise(b board.Board, next int, a searchArgs) (session.Position, [
 		return p, mv, 0, bad("depth %d, move_time %v: want a depth from 1 to %d and a time from 0", a.depth, a.moveTime, search.MaxDepth)
 	}
 	var tt *search.Table
-	if a.depth > 1 {
+	if a.depth > 1 && !a.mcts.On() {
 		o.ttOnce.Do(func() { o.tt = search.NewTable(tableBytes) })
 		tt = o.tt
 	}
+	if err := a.mcts.CheckKind(o.kind); err != nil {
+		return p, mv, 0, badError{err}
+	}
 	opt := search.Options{Depth: a.depth, MoveTime: a.moveTime, Kind: o.kind, Stop: a.stop, Threads: 1}
+	a.mcts.Apply(&opt, a.seed, false, a.given)
+	if a.mcts.On() {
+		tt = nil
+	}
 	adv := o.g.NewAdvisor(o.n, opt, tt)
 	mv, done := adv.Values(p)
 	if adv.Stopped() {
@@ -200,9 +215,9 @@ var errStopped = errors.New("stopped")
 // A stop token (td_token_new, 0 for none) cancels it.
 //
 //export td_net_hint
-func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.double, stop C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
+func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.double, settings *C.char, stop C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
-		a, err := argsOf(depth, moveTime, stop)
+		a, err := argsOf(depth, moveTime, settings, stop)
 		if err != nil {
 			return 0, err
 		}
@@ -212,7 +227,12 @@ func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 				return err
 			}
 			res := advice.Hint{}
-			if a.moveTime > 0 && done < a.depth {
+			if a.mcts.On() {
+				for d := range mv {
+					res.Iterations += mv[d].Visits
+				}
+				res.TreeDepth = done
+			} else if a.moveTime > 0 && done < a.depth {
 				res.Depth = done
 			}
 			res = advice.Moves(o.g, p, &mv, true, res)
@@ -227,9 +247,9 @@ func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 // 3 left; -1 when none is legal), as hint would mark it.
 //
 //export td_net_best
-func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.double, stop C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
+func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.double, settings *C.char, stop C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
-		a, err := argsOf(depth, moveTime, stop)
+		a, err := argsOf(depth, moveTime, settings, stop)
 		if err != nil {
 			return 0, err
 		}
@@ -249,8 +269,34 @@ func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 	})
 }
 
-func argsOf(depth C.int, moveTime C.double, stop C.int64_t) (searchArgs, error) {
-	a := searchArgs{depth: int(depth), moveTime: time.Duration(float64(moveTime) * float64(time.Second))}
+// argsOf reads a search's arguments: settings is a JSON object of
+// evalrun.MCTS's keys ("search", "iterations", "exploration",
+// "rollout_depth", "gamma") and "seed", checked as hint checks its flags.
+func argsOf(depth C.int, moveTime C.double, settings *C.char, stop C.int64_t) (searchArgs, error) {
+	a := searchArgs{depth: int(depth), moveTime: time.Duration(float64(moveTime) * float64(time.Second)), given: train.Given{}}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(goString(settings)), &m); err != nil {
+		return a, bad("search settings: %v", err)
+	}
+	s := evalrun.Default()
+	for k, v := range m {
+		var ptr any = &a.seed
+		if k != "seed" {
+			p, ok := s.Field(k)
+			if !ok || !slices.Contains([]string{"search", "iterations", "exploration", "rollout_depth", "gamma"}, k) {
+				return a, bad("unknown search setting %q: want search, iterations, exploration, rollout_depth, gamma or seed", k)
+			}
+			ptr = p
+		}
+		if err := json.Unmarshal(v, ptr); err != nil {
+			return a, bad("%s %s: %v", k, v, err)
+		}
+		a.given[k] = true
+	}
+	a.mcts = s.MCTS
+	if err := a.mcts.Check(a.given, a.moveTime > 0); err != nil {
+		return a, badError{err}
+	}
 	if stop != 0 {
 		t, err := get[*token](stop)
 		if err != nil {

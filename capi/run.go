@@ -10,15 +10,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
 	"sync"
 	"time"
 
-	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
-	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
 
@@ -228,74 +226,75 @@ func (t trainEvents) Tick(learn.Snapshot) {}
 
 func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}) }
 
-// evalSettings are the settings of td2048.evaluate.
-type evalSettings struct {
-	Games    int     `json:"games"`
-	Depth    int     `json:"depth"`
-	MoveTime float64 `json:"move_time"` // seconds, 0 for none
-	Seed     *uint64 `json:"seed"`
-	Threads  int     `json:"threads"`
-}
-
 // td_eval_start starts an evaluation of the network of handle h with
-// settings, a JSON object (games, depth, move_time, seed, threads); its
-// result is the statistics block: the figures of a metrics-log record and
-// the block as eval prints it.
+// settings, a JSON object of evalrun.Spec's keys (a sweep plan's [eval]
+// table's: "games", "depth", "move_time", "search", "seed", ...), each
+// one given, checked as td2048 eval checks its flags; its result is the
+// statistics block: the figures of a metrics-log record and the block as
+// eval prints it.
 //
 //export td_eval_start
 func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
-		es := evalSettings{Games: 1000, Depth: 1}
-		if err := json.Unmarshal([]byte(goString(settings)), &es); err != nil {
-			return 0, bad("settings: %v", err)
-		}
-		if es.Seed == nil {
-			s := rand.Uint64() >> 1
-			es.Seed = &s
-		}
 		o, err := get[*net](h)
+		if err != nil {
+			return 0, err
+		}
+		s, given, err := evalSpecOf(goString(settings), o)
+		if err != nil {
+			return 0, err
+		}
+		loaded := evalrun.Loaded{Game: o.g, Net: o.n, Header: o.h, Kind: o.kind}
+		r, err := evalrun.Open(s, given, evalrun.Options{Loaded: &loaded})
+		var fe *train.FieldError
+		if errors.As(err, &fe) {
+			return 0, badError{err}
+		}
 		if err != nil {
 			return 0, err
 		}
 		j, ctx := newJob()
 		j.run(func() (any, error) {
+			defer r.Close()
 			var ev games.Evaluation
 			err := use(h, func(o *net) (err error) {
-				ev, err = evaluateWith(ctx, o, es)
+				ev, _, err = r.Evaluate(ctx, nil)
 				return err
 			})
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				return nil, err
 			}
 			var text bytes.Buffer
 			o.g.WriteEval(&text, &ev)
 			rec := stats.NewRecord(int64(ev.Block.Games), &ev.Block, o.g.Value)
 			rec.MovesPerSec = float64(ev.Moves) / max(ev.Elapsed.Seconds(), 1e-9)
-			rec.Elapsed, rec.Seed, rec.Network, rec.Game = ev.Elapsed.Seconds(), *es.Seed, o.n.Spec().String(), o.g.Name
-			return map[string]any{"record": rec, "text": text.String(), "moves": ev.Moves, "interrupted": ctx.Err() != nil}, nil
+			rec.Elapsed, rec.Seed, rec.Network, rec.Game = ev.Elapsed.Seconds(), r.Seed, o.n.Spec().String(), o.g.Name
+			return map[string]any{"record": rec, "text": text.String(), "moves": ev.Moves, "search": r.Result.Search,
+				"interrupted": ctx.Err() != nil}, nil
 		})
 		return put(j), nil
 	})
 }
 
-// evaluateWith is the one place the Python package's evaluate calls the
-// library: the settings checked, the games played by the game's Evaluate.
-func evaluateWith(ctx context.Context, o *net, es evalSettings) (games.Evaluation, error) {
-	switch {
-	case es.Games < 1:
-		return games.Evaluation{}, bad("games %d: want 1 or more", es.Games)
-	case es.Depth < 1 || es.Depth > search.MaxDepth:
-		return games.Evaluation{}, bad("depth %d: want 1 to %d", es.Depth, search.MaxDepth)
-	case es.MoveTime < 0:
-		return games.Evaluation{}, bad("move_time %v: want seconds, or 0 for none", es.MoveTime)
-	case es.Threads < 0 || es.Threads > train.MaxThreads():
-		return games.Evaluation{}, bad("threads %d: want 0 (all cores) to %d", es.Threads, train.MaxThreads())
+// evalSpecOf is the spec of eval's defaults for the network o with the
+// settings of a JSON object set, and the set of keys given. The weights
+// are o's: "load" and "game" are not settings here.
+func evalSpecOf(settings string, o *net) (evalrun.Spec, train.Given, error) {
+	s, given := evalrun.Default(), train.Given{"game": true}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(settings), &m); err != nil {
+		return s, nil, bad("settings: %v", err)
 	}
-	opt := search.Options{Depth: es.Depth, MoveTime: time.Duration(es.MoveTime * float64(time.Second)), Kind: o.kind, Stop: ctx.Done()}
-	var tt *search.Table
-	if es.Depth > 1 {
-		tt = search.NewTable(tableBytes)
+	for k, v := range m {
+		ptr, ok := s.Field(k)
+		if !ok || k == "load" || k == "game" {
+			return s, nil, bad("unknown setting %q: want one of %v", k, evalrun.Keys())
+		}
+		if err := json.Unmarshal(v, ptr); err != nil {
+			return s, nil, bad("%s %s: %v", k, v, err)
+		}
+		given[k] = true
 	}
-	return o.g.Evaluate(ctx, games.EvalConfig{Net: o.n, Search: opt, Table: tt,
-		Config: evaluate.Config{Games: es.Games, Seed: *es.Seed, Threads: es.Threads}})
+	s.Game = o.g.Name
+	return s, given, nil
 }

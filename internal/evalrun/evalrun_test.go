@@ -65,6 +65,11 @@ func TestRerunRules(t *testing.T) {
 		{"move_time", func(s *Spec) { s.MoveTime = train.Duration(1e6) }},
 		{"downgrade", func(s *Spec) { s.Downgrade = 256 }},
 		{"shard", func(s *Spec) { s.Shard = "0/2" }},
+		{"search", func(s *Spec) { s.Method, s.Iterations = "mcts", 20 }},
+		{"iterations", func(s *Spec) { s.Method, s.Iterations = "mcts", 21 }},
+		{"exploration", func(s *Spec) { s.Method, s.Iterations, s.Exploration = "mcts", 20, 0.5 }},
+		{"rollout_depth", func(s *Spec) { s.Method, s.Iterations, s.RolloutDepth = "mcts", 20, 0 }},
+		{"gamma", func(s *Spec) { s.Method, s.Iterations, s.Gamma = "mcts", 20, 1 }},
 	}
 	// The settings a small 2048 network's greedy evaluation cannot show
 	// changed: another file (load, out, stats, game), one that needs

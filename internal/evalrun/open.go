@@ -29,6 +29,11 @@ type Options struct {
 	// Getenv reads the job array's index of --shard auto (os.Getenv when
 	// nil).
 	Getenv func(string) string
+	// Loaded, when not nil, are weights a library caller has loaded (the
+	// Python package's network): the run plays them instead of reading
+	// the spec's weights file, and Close leaves them to their owner. Such
+	// a run has no --out (its result records the file it played).
+	Loaded *Loaded
 }
 
 // A Run is an evaluation opened: its settings, checked, its files
@@ -56,6 +61,7 @@ type Run struct {
 	statsSrc   string      // where those lines are
 	started    time.Time
 	releases   []func()
+	borrowed   bool // Net is Options.Loaded's, not the run's to free
 }
 
 // Open readies the evaluation s describes, given naming the fields the
@@ -103,7 +109,15 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		}
 		r.releases = append(r.releases, release)
 	}
-	if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
+	if l := opt.Loaded; l != nil {
+		switch {
+		case l.Game != g:
+			return r, bad("game", " %s: these weights are %s's", g.Name, l.Game.Name)
+		case s.Out != "":
+			return r, bad("out", ": an evaluation of weights already loaded writes no result file (evaluate their file instead)")
+		}
+		r.Loaded, r.borrowed = *l, true
+	} else if r.Net, r.Header, r.Kind, r.Note, err = Load(s.Load, g, c.Weights); err != nil {
 		return r, err
 	}
 	if err := s.CheckKind(r.Kind); err != nil {
@@ -129,10 +143,10 @@ func (r *Run) Close() {
 		r.releases[i]()
 	}
 	r.releases = nil
-	if r.Net != nil {
+	if r.Net != nil && !r.borrowed {
 		r.Net.Free()
-		r.Net = nil
 	}
+	r.Net = nil
 }
 
 // NewTable is the transposition table the run's searches share, nil for

@@ -42,7 +42,7 @@ func (p *Play) Check(given train.Given, maxDepth int) error {
 	if _, err := games.Lookup(p.Game); err != nil {
 		return bad("game", ": %v", err)
 	}
-	return p.MCTS.check(given, p.MoveTime > 0)
+	return p.MCTS.Check(given, p.MoveTime > 0)
 }
 
 // mctsKeys are the keys of MCTS's settings.
@@ -51,9 +51,9 @@ var mctsKeys = []string{"iterations", "exploration", "rollout_depth", "gamma"}
 // On reports whether MCTS was asked for.
 func (m *MCTS) On() bool { return m.Method == "mcts" }
 
-// check checks the method and MCTS's settings; timed says a move has a
-// time.
-func (m *MCTS) check(given train.Given, timed bool) error {
+// Check checks the method and MCTS's settings, given naming those set;
+// timed says a move has a time.
+func (m *MCTS) Check(given train.Given, timed bool) error {
 	if _, err := search.ParseMethod(m.Method); err != nil {
 		return bad("search", ": %v", err)
 	}

@@ -2,6 +2,7 @@
 the course's agent."""
 
 import ctypes
+import json
 import os
 import threading
 import weakref
@@ -107,25 +108,39 @@ class Network:
             e.check(_lib.lib.td_net_values(h, pp, n, self._next(next), op, e.p, 1024))
         return out if np is not None else list(out[:n])
 
-    def hint(self, board, depth=1, move_time=None, next=None):
+    def hint(self, board, depth=1, move_time=None, next=None, search="expectimax", **mcts):
         """Each move of board, as ``td2048 hint --json`` reports it: a dict
         with ``board``, ``moves`` (dir, legal, after, reward, value,
         total; in td2048's order up, right, down, left) and ``best``.
         ``depth`` plies of expectimax (1: greedy); ``move_time`` seconds
-        bound the search, deepening from 1 up to ``depth``."""
+        bound the search, deepening from 1 up to ``depth``.
+        ``search="mcts"`` searches by Monte Carlo tree search instead, with
+        hint's settings as keywords (``iterations=500``,
+        ``exploration=1.41``, ``rollout_depth=10``, ``gamma=0.99``, and
+        ``seed`` for its random tiles): each move then has ``visits``, its
+        ``value`` the mean return, and the dict ``iterations`` and
+        ``tree_depth``."""
         b = self._pack1(board)
-        mt = float(move_time or 0)
-        return _interruptible(lambda tok: _lib.call_json("td_net_hint", self._handle(), b, self._next(next), int(depth), mt, tok)[1],
-                              long=depth > 1 or mt > 0)
+        mt, st = float(move_time or 0), _search(search, mcts)
+        return _interruptible(lambda tok: _lib.call_json("td_net_hint", self._handle(), b, self._next(next), int(depth), mt, st, tok)[1],
+                              long=depth > 1 or mt > 0 or search != "expectimax")
 
-    def best_move(self, board, depth=1, move_time=None, next=None):
+    def best_move(self, board, depth=1, move_time=None, next=None, search="expectimax", **mcts):
         """The best action on board (in the network's action order), as
-        hint marks it; None when no move is legal."""
+        hint marks it; None when no move is legal. ``search`` and its
+        keywords are hint's."""
         b = self._pack1(board)
-        mt = float(move_time or 0)
-        d = _interruptible(lambda tok: _lib.call("td_net_best", self._handle(), b, self._next(next), int(depth), mt, tok),
-                           long=depth > 1 or mt > 0)
+        mt, st = float(move_time or 0), _search(search, mcts)
+        d = _interruptible(lambda tok: _lib.call("td_net_best", self._handle(), b, self._next(next), int(depth), mt, st, tok),
+                           long=depth > 1 or mt > 0 or search != "expectimax")
         return None if d == 4 else self._action[d]
+
+
+def _search(method, mcts):
+    """The search settings as the library reads them (JSON)."""
+    s = dict(mcts)
+    s["search"] = method
+    return json.dumps(s).encode()
 
 
 def _interruptible(f, long):
@@ -160,16 +175,20 @@ def _interruptible(f, long):
 class Agent:
     """The course's agent: ``get_action(state, score)`` returns the best
     action on state by net, searched ``depth`` plies deep (1: greedy),
-    within ``move_time`` seconds when given."""
+    within ``move_time`` seconds when given. ``search="mcts"`` plays by
+    Monte Carlo tree search, the course's TD-MCTS, with its settings as
+    keywords (``iterations=500``, ``exploration=1.41``,
+    ``rollout_depth=10``, ``gamma=0.99``, ``seed``)."""
 
-    def __init__(self, net, depth=1, move_time=None):
+    def __init__(self, net, depth=1, move_time=None, search="expectimax", **mcts):
         self.net, self.depth, self.move_time = net, depth, move_time
+        self.search, self.mcts = search, mcts
 
     def get_action(self, state, score=None, next=None):
         """The best action on state (a 4x4 board of tile values); score is
         the course's argument, not used; next is the next tile in Threes!.
         On a board with no legal move (the game is over) it returns 0."""
-        a = self.net.best_move(state, depth=self.depth, move_time=self.move_time, next=next)
+        a = self.net.best_move(state, depth=self.depth, move_time=self.move_time, next=next, search=self.search, **self.mcts)
         return 0 if a is None else a  # no legal move: the game is over, any action does
 
     __call__ = get_action

@@ -108,17 +108,26 @@ def _rate(moves, secs):
     return "%.2fM" % (r / 1e6) if r >= 1e6 else "%.0fk" % (r / 1e3) if r >= 1e3 else "%.0f" % r
 
 
-def evaluate(net, games=1000, depth=1, move_time=None, seed=None, threads=0, quiet=True):
+def evaluate(net, games=1000, depth=1, move_time=None, seed=None, threads=0, quiet=True, **settings):
     """Plays games with net, no learning, as ``td2048 eval`` does, and
     returns the statistics block as a dict: games, avg, max, reach and
     end (tile value -> share of games whose largest tile was at least,
     or exactly, that tile), moves_per_sec, elapsed_s, seed, network,
-    game, and text (the block as eval prints it; printed unless quiet).
+    game, search (how the moves were searched), and text (the block as
+    eval prints it; printed unless quiet).
     ``depth`` plies of expectimax (1: greedy), ``move_time`` seconds a
     move, ``threads`` 0 for all cores (the statistics do not depend on
-    it). Ctrl-C stops it and raises KeyboardInterrupt."""
+    it). Every other setting of ``td2048 eval`` is a keyword of its name
+    with ``_`` for ``-`` (``search="mcts"``, ``iterations=500``,
+    ``interleave=2``, ``downgrade=32768``, ...), checked by the same code:
+    a bad value raises ValueError with eval's message. With ``seed`` left
+    out, the games are drawn at random, as eval's are. Ctrl-C stops it and
+    raises KeyboardInterrupt."""
     _lib.check_fork()
-    s = {"games": games, "depth": depth, "move_time": float(move_time or 0), "threads": threads}
+    s = dict(settings)
+    s.update({"games": games, "depth": depth, "threads": threads})
+    if move_time:
+        s["move_time"] = "%rs" % float(move_time)
     if seed is not None:
         s["seed"] = seed
     job = _Job(_lib.call("td_eval_start", net._handle(), json.dumps(s).encode()))
@@ -126,7 +135,7 @@ def evaluate(net, games=1000, depth=1, move_time=None, seed=None, threads=0, qui
     out = dict(res["record"])
     for k in ("episodes", "alpha"):  # a training block's, not an evaluation's
         out.pop(k, None)
-    out["text"], out["moves"] = res["text"], res["moves"]
+    out["text"], out["moves"], out["search"] = res["text"], res["moves"], res["search"]
     if not quiet:
         sys.stdout.write(out["text"])
     return out

@@ -329,6 +329,29 @@ class TestNetworks(unittest.TestCase):
         self.assertIn(st["text"], out)
         self.assertEqual(set(st["reach"]) >= {"64"}, True)
 
+    def test_mcts_is_the_commands(self):
+        nets = Nets.get()
+        b = [[2, 4, 0, 0], [0] * 4, [0, 0, 8, 0], [0, 0, 0, 2]]
+        want = json.loads(sh("hint", "--load", nets.cmd_file, "--json", "--threads", 1, "--search", "mcts",
+                             "--iterations", 300, "--rollout-depth", 3, "2,4,0,0,0,0,0,0,0,0,8,0,0,0,0,2"))
+        with td2048.load(nets.cmd_file) as net:
+            got = net.hint(b, search="mcts", iterations=300, rollout_depth=3)
+            self.assertEqual(got, want)
+            self.assertEqual(sum(m.get("visits", 0) for m in got["moves"]), got["iterations"])
+            agent = td2048.Agent(net, search="mcts", iterations=300, rollout_depth=3)
+            self.assertEqual(("up", "down", "left", "right")[agent.get_action(b, 0)], want["best"])
+            st = td2048.evaluate(net, games=2, seed=4, threads=1, search="mcts", iterations=50)
+            out = sh("eval", "--load", nets.cmd_file, "--games", 2, "--seed", 4, "--threads", 1, "--search", "mcts", "--iterations", 50)
+            self.assertIn(st["text"], out)
+            self.assertTrue(st["search"].startswith("MCTS, 50 iterations a move"), st["search"])
+            for bad in ({"iterations": 0}, {"gamma": 2.0}, {"nosuch": 1}):
+                with self.assertRaises(ValueError):
+                    net.hint(b, search="mcts", **bad)
+            with self.assertRaises(ValueError):
+                net.hint(b, iterations=10)  # needs search="mcts", as hint's flag does
+            with self.assertRaises(ValueError):
+                td2048.evaluate(net, games=2, search="mcts", iterations=0)
+
     def test_resume(self):
         f = os.path.join(TMP, "resume.td2048")
         td2048.train(network="2x4", episodes=100, every=50, threads=1, seed=3, save=f, log="none", quiet=True)
