@@ -1,7 +1,7 @@
 package board
 
-// The directions of a slide, numbered alike in every game (packages game,
-// game/threes and session name them too).
+// The directions of a slide, numbered alike in every game (packages
+// rules/game2048, rules/threes and session name them too).
 const (
 	Up = iota
 	Right

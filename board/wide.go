@@ -17,7 +17,7 @@ const WideMax = 31
 // set, 131072 nibble 1 with it). A Wide with Ext 0 is exactly its Low.
 //
 // Wide boards are the slow path of 2048: the game loop keeps one only
-// once a 32768+32768 merge has been made (package game's MovesWide,
+// once a 32768+32768 merge has been made (package game2048's MovesWide,
 // SpawnWide). Networks and searches never read one: they read the board
 // View returns (see there).
 type Wide struct {

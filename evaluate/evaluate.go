@@ -20,9 +20,9 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/episode"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
@@ -36,7 +36,7 @@ type Policy func(b board.Board) search.Choice
 // the moves it plays to moves, a few at a time.
 // With sh not nil the whole game is played by the Shifter (downgrading);
 // else on the 4-bit board until a 65536 is made, then on a wide board.
-func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, stop *atomic.Bool, moves *atomic.Int64) (episode.Outcome, bool) {
+func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game2048.Rand, stop *atomic.Bool, moves *atomic.Int64) (episode.Outcome, bool) {
 	var ep episode.Outcome
 	if sh != nil {
 		sh.Reset()
@@ -66,7 +66,7 @@ func playFrom(b board.Board, policy Policy, sh *search.Shifter, rng game.Rand, s
 			ok := overflowOn(policy, b, c, rng, &ep, stop, moves)
 			return ep, ok
 		}
-		b = game.Spawn(c.After, rng)
+		b = game2048.Spawn(c.After, rng)
 	}
 	ep.MaxTile = b.MaxTile()
 	return ep, true
@@ -238,7 +238,7 @@ func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
 		lanes = episode.DefaultInterleave
 	}
 	if cfg.Greedy != nil && lanes > 1 && !cfg.Downgrade.On() {
-		return greedyLanes(cfg.Greedy, lanes, func(i int) game.Rand { return rng(i) }, game.Start, stop, moves)
+		return greedyLanes(cfg.Greedy, lanes, func(i int) game2048.Rand { return rng(i) }, game2048.Start, stop, moves)
 	}
 	var policy Policy
 	if cfg.Greedy != nil {
@@ -252,7 +252,7 @@ func (cfg *Config) worker(stop *atomic.Bool, moves *atomic.Int64) worker {
 	}
 	return oneAtATime(func(i int) played {
 		r := rng(i)
-		ep, ok := playFrom(game.Start(r), policy, sh, r, stop, moves)
+		ep, ok := playFrom(game2048.Start(r), policy, sh, r, stop, moves)
 		return played{ep: ep, finished: ok}
 	})
 }

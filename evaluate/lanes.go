@@ -5,8 +5,8 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/episode"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
@@ -14,7 +14,7 @@ import (
 type greedyLane struct {
 	i   int // the game's index, -1 for none
 	b   board.Board
-	rng game.Rand
+	rng game2048.Rand
 	ep  episode.Outcome
 	p   search.Pending
 }
@@ -25,7 +25,7 @@ type greedyLane struct {
 // their work. Game i starts from start(rng(i)) and draws from rng(i)
 // alone, so each game is the one a single-game player plays, move for
 // move; a game that merges two 32768s goes on alone (overflowOn).
-func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start func(game.Rand) board.Board,
+func greedyLanes(net *ntuple.Network, k int, rng func(i int) game2048.Rand, start func(game2048.Rand) board.Board,
 	stop *atomic.Bool, moves *atomic.Int64) worker {
 	return func(take func() (int, bool), put func(int, played) bool) {
 		n := int64(0) // moves not yet added to moves
@@ -66,7 +66,7 @@ func greedyLanes(net *ntuple.Network, k int, rng func(i int) game.Rand, start fu
 							n = 0
 						}
 						if !c.Overflow() {
-							l.b = game.Spawn(c.After, l.rng)
+							l.b = game2048.Spawn(c.After, l.rng)
 							l.p.Fetch(net, l.b)
 							continue
 						}

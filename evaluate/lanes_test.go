@@ -8,9 +8,9 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/episode"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Greedy games played several at a time on each thread are the games
@@ -71,14 +71,14 @@ func TestInterleavedEvaluationInterruptedIsAPrefix(t *testing.T) {
 // them, as the single game does, while the other games go on around it.
 func TestInterleavedGamesGoPast32768(t *testing.T) {
 	net := ntuple.MustNew("01,45")
-	rng := func(i int) game.Rand { return episode.NewRand(4, uint64(i)) }
+	rng := func(i int) game2048.Rand { return episode.NewRand(4, uint64(i)) }
 	const games = 5
 	next := 0
 	take := func() (int, bool) { next++; return next - 1, next <= games }
 	got := map[int]played{}
 	var stop atomic.Bool
 	var counted atomic.Int64
-	greedyLanes(net, 2, rng, func(game.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played) bool {
+	greedyLanes(net, 2, rng, func(game2048.Rand) board.Board { return fourBig }, &stop, &counted)(take, func(i int, p played) bool {
 		got[i] = p
 		return true
 	})

@@ -4,8 +4,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 )
 

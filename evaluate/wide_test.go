@@ -7,13 +7,13 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/episode"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
 func leftFirst(b board.Board) search.Choice {
-	a, r := game.Moves(b)
-	for _, d := range []int{game.Left, game.Up, game.Down, game.Right} {
+	a, r := game2048.Moves(b)
+	for _, d := range []int{game2048.Left, game2048.Up, game2048.Down, game2048.Right} {
 		if a[d] != b {
 			return search.Choice{Dir: d, After: a[d], Reward: r[d]}
 		}
@@ -39,13 +39,13 @@ func TestGameGoesPast32768(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	w := board.Wide{Low: fourBig}
 	score, moves := 0, 0
-	for !game.OverWide(w) {
+	for !game2048.OverWide(w) {
 		x, _ := w.View(0)
 		d := leftFirst(x).Dir
-		a, r := game.MovesWide(w)
+		a, r := game2048.MovesWide(w)
 		score += r[d]
 		moves++
-		w = game.SpawnWide(a[d], rng)
+		w = game2048.SpawnWide(a[d], rng)
 	}
 	if score != ep.Score || moves != ep.Moves || w.MaxTile() != ep.MaxTile {
 		t.Fatalf("replay: score %d moves %d max %d, episode %+v", score, moves, w.MaxTile(), ep)

@@ -5,8 +5,8 @@
 //
 // A descriptor names the game and its tiles, says which networks and
 // learners fit it, and how to train, evaluate and replay it; the rules
-// themselves live in the game's own package (game for 2048, game/threes
-// for Threes!). A new game (a 3x3 2048, another spawn rule) is a rules
+// themselves live in the game's own package (rules/game2048 for 2048,
+// rules/threes for Threes!). A new game (a 3x3 2048, another spawn rule) is a rules
 // package, its session rules and one descriptor registered here.
 package games
 

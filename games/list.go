@@ -9,10 +9,10 @@ import (
 
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	game20481 "github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
@@ -37,9 +37,9 @@ var game2048 = &Game{
 	},
 	Train: learn.Train,
 	moves: func(b board.Board) (after [4]board.Board, reward [4]int) {
-		after, r := game.Moves(b)
+		after, r := game20481.Moves(b)
 		for d := range 4 {
-			reward[d] = game.Reward(r[d])
+			reward[d] = game20481.Reward(r[d])
 		}
 		return after, reward
 	},

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Carousel shaping (docs/methods.md section 5, TDL2048+'s -b and its
@@ -28,7 +28,7 @@ const dummy = board.Board(1<<64 - 1)
 func (w *Worker) playCarousel(alpha float32) Episode {
 	tr, sh := w.trace, w.Shaping
 	th := w.Net.Spec().StageThresholds()
-	o := game.Spawn(0, w.Rand)
+	o := game2048.Spawn(0, w.Rand)
 	k := 0
 	var first Episode
 	for sub := 0; ; sub++ {
@@ -54,7 +54,7 @@ func (w *Worker) playCarousel(alpha float32) Episode {
 			}
 			tr.pushStart(start, k)
 		}
-		if tally(&first, sub, w.subEpisode(game.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.block))) {
+		if tally(&first, sub, w.subEpisode(game2048.Spawn(o, w.Rand), alpha, &k, &o, float32(sh.block))) {
 			return first
 		}
 	}

@@ -16,8 +16,8 @@ package learn
 import (
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/episode"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
@@ -66,7 +66,7 @@ type step struct {
 type Worker struct {
 	Net   *ntuple.Network
 	Kind  Kind
-	Rand  game.Rand
+	Rand  game2048.Rand
 	trace *Trace // after-state learning
 	// The state learner's path and index buffer.
 	path []step
@@ -97,11 +97,11 @@ func (w *Worker) start() board.Board {
 	if w.from != 0 {
 		return w.from
 	}
-	return game.Start(w.Rand)
+	return game2048.Start(w.Rand)
 }
 
 // NewWorker returns a worker for net.
-func NewWorker(net *ntuple.Network, kind Kind, rng game.Rand) *Worker {
+func NewWorker(net *ntuple.Network, kind Kind, rng game2048.Rand) *Worker {
 	w := &Worker{Net: net, Kind: kind, Rand: rng, staged: net.Staged()}
 	if kind == State {
 		w.path = make([]step, 0, 1<<13)
@@ -181,10 +181,10 @@ func (w *Worker) advance() bool {
 	}
 	if p.over>>d&1 != 0 { // 65536: on on the wide board (wide.go)
 		p.ep.Overflow = true
-		w.afterOn(tr, game.SpawnWide(game.AfterWide(p.b, d), w.Rand), &p.ep, p.m.stage)
+		w.afterOn(tr, game2048.SpawnWide(game2048.AfterWide(p.b, d), w.Rand), &p.ep, p.m.stage)
 		return false
 	}
-	p.b = game.Spawn(p.m.After[d], w.Rand)
+	p.b = game2048.Spawn(p.m.After[d], w.Rand)
 	return true
 }
 
@@ -204,13 +204,13 @@ func (w *Worker) finish() Episode {
 // have it; else the game goes on past them (wide.go).
 func fillMoves(m *Moves, b board.Board, final bool) (over uint8) {
 	var reward [4]uint32
-	game.MovesTo(b, &m.After, &reward)
+	game2048.MovesTo(b, &m.After, &reward)
 	m.Legal, m.Final = 0, 0
 	for d := range 4 {
-		m.Reward[d] = float32(game.Reward(reward[d]))
+		m.Reward[d] = float32(game2048.Reward(reward[d]))
 		if m.After[d] != b {
 			m.Legal |= 1 << d
-			if game.Overflow(reward[d]) {
+			if game2048.Overflow(reward[d]) {
 				over |= 1 << d
 			}
 		}
@@ -237,10 +237,10 @@ func (w *Worker) playState(alpha float32) Episode {
 		path = append(path, step{b, float32(r)})
 		if c.Overflow() { // 65536: on on the wide board (wide.go)
 			ep.Overflow = true
-			path, b = w.stateOn(path, game.SpawnWide(game.AfterWide(b, c.Dir), w.Rand), &ep)
+			path, b = w.stateOn(path, game2048.SpawnWide(game2048.AfterWide(b, c.Dir), w.Rand), &ep)
 			break
 		}
-		b = game.Spawn(c.After, w.Rand)
+		b = game2048.Spawn(c.After, w.Rand)
 	}
 	if !ep.Overflow {
 		ep.end(b)

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Shaping cuts a 2048 training episode into sub-episodes that start from
@@ -162,7 +162,7 @@ func (w *Worker) playRestart(alpha float32) Episode {
 	tr := w.trace
 	tr.keep = true // the restart point is read back from the steps
 	var first Episode
-	start := game.Spawn(0, w.Rand)
+	start := game2048.Spawn(0, w.Rand)
 	for sub := 0; ; sub++ {
 		tr.Reset(alpha)
 		skip := 0 // steps before the first move's after-state
@@ -171,7 +171,7 @@ func (w *Worker) playRestart(alpha float32) Episode {
 			skip = 1
 		}
 		k := 0
-		ep := w.subEpisode(game.Spawn(start, w.Rand), alpha, &k, nil, 0)
+		ep := w.subEpisode(game2048.Spawn(start, w.Rand), alpha, &k, nil, 0)
 		if tally(&first, sub, ep) || ep.Moves < w.Shaping.l {
 			return first
 		}
@@ -217,7 +217,7 @@ func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board
 		if o != nil && m.Reward[d] >= block {
 			*o = m.After[d]
 		}
-		b = game.Spawn(m.After[d], w.Rand)
+		b = game2048.Spawn(m.After[d], w.Rand)
 	}
 	ep.end(b)
 	if alpha > 0 {

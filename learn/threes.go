@@ -13,8 +13,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 )
 

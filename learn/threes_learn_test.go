@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )

@@ -2,7 +2,7 @@ package learn
 
 import (
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
@@ -30,11 +30,11 @@ func (w *Worker) afterOn(tr *Trace, real board.Wide, ep *Episode, k int) {
 		if d < 0 {
 			break
 		}
-		ra, rr := game.MovesWide(real)
+		ra, rr := game2048.MovesWide(real)
 		ep.Moves++
 		ep.Score += rr[d]
 		tr.Push(&m, d)
-		real = game.SpawnWide(ra[d], w.Rand)
+		real = game2048.SpawnWide(ra[d], w.Rand)
 	}
 	ep.MaxTile = real.MaxTile()
 }
@@ -52,7 +52,7 @@ func (w *Worker) stateOn(path []step, real board.Wide, ep *Episode) ([]step, boa
 		ep.Moves++
 		ep.Score += st.Reward
 		path = append(path, step{st.View, float32(st.Choice.Points())})
-		real = game.SpawnWide(st.After, w.Rand)
+		real = game2048.SpawnWide(st.After, w.Rand)
 	}
 	ep.MaxTile = real.MaxTile()
 	x, _ := real.View(0)

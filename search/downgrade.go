@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Downgrade configures tile-downgrading, TDL2048+'s `-h T STINT`
@@ -61,7 +61,7 @@ func (d Downgrade) After(n int, view board.Board, dir int) int {
 	if !d.On() {
 		return n
 	}
-	after, reward := game.Moves(view)
+	after, reward := game2048.Moves(view)
 	c := NoMove
 	if after[dir] != view {
 		c = Choice{Dir: dir, After: after[dir], Reward: reward[dir]}
@@ -127,7 +127,7 @@ type Step struct {
 //
 //	for st := s.Step(w, policy); st.Choice.Legal(); st = s.Step(w, policy) {
 //		score += st.Reward
-//		w = game.SpawnWide(st.After, rng)
+//		w = game2048.SpawnWide(st.After, rng)
 //	}
 //
 // With downgrading on, a decision that fails TDL2048+'s test (validate,
@@ -147,7 +147,7 @@ func (s *Shifter) Step(w board.Wide, policy func(board.Board) Choice) Step {
 		// The 4-bit game, on its own board: the choice is the real move.
 		st.After, st.Reward = board.Wide{Low: c.After}, c.Points()
 	} else {
-		a, r := game.MovesWide(w)
+		a, r := game2048.MovesWide(w)
 		st.After, st.Reward = a[c.Dir], r[c.Dir]
 	}
 	if s.opt.On() && !validate(x, c, s.opt.threshold(s.n)) {
@@ -173,18 +173,18 @@ func validate(view board.Board, c Choice, t uint32) bool {
 	if t < 65536 {
 		return (board.Wide{Low: a}).Scale() < t
 	}
-	next, _ := game.Moves(a)
+	next, _ := game2048.Moves(a)
 	return next[c.Dir] == a
 }
 
 // tdlAfter is the after-state of the move c on view as TDL2048+'s 64-bit
 // board holds it: a merge of two 32768s leaves its cell empty (the 65536
-// is dropped), where td2048's after-state keeps 32768 there (game.Moves).
+// is dropped), where td2048's after-state keeps 32768 there (game2048.Moves).
 func tdlAfter(view board.Board, c Choice) board.Board {
 	if !c.Overflow() {
 		return c.After
 	}
-	a, _ := game.MovesWide(board.Wide{Low: view})
+	a, _ := game2048.MovesWide(board.Wide{Low: view})
 	var b board.Board
 	for i := range 16 {
 		if e := a[c.Dir].At(i); e <= 15 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // The values a Shifter decides with are the values of the downgraded
@@ -33,7 +33,7 @@ func TestDowngradedValuesAreTheDowngradedBoards(t *testing.T) {
 			if st.Choice != want {
 				t.Fatalf("n %d depth %d: %+v, want %+v", n, depth, st.Choice, want)
 			}
-			a, r := game.MovesWide(w)
+			a, r := game2048.MovesWide(w)
 			if st.After != a[want.Dir] || st.Reward != r[want.Dir] {
 				t.Fatalf("n %d: real move %s %d, want %s %d", n, st.After.Hex(), st.Reward, a[want.Dir].Hex(), r[want.Dir])
 			}
@@ -49,7 +49,7 @@ func TestValidate(t *testing.T) {
 	}
 	mk := func(cells [16]int, d int) move {
 		b := board.FromCells(cells)
-		a, r := game.Moves(b)
+		a, r := game2048.Moves(b)
 		return move{b, Choice{Dir: d, After: a[d], Reward: r[d]}}
 	}
 	for _, c := range []struct {
@@ -59,31 +59,31 @@ func TestValidate(t *testing.T) {
 	}{
 		{move{0, NoMove}, 32768, false},
 		// Makes 32768: reward 32768 not below 32768, after holds 32768.
-		{mk([16]int{14, 14, 1}, game.Left), 32768, false},
+		{mk([16]int{14, 14, 1}, game2048.Left), 32768, false},
 		// Makes 16384 only: fine.
-		{mk([16]int{13, 13, 1}, game.Left), 32768, true},
+		{mk([16]int{13, 13, 1}, game2048.Left), 32768, true},
 		// No merge, but a 32768 stands on the board: reward 0 is below.
-		{mk([16]int{0, 15, 1}, game.Left), 32768, true},
+		{mk([16]int{0, 15, 1}, game2048.Left), 32768, true},
 		// Threshold 16384, reward 32768, the after-state holds 32768.
-		{mk([16]int{14, 14, 1}, game.Left), 16384, false},
+		{mk([16]int{14, 14, 1}, game2048.Left), 16384, false},
 		// t = 65536: reward 65536 fails the reward test; then the move
 		// passes when the same slide would no longer change its
 		// after-state, and fails when it would. The after-state is
 		// TDL2048+'s, where the 65536 left its cell empty: 32768 32768 2
 		// left is . 2 . ., which slides again (TDL2048+ triggers).
-		{mk([16]int{15, 15, 1}, game.Left), 65536, false},
-		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game.Left), 65536, false},
+		{mk([16]int{15, 15, 1}, game2048.Left), 65536, false},
+		{mk([16]int{15, 15, 1, 0, 1, 1, 2}, game2048.Left), 65536, false},
 		// The board 0x00000000123456ff: 32768 32768 64 32 / 16 8
 		// 4 2: left makes . 64 32 . in TDL2048+'s board, which slides
 		// left again.
-		{mk([16]int{15, 15, 6, 5, 4, 3, 2, 1}, game.Left), 65536, false},
+		{mk([16]int{15, 15, 6, 5, 4, 3, 2, 1}, game2048.Left), 65536, false},
 		// 32768 32768 . . over 2 4 8 16: the row left empty, nothing
 		// slides left again.
-		{mk([16]int{15, 15, 0, 0, 1, 2, 3, 4}, game.Left), 65536, true},
+		{mk([16]int{15, 15, 0, 0, 1, 2, 3, 4}, game2048.Left), 65536, true},
 		// t = 32768: the two 32768s merged away leave no 32768 in
 		// TDL2048+'s after-state, so the move passes.
-		{mk([16]int{15, 15, 1}, game.Left), 32768, true},
-		{mk([16]int{15, 15, 1, 0, 15}, game.Left), 32768, false},
+		{mk([16]int{15, 15, 1}, game2048.Left), 32768, true},
+		{mk([16]int{15, 15, 1, 0, 15}, game2048.Left), 32768, false},
 	} {
 		t.Run(fmt.Sprintf("%s dir %v at %d", c.c.view.Hex(), c.c.c.Dir, c.t), func(t *testing.T) {
 			if got := validate(c.c.view, c.c.c, c.t); got != c.want {
@@ -100,7 +100,7 @@ func TestDowngradeAfter(t *testing.T) {
 	for _, d := range []Downgrade{{Tile: 64, Stint: 1}, {Tile: 128, Stint: 0}, {Tile: 32, Stint: 2}, {}} {
 		s := NewShifter(d)
 		n := 0
-		w := board.Wide{Low: game.Start(rng)}
+		w := board.Wide{Low: game2048.Start(rng)}
 		for range 3000 {
 			view, _ := w.View(s.N())
 			st := s.Step(w, func(b board.Board) Choice { return Greedy(net, b) })
@@ -110,7 +110,7 @@ func TestDowngradeAfter(t *testing.T) {
 			if n = d.After(n, view, st.Choice.Dir); n != s.N() {
 				t.Fatalf("%+v: After says %d downgrades, the Shifter %d", d, n, s.N())
 			}
-			w = game.SpawnWide(st.After, rng)
+			w = game2048.SpawnWide(st.After, rng)
 		}
 	}
 }
@@ -121,8 +121,8 @@ func TestDowngradeAfter(t *testing.T) {
 func TestShifterTrigger(t *testing.T) {
 	s := NewShifter(Downgrade{Tile: 32768, Stint: 1})
 	left := func(b board.Board) Choice {
-		a, r := game.Moves(b)
-		return Choice{Dir: game.Left, After: a[game.Left], Reward: r[game.Left]}
+		a, r := game2048.Moves(b)
+		return Choice{Dir: game2048.Left, After: a[game2048.Left], Reward: r[game2048.Left]}
 	}
 	// 16384+16384 -> 32768: fails, n = 1.
 	w := board.WideFromCells([16]int{14, 14, 0, 0, 1})

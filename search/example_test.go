@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 )
 

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // A Searcher runs expectimax over one network for one goroutine; several
@@ -49,14 +49,14 @@ func (s *Searcher) Values(b board.Board, depth int) [4]MoveValue {
 		return s.valuesTeam(b, depth)
 	}
 	var mv [4]MoveValue
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	for d := range 4 {
 		if after[d] == b {
 			continue
 		}
 		v := s.chance(after[d], depth-1)
-		r := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, overflow: game.Overflow(reward[d])}
+		r := game2048.Reward(reward[d])
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: v, Total: float32(r) + v, overflow: game2048.Overflow(reward[d])}
 	}
 	return mv
 }
@@ -131,8 +131,8 @@ type leaves struct {
 	values [15 * 2 * 4]float32
 	moves  [15 * 2 * 4]leafMove
 	// children slides the chance node's children (one row and one column
-	// each, game.Children).
-	children game.Children
+	// each, game2048.Children).
+	children game2048.Children
 	end      [15 * 2]uint8 // moves[end[c-1]:end[c]] are child c's
 	// seen finds a leaf already gathered: different tiles often slide to
 	// the same board. A slot holds a leaf's index and is valid only in its
@@ -200,7 +200,7 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 					if after[d] == b {
 						continue
 					}
-					l.moves[nm] = leafMove{float32(game.Reward(reward[d])), l.leaf(after[d], &nb)}
+					l.moves[nm] = leafMove{float32(game2048.Reward(reward[d])), l.leaf(after[d], &nb)}
 					nm++
 				}
 			}
@@ -246,13 +246,13 @@ func (s *Searcher) lastChance(key board.Board) float32 {
 // max layers left: the best of reward + chance below over the legal moves,
 // 0 when none is legal. The last layers above the leaves are lastChance's.
 func (s *Searcher) node(b board.Board, depth int) float32 {
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	best := float32(math.Inf(-1))
 	for d := range 4 {
 		if after[d] == b {
 			continue
 		}
-		best = max(best, float32(game.Reward(reward[d]))+s.chance(after[d], depth-1))
+		best = max(best, float32(game2048.Reward(reward[d]))+s.chance(after[d], depth-1))
 	}
 	if math.IsInf(float64(best), -1) {
 		return 0

@@ -2,8 +2,8 @@ package search
 
 import (
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Greedy returns the move maximising reward + V(after-state), the
@@ -11,7 +11,7 @@ import (
 // that merges two 32768s is worth 65536 plus V of its after-state, which
 // holds 32768 in the merged cell: the game goes on (see Shifter).
 func Greedy(net *ntuple.Network, b board.Board) Choice {
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	var legal [4]board.Board
 	n := legalAfter(b, &after, &legal)
 	var value [4]float32
@@ -42,7 +42,7 @@ func pick(b board.Board, after *[4]board.Board, reward *[4]uint32, value *[4]flo
 		if after[d] == b {
 			continue
 		}
-		v := float32(game.Reward(reward[d])) + value[k]
+		v := float32(game2048.Reward(reward[d])) + value[k]
 		k++
 		if v > bestV {
 			best, bestV = d, v
@@ -75,7 +75,7 @@ type Pending struct {
 // loads of their weights (ntuple.Network.Fetch).
 func (p *Pending) Fetch(net *ntuple.Network, b board.Board) {
 	p.b = b
-	p.after, p.reward = game.Moves(b)
+	p.after, p.reward = game2048.Moves(b)
 	if p.n = legalAfter(b, &p.after, &p.legal); p.n == 0 {
 		return
 	}

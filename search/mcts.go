@@ -18,7 +18,7 @@ import (
 // tile makes (2048: a 2 or 4 on an empty cell; Threes!: the next tile on
 // the edge opposite the slide, and the tile after it drawn from the bag),
 // sampled by their probabilities with the rules' own samplers
-// (game.Spawn, threes.Game.PlaceRandom) and kept as they are met, so that
+// (game2048.Spawn, threes.Game.PlaceRandom) and kept as they are met, so that
 // a chance node's mean is a Monte Carlo estimate of expectimax's average.
 //
 // An iteration descends from the root: at a decision node it selects a

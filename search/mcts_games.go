@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // Each game's rules for MCTS (mcts.go), and its searcher. The rollouts are
@@ -23,11 +23,11 @@ type rules2048 struct {
 func (r *rules2048) begin(root board.Board) { r.stage = r.net.StageOf(root) }
 
 func (r *rules2048) moves(b board.Board, after *[4]board.Board, reward *[4]float32, dir *[4]int8) int {
-	a, rw := game.Moves(b)
+	a, rw := game2048.Moves(b)
 	n := 0
 	for d := range 4 {
 		if a[d] != b {
-			after[n], reward[n], dir[n] = a[d], float32(game.Reward(rw[d])), int8(d)
+			after[n], reward[n], dir[n] = a[d], float32(game2048.Reward(rw[d])), int8(d)
 			n++
 		}
 	}
@@ -38,7 +38,7 @@ func (r *rules2048) values(after *[4]board.Board, n int, v *[4]float32) {
 	r.net.EstimateManyStage(r.stage, after[:n], v[:n])
 }
 
-func (r *rules2048) outcome(a board.Board, rng *rand.PCG) board.Board { return game.Spawn(a, rng) }
+func (r *rules2048) outcome(a board.Board, rng *rand.PCG) board.Board { return game2048.Spawn(a, rng) }
 
 func (r *rules2048) rollout(a board.Board, depth int, gamma float32, rng *rand.PCG) float32 {
 	if depth == 0 {
@@ -48,8 +48,8 @@ func (r *rules2048) rollout(a board.Board, depth int, gamma float32, rng *rand.P
 	var legal [4]board.Board
 	var value [4]float32
 	for i := range depth {
-		b := game.Spawn(a, rng)
-		after, reward := game.Moves(b)
+		b := game2048.Spawn(a, rng)
+		after, reward := game2048.Moves(b)
 		n := legalAfter(b, &after, &legal)
 		if n == 0 {
 			break
@@ -148,11 +148,11 @@ func NewMCTS(net *ntuple.Network, opt Options) *MCTS {
 func (s *MCTS) Values(b board.Board) ([4]MoveValue, int) {
 	mv, depth := s.m.values(b, uint64(b))
 	var out [4]MoveValue
-	_, rw := game.Moves(b)
+	_, rw := game2048.Moves(b)
 	for d, m := range mv {
 		if m.legal {
 			out[d] = rootValue(m.after, m.reward, m.visits, m.prior, m.sum)
-			out[d].overflow = game.Overflow(rw[d])
+			out[d].overflow = game2048.Overflow(rw[d])
 		}
 	}
 	return out, depth

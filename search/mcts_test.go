@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 func mctsOpt(iters, threads int, seed uint64) Options {
@@ -44,7 +44,7 @@ func TestMCTSOneLegalMove(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		mv, _ := NewMCTS(net, mctsOpt(50, threads, 1)).Values(b)
 		c := BestOf(&mv)
-		if c.Dir != game.Down || mv[game.Down].Visits != 50 {
+		if c.Dir != game2048.Down || mv[game2048.Down].Visits != 50 {
 			t.Fatalf("2048, %d threads: %+v", threads, mv)
 		}
 	}
@@ -135,7 +135,7 @@ func TestMCTSSameSeedSameMoves(t *testing.T) {
 			s := NewMCTS(net, mctsOpt(200, threads, seed))
 			ts := NewMCTSThrees(tn, mctsOpt(200, threads, seed))
 			rng := rand.New(rand.NewPCG(1, 2))
-			b, g := game.Start(rng), threes.Start(rng)
+			b, g := game2048.Start(rng), threes.Start(rng)
 			for range 20 {
 				mv, _ := s.Values(b)
 				c := BestOf(&mv)
@@ -145,7 +145,7 @@ func TestMCTSSameSeedSameMoves(t *testing.T) {
 					break
 				}
 				moves, values = append(moves, c.Dir, tc.Dir), append(values, mv, tv)
-				b = game.Spawn(c.After, rng)
+				b = game2048.Spawn(c.After, rng)
 				g.SlideTo(tc.After, tc.Dir)
 				g.PlaceRandom(rng)
 			}
@@ -200,7 +200,7 @@ func TestMCTSZeroNetworkPlaysByRewards(t *testing.T) {
 		if depth > 0 {
 			continue
 		}
-		if c := BestOf(&mv); c.Dir != game.Left && c.Dir != game.Right || c.Points() < 1024 {
+		if c := BestOf(&mv); c.Dir != game2048.Left && c.Dir != game2048.Right || c.Points() < 1024 {
 			t.Errorf("2048, one move deep: played %+v, not the 1024 merge", c)
 		}
 		if c := BestOf(&tv); c.Dir != threes.Left || c.Reward == 0 {

@@ -19,7 +19,7 @@ package search
 
 import (
 	"fmt"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 	"math"
 	"time"
 
@@ -131,12 +131,12 @@ type Choice struct {
 func (c Choice) Legal() bool { return c.Dir >= 0 }
 
 // Points is the move's reward in points.
-func (c Choice) Points() int { return game.Reward(c.Reward) }
+func (c Choice) Points() int { return game2048.Reward(c.Reward) }
 
 // Overflow reports a 2048 move that merged two 32768s: After holds 32768
 // in the merged cell, and a game loop goes on from the real after-state
-// on a wide board (Shifter.Step, game.MovesWide).
-func (c Choice) Overflow() bool { return game.Overflow(c.Reward) }
+// on a wide board (Shifter.Step, game2048.MovesWide).
+func (c Choice) Overflow() bool { return game2048.Overflow(c.Reward) }
 
 // NoMove is the choice on a board where no move is legal.
 var NoMove = Choice{Dir: -1, Value: float32(math.Inf(-1))}
@@ -151,7 +151,7 @@ func BestOf(mv *[4]MoveValue) Choice {
 			visits = mv[d].Visits
 			r := mv[d].Reward
 			if mv[d].overflow {
-				r |= game.OverflowBit
+				r |= game2048.OverflowBit
 			}
 			best = Choice{Dir: d, After: mv[d].After, Reward: r, Value: mv[d].Total}
 		}

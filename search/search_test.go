@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 func tinyNet(seed uint64) *ntuple.Network {
@@ -21,14 +21,14 @@ func tinyNet(seed uint64) *ntuple.Network {
 }
 
 // bruteMax and bruteChance are expectimax written out plainly, in float64,
-// over game.Move and explicit tile placement.
+// over game2048.Move and explicit tile placement.
 func bruteMax(net *ntuple.Network, b board.Board, depth int, kind Kind) float64 {
 	if depth == 0 {
 		return float64(net.Estimate(b))
 	}
 	best, any := math.Inf(-1), false
 	for d := range 4 {
-		a, r, ok := game.Move(b, d)
+		a, r, ok := game2048.Move(b, d)
 		if ok {
 			any = true
 			best = math.Max(best, float64(r)+bruteChance(net, a, depth-1, kind))
@@ -79,7 +79,7 @@ func TestExpectimaxMatchesBruteForce(t *testing.T) {
 				s := NewSearcher(net, Options{Depth: depth, Kind: kind}, nil)
 				mv := s.Values(b, depth)
 				for d := range 4 {
-					a, r, ok := game.Move(b, d)
+					a, r, ok := game2048.Move(b, d)
 					if ok != mv[d].Legal {
 						t.Fatalf("%v dir %d: legal %v, want %v", b.Hex(), d, mv[d].Legal, ok)
 					}
@@ -158,12 +158,12 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 			b := randomBoard(rng, 6+rng.IntN(8))
 			mv, depth := s.ValuesTimed(b)
 			c := BestOf(&mv)
-			legal := !game.Over(b)
+			legal := !game2048.Over(b)
 			if c.Legal() != legal {
 				t.Fatalf("%v: legal %v, game over %v", b.Hex(), c.Legal(), !legal)
 			}
 			if legal {
-				if _, _, ok := game.Move(b, c.Dir); !ok || depth < 1 {
+				if _, _, ok := game2048.Move(b, c.Dir); !ok || depth < 1 {
 					t.Fatalf("%v: illegal answer %d at depth %d", b.Hex(), c.Dir, depth)
 				}
 			}
@@ -183,23 +183,23 @@ func TestMoveTimeAlwaysAnswers(t *testing.T) {
 func TestOverflowMoveGoesOn(t *testing.T) {
 	net := tinyNet(9)
 	b := board.FromCells([16]int{15, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0})
-	after, _, _ := game.Move(b, game.Left)
+	after, _, _ := game2048.Move(b, game2048.Left)
 	if after.At(0) != 15 || after.At(1) != 1 {
 		t.Fatalf("after-state %s", after.Hex())
 	}
 	for depth := 1; depth <= 2; depth++ {
 		mv := NewSearcher(net, Options{Depth: depth}, nil).Values(b, depth)
 		want := 65536 + bruteChance(net, after, depth-1, AfterState)
-		if m := mv[game.Left]; !m.Legal || !m.overflow || m.Reward != 65536 || math.Abs(float64(m.Total)-want) > 1e-2 {
+		if m := mv[game2048.Left]; !m.Legal || !m.overflow || m.Reward != 65536 || math.Abs(float64(m.Total)-want) > 1e-2 {
 			t.Fatalf("depth %d: left %+v, want total %v", depth, m, want)
 		}
 	}
-	if c := Greedy(net, b); c.Dir == game.Left && (c.Value != 65536+net.Estimate(after) || !c.Overflow() || c.Points() != 65536) {
+	if c := Greedy(net, b); c.Dir == game2048.Left && (c.Value != 65536+net.Estimate(after) || !c.Overflow() || c.Points() != 65536) {
 		t.Fatalf("greedy values the overflow at %+v", c)
 	}
-	_, reward := game.Moves(b)
+	_, reward := game2048.Moves(b)
 	for _, c := range []Choice{Greedy(net, b), NewSearcher(net, Options{Depth: 2}, nil).Best(b)} {
-		if !c.Legal() || c.Overflow() != game.Overflow(reward[c.Dir]) || c.Points() != game.Reward(reward[c.Dir]) {
+		if !c.Legal() || c.Overflow() != game2048.Overflow(reward[c.Dir]) || c.Points() != game2048.Reward(reward[c.Dir]) {
 			t.Fatalf("choice %+v", c)
 		}
 	}

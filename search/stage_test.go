@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // stagedNet is a two-stage network (stage 1 from the first 16384) whose
@@ -64,8 +64,8 @@ func TestStagedTableKeys(t *testing.T) {
 		w[i] = float32(i*7919%1000) - 500
 	}
 	a, b := board.Board(0x10000000000000dd), board.Board(0x10000000000000e0)
-	ga, _, _ := game.Move(a, 3)
-	gb, _, _ := game.Move(b, 3)
+	ga, _, _ := game2048.Move(a, 3)
+	gb, _, _ := game2048.Move(b, 3)
 	if ga != gb || net.StageOf(a) != 0 || net.StageOf(b) != 1 {
 		t.Fatalf("boards do not meet: %x %x", uint64(ga), uint64(gb))
 	}

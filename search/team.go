@@ -5,8 +5,8 @@ import (
 	"math/bits"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // Every core on one move (Options.Threads). A search of one move is a max
@@ -89,13 +89,13 @@ func teamTasks(t int) int { return max(8*t, 4*t*t) }
 // valuesTeam is Values on the team (Options.Threads), s leading, with
 // s.stage and s.aux set.
 func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	us := append(s.units[:0], unit{depth: depth}) // the root: a max node
 	root := &us[0]
 	root.first, root.expanded = 1, true
 	for d := range 4 {
 		if after[d] != b {
-			us = append(us, unit{chance: true, b: after[d], depth: depth - 1, reward: float32(game.Reward(reward[d]))})
+			us = append(us, unit{chance: true, b: after[d], depth: depth - 1, reward: float32(game2048.Reward(reward[d]))})
 			us[0].n++
 		}
 	}
@@ -133,8 +133,8 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 		}
 		u := &us[c]
 		c++
-		r := game.Reward(reward[d])
-		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: u.v, Total: float32(r) + u.v, overflow: game.Overflow(reward[d])}
+		r := game2048.Reward(reward[d])
+		mv[d] = MoveValue{Legal: true, After: after[d], Reward: uint32(r), Value: u.v, Total: float32(r) + u.v, overflow: game2048.Overflow(reward[d])}
 	}
 	return mv
 }
@@ -183,12 +183,12 @@ func (s *Searcher) expandable(u *unit) bool {
 func (s *Searcher) expandUnit(us *[]unit, i int) {
 	u := &(*us)[i]
 	if !u.chance {
-		after, reward := game.Moves(u.b)
+		after, reward := game2048.Moves(u.b)
 		u.first, u.expanded = len(*us), true
 		var kids []unit
 		for d := range 4 {
 			if after[d] != u.b {
-				kids = append(kids, unit{chance: true, b: after[d], depth: u.depth - 1, reward: float32(game.Reward(reward[d]))})
+				kids = append(kids, unit{chance: true, b: after[d], depth: u.depth - 1, reward: float32(game2048.Reward(reward[d]))})
 			}
 		}
 		u.n = len(kids)

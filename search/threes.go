@@ -5,8 +5,8 @@ import (
 	"math/bits"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // ThreesStage is the stage of net's tables that values a Threes!

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // A move time is a hard deadline: an uncapped search answers soon after

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // The replay rule as the web server and the terminal view implemented it
@@ -32,33 +32,33 @@ func oldWebNew(g string, seed uint64) oldState {
 		tg := threes.Start(Stream(seed, 0))
 		return oldState{b: tg.Board, hint: tg.Next, bag: tg.Bag, score: threes.BoardScore(tg.Board), over: threes.Over(tg.Board), spawn: -1}
 	}
-	b := game.Start(Stream(seed, 0))
-	return oldState{b: b, over: game.Over(b), spawn: -1}
+	b := game2048.Start(Stream(seed, 0))
+	return oldState{b: b, over: game2048.Over(b), spawn: -1}
 }
 
 // oldWebMove is web's moveResult: direction d on b as move n of the game
 // with seed seed. The score is the page's: it adds the reward.
 func oldWebMove(st oldState, d int, seed uint64, n int) (oldState, bool, board.Board, int) {
 	b := st.b
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	st.spawn, st.placed = -1, 0
 	if after[d] == b {
-		st.over = game.Over(b)
+		st.over = game2048.Over(b)
 		return st, false, 0, 0
 	}
-	st.score += game.Reward(reward[d])
-	if game.Overflow(reward[d]) {
+	st.score += game2048.Reward(reward[d])
+	if game2048.Overflow(reward[d]) {
 		st.b, st.over, st.overflow = after[d], true, true
-		return st, true, after[d], game.Reward(reward[d])
+		return st, true, after[d], game2048.Reward(reward[d])
 	}
-	next := game.Spawn(after[d], Stream(seed, n+1))
+	next := game2048.Spawn(after[d], Stream(seed, n+1))
 	for i := range 16 {
 		if after[d].At(i) == 0 && next.At(i) != 0 {
 			st.spawn = i
 		}
 	}
-	st.b, st.over = next, game.Over(next)
-	return st, true, after[d], game.Reward(reward[d])
+	st.b, st.over = next, game2048.Over(next)
+	return st, true, after[d], game2048.Reward(reward[d])
 }
 
 // oldWebThreesMove is web's threesMoveResult.
@@ -95,7 +95,7 @@ func oldTuiNew(threesGame bool, seed uint64) *oldTui {
 		m.over = threes.Over(m.b)
 		return m
 	}
-	m.b = game.Start(Stream(m.seed, 0))
+	m.b = game2048.Start(Stream(m.seed, 0))
 	return m
 }
 
@@ -107,26 +107,26 @@ func (m *oldTui) apply(d int) {
 		m.applyThrees(d)
 		return
 	}
-	after, reward := game.Moves(m.b)
+	after, reward := game2048.Moves(m.b)
 	if after[d] == m.b {
 		return
 	}
 	m.n++
-	m.score += game.Reward(reward[d])
-	if game.Overflow(reward[d]) {
+	m.score += game2048.Reward(reward[d])
+	if game2048.Overflow(reward[d]) {
 		m.overflow = true
 		m.b = after[d]
 		m.over = true
 		return
 	}
-	m.b = game.Spawn(after[d], Stream(m.seed, m.n))
+	m.b = game2048.Spawn(after[d], Stream(m.seed, m.n))
 	m.spawn = -1
 	for i := range 16 {
 		if after[d].At(i) == 0 && m.b.At(i) != 0 {
 			m.spawn = i
 		}
 	}
-	if game.Over(m.b) {
+	if game2048.Over(m.b) {
 		m.over = true
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/session"
 )
 

@@ -15,8 +15,8 @@
 // a game can be resumed at any move from its position alone (Resume):
 // the web server, which keeps no state, does so at every request.
 //
-// In 2048 the start is game.Start on stream 0, and after a legal slide
-// game.Spawn puts a 2 or a 4 on an empty cell. In Threes! the start is
+// In 2048 the start is game2048.Start on stream 0, and after a legal slide
+// game2048.Spawn puts a 2 or a 4 on an empty cell. In Threes! the start is
 // threes.Start (the nine-tile opening), and after a legal slide
 // threes.Game.PlaceRandom puts the next tile on a free cell of the edge
 // opposite the slide and draws the following next tile from the bag.
@@ -37,7 +37,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // The games a session plays, by the names the faces use.

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // step is one recorded move: its direction, then the board, the new
@@ -277,7 +277,7 @@ func TestRefused(t *testing.T) {
 
 // TestDirNames: the directions are those of the rules packages.
 func TestDirNames(t *testing.T) {
-	if DirNames != game.DirNames || DirNames != threes.DirNames {
-		t.Errorf("%v, game %v, threes %v", DirNames, game.DirNames, threes.DirNames)
+	if DirNames != game2048.DirNames || DirNames != threes.DirNames {
+		t.Errorf("%v, game %v, threes %v", DirNames, game2048.DirNames, threes.DirNames)
 	}
 }

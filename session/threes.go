@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // threesRules is the session's part of Threes!.

@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // A 2048 session goes on past 32768: the slide that merges two 32768s
 // scores 65536, keeps the 65536 in the extra plane, places its new tile
-// as game.SpawnWide does from the move's stream, and the game goes on to
+// as game2048.SpawnWide does from the move's stream, and the game goes on to
 // 131072; the faces' tiles, the largest tile, the hex form and the view
 // follow.
 func TestSessionGoesPast32768(t *testing.T) {
@@ -18,9 +18,9 @@ func TestSessionGoesPast32768(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := s.Apply(game.Left)
+	res := s.Apply(game2048.Left)
 	wantAfter := board.WideFromCells([16]int{16, 0, 0, 0, 1, 0, 0, 0, 3})
-	want := game.SpawnWide(wantAfter, Stream(5, 101))
+	want := game2048.SpawnWide(wantAfter, Stream(5, 101))
 	if !res.Legal || res.Over || !res.Overflow || res.Reward != 65536 || res.After != wantAfter.Low || res.AfterExt != 1 ||
 		res.Board != want.Low || s.Position().Ext != want.Ext || s.Score() != 1000+65536 || res.Cell < 0 {
 		t.Fatalf("the 65536 merge: %+v, want board %s", res, want.Hex())
@@ -46,11 +46,11 @@ func TestSessionGoesPast32768(t *testing.T) {
 	if s.Tiles()[0] != 65536 || s.Tiles()[1] != 65536 {
 		t.Fatalf("tiles %v", s.Tiles())
 	}
-	res = s.Apply(game.Right)
+	res = s.Apply(game2048.Right)
 	if !res.Legal || res.Overflow || res.Reward != 131072 || s.Tiles()[3] != 131072 || s.MaxTile() != 17 {
 		t.Fatalf("131072: %+v tiles %v", res, s.Tiles())
 	}
-	if m := s.Moves(); !m[game.Left] {
+	if m := s.Moves(); !m[game2048.Left] {
 		t.Fatalf("moves %v on %s", m, s.Hex())
 	}
 	// Threes! has no extra plane.

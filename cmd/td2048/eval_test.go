@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // normalize replaces what changes from run to run (paths, times, speeds,

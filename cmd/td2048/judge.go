@@ -10,7 +10,7 @@ import (
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/stats"
 )
 

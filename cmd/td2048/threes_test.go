@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // testEnv returns an env writing to buffers.

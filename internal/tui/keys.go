@@ -3,13 +3,13 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // keyDirs are the keys that slide the board: the arrows, and vi's hjkl.
 var keyDirs = map[string]int{
-	"up": game.Up, "right": game.Right, "down": game.Down, "left": game.Left,
-	"k": game.Up, "l": game.Right, "j": game.Down, "h": game.Left,
+	"up": game2048.Up, "right": game2048.Right, "down": game2048.Down, "left": game2048.Left,
+	"k": game2048.Up, "l": game2048.Right, "j": game2048.Down, "h": game2048.Left,
 }
 
 // keys handles a key message. Keys that arrive together, typed fast or

@@ -10,9 +10,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )
@@ -149,7 +149,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 	m := newModel(nil)
 	pump(t, m, m.Init(), nil)
 	v := checkScreen(t, m)
-	if m.g.Board() != game.Start(learn.NewRand(7, 0)) {
+	if m.g.Board() != game2048.Start(learn.NewRand(7, 0)) {
 		t.Fatalf("start board:\n%s", m.g.Board())
 	}
 	if !strings.Contains(v, "★ best") || !strings.Contains(v, "move values, depth 1") {
@@ -158,7 +158,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 	moved := 0
 	for _, k := range []tea.KeyType{tea.KeyLeft, tea.KeyUp, tea.KeyRight, tea.KeyDown, tea.KeyLeft, tea.KeyUp} {
 		before, n := m.g.Board(), m.g.Len()
-		after, _, legal := game.Move(before, map[tea.KeyType]int{tea.KeyUp: 0, tea.KeyRight: 1, tea.KeyDown: 2, tea.KeyLeft: 3}[k])
+		after, _, legal := game2048.Move(before, map[tea.KeyType]int{tea.KeyUp: 0, tea.KeyRight: 1, tea.KeyDown: 2, tea.KeyLeft: 3}[k])
 		key(t, m, tea.KeyMsg{Type: k})
 		if !legal {
 			if m.g.Board() != before || m.g.Len() != n || !strings.Contains(m.View(), "does not move anything") {
@@ -167,7 +167,7 @@ func TestArrowKeysAndHints(t *testing.T) {
 			continue
 		}
 		moved++
-		if want := game.Spawn(after, learn.NewRand(7, uint64(n+1))); m.g.Board() != want || m.g.Len() != n+1 {
+		if want := game2048.Spawn(after, learn.NewRand(7, uint64(n+1))); m.g.Board() != want || m.g.Len() != n+1 {
 			t.Fatalf("after %v: board\n%s\nwant\n%s", k, m.g.Board(), want)
 		}
 		checkScreen(t, m)
@@ -394,7 +394,7 @@ func TestDowngrades(t *testing.T) {
 	b := board.FromCells([16]int{2, 2, 3, 0, 1})
 	setBoard(t, m, b)
 	key(t, m, tea.KeyMsg{Type: tea.KeyLeft})
-	if m.downgrades != 1 || m.downgrades != dg.After(0, b, game.Left) {
+	if m.downgrades != 1 || m.downgrades != dg.After(0, b, game2048.Left) {
 		t.Fatalf("%d downgrades after 4 4 8 left from 8 on", m.downgrades)
 	}
 	mv := m.search(1, 0, func(mv [4]search.MoveValue, _ int) tea.Msg { return hintMsg{values: mv} })().(hintMsg).values

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/games"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 )

@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"
@@ -308,26 +308,26 @@ func TestGameThroughAPI(t *testing.T) {
 	var st State
 	post(t, s, "/api/new", `{"seed":42}`, &st)
 	b, err := board.Parse(st.Board)
-	if err != nil || b != game.Start(learn.NewRand(42, 0)) || st.Seed != 42 || st.Over {
+	if err != nil || b != game2048.Start(learn.NewRand(42, 0)) || st.Seed != 42 || st.Over {
 		t.Fatalf("new game: %+v", st)
 	}
 	score, n := 0, 0
 	rng := learn.NewRand(42, 0)
-	game.Start(rng)
+	game2048.Start(rng)
 	for ; !st.Over; n++ {
 		var a Agent
 		post(t, s, "/api/agent", `{"board":"`+st.Board+`","depth":1}`, &a)
 		want := search.Greedy(trained(t), b)
-		if a.Dir == nil || *a.Dir != game.DirNames[want.Dir] {
+		if a.Dir == nil || *a.Dir != game2048.DirNames[want.Dir] {
 			t.Fatalf("move %d: agent %v, greedy %d", n, a.Dir, want.Dir)
 		}
 		var m MoveResult
 		post(t, s, "/api/move", `{"board":"`+st.Board+`","dir":"`+*a.Dir+`","seed":42,"n":`+itoa(n)+`}`, &m)
-		after, reward, legal := game.Move(b, want.Dir)
+		after, reward, legal := game2048.Move(b, want.Dir)
 		if !m.Legal || m.After != after.Hex() || m.Reward != reward || !legal {
 			t.Fatalf("move %d: %+v", n, m)
 		}
-		next := game.Spawn(after, learn.NewRand(42, uint64(n)+1))
+		next := game2048.Spawn(after, learn.NewRand(42, uint64(n)+1))
 		if m.Board != next.Hex() || m.Spawn < 0 || after.At(m.Spawn) != 0 || next.At(m.Spawn) == 0 {
 			t.Fatalf("move %d: board %s spawn %d, want %s", n, m.Board, m.Spawn, next.Hex())
 		}
@@ -342,7 +342,7 @@ func TestGameThroughAPI(t *testing.T) {
 			t.Fatal("endless game")
 		}
 	}
-	if !game.Over(b) || n < 20 || score == 0 {
+	if !game2048.Over(b) || n < 20 || score == 0 {
 		t.Fatalf("ended after %d moves, score %d:\n%s", n, score, b)
 	}
 	// No move on a finished board: the agent says so, a move is illegal.
@@ -376,7 +376,7 @@ func TestHintMatchesSearch(t *testing.T) {
 		best := ""
 		for d, m := range h.Moves {
 			w := want[d]
-			if m.Dir != game.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward))) {
+			if m.Dir != game2048.DirNames[d] || m.Legal != w.Legal || (w.Legal && (float32(m.Total) != w.Total || m.Reward != int(w.Reward))) {
 				t.Errorf("depth %d %s: %+v, want %+v", depth, m.Dir, m, w)
 			}
 			if m.Legal && (best == "" || m.Total > h.Moves[dirIndex(best)].Total) {
@@ -396,7 +396,7 @@ func TestHintMatchesSearch(t *testing.T) {
 }
 
 func dirIndex(s string) int {
-	for d, n := range game.DirNames {
+	for d, n := range game2048.DirNames {
 		if n == s {
 			return d
 		}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/td2048/td2048/game/threes"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/threes"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/session"
 	"github.com/td2048/td2048/stats"

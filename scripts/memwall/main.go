@@ -40,10 +40,10 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
@@ -67,11 +67,11 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 	rng := learn.NewRand(seed, 0)
 	buf := make([]uint32, r.lookups)
 	for range games {
-		b := game.Start(rng)
+		b := game2048.Start(rng)
 		for {
 			var after [4]board.Board
 			var rew [4]uint32
-			game.MovesTo(b, &after, &rew)
+			game2048.MovesTo(b, &after, &rew)
 			m := move{off: len(r.idx)}
 			best, bestV := -1, float32(0)
 			for d := range 4 {
@@ -79,7 +79,7 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 					continue
 				}
 				r.idx = append(r.idx, net.IndexStage(net.StageOf(after[d]), after[d], buf)...)
-				if v := float32(game.Reward(rew[d])) + net.EstimateStage(net.StageOf(after[d]), after[d]); best < 0 || v > bestV {
+				if v := float32(game2048.Reward(rew[d])) + net.EstimateStage(net.StageOf(after[d]), after[d]); best < 0 || v > bestV {
 					best, bestV, m.chosen = d, v, m.n
 				}
 				m.n++
@@ -88,7 +88,7 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 				break
 			}
 			r.moves = append(r.moves, m)
-			b = game.Spawn(after[best], rng)
+			b = game2048.Spawn(after[best], rng)
 		}
 	}
 	return r
@@ -109,14 +109,14 @@ func record2(net *ntuple.Network, games int, seed uint64) recording {
 	s := search.NewSearcher(net, search.Options{Depth: 2}, nil)
 	seen := map[board.Board]bool{}
 	for range games {
-		b := game.Start(rng)
+		b := game2048.Start(rng)
 		for {
 			c := s.Best(b)
 			if !c.Legal() {
 				break
 			}
 			r.leaves(net, b, buf, seen)
-			b = game.Spawn(c.After, rng)
+			b = game2048.Spawn(c.After, rng)
 		}
 	}
 	return r
@@ -126,7 +126,7 @@ func record2(net *ntuple.Network, games int, seed uint64) recording {
 // in b's stage (buf and seen are scratch).
 func (r *recording) leaves(net *ntuple.Network, b board.Board, buf []uint32, seen map[board.Board]bool) {
 	m, k := move{off: len(r.idx)}, net.StageOf(b)
-	after, _ := game.Moves(b)
+	after, _ := game2048.Moves(b)
 	for d := range 4 {
 		if after[d] == b {
 			continue
@@ -139,7 +139,7 @@ func (r *recording) leaves(net *ntuple.Network, b board.Board, buf []uint32, see
 		for e := key.EmptyMask(); e != 0; e &= e - 1 {
 			cell := board.Board(e & -e)
 			for _, child := range [2]board.Board{key | cell, key | cell*2} {
-				leaves, _ := game.Moves(child)
+				leaves, _ := game2048.Moves(child)
 				for _, l := range leaves {
 					if l == child || seen[l] {
 						continue

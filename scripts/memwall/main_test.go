@@ -6,9 +6,9 @@ import (
 	"unsafe"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // TestRecordReplay: the recording holds every legal candidate of every
@@ -132,7 +132,7 @@ func TestLeaves(t *testing.T) {
 	want := map[string]int{}
 	n := 0
 	for d := range 4 {
-		a, _, ok := game.Move(b, d)
+		a, _, ok := game2048.Move(b, d)
 		if !ok {
 			continue
 		}
@@ -145,7 +145,7 @@ func TestLeaves(t *testing.T) {
 			for _, tile := range []int{1, 2} {
 				c := a.Set(i, tile)
 				for d2 := range 4 {
-					if l, _, ok := game.Move(c, d2); ok && !node[l] {
+					if l, _, ok := game2048.Move(c, d2); ok && !node[l] {
 						node[l] = true
 						want[fmt.Sprint(net.Index(l, make([]uint32, r.lookups)))]++
 						n++

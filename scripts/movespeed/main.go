@@ -29,10 +29,10 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 	"github.com/td2048/td2048/search"
 )
 
@@ -70,7 +70,7 @@ func boards(net *ntuple.Network, n int) []board.Board {
 	var bs []board.Board
 	for g := 0; len(bs) < n; g++ {
 		rng := learn.NewRand(1, uint64(g))
-		b := game.Start(rng)
+		b := game2048.Start(rng)
 		var seen []board.Board
 		for {
 			c := search.Greedy(net, b)
@@ -78,7 +78,7 @@ func boards(net *ntuple.Network, n int) []board.Board {
 				break
 			}
 			seen = append(seen, b)
-			b = game.Spawn(c.After, rng)
+			b = game2048.Spawn(c.After, rng)
 		}
 		for i := len(seen) / 4; i < 3*len(seen)/4 && len(bs) < n; i += 50 {
 			bs = append(bs, seen[i])

@@ -29,10 +29,10 @@ import (
 	flag "github.com/spf13/pflag"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // mt19937 is the 32-bit Mersenne Twister (MT19937, Matsumoto and
@@ -141,11 +141,11 @@ func run(update string, episodes int, seed string, alpha float32, coherence bool
 		b := start(rng)
 		score := 0
 		for {
-			after, reward := game.Moves(b)
+			after, reward := game2048.Moves(b)
 			m.Legal, m.Final = 0, 0
 			for d := range 4 {
 				m.After[d] = after[d]
-				m.Reward[d] = float32(game.Reward(reward[d]))
+				m.Reward[d] = float32(game2048.Reward(reward[d]))
 				if after[d] != b {
 					m.Legal |= 1 << d
 				}
@@ -154,7 +154,7 @@ func run(update string, episodes int, seed string, alpha float32, coherence bool
 			if d < 0 {
 				break
 			}
-			score += game.Reward(reward[d])
+			score += game2048.Reward(reward[d])
 			tr.Push(&m, d)
 			b = spawn(after[d], rng)
 		}

@@ -3,7 +3,7 @@ package threes_test
 import (
 	"fmt"
 
-	"github.com/td2048/td2048/game/threes"
+	"github.com/td2048/td2048/rules/threes"
 )
 
 // A left slide moves each tile at most one cell: the first place where

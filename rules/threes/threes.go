@@ -6,7 +6,7 @@
 //
 // A cell holds a tile index 0..14: 0 empty, 1, 2 and 3 the tiles 1, 2 and
 // 3, and i >= 3 the tile 3*2^(i-3) (6, 12, ..., 6144). Directions are
-// numbered up, right, down, left (0..3), as in package game.
+// numbered up, right, down, left (0..3), as in package game2048.
 //
 // A slide moves each tile at most one cell: for a left slide of a row, for
 // c = 1, 2, 3 in turn, the tile in c moves into an empty c-1, or merges with

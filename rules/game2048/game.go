@@ -10,7 +10,7 @@
 // holds 32768 in the merged cell (the network's reading of it, see
 // board.Wide.View); a game loop goes on from there on a board.Wide with
 // MovesWide and SpawnWide (wide.go), so no board is ever silently wrong.
-package game
+package game2048
 
 import (
 	"math/bits"

@@ -1,4 +1,4 @@
-package game
+package game2048
 
 import (
 	"math/bits"

@@ -1,4 +1,4 @@
-package game
+package game2048
 
 import "github.com/td2048/td2048/board"
 

@@ -1,24 +1,24 @@
-package game_test
+package game2048_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/td2048/td2048/board"
-	"github.com/td2048/td2048/game"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Moves gives every direction's after-state and reward at once; a
 // direction whose after-state equals the board is illegal.
 func ExampleMoves() {
 	b, _ := board.Parse("2,2,2,2, 4,4,8,0, 0,0,0,0, 0,0,0,0")
-	after, reward := game.Moves(b)
+	after, reward := game2048.Moves(b)
 	for d := range 4 {
 		if after[d] == b {
-			fmt.Println(game.DirNames[d], "illegal")
+			fmt.Println(game2048.DirNames[d], "illegal")
 			continue
 		}
-		fmt.Printf("%s: reward %d\n%s", game.DirNames[d], game.Reward(reward[d]), after[d])
+		fmt.Printf("%s: reward %d\n%s", game2048.DirNames[d], game2048.Reward(reward[d]), after[d])
 	}
 	// Output:
 	// up illegal
@@ -42,11 +42,11 @@ func ExampleMoves() {
 // A game: start with two random tiles, slide, and a tile appears.
 func ExampleSpawn() {
 	rng := rand.New(rand.NewPCG(1, 2))
-	b := game.Start(rng)
+	b := game2048.Start(rng)
 	fmt.Println(16-b.Empty(), "tiles")
-	after, reward, legal := game.Move(b, game.Left)
+	after, reward, legal := game2048.Move(b, game2048.Left)
 	if legal {
-		b = game.Spawn(after, rng)
+		b = game2048.Spawn(after, rng)
 		fmt.Println("reward", reward, "then", 16-b.Empty(), "tiles")
 	}
 	// Output:
