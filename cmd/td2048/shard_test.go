@@ -319,7 +319,7 @@ func TestStatsNamedFromTheResult(t *testing.T) {
 	// file, not only the file being written.
 	os.Remove("p1.txt")
 	oneLine(t, []string{"merge", filepath.Join(res, "p0.json"), filepath.Join(res, "p1.json"), "--stats", "m2.txt"}, 1,
-		"save m2.txt: statistics file of "+filepath.Join(res, "p1.json")+": open "+filepath.Join(work, "p1.txt")+": no such file")
+		"save m2.txt: statistics file of "+filepath.Join(res, "p1.json")+": cannot open "+filepath.Join(work, "p1.txt")+": no such file")
 }
 
 // TestShardsOfTheHelpsExampleMerge: the shards of one command line

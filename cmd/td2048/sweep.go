@@ -165,6 +165,10 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	if r, err := evalresult.Read(evalPath); err == nil {
 		fmt.Fprintf(e.stdout, "task %d (%s) is done: %s, eval avg %s over %d games; nothing to do\n", k, t.Label, evalPath, stats.Num(float64(r.Sum)/float64(max(r.Count, 1))), r.Count)
 		return nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		// A damaged result is not this task's to replace (sweep has no
+		// --force): its owner decides.
+		return fmt.Errorf("task %d: %s does not read (%v): remove it to evaluate the task again", k, evalPath, err)
 	}
 	fmt.Fprintf(e.stdout, "task %d of %d (%s) in %s\n", k, len(p.Tasks), t.Label, dir)
 	logf, err := os.OpenFile(filepath.Join(dir, "train.txt"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)

@@ -108,6 +108,12 @@ games = 5
 	if code, out, errb := runCmd(t, "sweep", "run", abs, "--task", "0"); code != 0 || !strings.Contains(out, "is done") {
 		t.Fatalf("from elsewhere: %d %s %s", code, out, errb)
 	}
+	// A damaged evaluation is refused with what to do, not replaced.
+	os.WriteFile(filepath.Join(task, "eval.json"), []byte("{half"), 0o644)
+	oneLine(t, []string{"sweep", "run", abs, "--task", "0"}, 1, "eval.json does not read")
+	if _, _, errb := runCmd(t, "sweep", "run", abs, "--task", "0"); !strings.Contains(errb, "remove it to evaluate the task again") || strings.Contains(errb, "--force") {
+		t.Fatalf("a damaged eval.json: %s", errb)
+	}
 	os.Remove(filepath.Join(task, "eval.json"))
 	if code, out, errb := runCmd(t, "sweep", "run", abs, "--task", "0"); code != 0 || !strings.Contains(out, "resuming from") || !strings.Contains(out, "task 0 done") {
 		t.Fatalf("resumed from elsewhere: %d %s %s", code, out, errb)

@@ -132,6 +132,7 @@ func TestTrainRefusesAtOnce(t *testing.T) {
 	mustTrain(t, "--network", "2x4", "--episodes", "200", "--every", "100", "--threads", "1", "--save", "p.td2048")
 	parentLog := fileBytes(t, "p.jsonl")
 	os.WriteFile("notes.txt", []byte("a thesis"), 0o644)
+	os.Mkdir("adir", 0o755)
 	for _, c := range []struct {
 		args []string
 		want string // the whole message, or a part of it
@@ -146,6 +147,10 @@ func TestTrainRefusesAtOnce(t *testing.T) {
 		{[]string{"train", "--resume", "x.w"}, "--resume x.w is a TDL2048+ .w file, not a td2048 run checkpoint: start a new run from its weights with --load x.w", "--save"},
 		{[]string{"train", "--coherence-alpha", "NaN", "--save", "z.td2048"}, "--coherence-alpha: learning rate NaN", ""},
 		{[]string{"train", "--network", "", "--save", "z.td2048"}, "--network: an empty value", ""},
+		{[]string{"train", "--load", "adir", "--save", "z.td2048"}, "--load adir: is a directory\n", "read "},
+		{[]string{"eval", "--load=", "--games", "3"}, "--load: an empty value", "not found"},
+		{[]string{"eval", "--load", "p.td2048", "--game=", "--games", "3"}, "--game: an empty value", ""},
+		{[]string{"hint", "--load=", "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0"}, "--load: an empty value", ""},
 		{[]string{"train", "--resume", "p.td2048", "--episodes", "300", "--save", "k.td2048", "--log", "p.jsonl", "--force"}, "--log p.jsonl is the log of the run in p.td2048", ""},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -28,6 +28,10 @@ func (p *Play) Complete(given train.Given) {
 // game td2048 knows. The error is a *train.FieldError.
 func (p *Play) Check(given train.Given, maxDepth int) error {
 	switch {
+	case given["load"] && p.Load == "":
+		return bad("load", ": an empty value; leave it out for the game's own file")
+	case given["game"] && p.Game == "":
+		return bad("game", ": an empty value; leave it out for the weights file's game")
 	case p.Depth < 1 || p.Depth > maxDepth:
 		return bad("depth", " must be 1 to %d", maxDepth)
 	case p.MoveTime < 0:

@@ -360,7 +360,7 @@ func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
 		given[k] = true
 	}
 	check := ev
-	check.Load, check.Out, given["load"], given["out"] = "", "eval.json", true, true
+	check.Load, check.Out, given["load"], given["out"] = "weights.td2048", "eval.json", true, true
 	check.Complete(given)
 	_, err := check.Validate(given, func(string) string { return "" })
 	delete(given, "load")

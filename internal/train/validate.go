@@ -11,6 +11,7 @@ import (
 
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/plot"
+	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
@@ -171,7 +172,7 @@ func (s *Spec) checkLoad() error {
 	case errors.Is(err, os.ErrNotExist):
 		return bad("load", " %s: not found: train one with td2048 train, or name another file", s.Load)
 	case err != nil:
-		return bad("load", " %s: %v", s.Load, err)
+		return bad("load", " %s: %v", s.Load, safefile.UnwrapPath(err))
 	case k == netfile.Unknown:
 		return bad("load", " %s is %v", s.Load, netfile.ErrUnknownFormat)
 	case k != netfile.Native:
