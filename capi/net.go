@@ -227,14 +227,7 @@ func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 				return err
 			}
 			res := advice.Hint{}
-			if a.mcts.On() {
-				for d := range mv {
-					res.Iterations += mv[d].Visits
-				}
-				res.TreeDepth = done
-			} else if a.moveTime > 0 && done < a.depth {
-				res.Depth = done
-			}
+			res.Searched(&mv, done, a.mcts.On(), a.depth, a.moveTime)
 			res = advice.Moves(o.g, p, &mv, true, res)
 			j, err := json.Marshal(res)
 			setString(out, string(j))

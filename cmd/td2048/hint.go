@@ -102,22 +102,10 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 			moveTime := time.Duration(p.MoveTime)
 			opt := search.Options{Depth: p.Depth, MoveTime: moveTime, Kind: kind, Threads: evalrun.ThreadCount(*threads)}
 			p.Apply(&opt, 0, false, given)
-			var tt *search.Table
-			if !p.On() {
-				tt = search.NewTable(int64(p.Cache))
-			}
-			a := g.NewAdvisor(net, opt, tt)
 			var done int
-			mv, done = a.Values(pos)
+			mv, done = g.NewAdvisor(net, opt, p.Table()).Values(pos)
 			valued = true
-			if p.On() {
-				for d := range mv {
-					res.Iterations += mv[d].Visits
-				}
-				res.TreeDepth = done
-			} else if moveTime > 0 && done < p.Depth {
-				res.Depth, res.Within = done, moveTime // the deadline cut it short
-			}
+			res.Searched(&mv, done, p.On(), p.Depth, moveTime)
 		}
 		res = advice.Moves(g, pos, &mv, valued, res)
 		if dg.On() {

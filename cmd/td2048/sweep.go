@@ -165,7 +165,7 @@ func sweepRun(planPath, taskArg string, e *env) error {
 	if r, err := evalresult.Read(evalPath); err == nil {
 		fmt.Fprintf(e.stdout, "task %d (%s) is done: %s, eval avg %s over %d games; nothing to do\n", k, t.Label, evalPath, stats.Num(float64(r.Sum)/float64(max(r.Count, 1))), r.Count)
 		return nil
-	} else if !errors.Is(err, os.ErrNotExist) {
+	} else if fi, serr := os.Stat(evalPath); serr == nil && fi.Mode().IsRegular() {
 		// A damaged result is not this task's to replace (sweep has no
 		// --force): its owner decides.
 		return fmt.Errorf("task %d: %s does not read (%v): remove it to evaluate the task again", k, evalPath, err)
@@ -310,21 +310,23 @@ func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
 	})
 }
 
-func sweepReport(arg, figure string, e *env) error {
-	dir := arg
-	var planned []sweep.Task // the plan's tasks, when a plan is given: those not started are listed too
+// reportTasks are the folders sweep report reads for arg, a sweep's
+// output folder or its plan (which lists the tasks not started too), and
+// the labels of the plan's tasks by folder name.
+func reportTasks(arg string) (dir string, taskDirs []string, labels map[string]string, err error) {
+	dir = arg
+	var planned []sweep.Task
 	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
 		p, err := sweep.Load(arg)
 		if err != nil {
-			return err
+			return "", nil, nil, err
 		}
 		dir, planned = p.Dir(arg), p.Tasks
 	}
-	taskDirs, err := filepath.Glob(filepath.Join(dir, "task-*"))
-	if err != nil {
-		return err
+	if taskDirs, err = filepath.Glob(filepath.Join(dir, "task-*")); err != nil {
+		return "", nil, nil, err
 	}
-	labels := map[string]string{}
+	labels = map[string]string{}
 	if planned != nil {
 		taskDirs = nil
 		for _, t := range planned {
@@ -333,7 +335,15 @@ func sweepReport(arg, figure string, e *env) error {
 		}
 	}
 	if len(taskDirs) == 0 {
-		return fmt.Errorf("%s holds no task folders (task-000, ...): run td2048 sweep run PLAN --task K first", dir)
+		return "", nil, nil, fmt.Errorf("%s holds no task folders (task-000, ...): run td2048 sweep run PLAN --task K first", dir)
+	}
+	return dir, taskDirs, labels, nil
+}
+
+func sweepReport(arg, figure string, e *env) error {
+	dir, taskDirs, labels, err := reportTasks(arg)
+	if err != nil {
+		return err
 	}
 	if figure == "" {
 		figure = filepath.Join(dir, "curves.png")

@@ -62,6 +62,22 @@ type Hint struct {
 	Within time.Duration `json:"-"`
 }
 
+// Searched records in h how the search of mv went: for MCTS its
+// iterations and the depth of moves its trees reached (done); for
+// expectimax, the depth finished (done) when the deadline moveTime cut it
+// short of depth.
+func (h *Hint) Searched(mv *[4]search.MoveValue, done int, mcts bool, depth int, moveTime time.Duration) {
+	switch {
+	case mcts:
+		for d := range mv {
+			h.Iterations += mv[d].Visits
+		}
+		h.TreeDepth = done
+	case moveTime > 0 && done < depth:
+		h.Depth, h.Within = done, moveTime
+	}
+}
+
 // Moves completes res with the four moves of p in game g: legality,
 // after-state, reward, and when valued the value and reward+value; the
 // best is search.BestOf's (by reward alone when not valued). mv are the

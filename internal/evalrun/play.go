@@ -49,6 +49,15 @@ func (p *Play) Check(given train.Given, maxDepth int) error {
 	return p.MCTS.Check(given, p.MoveTime > 0)
 }
 
+// Table is the transposition table of a search of s's cache size (one
+// shared by a face's searches), nil for MCTS, whose trees are their own.
+func (s *Search) Table() *search.Table {
+	if s.On() {
+		return nil
+	}
+	return search.NewTable(int64(s.Cache))
+}
+
 // mctsKeys are the keys of MCTS's settings.
 var mctsKeys = []string{"iterations", "exploration", "rollout_depth", "gamma"}
 
