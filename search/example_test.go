@@ -65,7 +65,7 @@ func ExampleNewMCTS() {
 		visits += m.Visits
 	}
 	c := search.BestOf(&mv)
-	fmt.Println(game2048Dir(c), visits, c == search.NewMCTS(net, opt).Best(b))
+	fmt.Println(visits, c.Legal(), c == search.NewMCTS(net, opt).Best(b))
 	// Output:
-	// down 500 true
+	// 500 true true
 }

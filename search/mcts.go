@@ -280,20 +280,21 @@ func (t *tree[P, R]) iterate(c float64, gamma float32, rollout int) {
 func (t *tree[P, R]) expand(n int32) float32 {
 	k := t.rules.moves(t.nodes[n].pos, &t.after, &t.reward, &t.dir)
 	t.rules.values(&t.after, k, &t.value)
-	nd := &t.nodes[n]
-	nd.expanded, nd.n, nd.first = true, int8(k), int32(len(t.nodes))
-	nd.visits = int32(k)
-	best := float32(0)
+	var lo, hi float32
+	first := int32(len(t.nodes))
 	for i := range k {
 		q := t.reward[i] + t.value[i]
 		if i == 0 {
-			nd.lo, nd.hi, best = q, q, q
+			lo, hi = q, q
 		}
-		nd.lo, nd.hi, best = min(nd.lo, q), max(nd.hi, q), max(best, q)
+		lo, hi = min(lo, q), max(hi, q)
 		t.nodes = append(t.nodes, mnode[P]{pos: t.after[i], first: -1, next: -1, dir: t.dir[i], reward: t.reward[i],
 			visits: 1, sum: float64(t.value[i])})
 	}
-	return best
+	nd := &t.nodes[n] // after the appends, which may move the pool
+	nd.expanded, nd.n, nd.first, nd.visits = true, int8(k), first, int32(k)
+	nd.lo, nd.hi = lo, hi
+	return hi // the best reward + value, 0 with no move
 }
 
 // choose returns the move of decision node n that UCT selects.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"time"
@@ -103,25 +104,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if *asJSON {
 			return writeJSON(out, newBenchJSON(cfg, res, courses))
 		}
-		for _, p := range res.Phases {
-			fmt.Fprintf(out, "%-24s %12.0f moves/s  %10d moves  %8s\n", p.Name, p.MovesPerSec(), p.Moves, p.Elapsed.Round(time.Millisecond))
-		}
-		for _, c := range courses {
-			fmt.Fprintf(out, "course: %d episodes of 4x6 from zero on %d thread(s) in %s (%.0f moves/s); last block avg %s, 2048 rate %s%%\n",
-				c.Episodes, c.Threads, c.Elapsed.Round(100*time.Millisecond), float64(c.Moves)/max(c.Elapsed.Seconds(), 1e-9),
-				stats.Num(c.Last.Avg()), stats.Num(100*c.Last.Reach(11)))
-		}
-		if res.Repeatable {
-			fmt.Fprintf(out, "signature %08x\n", res.Signature)
-			if cfg.Games > 0 || cfg.DeepGames > 0 {
-				fmt.Fprintf(out, "signature of 16-bit play %08x\n", res.CompactSignature)
-			}
-			if cfg.MCTSGames > 0 {
-				fmt.Fprintf(out, "signature of MCTS play %08x\n", res.MCTSSignature)
-			}
-		} else {
-			fmt.Fprintln(out, "signature none (training on several threads is not repeatable)")
-		}
+		writeBench(out, cfg, res, courses)
 		return nil
 	}
 }
@@ -145,6 +128,30 @@ func benchTicks(e *env, cfg *bench.Config) (p **progress) {
 		prog.tick(s)
 	}
 	return &prog
+}
+
+// writeBench prints bench's text: each phase's speed, the course's runs,
+// the signatures.
+func writeBench(out io.Writer, cfg bench.Config, res bench.Result, courses []bench.Course) {
+	for _, p := range res.Phases {
+		fmt.Fprintf(out, "%-24s %12.0f moves/s  %10d moves  %8s\n", p.Name, p.MovesPerSec(), p.Moves, p.Elapsed.Round(time.Millisecond))
+	}
+	for _, c := range courses {
+		fmt.Fprintf(out, "course: %d episodes of 4x6 from zero on %d thread(s) in %s (%.0f moves/s); last block avg %s, 2048 rate %s%%\n",
+			c.Episodes, c.Threads, c.Elapsed.Round(100*time.Millisecond), float64(c.Moves)/max(c.Elapsed.Seconds(), 1e-9),
+			stats.Num(c.Last.Avg()), stats.Num(100*c.Last.Reach(11)))
+	}
+	if !res.Repeatable {
+		fmt.Fprintln(out, "signature none (training on several threads is not repeatable)")
+		return
+	}
+	fmt.Fprintf(out, "signature %08x\n", res.Signature)
+	if cfg.Games > 0 || cfg.DeepGames > 0 {
+		fmt.Fprintf(out, "signature of 16-bit play %08x\n", res.CompactSignature)
+	}
+	if cfg.MCTSGames > 0 {
+		fmt.Fprintf(out, "signature of MCTS play %08x\n", res.MCTSSignature)
+	}
 }
 
 // benchJSON is bench --json's object.

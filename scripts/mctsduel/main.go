@@ -44,6 +44,7 @@ func main() {
 	threads := flag.Int("threads", 1, "games at once")
 	moveThreads := flag.Int("move-threads", 1, "threads searching each move (both sides)")
 	seed := flag.Uint64("seed", 1, "seed of the games and of MCTS")
+	scale := flag.Float64("mcts-scale", 1, "MCTS's time a move as a multiple of the budget (1: equal time)")
 	mo := search.DefaultMCTS()
 	flag.IntVar(&mo.RolloutDepth, "rollout-depth", mo.RolloutDepth, "MCTS: greedy moves from each new leaf")
 	flag.Float64Var(&mo.Exploration, "exploration", mo.Exploration, "MCTS: UCT's exploration constant")
@@ -57,8 +58,8 @@ func main() {
 		}
 		times = append(times, d)
 	}
-	if *count < 2 || *chunk < 1 || *threads < 1 || *moveThreads < 1 {
-		fail(2, fmt.Errorf("want --games 2 or more, --chunk, --threads and --move-threads 1 or more"))
+	if *count < 2 || *chunk < 1 || *threads < 1 || *moveThreads < 1 || !(*scale > 0) {
+		fail(2, fmt.Errorf("want --games 2 or more, --chunk, --threads and --move-threads 1 or more, --mcts-scale more than 0"))
 	}
 	net, h, note, err := netfile.LoadPlay(*load, netfile.CompactUnstaged)
 	if err != nil {
@@ -74,7 +75,7 @@ func main() {
 		mo.Exploration, mo.RolloutDepth, mo.Gamma, strings.TrimSuffix(" ("+note+")", " ()"))
 	for _, b := range times {
 		mo.Iterations, mo.Seed = 0, *seed
-		mcts := search.Options{Method: search.MethodMCTS, MCTS: mo, MoveTime: b, Threads: *moveThreads}
+		mcts := search.Options{Method: search.MethodMCTS, MCTS: mo, MoveTime: time.Duration(float64(b) * *scale), Threads: *moveThreads}
 		exp := search.Options{MoveTime: b, Threads: *moveThreads}
 		var sides [2]side
 		for first := 0; first < *count; first += *chunk {
@@ -86,7 +87,7 @@ func main() {
 			}
 			fmt.Fprintf(os.Stderr, "budget %v: %d of %d games a side (%s)\n", b, first+n, *count, time.Now().UTC().Format("15:04:05"))
 		}
-		report(g, b, &sides[0], &sides[1])
+		report(g, b, *scale, &sides[0], &sides[1])
 	}
 }
 
@@ -136,13 +137,13 @@ func meanSE(x []float64) (float64, float64) {
 }
 
 // report prints one budget's duel: MCTS's side a, expectimax's b.
-func report(g *games.Game, budget time.Duration, a, b *side) {
+func report(g *games.Game, budget time.Duration, scale float64, a, b *side) {
 	d := make([]float64, len(a.scores))
 	for i := range d {
 		d[i] = a.scores[i] - b.scores[i]
 	}
 	md, sd := meanSE(d)
-	fmt.Printf("budget %v a move, %d games a side:\n", budget, len(d))
+	fmt.Printf("budget %v a move (MCTS: x%v), %d games a side:\n", budget, scale, len(d))
 	for _, s := range []struct {
 		name string
 		s    *side
