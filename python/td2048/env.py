@@ -10,7 +10,7 @@ from . import _lib
 from ._board import np, Cells, action_order, cells_in, out_board
 
 _Info = ctypes.c_int64 * 7
-_STEP = _lib.lib.td_env_step
+_STEP = _lib.lib.quick_step  # a step keeps the GIL (_lib)
 
 
 class _Game:
