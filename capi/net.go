@@ -266,26 +266,22 @@ func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 // evalrun.MCTS's keys ("search", "iterations", "exploration",
 // "rollout_depth", "gamma") and "seed", checked as hint checks its flags.
 func argsOf(depth C.int, moveTime C.double, settings *C.char, stop C.int64_t) (searchArgs, error) {
-	a := searchArgs{depth: int(depth), moveTime: time.Duration(float64(moveTime) * float64(time.Second)), given: train.Given{}}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(goString(settings)), &m); err != nil {
-		return a, bad("search settings: %v", err)
-	}
+	a := searchArgs{depth: int(depth), moveTime: time.Duration(float64(moveTime) * float64(time.Second))}
 	s := evalrun.Default()
-	for k, v := range m {
-		var ptr any = &a.seed
-		if k != "seed" {
-			p, ok := s.Field(k)
-			if !ok || !slices.Contains([]string{"search", "iterations", "exploration", "rollout_depth", "gamma"}, k) {
-				return a, bad("unknown search setting %q: want search, iterations, exploration, rollout_depth, gamma or seed", k)
-			}
-			ptr = p
+	keys := append([]string{"search", "seed"}, evalrun.MCTSKeys...)
+	given, err := setFields(goString(settings), func(k string) (any, bool) {
+		switch {
+		case k == "seed":
+			return &a.seed, true
+		case slices.Contains(keys, k):
+			return s.Field(k)
 		}
-		if err := json.Unmarshal(v, ptr); err != nil {
-			return a, bad("%s %s: %v", k, v, err)
-		}
-		a.given[k] = true
+		return nil, false
+	}, keys)
+	if err != nil {
+		return a, err
 	}
+	a.given = given
 	a.mcts = s.MCTS
 	if err := a.mcts.Check(a.given, a.moveTime > 0); err != nil {
 		return a, badError{err}

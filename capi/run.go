@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -192,22 +193,32 @@ func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 // specOf is the spec of train's defaults with the settings of a JSON
 // object set, and the set of keys given.
 func specOf(settings string) (train.Spec, train.Given, error) {
-	s, given := train.Default(), train.Given{}
+	s := train.Default()
+	given, err := setFields(settings, s.Field, train.Keys())
+	return s, given, err
+}
+
+// setFields sets, from settings, a JSON object, the field of each key
+// (field gives its address; false for a key that is not a setting of the
+// call, keys naming those that are), decoded as JSON, and returns the
+// keys given.
+func setFields(settings string, field func(key string) (any, bool), keys []string) (train.Given, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(settings), &m); err != nil {
-		return s, nil, bad("settings: %v", err)
+		return nil, bad("settings: %v", err)
 	}
+	given := train.Given{}
 	for k, v := range m {
-		ptr, ok := s.Field(k)
+		ptr, ok := field(k)
 		if !ok {
-			return s, nil, bad("unknown setting %q: want one of %v", k, train.Keys())
+			return nil, bad("unknown setting %q: want one of %v", k, keys)
 		}
 		if err := json.Unmarshal(v, ptr); err != nil {
-			return s, nil, bad("--%s %s: %v", train.FlagOf(k), v, err)
+			return nil, bad("--%s %s: %v", train.FlagOf(k), v, err)
 		}
 		given[k] = true
 	}
-	return s, given, nil
+	return given, nil
 }
 
 // trainEvents reports a run's blocks and warnings as a job's events.
@@ -280,21 +291,17 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 // settings of a JSON object set, and the set of keys given. The weights
 // are o's: "load" and "game" are not settings here.
 func evalSpecOf(settings string, o *net) (evalrun.Spec, train.Given, error) {
-	s, given := evalrun.Default(), train.Given{"game": true}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(settings), &m); err != nil {
-		return s, nil, bad("settings: %v", err)
-	}
-	for k, v := range m {
-		ptr, ok := s.Field(k)
-		if !ok || k == "load" || k == "game" {
-			return s, nil, bad("unknown setting %q: want one of %v", k, evalrun.Keys())
+	s := evalrun.Default()
+	keys := slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return k == "load" || k == "game" })
+	given, err := setFields(settings, func(k string) (any, bool) {
+		if !slices.Contains(keys, k) {
+			return nil, false
 		}
-		if err := json.Unmarshal(v, ptr); err != nil {
-			return s, nil, bad("%s %s: %v", k, v, err)
-		}
-		given[k] = true
+		return s.Field(k)
+	}, keys)
+	if err != nil {
+		return s, nil, err
 	}
-	s.Game = o.g.Name
+	s.Game, given["game"] = o.g.Name, true
 	return s, given, nil
 }

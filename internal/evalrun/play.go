@@ -58,8 +58,8 @@ func (s *Search) Table() *search.Table {
 	return search.NewTable(int64(s.Cache))
 }
 
-// mctsKeys are the keys of MCTS's settings.
-var mctsKeys = []string{"iterations", "exploration", "rollout_depth", "gamma"}
+// MCTSKeys are the keys of MCTS's settings (but the method's, search).
+var MCTSKeys = []string{"iterations", "exploration", "rollout_depth", "gamma"}
 
 // On reports whether MCTS was asked for.
 func (m *MCTS) On() bool { return m.Method == "mcts" }
@@ -70,7 +70,7 @@ func (m *MCTS) Check(given train.Given, timed bool) error {
 	if _, err := search.ParseMethod(m.Method); err != nil {
 		return bad("search", ": %v", err)
 	}
-	for _, k := range mctsKeys {
+	for _, k := range MCTSKeys {
 		if !m.On() && given[k] {
 			return bad(k, " needs --search mcts")
 		}
