@@ -152,8 +152,8 @@ func (r *Run) Close() {
 // NewTable is the transposition table the run's searches share, nil for
 // greedy play.
 func (r *Run) NewTable() *search.Table {
-	if (r.Spec.Depth > 1 || r.Spec.MoveTime > 0) && !r.Spec.On() {
-		return search.NewTable(int64(r.Spec.Cache))
+	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
+		return r.Spec.Table()
 	}
 	return nil
 }
