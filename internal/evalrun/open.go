@@ -150,7 +150,7 @@ func (r *Run) Close() {
 }
 
 // NewTable is the transposition table the run's searches share, nil for
-// greedy play.
+// greedy play and for MCTS.
 func (r *Run) NewTable() *search.Table {
 	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
 		return r.Spec.Table()
