@@ -28,31 +28,26 @@ func (twenty48) check(p *Position) error {
 	return nil
 }
 
-// apply slides, then spawns a 2 or a 4 on an empty cell, on the board
-// with its extra plane (game2048.MovesWide, game2048.SpawnWide: on a board with
-// no tile past 32768 they are game2048.Moves and game2048.Spawn, draw for draw).
-func (twenty48) apply(p *Position, d int, rng *rand.PCG, res *Result) {
-	w := board.Wide{Low: p.Board, Ext: p.Ext}
-	after, reward := game2048.MovesWide(w)
-	if after[d] == w {
-		return
-	}
-	res.Legal, res.After, res.AfterExt, res.Reward = true, after[d].Low, after[d].Ext, reward[d]
-	res.Overflow = w.Ext == 0 && after[d].Ext != 0
+// slides are the slides of the board with its extra plane
+// (game2048.MovesWide: on a board with no tile past 32768, game2048.Moves).
+func (twenty48) slides(p Position) (sl slides) {
+	sl.after, sl.reward = game2048.MovesWide(board.Wide{Low: p.Board, Ext: p.Ext})
+	return sl
+}
+
+// apply spawns a 2 or a 4 on an empty cell of the after-state
+// (game2048.SpawnWide: on a board with no tile past 32768,
+// game2048.Spawn, draw for draw).
+func (twenty48) apply(p *Position, d int, sl *slides, rng *rand.PCG, res *Result) {
+	after := sl.after[d]
+	res.Legal, res.After, res.AfterExt, res.Reward = true, after.Low, after.Ext, sl.reward[d]
+	res.Overflow = p.Ext == 0 && after.Ext != 0
 	p.Score += res.Reward
-	n := game2048.SpawnWide(after[d], rng)
+	n := game2048.SpawnWide(after, rng)
 	p.Board, p.Ext = n.Low, n.Ext
 	// The spawn filled one empty cell: the only nibble that differs.
-	res.Cell = bits.TrailingZeros64(uint64(n.Low^after[d].Low)) / 4
+	res.Cell = bits.TrailingZeros64(uint64(n.Low^after.Low)) / 4
 	res.tile = n.At(res.Cell)
 }
-
-func (twenty48) moves(p Position) [4]bool {
-	w := board.Wide{Low: p.Board, Ext: p.Ext}
-	after, _ := game2048.MovesWide(w)
-	return [4]bool{after[0] != w, after[1] != w, after[2] != w, after[3] != w}
-}
-
-func (twenty48) over(p Position) bool { return game2048.OverWide(board.Wide{Low: p.Board, Ext: p.Ext}) }
 
 func (twenty48) code() board.Code { return board.Pow2 }

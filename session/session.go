@@ -145,7 +145,9 @@ type Session struct {
 	seed  uint64
 	n     int // moves made in the game
 	pos   Position
-	over  bool
+	sl    slides   // pos's slides, found once a position
+	legal [4]bool  // the slides that change pos's board
+	over  bool     // no slide is legal
 	hist  []int    // the directions of this session's moves
 	rng   rand.PCG // the stream of the move under way, kept here so a move allocates none
 }
@@ -155,13 +157,19 @@ type rules interface {
 	name() string
 	start(rng *rand.PCG) Position
 	check(p *Position) error // checks a position to resume, completing its Score
-	// apply slides p in direction d and, when legal, adds the new tile
-	// drawn from rng; it fills res (Legal, After, AfterExt, Reward, Cell,
-	// Tile, Overflow).
-	apply(p *Position, d int, rng *rand.PCG, res *Result)
-	moves(p Position) [4]bool
-	over(p Position) bool
+	slides(p Position) slides
+	// apply plays the legal slide of p in direction d, whose after-state
+	// and reward are sl's, and adds the new tile drawn from rng; it fills
+	// res (Legal, After, AfterExt, Reward, Cell, Tile, Overflow).
+	apply(p *Position, d int, sl *slides, rng *rand.PCG, res *Result)
 	code() board.Code
+}
+
+// slides are a position's four slides: their after-states (with 2048's
+// extra plane) and rewards.
+type slides struct {
+	after  [4]board.Wide
+	reward [4]int
 }
 
 func rulesOf(game string) (rules, error) {
@@ -191,7 +199,7 @@ func New(game string, seed uint64) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{rules: r, seed: seed, pos: r.start(Stream(seed, 0))}
-	s.over = r.over(s.pos)
+	s.found()
 	return s, nil
 }
 
@@ -214,7 +222,18 @@ func Resume(game string, seed uint64, n int, p Position) (*Session, error) {
 	if err := r.check(&p); err != nil {
 		return nil, fmt.Errorf("session: %v", err)
 	}
-	return &Session{rules: r, seed: seed, n: n, pos: p, over: r.over(p)}, nil
+	s := &Session{rules: r, seed: seed, n: n, pos: p}
+	s.found()
+	return s, nil
+}
+
+// found notes the legal slides of a new position: the game is over when
+// there is none (in both games).
+func (s *Session) found() {
+	s.sl = s.rules.slides(s.pos)
+	w := s.wide()
+	s.legal = [4]bool{s.sl.after[0] != w, s.sl.after[1] != w, s.sl.after[2] != w, s.sl.after[3] != w}
+	s.over = s.legal == [4]bool{}
 }
 
 // Replay plays the moves dirs of the game with seed seed from its start.
@@ -254,15 +273,13 @@ func (s *Session) Apply(d int) Result {
 		panic(errDir)
 	}
 	res := Result{After: s.pos.Board, Cell: -1}
-	if !s.over {
+	if s.legal[d] { // never once the game is over
 		k := s.n + 1
 		s.rng.Seed(mix(s.seed, uint64(k)), mix(^s.seed, uint64(k))) // Stream(s.seed, k)
-		s.rules.apply(&s.pos, d, &s.rng, &res)
-		if res.Legal {
-			s.n = k
-			s.hist = append(s.hist, d)
-			s.over = s.rules.over(s.pos)
-		}
+		s.rules.apply(&s.pos, d, &s.sl, &s.rng, &res)
+		s.n = k
+		s.hist = append(s.hist, d)
+		s.found()
 	}
 	if res.tile > 0 {
 		res.Value = s.rules.code().Value(res.tile)
@@ -308,12 +325,7 @@ func (s *Session) Over() bool { return s.over }
 
 // Moves reports which directions are legal moves now: none once the game
 // is over.
-func (s *Session) Moves() [4]bool {
-	if s.over {
-		return [4]bool{}
-	}
-	return s.rules.moves(s.pos)
-}
+func (s *Session) Moves() [4]bool { return s.legal }
 
 // Code is the game's tile code: tile indices to face values.
 func (s *Session) Code() board.Code { return s.rules.code() }

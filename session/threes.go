@@ -45,27 +45,25 @@ func (threesRules) check(p *Position) error {
 	return nil
 }
 
-// apply slides, then places the next tile on a free cell of the edge
-// opposite the slide and draws the following next tile from the bag.
-func (threesRules) apply(p *Position, d int, rng *rand.PCG, res *Result) {
-	after, reward, legal := threes.Move(p.Board, d)
-	if !legal {
-		return
+// slides are the board's slides (threes.Moves).
+func (threesRules) slides(p Position) (sl slides) {
+	after, reward := threes.Moves(p.Board)
+	for d := range 4 {
+		sl.after[d], sl.reward[d] = board.Wide{Low: after[d]}, int(reward[d])
 	}
-	res.Legal, res.After, res.Reward = true, after, reward
+	return sl
+}
+
+// apply places the next tile on a free cell of the after-state's edge
+// opposite the slide and draws the following next tile from the bag.
+func (threesRules) apply(p *Position, d int, sl *slides, rng *rand.PCG, res *Result) {
+	after := sl.after[d].Low
+	res.Legal, res.After, res.Reward = true, after, sl.reward[d]
 	g := p.ThreesGame()
 	g.SlideTo(after, d)
 	res.Cell, res.tile, _ = g.PlaceRandom(rng)
 	p.Board, p.Next, p.Bag = g.Board, g.Next, g.Bag
 	p.Score = threes.BoardScore(p.Board) // the old score, the slide's reward and the placed tile's value
 }
-
-func (threesRules) moves(p Position) [4]bool {
-	b := p.Board
-	after, _ := threes.Moves(b)
-	return [4]bool{after[0] != b, after[1] != b, after[2] != b, after[3] != b}
-}
-
-func (threesRules) over(p Position) bool { return threes.Over(p.Board) }
 
 func (threesRules) code() board.Code { return threes.Code }
