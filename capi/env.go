@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"unsafe"
@@ -26,9 +27,13 @@ type env struct {
 	// cells hold tile indices rather than values.
 	cells, info *C.int64_t
 	exps        bool
-	value       [16]int64 // the value of each tile index the low board holds
-	errbuf      *C.char
-	errlen      C.int
+	// A block of boards the steps write their cells to in turn, when not
+	// nil (td_env_block), and the next board of it.
+	block           *C.int64_t
+	blockLen, board int
+	value           [16]int64 // the value of each tile index the low board holds
+	errbuf          *C.char
+	errlen          C.int
 }
 
 // lookupGame is the game of that name, a bad argument when unknown.
@@ -84,8 +89,11 @@ func td_env_new(game *C.char, seed C.uint64_t, seeded C.int, exps C.int, cells, 
 //	1 when the last move was legal, info[6] the moves made.
 const infoLen = 7
 
-func (e *env) write(reward int64, legal bool) {
-	c := unsafe.Slice((*int64)(unsafe.Pointer(e.cells)), 16)
+func (e *env) write(reward int64, legal bool) { e.writeTo(e.cells, reward, legal) }
+
+// writeTo is write with the cells going to cells.
+func (e *env) writeTo(cells *C.int64_t, reward int64, legal bool) {
+	c := unsafe.Slice((*int64)(unsafe.Pointer(cells)), 16)
 	b := e.s.Board()
 	for i := range 16 {
 		t := b >> (4 * i) & 15
@@ -157,27 +165,68 @@ func td_env_reset(h C.int64_t, seed C.uint64_t, seeded C.int) C.int64_t {
 
 // td_env_step plays direction dir (0 up, 1 right, 2 down, 3 left); a
 // slide that changes nothing, or any once the game is over, changes
-// nothing (info[5] is 0). It returns the info a step needs at once,
-// packed: the reward in bits 0-31, then legal (bit 32), over (33), the
-// legal moves (34-37) and the next tile (38-39).
+// nothing (info[5] is 0). The cells go to the next board of the block
+// td_env_block gave, if any, else to the environment's cells. It returns
+// the info a step needs at once, packed: the reward in bits 0-23, then
+// legal (bit 24), over (25), the legal moves (26-29), the next tile
+// (30-31) and the score (32-61); bit 62 says a reward or a score too wide
+// for its bits, to be read from info.
 //
 //export td_env_step
-func td_env_step(h C.int64_t, dir C.int) C.int64_t {
-	var packed int64
-	r := envCall(h, func(e *env) error {
-		if dir < 0 || dir > 3 {
-			return bad("action %d: want 0 to 3", dir)
+func td_env_step(h C.int64_t, dir C.int) (r C.int64_t) {
+	// The one call of a step loop: written out, without envCall's
+	// closures, which cost an allocation a call.
+	e, err := get[*env](h)
+	if err != nil {
+		return errClosed
+	}
+	if dir < 0 || dir > 3 {
+		return report(e.errbuf, e.errlen, bad("action %d: want 0 to 3", dir))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			r = report(e.errbuf, e.errlen, fmt.Errorf("td2048: internal error: %v", p))
 		}
-		r := e.s.Apply(int(dir))
-		e.write(int64(r.Reward), r.Legal)
-		in := unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)
-		packed = in[0]&(1<<32-1) | in[5]<<32 | in[2]<<33 | in[3]<<34 | in[4]<<38
+	}()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cells := e.cells
+	if e.block != nil {
+		if e.board >= e.blockLen {
+			return report(e.errbuf, e.errlen, fmt.Errorf("td2048: the block of %d boards is full", e.blockLen))
+		}
+		cells = (*C.int64_t)(unsafe.Add(unsafe.Pointer(e.block), 16*8*e.board))
+		e.board++
+	}
+	res := e.s.Apply(int(dir))
+	e.writeTo(cells, int64(res.Reward), res.Legal)
+	return C.int64_t(packStep(unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)))
+}
+
+// td_env_block gives the steps that follow a block of n boards (16 cells
+// each) to write their cells to in turn, instead of the environment's
+// cells, so that a caller that returns each step's board as a new array
+// copies nothing; a NULL block takes the environment's cells again. The
+// caller keeps the block alive until it gives another.
+//
+//export td_env_block
+func td_env_block(h C.int64_t, block *C.int64_t, n C.int) C.int64_t {
+	return envCall(h, func(e *env) error {
+		if n < 0 {
+			return bad("a block of %d boards", n)
+		}
+		e.block, e.blockLen, e.board = block, int(n), 0
 		return nil
 	})
-	if r < 0 {
-		return r
+}
+
+// packStep packs a step's info as td_env_step returns it.
+func packStep(in []int64) int64 {
+	p := in[5]<<24 | in[2]<<25 | in[3]<<26 | (in[4]&3)<<30
+	if uint64(in[0]) >= 1<<24 || uint64(in[1]) >= 1<<30 {
+		return p | 1<<62
 	}
-	return C.int64_t(packed)
+	return p | in[0] | in[1]<<32
 }
 
 // td_env_state writes the environment's state without changing it.

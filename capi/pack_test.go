@@ -73,3 +73,22 @@ func FuzzPack(f *testing.F) {
 		}
 	})
 }
+
+func TestPackStep(t *testing.T) {
+	// info: reward, score, over, legal moves, next, legal, moves
+	cases := []struct {
+		info []int64
+		want int64
+	}{
+		{[]int64{0, 0, 0, 15, 0, 1, 1}, 1<<24 | 15<<26},
+		{[]int64{1<<24 - 1, 1<<30 - 1, 1, 0, 3, 0, 9}, 1<<24 - 1 | 1<<25 | 3<<30 | (1<<30-1)<<32},
+		{[]int64{36, 1200, 0, 5, 2, 1, 40}, 36 | 1<<24 | 5<<26 | 2<<30 | 1200<<32},
+		{[]int64{1 << 24, 7, 0, 1, 0, 1, 2}, 1<<24 | 1<<26 | 1<<62},
+		{[]int64{4, 1 << 30, 0, 1, 0, 1, 2}, 1<<24 | 1<<26 | 1<<62},
+	}
+	for _, c := range cases {
+		if got := packStep(c.info); got != c.want {
+			t.Errorf("packStep(%v) = %#x, want %#x", c.info, got, c.want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ session package); these classes only translate."""
 
 import copy
 import ctypes
+import os
 import weakref
 
 from . import _lib
@@ -11,6 +12,17 @@ from ._board import np, Cells, action_order, cells_in, out_board
 
 _Info = ctypes.c_int64 * 7
 _STEP = _lib.lib.quick_step  # a step keeps the GIL (_lib)
+_WIDE = 1 << 62  # td_env_step's flag of a value too wide to pack
+_BLOCK = 32  # boards a block of Env.step's new arrays holds
+_NONE = iter(()).__next__  # no boards: the next call raises StopIteration
+
+
+def _refuse(*_):
+    _lib.check_fork()
+
+
+if hasattr(os, "register_at_fork"):  # after _lib's, which marks the process forked
+    os.register_at_fork(after_in_child=lambda: globals().update(_STEP=_refuse))
 
 
 class _Game:
@@ -37,6 +49,7 @@ class _Game:
 
     def _set_handle(self, h):
         self._h = h
+        self._hc = ctypes.c_int64(h)  # the handle as _STEP takes it
         # The finalizer holds the buffers the library writes until it frees the game.
         self._fin = weakref.finalize(self, _lib.free, h, self._cells, self._info, self._err)
 
@@ -52,7 +65,7 @@ class _Game:
 
     def _step(self, d):
         _lib.check_fork()
-        self._check(_STEP(self._h, d))
+        self._check(_STEP(self._hc, d))
 
     def _state(self):
         _lib.check_fork()
@@ -65,6 +78,7 @@ class _Game:
     def __deepcopy__(self, memo):
         c = copy.copy(self)
         c._err = _lib.Err()
+        c._boards = _NONE  # Env's boards: the copy's own blocks
         c._buffers()
         c._set_handle(self._err.check(_lib.lib.td_env_clone(self._h, c._cp, c._ip, c._err.p, 1024)))
         return c
@@ -90,7 +104,9 @@ class Env(_Game):
     (``info["legal"]`` is False), or with ``strict=True`` it raises
     ValueError. An action outside 0..3 raises ValueError.
 
-    ``step`` and ``reset`` return a new array each time; with
+    ``step`` and ``reset`` return a new array each time (``step``'s are
+    views of blocks of 32 boards, written there directly: a board kept
+    alone keeps its block's 4 KB); with
     ``copy=False`` (and numpy) they return the environment's own array,
     which the next step overwrites, as the course's environment returns
     its ``self.board``: faster, for code that copies what it keeps.
@@ -102,7 +118,8 @@ class Env(_Game):
 
     def __init__(self, game="2048", seed=None, action_order=None, strict=False, copy=True):
         super().__init__(game, seed, False)
-        self._copy = copy
+        self._copy = copy and self._view is not None
+        self._boards = _NONE  # the boards of the block the library writes steps to
         self._order = _order_of(action_order)
         self._dirs = dict(enumerate(self._order))
         self._threes = self.game == "threes"
@@ -121,23 +138,46 @@ class Env(_Game):
             d = self._dirs[action]
         except (KeyError, TypeError):
             raise ValueError("action %r: want 0, 1, 2 or 3" % (action,)) from None
-        if _lib._forked:
-            _lib.check_fork()
-        r = _STEP(self._h, d)  # the reward, legal, over, the legal moves and the next tile, packed
-        if r < 0:
+        if self._copy:
+            # The board goes straight to a new array: the next of a block
+            # of them (views of one numpy array of _BLOCK boards), which
+            # the library writes in turn.
+            try:
+                v = self._boards()
+            except StopIteration:
+                v = self._new_block()
+        elif self._view is not None:
+            v = self._view
+        else:
+            v = None
+        r = _STEP(self._hc, d)
+        # r: reward, legal, over, the legal moves, the next tile and the score, packed
+        if r >= _WIDE or r < 0:
+            if r < 0:
+                self._boards = _NONE  # the library and this may no longer agree on the next board
             self._check(r)
-        legal = r >> 32 & 1 == 1
+            r = r & ~0xFFFFFF | self._info[0]  # a value too wide to pack: from info
+            score = self._info[1]
+        else:
+            score = r >> 32
+        legal = r >> 24 & 1 == 1
         if not legal and self.strict:
             raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
-        info = {"reward": r & 0xFFFFFFFF, "legal": legal}
+        info = {"reward": r & 0xFFFFFF, "legal": legal}
         if self._threes:
-            info["next"] = r >> 38 & 3
-        v = self._view
+            info["next"] = r >> 30 & 3
         if v is None:
             v = out_board(self._cells)
-        elif self._copy:
-            v = v.copy()
-        return v, self._info[1], r >> 33 & 1 == 1, info
+        return v, score, r >> 25 & 1 == 1, info
+
+    def _new_block(self):
+        """Gives the library a new block of boards to write the steps to
+        and returns its first board."""
+        b = np.empty((_BLOCK, 4, 4), dtype=np.int64)
+        self._boards = _NONE
+        self._check(_lib.lib.td_env_block(self._h, b.ctypes.data, _BLOCK))
+        self._boards = iter(b).__next__  # its views keep b alive
+        return self._boards()
 
     def _dir(self, action):
         try:

@@ -165,10 +165,31 @@ class TestCourseAPI(unittest.TestCase):
 
     def test_copy_false(self):
         a, b = td2048.Env(seed=3), td2048.Env(seed=3, copy=False)
-        for act in (0, 2, 3, 1, 0, 2):
+        kept = []
+        for i in range(300):  # past the blocks step's new boards come in, and a game's end
+            act = (0, 2, 3, 1, 0, 2, 1)[i % 7]
             ba, sa, da, ia = a.step(act)
             bb, sb, db, ib = b.step(act)
             self.assertEqual((tolist(ba), sa, da, ia), (tolist(bb), sb, db, ib))
+            kept.append((ba, tolist(ba)))
+            if i == 150:
+                c = copy.deepcopy(a)  # boards of its own
+                self.assertEqual(tolist(c.step(1)[0]), tolist(c.board))
+            if da:
+                a.reset(), b.reset()
+        # Each board step returned is its own: later steps left it as it was.
+        self.assertTrue(all(tolist(k) == was for k, was in kept))
+        self.assertEqual(len({id(k) for k, _ in kept}), len(kept))
+
+    def test_wide_score(self):
+        # A score past the bits step packs it in comes from the info buffer.
+        for score in (2**30 - 4, 2**30, 2**40):
+            env = td2048.Env(seed=1)
+            env.board = [[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+            env.score = score
+            _, s, done, info = env.step(2)
+            self.assertEqual((s, info["reward"], info["legal"], done), (score + 4, 4, True, False))
+            self.assertEqual(env.score, score + 4)
 
     def test_action_orders(self):
         # One tile at the bottom left: up and right move it, down and left do not.
@@ -482,8 +503,10 @@ class TestSafety(unittest.TestCase):
 
     @unittest.skipUnless(hasattr(os, "fork"), "no fork")
     def test_fork_refused(self):
-        code = ("import os, td2048\ntd2048.Env()\npid = os.fork()\n"
+        code = ("import os, td2048\nenv = td2048.Env()\npid = os.fork()\n"
                 "if pid == 0:\n"
+                "    try:\n        env.step(0)\n    except RuntimeError as e:\n"
+                "        if 'spawn' not in str(e):\n            os._exit(2)\n    else:\n        os._exit(4)\n"
                 "    try:\n        td2048.Env()\n    except RuntimeError as e:\n"
                 "        os._exit(0 if 'spawn' in str(e) else 2)\n    os._exit(3)\n"
                 "_, st = os.waitpid(pid, 0)\nraise SystemExit(os.waitstatus_to_exitcode(st))\n")
