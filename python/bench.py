@@ -143,11 +143,26 @@ def env_rate(env, seconds, steps=1000):
     return per_second(run, seconds)
 
 
+def env_race(envs, seconds, rounds):
+    """Steps a second of each environment in envs (name -> (env, steps a
+    turn)), in alternating turns of seconds / rounds each: the median
+    rate of each, and the median over the rounds of each one's rate to
+    the first's (the machine's speed drifts; a round's ratio does not)."""
+    rates = {name: [] for name in envs}
+    for _ in range(rounds):
+        for name, (env, steps) in envs.items():
+            rates[name].append(env_rate(env, seconds / rounds, steps))
+    first = next(iter(envs))
+    return {name: (statistics.median(r), statistics.median(x / b for x, b in zip(r, rates[first])))
+            for name, r in rates.items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--net", default=None, help="a 4x6 network for values (default: a new 4x6 one trained 1 episode)")
     ap.add_argument("--weights", default="auto", help="how load holds the network's weights: auto, float32 or 16bit")
     ap.add_argument("--seconds", type=float, default=3, help="time for each figure")
+    ap.add_argument("--env-rounds", type=int, default=9, help="alternating rounds of the Env.step race")
     ap.add_argument("--envs", type=int, default=4096, help="games in the vector environment")
     ap.add_argument("--batch", type=int, default=65536, help="boards a values call")
     ap.add_argument("--train", action="store_true", help="also time td2048.train against the command")
@@ -158,12 +173,13 @@ def main():
     print("python %s, numpy %s, one thread%s; rates per CPU second of this process" % (
         sys.version.split()[0], np.__version__, "" if os.cpu_count() == 1 else " of %d CPUs" % os.cpu_count()))
 
-    base = env_rate(CourseStyleEnv(), a.seconds, 200)
-    ours = env_rate(td2048.Env(), a.seconds)
-    own = env_rate(td2048.Env(copy=False), a.seconds)
-    print("Env.step              %10.0f steps/s   course-style numpy env %8.0f steps/s   %.0fx" % (ours, base, ours / base))
+    race = env_race({"base": (CourseStyleEnv(), 200), "ours": (td2048.Env(), 5000),
+                     "own": (td2048.Env(copy=False), 5000)}, 3 * a.seconds, a.env_rounds)
+    (base, _), (ours, x), (own, xown) = race["base"], race["ours"], race["own"]
+    print("Env.step              %10.0f steps/s   course-style numpy env %8.0f steps/s   %.0fx" % (ours, base, x))
     print("Env(copy=False).step  %10.0f steps/s   (the env's own board array, as the course's env returns it)   %.0fx"
-          % (own, own / base))
+          % (own, xown))
+    print("   (medians of %d alternating rounds; the ratio is the median of the rounds' ratios)" % a.env_rounds)
 
     v = td2048.VectorEnv(a.envs, seed=1)
     v.reset()
