@@ -19,7 +19,7 @@ func TestBenchSizes(t *testing.T) {
 		!strings.Contains(out, "signature ") {
 		t.Fatalf("output:\n%s", out)
 	}
-	code, out, errs = runCmd(t, "bench", "--episodes", "0", "--games", "3", "--deep-games", "0")
+	code, out, errs = runCmd(t, "bench", "--episodes", "0", "--games", "3", "--deep-games", "0", "--mcts-games", "0")
 	if code != 0 || strings.Contains(out, "train 4x6") || !strings.Contains(out, "greedy (1-ply)") {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
@@ -36,7 +36,7 @@ func TestBenchCourse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times training twice")
 	}
-	code, out, errs := runCmd(t, "bench", "--episodes", "0", "--games", "0", "--deep-games", "0", "--course-episodes", "1500", "--json")
+	code, out, errs := runCmd(t, "bench", "--episodes", "0", "--games", "0", "--deep-games", "0", "--mcts-games", "0", "--course-episodes", "1500", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

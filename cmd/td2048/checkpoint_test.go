@@ -275,6 +275,7 @@ func TestSweepTaskEvalContinues(t *testing.T) {
 // command continues from it (the lines written after the record cut off)
 // to one process's statistics.
 func TestShardOnFullDisk(t *testing.T) {
+	t.Parallel()
 	dir := mountTmpfs(t, 600<<10, false) // less than the statistics of the shard's 2000 games (1.4 MB)
 	w := trainedThreesWeights(t)
 	args := []string{"eval", "--load", w, "--games", "4000", "--seed", "3", "--threads", "1"}

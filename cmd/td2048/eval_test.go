@@ -173,6 +173,7 @@ func TestEvalAndJudgeGolden(t *testing.T) {
 }
 
 func TestBenchJSONGolden(t *testing.T) {
+	t.Parallel()
 	if runtime.GOARCH != "amd64" {
 		t.Skip("the signature is pinned on amd64")
 	}

@@ -495,6 +495,7 @@ esac
 }
 
 func TestK8sWaitJobIsBounded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		state, want string
 		code        int

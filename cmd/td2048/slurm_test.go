@@ -328,16 +328,24 @@ func sameGames(t *testing.T, a, b string) bool {
 }
 
 func TestSlurmCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster and runs jobs on it (about 40 s)")
+	}
 	needSlurm(t)
+	// The cluster's jobs mostly wait on Slurm: the other tests run
+	// meanwhile, and so do these cases, each with its own jobs and files.
+	t.Parallel()
 	c := startSlurm(t)
 	deploy := slurmDeploy(t)
 	logs := filepath.Join(c.dir, "logs")
+	tiny := filepath.Join(c.dir, "tiny.td2048")
+	if code, _, errb := runCmd(t, "train", "--network", "2x4", "--episodes", "300", "--seed", "1", "--threads", "1", "--save", tiny, "--log", "none"); code != 0 {
+		t.Fatal(errb)
+	}
 
 	t.Run("sharded eval with a shard stopped and resubmitted", func(t *testing.T) {
-		w := filepath.Join(c.dir, "tiny.td2048")
-		if code, _, errb := runCmd(t, "train", "--network", "2x4", "--episodes", "300", "--seed", "1", "--threads", "1", "--save", w, "--log", "none"); code != 0 {
-			t.Fatal(errb)
-		}
+		t.Parallel()
+		w := tiny
 		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "1200", "--depth", "2", "--seed", "9", "--threads", "2")
 		if code != 0 {
 			t.Fatal(errb)
@@ -364,7 +372,7 @@ func TestSlurmCluster(t *testing.T) {
 		}
 		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_1.attempt-0.log", array)),
 			fmt.Sprintf("interrupted after %d games (recorded in %s: the same command continues at game %d)", n, evalrun.ProgressName(filepath.Join(out, "part-1.json")), 300+n))
-		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
+		if st := c.ended(t, merge, 120*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the merge after a stopped shard: %s", st)
 		}
 		// resubmit.sh submits shard 1 alone (--array=1): it continues from
@@ -373,8 +381,8 @@ func TestSlurmCluster(t *testing.T) {
 		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
 			t.Errorf("resubmitted tasks %s, want 1", got)
 		}
-		c.wait(t, array2, 60*time.Second)
-		c.wait(t, merge2, 30*time.Second)
+		c.wait(t, array2, 120*time.Second)
+		c.wait(t, merge2, 60*time.Second)
 		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_1.attempt-0.log", array2)),
 			fmt.Sprintf("continuing at game %d: games 300..%d finished earlier (%d of 300, ", 300+n, 299+n, n))
 		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
@@ -411,14 +419,15 @@ func TestSlurmCluster(t *testing.T) {
 	})
 
 	t.Run("Threes! eval with a shard stopped and resubmitted", func(t *testing.T) {
+		t.Parallel()
 		w := trainedThreesWeights(t)
 		wholeStats := filepath.Join(t.TempDir(), "whole.txt")
-		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "120", "--depth", "3", "--seed", "4", "--stats", wholeStats)
+		code, whole, errb := runCmd(t, "eval", "--load", w, "--games", "80", "--depth", "3", "--seed", "4", "--stats", wholeStats)
 		if code != 0 {
 			t.Fatal(errb)
 		}
 		out := filepath.Join(c.dir, "threes-out")
-		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=120", "DEPTH=3", "SEED=4", "STATS=yes", "OUT=" + out}
+		settings := []string{"SHARDS=4", "WEIGHTS=" + w, "GAMES=80", "DEPTH=3", "SEED=4", "STATS=yes", "OUT=" + out}
 		array, merge := twoIDs(t, c.must(t, settings, filepath.Join(deploy, "submit-eval.sh"), "--hold"))
 		if o, err := c.tryEnv(nil, filepath.Join(deploy, "resubmit.sh"), out); err == nil || !strings.Contains(o, "still queued or running") {
 			t.Errorf("resubmit.sh while the evaluation is queued: %v %s", err, o)
@@ -427,13 +436,13 @@ func TestSlurmCluster(t *testing.T) {
 		// Shard 2 stopped mid-way: no statistics file that judge would
 		// take for the shard's, no result; its merge never runs.
 		n := stopTask(t, c, array, 2, evalrun.ProgressName(filepath.Join(out, "part-2.json")))
-		if n <= 0 || n >= 30 {
-			t.Fatalf("shard 2 was stopped after %d of its 30 games: not mid-way", n)
+		if n <= 0 || n >= 20 {
+			t.Fatalf("shard 2 was stopped after %d of its 20 games: not mid-way", n)
 		}
 		if _, err := os.Stat(filepath.Join(out, "stats-2.txt")); err == nil {
 			t.Error("the stopped shard left a statistics file under its name")
 		}
-		if st := c.ended(t, merge, 60*time.Second)[""]; st != "CANCELLED" {
+		if st := c.ended(t, merge, 120*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the merge after a stopped shard: %s", st)
 		}
 		// resubmit.sh, with the settings submit-eval.sh kept, submits shard
@@ -442,10 +451,10 @@ func TestSlurmCluster(t *testing.T) {
 		if got := c.field(t, array2, "ArrayTaskId"); got != "2" {
 			t.Errorf("resubmitted tasks %s, want 2", got)
 		}
-		c.wait(t, array2, 60*time.Second)
-		c.wait(t, merge2, 30*time.Second)
-		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_2.attempt-0.log", array2)), "shard = 2/4: games 60..89 of 120",
-			fmt.Sprintf("continuing at game %d: games 60..%d finished earlier (%d of 30, ", 60+n, 59+n, n))
+		c.wait(t, array2, 120*time.Second)
+		c.wait(t, merge2, 60*time.Second)
+		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-eval-%s_2.attempt-0.log", array2)), "shard = 2/4: games 40..59 of 80",
+			fmt.Sprintf("continuing at game %d: games 40..%d finished earlier (%d of 20, ", 40+n, 39+n, n))
 		merged, err := os.ReadFile(filepath.Join(out, "merged.txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -462,6 +471,7 @@ func TestSlurmCluster(t *testing.T) {
 	})
 
 	t.Run("sweep with a requeue", func(t *testing.T) {
+		t.Parallel()
 		plan := filepath.Join(c.dir, "plan.toml")
 		// Tasks 0-2 are quick; task 3 trains long enough to be requeued
 		// after its first checkpoint. No threads: the tasks train on their
@@ -484,7 +494,7 @@ games = 20
 `), 0o644)
 		array, report := twoIDs(t, c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
 		long := filepath.Join(c.dir, "sweep", "task-003")
-		waitUntil(t, 60*time.Second, "task 3's first checkpoint", func() bool {
+		waitUntil(t, 120*time.Second, "task 3's first checkpoint", func() bool {
 			h, err := netfile.ReadHeader(filepath.Join(long, "weights.td2048"))
 			return err == nil && h.Episodes > 0
 		})
@@ -493,8 +503,8 @@ games = 20
 		// A requeued job may start again once its credential has expired
 		// (cred_expire=5 above; Slurm's default is two minutes): starting
 		// it sooner (scontrol update StartTime=now) kills it at launch.
-		c.wait(t, array, 90*time.Second)
-		c.wait(t, report, 30*time.Second)
+		c.wait(t, array, 150*time.Second)
+		c.wait(t, report, 60*time.Second)
 		log, _ := os.ReadFile(filepath.Join(long, "train.txt"))
 		resumed := regexp.MustCompile(`resuming from .*weights.td2048 \([1-9]\d* episodes done\)`)
 		if !resumed.Match(log) {
@@ -517,15 +527,14 @@ games = 20
 		}
 		mustContain(t, filepath.Join(logs, "td2048-report-"+report+".out"), "4 of 4 tasks done")
 		// A finished task run again does nothing.
-		t.Setenv("SLURM_ARRAY_TASK_ID", "3")
-		t.Setenv("SLURM_ARRAY_TASK_COUNT", "4")
-		code, out, errb := runCmd(t, "sweep", "run", plan, "--task", "auto")
-		if code != 0 || !strings.Contains(out, "task 3 (episodes=30000 ") || !strings.Contains(out, "is done") {
-			t.Errorf("rerun of a finished task: %d %q %q", code, out, errb)
+		out, err := c.tryEnv([]string{"SLURM_ARRAY_TASK_ID=3", "SLURM_ARRAY_TASK_COUNT=4"}, os.Args[0], "sweep", "run", plan, "--task", "auto")
+		if err != nil || !strings.Contains(out, "task 3 (episodes=30000 ") || !strings.Contains(out, "is done") {
+			t.Errorf("rerun of a finished task: %v %q", err, out)
 		}
 	})
 
 	t.Run("sweep with a task stopped and resubmitted", func(t *testing.T) {
+		t.Parallel()
 		plan := filepath.Join(c.dir, "plan2.toml")
 		os.WriteFile(plan, []byte(`out = "sweep2"
 [train]
@@ -549,7 +558,7 @@ depth = 2
 		if n <= 0 || n >= 300 {
 			t.Fatalf("task 1 was stopped after %d of its 300 games: not mid-way", n)
 		}
-		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
+		if st := c.ended(t, report, 120*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the report after a stopped task: %s", st)
 		}
 		mustContain(t, filepath.Join(logs, fmt.Sprintf("td2048-sweep-%s_1.attempt-0.log", array)), fmt.Sprintf("interrupted after %d games", n))
@@ -557,8 +566,8 @@ depth = 2
 		if got := c.field(t, array2, "ArrayTaskId"); got != "1" {
 			t.Errorf("resubmitted tasks %s, want 1", got)
 		}
-		c.wait(t, array2, 60*time.Second)
-		c.wait(t, report2, 30*time.Second)
+		c.wait(t, array2, 120*time.Second)
+		c.wait(t, report2, 60*time.Second)
 		if got := c.field(t, report2, "TimeLimit"); got != "00:03:00" {
 			t.Errorf("the report's time limit is %s, want REPORT_SBATCH's", got)
 		}
@@ -573,6 +582,7 @@ depth = 2
 	})
 
 	t.Run("sweep task stopped mid-training by scancel --signal=TERM", func(t *testing.T) {
+		t.Parallel()
 		// scancel --signal=TERM signals the job's steps only: td2048, run
 		// as one, saves a checkpoint where it stops; the report says the
 		// task stopped; resubmitted, it resumes from that checkpoint.
@@ -580,15 +590,15 @@ depth = 2
 		os.WriteFile(plan, []byte("out = \"sweep4\"\n[train]\nnetwork = \"2x4\"\nepisodes = 20000\nevery = 1000\ncheckpoint_every = 1000\nthreads = 1\n[eval]\ngames = 10\n"), 0o644)
 		array, report := twoIDs(t, c.must(t, []string{"PLAN=" + plan}, filepath.Join(deploy, "submit-sweep.sh")))
 		task := filepath.Join(c.dir, "sweep4", "task-000")
-		waitUntil(t, 60*time.Second, "task 0's first checkpoint", func() bool {
+		waitUntil(t, 120*time.Second, "task 0's first checkpoint", func() bool {
 			h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
 			return err == nil && h.Episodes > 0
 		})
 		c.must(t, nil, "scancel", "--signal=TERM", array+"_0")
-		if st := c.ended(t, array, 60*time.Second)["0"]; st != "FAILED" {
+		if st := c.ended(t, array, 120*time.Second)["0"]; st != "FAILED" {
 			t.Fatalf("the task stopped by scancel --signal=TERM ended %s, not FAILED (the signal did not reach it?)\n%s", st, c.logs())
 		}
-		if st := c.ended(t, report, 60*time.Second)[""]; st != "CANCELLED" {
+		if st := c.ended(t, report, 120*time.Second)[""]; st != "CANCELLED" {
 			t.Fatalf("the report after a stopped task: %s", st)
 		}
 		h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048"))
@@ -601,8 +611,8 @@ depth = 2
 			t.Errorf("the report of the stopped task:\n%s", out)
 		}
 		array2, report2 := twoIDs(t, c.must(t, nil, filepath.Join(deploy, "resubmit.sh"), plan))
-		c.wait(t, array2, 90*time.Second)
-		c.wait(t, report2, 30*time.Second)
+		c.wait(t, array2, 150*time.Second)
+		c.wait(t, report2, 60*time.Second)
 		mustContain(t, filepath.Join(task, "train.txt"), fmt.Sprintf("resuming from %s (%d episodes done)", filepath.Join(task, "weights.td2048"), n))
 		if h, err := netfile.ReadHeader(filepath.Join(task, "weights.td2048")); err != nil || h.Episodes != 20000 {
 			t.Errorf("the resumed task ended at %d episodes (%v), want 20000", h.Episodes, err)
@@ -611,19 +621,21 @@ depth = 2
 	})
 
 	t.Run("tasks named by the array's own index", func(t *testing.T) {
+		t.Parallel()
 		// --array=2 with --shard auto plays shard 2 of TD2048_SHARDS;
 		// --array=3 with --task auto runs task 3 of the plan.
-		w := filepath.Join(c.dir, "tiny.td2048")
+		w := tiny
 		out := filepath.Join(c.dir, "auto-out")
 		os.MkdirAll(out, 0o755)
+		os.MkdirAll(logs, 0o755) // sbatch's --output below: the submit scripts make it, maybe not yet
 		job := strings.TrimSpace(c.must(t, []string{"TD2048_SHARDS=4"}, "sbatch", "--parsable", "--array=2", "--output="+filepath.Join(logs, "auto-%A_%a.out"),
 			"--wrap", fmt.Sprintf(`exec "$TD2048" eval --load %s --games 40 --seed 3 --threads 1 --shard auto --out %s/part-$SLURM_ARRAY_TASK_ID.json`, w, out)))
 		plan := filepath.Join(c.dir, "plan3.toml")
 		os.WriteFile(plan, []byte("out = \"sweep3\"\n[train]\nnetwork = \"2x4\"\nepisodes = 100\nevery = 50\nthreads = 1\n[grid]\nseed = [1, 2, 3, 4]\n[eval]\ngames = 5\n"), 0o644)
 		job2 := strings.TrimSpace(c.must(t, nil, "sbatch", "--parsable", "--array=3", "--output="+filepath.Join(logs, "auto-%A_%a.out"),
 			"--wrap", fmt.Sprintf(`exec "$TD2048" sweep run %s --task auto`, plan)))
-		c.wait(t, job, 60*time.Second)
-		c.wait(t, job2, 60*time.Second)
+		c.wait(t, job, 120*time.Second)
+		c.wait(t, job2, 120*time.Second)
 		r, err := evalresult.Read(filepath.Join(out, "part-2.json"))
 		if err != nil || r.Shard() != (evalresult.Shard{K: 2, N: 4}) || r.First != 20 || r.Count != 10 {
 			t.Errorf("--array=2 --shard auto: shard %v, games %d.. (%d), %v; want shard 2/4, games 20..29", r.Shard(), r.First, r.Count, err)
@@ -650,12 +662,12 @@ depth = 2
 // then fails, its games recorded.
 func stopTask(t *testing.T, c *slurmCluster, array string, k int, progress string, scancelArgs ...string) int {
 	t.Helper()
-	waitUntil(t, 60*time.Second, "task "+fmt.Sprint(k)+"'s first record", func() bool {
+	waitUntil(t, 120*time.Second, "task "+fmt.Sprint(k)+"'s first record", func() bool {
 		_, err := os.Stat(progress)
 		return err == nil
 	})
 	c.must(t, nil, "scancel", append(scancelArgs, fmt.Sprintf("%s_%d", array, k))...)
-	states := c.ended(t, array, 60*time.Second)
+	states := c.ended(t, array, 120*time.Second)
 	want := "CANCELLED"
 	if len(scancelArgs) > 0 {
 		want = "FAILED"

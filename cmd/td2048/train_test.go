@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	imagepng "image/png"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +30,21 @@ func TestMain(m *testing.M) {
 		keepOnClosedPipe()
 		os.Exit(run(os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin}))
 	}
+	widenParallel()
 	os.Exit(m.Run())
+}
+
+// widenParallel lets more parallel tests run at once than go test's
+// default of one a CPU (unless -parallel is given): many of them spend
+// their time waiting (on a Slurm cluster, a terminal's redraws, a child
+// process's first checkpoint), not computing.
+func widenParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", fmt.Sprint(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 }
 
 func sameWeights(t *testing.T, a, b string) {

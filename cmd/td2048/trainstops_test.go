@@ -34,6 +34,7 @@ func sweepPlan(t *testing.T, dir string, episodes int) (plan, task string) {
 // preemption, scancel --signal=TERM) and run again (a requeue), ends
 // with the weights and the log of a task never stopped, bit for bit.
 func TestSweepRequeueExact(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -89,6 +90,7 @@ func TestHangupSaves(t *testing.T) {
 // its first line (td2048 sweep run ... | head -1) trains, saves and
 // evaluates to the end, and its train.txt holds all of it.
 func TestClosedStdout(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
