@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -45,30 +46,25 @@ func bad(format string, a ...any) error { return badError{fmt.Errorf(format, a..
 // closedError is a handle that is closed or was never made.
 var closedError = errors.New("closed (or never opened)")
 
-// handles are the objects the caller holds, by id.
-var handles struct {
-	sync.Mutex
-	m    map[int64]any
-	next int64
-}
+// handles are the objects the caller holds, by id: a sync.Map, whose
+// reads (every call) take no lock.
+var (
+	handles    sync.Map // int64 -> object
+	lastHandle atomic.Int64
+	liveCount  atomic.Int64
+)
 
 // put registers o and returns its handle, 1 or more.
 func put(o any) int64 {
-	handles.Lock()
-	defer handles.Unlock()
-	if handles.m == nil {
-		handles.m = map[int64]any{}
-	}
-	handles.next++
-	handles.m[handles.next] = o
-	return handles.next
+	h := lastHandle.Add(1)
+	handles.Store(h, o)
+	liveCount.Add(1)
+	return h
 }
 
 // get returns the object of handle h, of type T.
 func get[T any](h C.int64_t) (T, error) {
-	handles.Lock()
-	o, ok := handles.m[int64(h)]
-	handles.Unlock()
+	o, ok := handles.Load(int64(h))
 	t, isT := o.(T)
 	if !ok || !isT {
 		return t, closedError
@@ -78,10 +74,10 @@ func get[T any](h C.int64_t) (T, error) {
 
 // drop forgets handle h and returns its object.
 func drop(h C.int64_t) (any, bool) {
-	handles.Lock()
-	defer handles.Unlock()
-	o, ok := handles.m[int64(h)]
-	delete(handles.m, int64(h))
+	o, ok := handles.LoadAndDelete(int64(h))
+	if ok {
+		liveCount.Add(-1)
+	}
 	return o, ok
 }
 
@@ -104,11 +100,7 @@ func td_free(h C.int64_t) {
 // td_live is the number of live handles (for tests of leaks).
 //
 //export td_live
-func td_live() C.int64_t {
-	handles.Lock()
-	defer handles.Unlock()
-	return C.int64_t(len(handles.m))
-}
+func td_live() C.int64_t { return C.int64_t(liveCount.Load()) }
 
 // call runs f, turning its error or panic into the C result: 0 (or f's
 // non-negative result) on success, else a negative code with the message

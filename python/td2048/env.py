@@ -13,7 +13,7 @@ from ._board import np, Cells, action_order, cells_in, out_board
 _Info = ctypes.c_int64 * 7
 _STEP = _lib.lib.quick_step  # a step keeps the GIL (_lib)
 _WIDE = 1 << 62  # td_env_step's flag of a value too wide to pack
-_BLOCK = 32  # boards a block of Env.step's new arrays holds
+_BLOCK = 64  # boards a block of Env.step's new arrays holds
 _NONE = iter(()).__next__  # no boards: the next call raises StopIteration
 
 
@@ -105,8 +105,8 @@ class Env(_Game):
     ValueError. An action outside 0..3 raises ValueError.
 
     ``step`` and ``reset`` return a new array each time (``step``'s are
-    views of blocks of 32 boards, written there directly: a board kept
-    alone keeps its block's 4 KB); with
+    views of blocks of 64 boards, written there directly: a board kept
+    alone keeps its block's 8 KB); with
     ``copy=False`` (and numpy) they return the environment's own array,
     which the next step overwrites, as the course's environment returns
     its ``self.board``: faster, for code that copies what it keeps.
@@ -146,10 +146,8 @@ class Env(_Game):
                 v = self._boards()
             except StopIteration:
                 v = self._new_block()
-        elif self._view is not None:
-            v = self._view
         else:
-            v = None
+            v = self._view  # None without numpy
         r = _STEP(self._hc, d)
         # r: reward, legal, over, the legal moves, the next tile and the score, packed
         if r >= _WIDE or r < 0:
@@ -175,7 +173,7 @@ class Env(_Game):
         and returns its first board."""
         b = np.empty((_BLOCK, 4, 4), dtype=np.int64)
         self._boards = _NONE
-        self._check(_lib.lib.td_env_block(self._h, b.ctypes.data, _BLOCK))
+        self._check(_lib.lib.td_env_block(self._h, b.__array_interface__["data"][0], _BLOCK))
         self._boards = iter(b).__next__  # its views keep b alive
         return self._boards()
 
