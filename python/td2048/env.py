@@ -12,7 +12,6 @@ from ._board import np, Cells, action_order, cells_in, out_board
 
 _Info = ctypes.c_int64 * 7
 _STEP = _lib.lib.quick_step  # a step keeps the GIL (_lib)
-_WIDE = 1 << 62  # td_env_step's flag of a value too wide to pack
 _BLOCK = 64  # boards a block of Env.step's new arrays holds
 _NONE = iter(()).__next__  # no boards: the next call raises StopIteration
 
@@ -150,7 +149,7 @@ class Env(_Game):
             v = self._view  # None without numpy
         r = _STEP(self._hc, d)
         # r: reward, legal, over, the legal moves, the next tile and the score, packed
-        if r >= _WIDE or r < 0:
+        if r >> 62:  # an error (negative), or a value too wide to pack
             if r < 0:
                 self._boards = _NONE  # the library and this may no longer agree on the next board
             self._check(r)
@@ -158,7 +157,7 @@ class Env(_Game):
             score = self._info[1]
         else:
             score = r >> 32
-        legal = r >> 24 & 1 == 1
+        legal = r & 0x1000000 != 0
         if not legal and self.strict:
             raise ValueError("action %r (%s) changes nothing on this board" % (action, _NAMES[d]))
         info = {"reward": r & 0xFFFFFF, "legal": legal}
@@ -166,7 +165,7 @@ class Env(_Game):
             info["next"] = r >> 30 & 3
         if v is None:
             v = out_board(self._cells)
-        return v, score, r >> 25 & 1 == 1, info
+        return v, score, r & 0x2000000 != 0, info
 
     def _new_block(self):
         """Gives the library a new block of boards to write the steps to
