@@ -12,7 +12,6 @@ package evalrun
 import (
 	"fmt"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -134,130 +133,59 @@ var rules = map[string]Rule{"same": Same, "free": Free, "own": Own}
 //	another file                                 refused
 //	nothing                                      plays every game
 
-// A field is one setting of Spec, as its tags describe it.
-type field struct {
-	Key, Flag, Help, Group, Arg string
-	Rule                        Rule
-	index                       []int
-}
-
 // Groups are the groups of eval's flags, in the order help shows them.
 var Groups = []string{"basic", "search", "run"}
 
-// fieldsOf lists the settings of the struct type t, those of the structs
-// it embeds in their place.
-func fieldsOf(t reflect.Type) []field {
-	var fs []field
-	for _, f := range reflect.VisibleFields(t) {
-		if f.Anonymous {
-			continue
-		}
-		key := f.Tag.Get("toml")
-		rule, ok := rules[f.Tag.Get("rerun")]
-		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
-			panic("evalrun: " + t.Name() + "." + f.Name + " lacks its toml, rerun, group or help tag")
-		}
-		fs = append(fs, field{Key: key, Flag: train.FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule, index: f.Index})
-	}
-	return fs
-}
-
-var fields, playFields = fieldsOf(reflect.TypeFor[Spec]()), fieldsOf(reflect.TypeFor[Play]())
-
-func lookup(key string) (field, bool) {
-	for _, f := range fields {
-		if f.Key == key {
-			return f, true
-		}
-	}
-	return field{}, false
-}
+// fields lists Spec's fields in order (those of Play, Search and MCTS in
+// their place), playFields Play's.
+var fields, playFields = train.NewTable(reflect.TypeFor[Spec](), "rerun", rules, Groups), train.NewTable(reflect.TypeFor[Play](), "rerun", rules, Groups)
 
 // Keys lists the toml keys of Spec's fields, in order.
-func Keys() []string {
-	k := make([]string, len(fields))
-	for i, f := range fields {
-		k[i] = f.Key
-	}
-	return k
-}
+func Keys() []string { return fields.Keys() }
 
 // RuleOf is the rerun rule of the field of that toml key.
 func RuleOf(key string) Rule {
-	f, _ := lookup(key)
+	f, _ := fields.Lookup(key)
 	return f.Rule
 }
 
 // Field is the address of the field of that toml key, for decoders to
 // set (false when Spec has no such field).
-func (s *Spec) Field(key string) (any, bool) {
-	f, ok := lookup(key)
-	if !ok {
-		return nil, false
-	}
-	return reflect.ValueOf(s).Elem().FieldByIndex(f.index).Addr().Interface(), true
-}
+func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 
 // AddFlags defines a flag for each field of s on fs, as train.Spec's
 // AddFlags does: named by its toml key (- for _), its help tag as help
 // (--load's followed by the file each game reads by default), its group
 // tag as its train.GroupAnnotation and its value in s as default.
-func (s *Spec) AddFlags(fs *flag.FlagSet) { addFlags(fs, reflect.ValueOf(s).Elem(), fields, nil, true) }
+func (s *Spec) AddFlags(fs *flag.FlagSet) { fields.AddFlags(fs, s, playHelp(nil), true) }
 
 // AddFlags defines the flags of p on fs, as Spec's AddFlags does but
 // without groups, each flag's help the one help gives for its key, if
 // any, and none for a key help gives as "-".
 func (p *Play) AddFlags(fs *flag.FlagSet, help map[string]string) {
-	addFlags(fs, reflect.ValueOf(p).Elem(), playFields, help, false)
+	playFields.AddFlags(fs, p, playHelp(help), false)
 }
 
-func addFlags(fs *flag.FlagSet, v reflect.Value, fields []field, help map[string]string, groups bool) {
-	for _, f := range fields {
-		if h, ok := help[f.Key]; ok {
-			if f.Help = h; h == "-" {
-				continue
-			}
+// playHelp is the help of each flag: help's for its key, if any (no flag
+// for "-"), and --load's followed by the file each game reads by default.
+func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
+	return func(f train.Field[Rule]) (string, bool) {
+		h, ok := help[f.Key]
+		if !ok {
+			h = f.Help
 		}
-		if f.Arg != "" {
-			f.Help = strings.Replace(f.Help, f.Arg, "`"+f.Arg+"`", 1)
+		if h == "-" {
+			return "", false
 		}
 		if f.Key == "load" {
-			f.Help = LoadHelp(f.Help)
+			h = LoadHelp(h)
 		}
-		switch p := v.FieldByIndex(f.index).Addr().Interface().(type) {
-		case *string:
-			fs.StringVar(p, f.Flag, *p, f.Help)
-		case *int:
-			fs.IntVar(p, f.Flag, *p, f.Help)
-		case *float64:
-			fs.Float64Var(p, f.Flag, *p, f.Help)
-		case *bool:
-			fs.BoolVar(p, f.Flag, *p, f.Help)
-		case *train.Duration:
-			fs.DurationVar((*time.Duration)(p), f.Flag, time.Duration(*p), f.Help)
-		case **uint64:
-			fs.Var(train.SeedOf(p), f.Flag, f.Help)
-		case *ByteSize:
-			fs.Var(p, f.Flag, f.Help)
-		default:
-			panic("evalrun: no flag for Spec field " + f.Key)
-		}
-		if groups {
-			fs.SetAnnotation(f.Flag, train.GroupAnnotation, []string{f.Group})
-		}
+		return h, true
 	}
 }
 
 // GivenFlags are the fields whose flags were set on fs.
-func GivenFlags(fs *flag.FlagSet) train.Given {
-	g := train.Given{}
-	for _, f := range fields {
-		if fs.Changed(f.Flag) {
-			g[f.Key] = true
-		}
-	}
-	return g
-}
+func GivenFlags(fs *flag.FlagSet) train.Given { return fields.Given(fs) }
 
 // LoadHelp is the help of the --load flag of a command that reads
 // weights: what it does with them, and the file it reads when none is

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strconv"
-	"strings"
-	"time"
 
 	flag "github.com/spf13/pflag"
 )
@@ -14,53 +12,14 @@ import (
 // key (with - for _), with its help tag as help, its group tag as its
 // GroupAnnotation and its value in s as default; parsing fs sets the
 // fields.
-func (s *Spec) AddFlags(fs *flag.FlagSet) {
-	for _, f := range fields {
-		if f.Arg != "" {
-			// pflag names the value by the first word of the help in
-			// backquotes: --save FILE rather than --save string.
-			f.Help = strings.Replace(f.Help, f.Arg, "`"+f.Arg+"`", 1)
-		}
-		switch p := s.value(f).Addr().Interface().(type) {
-		case *string:
-			if f.NonEmpty {
-				fs.Var((*nonEmpty)(p), f.Flag, f.Help)
-			} else {
-				fs.StringVar(p, f.Flag, *p, f.Help)
-			}
-		case *Episode:
-			fs.StringVar((*string)(p), f.Flag, string(*p), f.Help)
-		case *int:
-			fs.IntVar(p, f.Flag, *p, f.Help)
-		case *float64:
-			fs.Float64Var(p, f.Flag, *p, f.Help)
-		case *bool:
-			fs.BoolVar(p, f.Flag, *p, f.Help)
-		case *Duration:
-			fs.DurationVar((*time.Duration)(p), f.Flag, time.Duration(*p), f.Help)
-		case **uint64:
-			fs.Var(Seed{p}, f.Flag, f.Help)
-		default:
-			panic("train: no flag for Spec field " + f.Key)
-		}
-		fs.SetAnnotation(f.Flag, GroupAnnotation, []string{f.Group})
-	}
-}
+func (s *Spec) AddFlags(fs *flag.FlagSet) { fields.AddFlags(fs, s, nil, true) }
 
 // GroupAnnotation is the flag annotation AddFlags gives each flag: its
 // field's group (Groups), for help to show the flags by group.
 const GroupAnnotation = "group"
 
 // GivenFlags are the fields whose flags were set on fs.
-func GivenFlags(fs *flag.FlagSet) Given {
-	g := Given{}
-	for _, f := range fields {
-		if fs.Changed(f.Flag) {
-			g[f.Key] = true
-		}
-	}
-	return g
-}
+func GivenFlags(fs *flag.FlagSet) Given { return fields.Given(fs) }
 
 // nonEmpty is a file name flag that refuses an empty name.
 type nonEmpty string

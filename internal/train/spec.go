@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,74 +108,32 @@ func (s *Spec) Complete(given Given) {
 	}
 }
 
-// A field is one setting of Spec, as its tags describe it.
-type field struct {
-	Key, Flag, Help, Group string
-	Arg                    string // the word of Help that names the value
-	Rule                   Rule
-	NonEmpty               bool
-	index                  int
-}
-
 // Groups are the groups of train's flags, in the order help shows them:
 // the few a first run needs, the research methods, and the control of a
 // run (its files, checkpoints and speed).
 var Groups = []string{"basic", "research", "run"}
 
 // fields lists Spec's fields in order.
-var fields = func() []field {
-	t := reflect.TypeFor[Spec]()
-	var fs []field
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		key := f.Tag.Get("toml")
-		rule, ok := rules[f.Tag.Get("resume")]
-		if key == "" || !ok || f.Tag.Get("help") == "" || !slices.Contains(Groups, f.Tag.Get("group")) {
-			panic("train: Spec." + f.Name + " lacks its toml, resume, group or help tag")
-		}
-		fs = append(fs, field{Key: key, Flag: FlagOf(key), Help: f.Tag.Get("help"), Group: f.Tag.Get("group"), Arg: f.Tag.Get("arg"), Rule: rule,
-			NonEmpty: f.Tag.Get("flag") == "nonempty", index: i})
-	}
-	return fs
-}()
+var fields = NewTable(reflect.TypeFor[Spec](), "resume", rules, Groups)
+
+// field is one of them.
+type field = Field[Rule]
 
 // lookup returns the field of that toml key.
-func lookup(key string) (field, bool) {
-	for _, f := range fields {
-		if f.Key == key {
-			return f, true
-		}
-	}
-	return field{}, false
-}
+func lookup(key string) (field, bool) { return fields.Lookup(key) }
 
 // Keys lists the toml keys of Spec's fields, in order.
-func Keys() []string {
-	k := make([]string, len(fields))
-	for i, f := range fields {
-		k[i] = f.Key
-	}
-	return k
-}
+func Keys() []string { return fields.Keys() }
 
 // FlagOf is the train flag of the field of that toml key.
 func FlagOf(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
 // value is the field f of s, addressable when s is.
-func (s *Spec) value(f field) reflect.Value { return reflect.ValueOf(s).Elem().Field(f.index) }
+func (s *Spec) value(f field) reflect.Value { return f.Of(s) }
 
 // Field is the address of the field of that toml key, for decoders to
 // set (false when Spec has no such field).
-func (s *Spec) Field(key string) (any, bool) {
-	f, ok := lookup(key)
-	if !ok {
-		return nil, false
-	}
-	return s.value(f).Addr().Interface(), true
-}
+func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 
 // Text is the value of the field of that key as a flag takes it ("" for
 // an unset seed).

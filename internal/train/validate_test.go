@@ -184,7 +184,7 @@ func TestValidateEverySetting(t *testing.T) {
 			check{fmt.Sprint("share ", v), "coherence_from", "--coherence-from", func(s *Spec, _ Given) { s.CoherenceFrom = Episode(fmt.Sprint(v, "%")) }})
 	}
 	for _, f := range fields {
-		if k := reflect.TypeFor[Spec]().Field(f.index).Type.Kind(); k == reflect.String {
+		if k := reflect.TypeFor[Spec]().FieldByIndex(f.index).Type.Kind(); k == reflect.String {
 			checks = append(checks, check{"empty " + f.Key, f.Key, "--" + f.Flag + ": an empty value; leave the setting out", func(s *Spec, g Given) {
 				s.value(f).SetString("")
 				g[f.Key] = true
