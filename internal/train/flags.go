@@ -41,9 +41,6 @@ type Seed struct{ p **uint64 }
 // NewSeed is a seed flag of its own, not yet given.
 func NewSeed() Seed { return Seed{new(*uint64)} }
 
-// SeedOf is the seed flag that sets *p.
-func SeedOf(p **uint64) Seed { return Seed{p} }
-
 func (s Seed) String() string {
 	if *s.p == nil {
 		return ""
