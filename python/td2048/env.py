@@ -110,6 +110,8 @@ class Env(_Game):
     which the next step overwrites, as the course's environment returns
     its ``self.board``: faster, for code that copies what it keeps.
 
+    An environment is one game: use it from one thread at a time.
+
     ``env.board`` and ``env.score`` can be set (the course's TD-MCTS
     template sets them on a ``copy.deepcopy`` of the environment); the
     tiles that follow come from a fresh seed.
