@@ -27,6 +27,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/td2048/td2048/internal/train"
 )
 
 func main() {}
@@ -126,10 +128,11 @@ func report(errbuf *C.char, errlen C.int, err error) C.int64_t {
 		buf[n] = 0
 	}
 	var b badError
+	var fe *train.FieldError // a setting the spec's Validate refused
 	switch {
 	case errors.Is(err, closedError):
 		return errClosed
-	case errors.As(err, &b):
+	case errors.As(err, &b), errors.As(err, &fe):
 		return errBad
 	}
 	return errFail

@@ -165,10 +165,6 @@ func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 			return 0, err
 		}
 		r, err := train.Open(s, given, train.Options{})
-		var fe *train.FieldError
-		if errors.As(err, &fe) {
-			return 0, badError{err}
-		}
 		if err != nil {
 			return 0, err
 		}
@@ -257,10 +253,6 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 		}
 		loaded := evalrun.Loaded{Game: o.g, Net: o.n, Header: o.h, Kind: o.kind}
 		r, err := evalrun.Open(s, given, evalrun.Options{Loaded: &loaded})
-		var fe *train.FieldError
-		if errors.As(err, &fe) {
-			return 0, badError{err}
-		}
 		if err != nil {
 			return 0, err
 		}

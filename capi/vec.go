@@ -107,15 +107,22 @@ func td_vec_reset(h C.int64_t, seed C.uint64_t, seeded C.int, obs, mask *C.uint8
 		}
 		o, m := v.views(obs, mask)
 		for i := range v.ss {
-			s, err := session.New(v.g.Name, v.seeds.Uint64())
-			if err != nil {
+			if err := v.newGame(i); err != nil {
 				return err
 			}
-			v.ss[i] = s
 			v.observe(i, o, m)
 		}
 		return nil
 	})
+}
+
+// newGame starts game i anew, with the next seed of v's.
+func (v *vec) newGame(i int) error {
+	s, err := session.New(v.g.Name, v.seeds.Uint64())
+	if err == nil {
+		v.ss[i] = s
+	}
+	return err
 }
 
 func (v *vec) views(obs, mask *C.uint8_t) ([]uint8, []uint8) {
@@ -153,11 +160,9 @@ func td_vec_step(h C.int64_t, actions *C.int64_t, obs *C.uint8_t, rewards *C.flo
 			r := v.ss[i].Apply(v.order[a])
 			rw[i], dn[i], sc[i] = float32(r.Reward), uint8(b2i(r.Over)), int64(r.Score)
 			if r.Over {
-				s, err := session.New(v.g.Name, v.seeds.Uint64())
-				if err != nil {
+				if err := v.newGame(i); err != nil {
 					return err
 				}
-				v.ss[i] = s
 			}
 			v.observe(i, o, m)
 		}

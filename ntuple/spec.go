@@ -199,7 +199,7 @@ func ParsePattern(p string) ([]int, error) {
 
 // Describe is the spec in a line for people: its name, patterns,
 // isomorphisms, stages and the size of its weights, like "4x6 (012345
-// 456789 012456 45689a, 8 isomorphisms, 1024 MiB)".
+// 456789 012456 45689a, 8 isomorphisms, 256 MiB)".
 func (s Spec) Describe() string {
 	var ps []string
 	for _, p := range s.Patterns {

@@ -146,8 +146,7 @@ type Session struct {
 	n     int // moves made in the game
 	pos   Position
 	sl    slides   // pos's slides, found once a position
-	legal [4]bool  // the slides that change pos's board
-	over  bool     // no slide is legal
+	legal [4]bool  // the slides that change pos's board: none once the game is over
 	hist  []int    // the directions of this session's moves
 	rng   rand.PCG // the stream of the move under way, kept here so a move allocates none
 }
@@ -227,13 +226,12 @@ func Resume(game string, seed uint64, n int, p Position) (*Session, error) {
 	return s, nil
 }
 
-// found notes the legal slides of a new position: the game is over when
-// there is none (in both games).
+// found notes the slides of a new position and which are legal: the
+// game is over when none is (in both games).
 func (s *Session) found() {
 	s.sl = s.rules.slides(s.pos)
 	w := s.wide()
 	s.legal = [4]bool{s.sl.after[0] != w, s.sl.after[1] != w, s.sl.after[2] != w, s.sl.after[3] != w}
-	s.over = s.legal == [4]bool{}
 }
 
 // Replay plays the moves dirs of the game with seed seed from its start.
@@ -248,7 +246,7 @@ func Replay(game string, seed uint64, dirs []int) (*Session, error) {
 		if d < 0 || d > 3 {
 			return s, fmt.Errorf("session: move %d: no direction %d", i+1, d)
 		}
-		if s.over {
+		if s.Over() {
 			return s, fmt.Errorf("session: move %d: the game ended after move %d", i+1, i)
 		}
 		if !s.Apply(d).Legal {
@@ -285,7 +283,7 @@ func (s *Session) Apply(d int) Result {
 		res.Value = s.rules.code().Value(res.tile)
 	}
 	res.Board, res.Next, res.Score = s.pos.Board, s.pos.Next, s.pos.Score
-	res.Over = s.over
+	res.Over = s.Over()
 	return res
 }
 
@@ -321,7 +319,7 @@ func (s *Session) Bag() threes.Bag { return s.pos.Bag }
 func (s *Session) Score() int { return s.pos.Score }
 
 // Over reports whether the game has ended: no slide is legal.
-func (s *Session) Over() bool { return s.over }
+func (s *Session) Over() bool { return s.legal == [4]bool{} }
 
 // Moves reports which directions are legal moves now: none once the game
 // is over.

@@ -51,7 +51,6 @@ def _load():
         "td_free_string": ([p], None),
         "td_env_new": ([cp, u64, i32, i32, p, p] + err, i64),
         "td_env_reset": ([i64, u64, i32], i64),
-        "td_env_step": ([i64, i32], i64),
         "td_env_block": ([i64, p, i32], i64),
         "td_env_state": ([i64], i64),
         "td_env_set": ([i64, p, i64, i32], i64),
