@@ -13,17 +13,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"math"
-	"os"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/scripts/internal/bench"
 	"github.com/td2048/td2048/search"
 )
 
@@ -35,15 +32,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
 	if *count < 2 || *depth < 1 || *depth > 6 {
-		fmt.Fprintln(os.Stderr, "compactscore: want --games 2 or more and --depth 1 to 6")
-		os.Exit(2)
+		bench.Fail(2, "compactscore", "want --games 2 or more and --depth 1 to 6")
 	}
 	var scores [2][]float64
 	for i, w := range []netfile.Weights{netfile.Float32, netfile.Compact16} {
 		net, h, note, err := netfile.LoadPlay(*load, w)
 		if err != nil || w == netfile.Compact16 && !net.Compact() {
-			fmt.Fprintln(os.Stderr, "compactscore:", err, note)
-			os.Exit(1)
+			bench.Fail(1, "compactscore", err, note)
 		}
 		g, err := games.Lookup(h.Game)
 		kind, kerr := search.ParseKind(h.Learner)
@@ -57,8 +52,7 @@ func main() {
 			scores[i], err = play(g, net, search.Options{Depth: *depth, Kind: kind}, *count, *threads, *seed)
 		}
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "compactscore:", err)
-			os.Exit(1)
+			bench.Fail(1, "compactscore", err)
 		}
 		net.Free()
 	}
@@ -68,47 +62,17 @@ func main() {
 // play plays games 0..n-1 of game g with net, searched as opt says, and
 // returns their scores.
 func play(g *games.Game, net *ntuple.Network, opt search.Options, n, threads int, seed uint64) ([]float64, error) {
-	out := make([]float64, 0, n)
-	var sum int64
 	cfg := games.EvalConfig{Net: net, Search: opt}
-	cfg.Config = evaluate.Config{Games: n, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
-		out = append(out, float64(r.Block.Sum-sum)) // Done sees the games in order
-		sum = r.Block.Sum
-	}}
-	_, err := g.Evaluate(context.Background(), cfg)
-	return out, err
-}
-
-// meanSE is the mean of x and its standard error.
-func meanSE(x []float64) (float64, float64) {
-	var s, ss float64
-	for _, v := range x {
-		s += v
-	}
-	m := s / float64(len(x))
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
+	cfg.Games, cfg.Seed, cfg.Threads = n, seed, threads
+	_, scores, err := bench.Evaluate(g, cfg)
+	return scores, err
 }
 
 // report compares the float32 games' scores a with the compact ones' b.
 func report(load string, depth int, seed uint64, a, b []float64) string {
-	ma, sa := meanSE(a)
-	mb, sb := meanSE(b)
-	d := make([]float64, len(a))
-	same := 0
-	for i := range a {
-		d[i] = b[i] - a[i]
-		if d[i] == 0 {
-			same++
-		}
-	}
-	md, sd := meanSE(d)
-	z := 0.0
-	if sd > 0 {
-		z = md / sd
-	}
+	ma, sa := bench.MeanSE(a)
+	mb, sb := bench.MeanSE(b)
+	md, sd, z, same := bench.Paired(a, b)
 	return fmt.Sprintf("%s, depth %d, %d games from seed %d: float32 %.1f ± %.1f, 16-bit %.1f ± %.1f; paired difference (16-bit - float32) %.1f ± %.1f (%.2f standard errors); %d games scored the same",
 		load, depth, len(a), seed, ma, sa, mb, sb, md, sd, z, same)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/scripts/internal/bench"
 	"github.com/td2048/td2048/search"
 )
 
@@ -50,7 +51,7 @@ func TestPlayAndReport(t *testing.T) {
 			}
 		})
 	}
-	if m, se := meanSE([]float64{1, 3}); m != 2 || se != 1 {
-		t.Fatalf("meanSE(1, 3) = %v ± %v", m, se)
+	if m, se := bench.MeanSE([]float64{1, 3}); m != 2 || se != 1 {
+		t.Fatalf("MeanSE(1, 3) = %v ± %v", m, se)
 	}
 }

@@ -19,19 +19,17 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"time"
 
 	flag "github.com/spf13/pflag"
 
-	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
+	"github.com/td2048/td2048/scripts/internal/bench"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
@@ -54,20 +52,20 @@ func main() {
 	for _, s := range strings.Split(*budgets, ",") {
 		d, err := time.ParseDuration(strings.TrimSpace(s))
 		if err != nil || d <= 0 {
-			fail(2, fmt.Errorf("budget %q: want a duration like 10ms", s))
+			bench.Fail(2, "mctsduel", fmt.Sprintf("budget %q: want a duration like 10ms", s))
 		}
 		times = append(times, d)
 	}
 	if *count < 2 || *chunk < 1 || *threads < 1 || *moveThreads < 1 || !(*scale > 0) {
-		fail(2, fmt.Errorf("want --games 2 or more, --chunk, --threads and --move-threads 1 or more, --mcts-scale more than 0"))
+		bench.Fail(2, "mctsduel", "want --games 2 or more, --chunk, --threads and --move-threads 1 or more, --mcts-scale more than 0")
 	}
 	net, h, note, err := netfile.LoadPlay(*load, netfile.CompactUnstaged)
 	if err != nil {
-		fail(1, err)
+		bench.Fail(1, "mctsduel", err)
 	}
 	g, err := games.Lookup(h.Game)
 	if err != nil {
-		fail(1, err)
+		bench.Fail(1, "mctsduel", err)
 	}
 	fmt.Printf("mctsduel: %s, %s network %s (%d episodes), %d games a side from seed %d, %d games at once, %d thread(s) a move\n",
 		*load, g.Title, h.Network, h.Episodes, *count, *seed, *threads, *moveThreads)
@@ -82,7 +80,7 @@ func main() {
 			n := min(*chunk, *count-first)
 			for i, opt := range []search.Options{mcts, exp} {
 				if err := sides[i].play(g, net, opt, first, n, *threads, *seed); err != nil {
-					fail(1, err)
+					bench.Fail(1, "mctsduel", err)
 				}
 			}
 			fmt.Fprintf(os.Stderr, "budget %v: %d of %d games a side (%s)\n", b, first+n, *count, time.Now().UTC().Format("15:04:05"))
@@ -102,53 +100,33 @@ type side struct {
 
 // play plays games first..first+n-1 with opt and adds them to s.
 func (s *side) play(g *games.Game, net *ntuple.Network, opt search.Options, first, n, threads int, seed uint64) error {
-	var sum int64
 	cfg := games.EvalConfig{Net: net, Search: opt}
 	if opt.Method != search.MethodMCTS {
 		cfg.Table = search.NewTable(64 << 20)
 	}
-	cfg.Config = evaluate.Config{Games: n, First: first, Seed: seed, Threads: threads, Done: func(r *evaluate.Result) {
-		s.scores = append(s.scores, float64(r.Block.Sum-sum)) // Done sees the games in order
-		sum = r.Block.Sum
-	}}
-	start := cpuTime()
-	ev, err := g.Evaluate(context.Background(), cfg)
+	cfg.Games, cfg.First, cfg.Seed, cfg.Threads = n, first, seed, threads
+	start := bench.CPUTime()
+	ev, scores, err := bench.Evaluate(g, cfg)
 	if err != nil {
 		return err
 	}
-	s.cpu += cpuTime() - start
+	s.cpu += bench.CPUTime() - start
+	s.scores = append(s.scores, scores...)
 	s.block.Merge(&ev.Block)
 	s.moves += ev.Moves
 	s.elapsed += ev.Elapsed
 	return nil
 }
 
-// meanSE is the mean of x and its standard error.
-func meanSE(x []float64) (float64, float64) {
-	var s, ss float64
-	for _, v := range x {
-		s += v
-	}
-	m := s / float64(len(x))
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(ss/float64(len(x)-1)) / math.Sqrt(float64(len(x)))
-}
-
 // report prints one budget's duel: MCTS's side a, expectimax's b.
 func report(g *games.Game, budget time.Duration, scale float64, a, b *side) {
-	d := make([]float64, len(a.scores))
-	for i := range d {
-		d[i] = a.scores[i] - b.scores[i]
-	}
-	md, sd := meanSE(d)
-	fmt.Printf("budget %v a move (MCTS: x%v), %d games a side:\n", budget, scale, len(d))
+	md, sd, z, _ := bench.Paired(b.scores, a.scores)
+	fmt.Printf("budget %v a move (MCTS: x%v), %d games a side:\n", budget, scale, len(a.scores))
 	for _, s := range []struct {
 		name string
 		s    *side
 	}{{"MCTS", a}, {"expectimax", b}} {
-		m, se := meanSE(s.s.scores)
+		m, se := bench.MeanSE(s.s.scores)
 		var rates []string
 		for _, t := range g.Rates {
 			rates = append(rates, fmt.Sprintf("%d %.0f%%", g.Value(t), 100*s.s.block.Reach(t)))
@@ -156,15 +134,6 @@ func report(g *games.Game, budget time.Duration, scale float64, a, b *side) {
 		fmt.Printf("  %-10s mean %9.0f ± %6.0f   %s   %.0f moves/s, %.2f ms of CPU a move\n", s.name, m, se, strings.Join(rates, ", "),
 			float64(s.s.moves)/max(s.s.elapsed.Seconds(), 1e-9), 1000*s.s.cpu.Seconds()/float64(max(s.s.moves, 1)))
 	}
-	z := 0.0
-	if sd > 0 {
-		z = md / sd
-	}
-	ma, _ := meanSE(b.scores)
+	ma, _ := bench.MeanSE(b.scores)
 	fmt.Printf("  MCTS - expectimax: %.0f ± %.0f (%.2f standard errors; %+.1f%%)\n", md, sd, z, 100*md/ma)
-}
-
-func fail(code int, err error) {
-	fmt.Fprintln(os.Stderr, "mctsduel:", err)
-	os.Exit(code)
 }

@@ -31,7 +31,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +43,7 @@ import (
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/scripts/internal/bench"
 	"github.com/td2048/td2048/search"
 )
 
@@ -275,16 +275,14 @@ func main() {
 	canonical := flag.Bool("canonical", false, "replay the weights at their canonical indices, in the order files and TDL2048+ keep them, instead of td2048's cache-line order")
 	flag.Parse()
 	if *load == "" || *games < 1 || *threads < 1 || *rounds < 1 || *depth < 1 || *depth > 2 || *compact && *coherent {
-		fmt.Fprintln(os.Stderr, "memwall: want --load FILE, --depth 1 or 2, --games, --threads and --rounds of at least 1, and not both --compact and --coherent")
-		os.Exit(2)
+		bench.Fail(2, "memwall", "want --load FILE, --depth 1 or 2, --games, --threads and --rounds of at least 1, and not both --compact and --coherent")
 	}
 	net, h, err := netfile.LoadAny(*load)
 	if err == nil {
 		err = fits(*load, h)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "memwall:", err)
-		os.Exit(1)
+		bench.Fail(1, "memwall", err)
 	}
 	rec, what := record, "candidates"
 	if *depth == 2 {
@@ -306,8 +304,7 @@ func main() {
 	net.Free()
 	a := table(size * int(stride))
 	if !r.check(len(a), stride) {
-		fmt.Fprintln(os.Stderr, "memwall: an index lies outside the network's weights")
-		os.Exit(1)
+		bench.Fail(1, "memwall", "an index lies outside the network's weights")
 	}
 	cand := len(r.idx) / r.lookups
 	order := "cache-line"

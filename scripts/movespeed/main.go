@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 	"time"
 
 	flag "github.com/spf13/pflag"
@@ -33,6 +32,7 @@ import (
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/scripts/internal/bench"
 	"github.com/td2048/td2048/search"
 )
 
@@ -50,12 +50,10 @@ func main() {
 	}
 	net, _, _, err := netfile.LoadPlay(*load, w)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "movespeed:", err)
-		os.Exit(1)
+		bench.Fail(1, "movespeed", err)
 	}
 	if *depth < 1 || *depth > 8 || *threads < 1 || *n < 1 {
-		fmt.Fprintln(os.Stderr, "movespeed: want --depth 1 to 8, --threads and --boards at least 1")
-		os.Exit(2)
+		bench.Fail(2, "movespeed", "want --depth 1 to 8, --threads and --boards at least 1")
 	}
 	bs := boards(net, *n)
 	tt := search.NewTable(*cache)
@@ -113,13 +111,13 @@ func searchAll(net *ntuple.Network, bs []board.Board, depth, threads int, tt *se
 	sum := crc32.NewIEEE()
 	var r result
 	s := search.NewSearcher(net, search.Options{Depth: depth, Threads: threads}, tt)
-	cpu0, start := cpuSeconds(), time.Now()
+	cpu0, start := bench.CPUTime(), time.Now()
 	for _, b := range bs {
 		mv := s.Values(b, depth)
 		for _, m := range mv {
 			fmt.Fprintf(sum, "%v %d %08x|", m.Legal, m.Reward, math.Float32bits(m.Total))
 		}
 	}
-	r.wall, r.cpu, r.sum, r.nodes = time.Since(start), cpuSeconds()-cpu0, sum.Sum32(), s.Nodes
+	r.wall, r.cpu, r.sum, r.nodes = time.Since(start), (bench.CPUTime() - cpu0).Seconds(), sum.Sum32(), s.Nodes
 	return r
 }

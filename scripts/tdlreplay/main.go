@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
 
 	flag "github.com/spf13/pflag"
 
@@ -33,6 +32,7 @@ import (
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/rules/game2048"
+	"github.com/td2048/td2048/scripts/internal/bench"
 )
 
 // mt19937 is the 32-bit Mersenne Twister (MT19937, Matsumoto and
@@ -111,8 +111,7 @@ func main() {
 	compare := flag.String("compare", "", "a TDL2048+ .w file to compare the weights with at the end")
 	flag.Parse()
 	if err := run(*update, *episodes, *seed, float32(*alpha), *coherence, *v0, *compare); err != nil {
-		fmt.Fprintln(os.Stderr, "tdlreplay:", err)
-		os.Exit(1)
+		bench.Fail(1, "tdlreplay", err)
 	}
 }
 
