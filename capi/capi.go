@@ -74,6 +74,17 @@ func get[T any](h C.int64_t) (T, error) {
 	return t, nil
 }
 
+// callOn is call of f on the object of handle h, of type T.
+func callOn[T any](h C.int64_t, errbuf *C.char, errlen C.int, f func(o T) (int64, error)) C.int64_t {
+	return call(errbuf, errlen, func() (int64, error) {
+		o, err := get[T](h)
+		if err != nil {
+			return 0, err
+		}
+		return f(o)
+	})
+}
+
 // drop forgets handle h and returns its object.
 func drop(h C.int64_t) (any, bool) {
 	o, ok := handles.LoadAndDelete(int64(h))

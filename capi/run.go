@@ -83,11 +83,7 @@ func (j *job) close() {
 //
 //export td_job_wait
 func td_job_wait(h C.int64_t, ms C.int, errbuf *C.char, errlen C.int) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		j, err := get[*job](h)
-		if err != nil {
-			return 0, err
-		}
+	return callOn(h, errbuf, errlen, func(j *job) (int64, error) {
 		select {
 		case <-j.done:
 			return 1, nil
@@ -111,11 +107,7 @@ func td_job_stop(h C.int64_t) {
 //
 //export td_job_events
 func td_job_events(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		j, err := get[*job](h)
-		if err != nil {
-			return 0, err
-		}
+	return callOn(h, errbuf, errlen, func(j *job) (int64, error) {
 		j.mu.Lock()
 		ev := j.events
 		j.events = nil
@@ -134,11 +126,7 @@ func td_job_events(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.in
 //
 //export td_job_result
 func td_job_result(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		j, err := get[*job](h)
-		if err != nil {
-			return 0, err
-		}
+	return callOn(h, errbuf, errlen, func(j *job) (int64, error) {
 		<-j.done
 		if j.err != nil {
 			return 0, j.err
@@ -242,11 +230,7 @@ func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}
 //
 //export td_eval_start
 func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		o, err := get[*net](h)
-		if err != nil {
-			return 0, err
-		}
+	return callOn(h, errbuf, errlen, func(o *net) (int64, error) {
 		s, given, err := evalSpecOf(goString(settings), o)
 		if err != nil {
 			return 0, err

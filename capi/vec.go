@@ -62,11 +62,7 @@ func td_vec_new(game *C.char, n C.int64_t, seed C.uint64_t, seeded C.int, order 
 
 // vecCall runs f on the vec of handle h, locked.
 func vecCall(h C.int64_t, errbuf *C.char, errlen C.int, f func(v *vec) error) C.int64_t {
-	return call(errbuf, errlen, func() (int64, error) {
-		v, err := get[*vec](h)
-		if err != nil {
-			return 0, err
-		}
+	return callOn(h, errbuf, errlen, func(v *vec) (int64, error) {
 		v.mu.Lock()
 		defer v.mu.Unlock()
 		return 0, f(v)
