@@ -23,12 +23,9 @@ func Plain(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.As(err, &syn) && strings.Contains(syn.Error(), "unexpected end"):
 		return errors.New("the JSON ends early (cut short?)")
-	case errors.As(err, &syn):
-		if strings.Contains(syn.Error(), "unexpected end") {
-			return errors.New("the JSON ends early (cut short?)")
-		}
+	case syn != nil:
 		return fmt.Errorf("not valid JSON at byte %d", syn.Offset)
 	case errors.As(err, &typ):
 		return typeError(typ)
@@ -117,21 +114,13 @@ func kind(t reflect.Type) string {
 // article turns json's "array", "string", "number 1.5" into "a list", "a
 // string", "1.5".
 func article(v string) string {
-	switch v {
-	case "array":
-		return "a list"
-	case "object":
-		return "an object"
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
+	if a, ok := articles[v]; ok {
+		return a
 	}
 	if num, ok := strings.CutPrefix(v, "number "); ok {
 		return num
 	}
-	if v == "number" {
-		return "a number"
-	}
 	return v
 }
+
+var articles = map[string]string{"array": "a list", "object": "an object", "string": "a string", "bool": "true or false", "number": "a number"}

@@ -175,10 +175,8 @@ func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp*
 // temporaries of a file whose own name starts with BASE are not its.
 func isTemp(name, base string) bool {
 	rest, ok := strings.CutPrefix(name, "."+base+".tmp")
-	return ok && tempDigits.MatchString(rest)
+	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
 }
-
-var tempDigits = regexp.MustCompile(`^[0-9]+$`)
 
 // ownerOf says whose lock or temporary file a file named base would be:
 // "lock file of NAME" or "temporary file of NAME", or "" when it is
@@ -520,17 +518,12 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 		}
 		return fmt.Errorf("save %s: %w", path, err)
 	}
-	if err = f.Truncate(h.off); err != nil { // a hole at the end
-		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
-	}
-	if err = f.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
-		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
+	// The length counts a hole at the end; CreateTemp makes 0600 files.
+	truncate, chmod := func() error { return f.Truncate(h.off) }, func() error { return f.Chmod(0o644) }
+	for _, step := range []func() error{truncate, chmod, f.Sync, f.Close} {
+		if err = step(); err != nil {
+			return fmt.Errorf("save %s: %w", path, UnwrapPath(err))
+		}
 	}
 	// The holder of the lock locks the new file before it takes the old
 	// one's place, so that it is never there unlocked.
