@@ -90,24 +90,21 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 		if downgrades != nil {
 			p.Downgrades = *downgrades
 		}
-		if err := session.Check(s.game.Name, &p); err != nil {
-			return p, badRequest("%v", err)
+	} else {
+		if next == nil {
+			return p, badRequest("next is missing: want the next tile, 1, 2 or 3")
 		}
-		return p, nil
-	}
-	if next == nil {
-		return p, badRequest("next is missing: want the next tile, 1, 2 or 3")
-	}
-	if p, err = s.game.Position(p.Board, *next); err != nil {
-		return p, badRequest("next %d: %v", *next, err)
-	}
-	switch {
-	case bag != nil:
-		if p.Bag, err = threes.BagOf(bag); err != nil {
-			return p, badRequest("%v", err)
+		if p, err = s.game.Position(p.Board, *next); err != nil {
+			return p, badRequest("next %d: %v", *next, err)
 		}
-	case needBag:
-		return p, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
+		switch {
+		case bag != nil:
+			if p.Bag, err = threes.BagOf(bag); err != nil {
+				return p, badRequest("%v", err)
+			}
+		case needBag:
+			return p, badRequest("bag is missing: want the tiles not yet drawn, a list of 1, 2 and 3 such as [1,3]")
+		}
 	}
 	if err := session.Check(s.game.Name, &p); err != nil {
 		return p, badRequest("%v", err)
