@@ -42,21 +42,21 @@ func isCourseBlock(line string) bool {
 	return courseBlockLine.MatchString(strings.TrimRight(line, " \r"))
 }
 
-// A courseBlock is a block being read: its record and its tile lines.
+// A courseBlock is a block being read: its record, with the shares of
+// its tile lines so far, and its last tile line's.
 type courseBlock struct {
-	rec   stats.Record
-	line  int   // where its first line is
-	tiles []int // the tiles of its lines, in order
-	reach []float64
-	end   []float64
+	rec                stats.Record
+	line               int // where its first line is
+	tile               int // the last tile line's tile, 0 before any
+	lastReach, lastEnd float64
 }
 
 // complete reports whether the block's lines add up to all its games: its
 // last tile's games all ended on it (the demo stops there), or it has no
 // tile lines and no games scored (td2048's line for a block of no games).
 func (b *courseBlock) complete() bool {
-	if n := len(b.tiles); n > 0 {
-		return b.reach[n-1] == b.end[n-1]
+	if b.tile > 0 {
+		return b.lastReach == b.lastEnd
 	}
 	return b.rec.Avg == 0 && b.rec.Max == 0
 }
@@ -102,8 +102,7 @@ type courseReader struct {
 	threes  bool // a Threes! course framework summary line was seen
 }
 
-// finish ends the block being read at line at, putting its tile lines
-// into its record.
+// finish ends the block being read at line at.
 func (c *courseReader) finish(at int) error {
 	if c.cur == nil {
 		return nil
@@ -111,13 +110,7 @@ func (c *courseReader) finish(at int) error {
 	if !c.cur.complete() {
 		return fmt.Errorf("line %d: the block of line %d stops before its tiles account for all its games", at, c.cur.line)
 	}
-	b := c.cur
-	for i, t := range b.tiles { // the tile lines, into the record
-		k := strconv.Itoa(t)
-		b.rec.Reach[k] = b.reach[i] / 100
-		b.rec.End[k] = b.end[i] / 100
-	}
-	c.recs = append(c.recs, b.rec)
+	c.recs = append(c.recs, c.cur.rec)
 	c.cur = nil
 	return nil
 }
@@ -204,12 +197,12 @@ func (b *courseBlock) addTile(m []string) error {
 	if err1 != nil || err2 != nil || err3 != nil || !(reach >= 0 && reach <= 100) || !(end >= 0 && end <= reach) || tile < 1 {
 		return fmt.Errorf("not a tile line (TILE REACH%% (END%%)), or shares out of order: %q", m[0])
 	}
-	if k := len(b.tiles); k > 0 && (tile <= b.tiles[k-1] || reach > b.reach[k-1]) {
-		return fmt.Errorf("tile %d after tile %d: tiles grow and their reach shares shrink, down a block", tile, b.tiles[k-1])
+	if b.tile > 0 && (tile <= b.tile || reach > b.lastReach) {
+		return fmt.Errorf("tile %d after tile %d: tiles grow and their reach shares shrink, down a block", tile, b.tile)
 	}
-	b.tiles = append(b.tiles, tile)
-	b.reach = append(b.reach, reach)
-	b.end = append(b.end, end)
+	b.tile, b.lastReach, b.lastEnd = tile, reach, end
+	k := strconv.Itoa(tile)
+	b.rec.Reach[k], b.rec.End[k] = reach/100, end/100
 	return nil
 }
 
