@@ -102,7 +102,6 @@ func load(path string, w netfile.Weights) (*net, string, error) {
 	if err != nil {
 		return nil, "", badError{err}
 	}
-	o := &net{n: n, h: h}
 	g, err := games.Lookup(h.Game)
 	if err == nil {
 		err = g.CheckSpec(n.Spec())
@@ -118,8 +117,7 @@ func load(path string, w netfile.Weights) (*net, string, error) {
 		n.Free()
 		return nil, "", bad("%s: %v", path, err)
 	}
-	o.g, o.kind = g, k
-	return o, note, nil
+	return &net{n: n, h: h, g: g, kind: k}, note, nil
 }
 
 // td_net_values sets out[i] to the network's value of the packed board

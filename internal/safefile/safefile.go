@@ -302,10 +302,9 @@ func Acquire(path string) (*Lock, error) {
 		}
 		// The holder before us may have removed the file after we opened
 		// it: then our lock is on a file nobody else will see; retry.
-		if a, err := f.Stat(); err != nil {
-			f.Close()
-			continue
-		} else if b, err := os.Stat(name); err != nil || !os.SameFile(a, b) {
+		a, errA := f.Stat()
+		b, errB := os.Stat(name)
+		if errA != nil || errB != nil || !os.SameFile(a, b) {
 			f.Close()
 			continue
 		}
@@ -375,11 +374,16 @@ func (l *Lock) holdFile() error {
 		}
 		return nil
 	}
+	l.setFile(f)
+	return nil
+}
+
+// setFile makes f the file the lock holds, closing the one it held.
+func (l *Lock) setFile(f *os.File) {
 	if l.file != nil {
 		l.file.Close()
 	}
 	l.file = f
-	return nil
 }
 
 // AcquireAll takes the locks of every path, in order, releasing them all
@@ -450,10 +454,7 @@ func (l *Lock) Release() {
 }
 
 func (l *Lock) unlock() {
-	if l.file != nil {
-		l.file.Close()
-		l.file = nil
-	}
+	l.setFile(nil)
 	os.Remove(lockName(l.real))
 	l.f.Close()
 	l.f = nil
@@ -546,10 +547,7 @@ func WriteAtomic(path string, write func(io.Writer) error) (err error) {
 	if next != nil {
 		held.Lock()
 		if l.f != nil {
-			if l.file != nil {
-				l.file.Close()
-			}
-			l.file = next
+			l.setFile(next)
 		} else {
 			next.Close()
 		}

@@ -199,10 +199,7 @@ type (
 
 // New returns a model with a new game.
 func New(cfg Config) *Model {
-	if cfg.Depth < 1 {
-		cfg.Depth = 1
-	}
-	cfg.Depth = min(cfg.Depth, MaxDepth)
+	cfg.Depth = min(max(cfg.Depth, 1), MaxDepth)
 	if cfg.Speed <= 0 || cfg.Speed >= len(Speeds) {
 		cfg.Speed = 3
 	}
