@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -268,13 +267,10 @@ func argsOf(depth C.int, moveTime C.double, settings *C.char, stop C.int64_t) (s
 	s := evalrun.Default()
 	keys := append([]string{"search", "seed"}, evalrun.MCTSKeys...)
 	given, err := setFields(goString(settings), func(k string) (any, bool) {
-		switch {
-		case k == "seed":
+		if k == "seed" {
 			return &a.seed, true
-		case slices.Contains(keys, k):
-			return s.Field(k)
 		}
-		return nil, false
+		return s.Field(k)
 	}, keys)
 	if err != nil {
 		return a, err

@@ -46,7 +46,8 @@ func (j *job) run(f func() (any, error)) {
 		defer close(j.done)
 		defer func() {
 			if p := recover(); p != nil {
-				j.err = errors.New("td2048: internal error: " + stringOf(p))
+				b, _ := json.Marshal(p)
+				j.err = errors.New("td2048: internal error: " + string(b))
 			}
 		}()
 		res, err := f()
@@ -55,11 +56,6 @@ func (j *job) run(f func() (any, error)) {
 		}
 		j.err = err
 	}()
-}
-
-func stringOf(p any) string {
-	b, _ := json.Marshal(p)
-	return string(b)
 }
 
 // event records an event for the caller.
@@ -148,7 +144,8 @@ func td_job_result(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.in
 //export td_train_start
 func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
-		s, given, err := specOf(goString(settings))
+		s := train.Default()
+		given, err := setFields(goString(settings), s.Field, train.Keys())
 		if err != nil {
 			return 0, err
 		}
@@ -174,18 +171,9 @@ func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	})
 }
 
-// specOf is the spec of train's defaults with the settings of a JSON
-// object set, and the set of keys given.
-func specOf(settings string) (train.Spec, train.Given, error) {
-	s := train.Default()
-	given, err := setFields(settings, s.Field, train.Keys())
-	return s, given, err
-}
-
 // setFields sets, from settings, a JSON object, the field of each key
-// (field gives its address; false for a key that is not a setting of the
-// call, keys naming those that are), decoded as JSON, and returns the
-// keys given.
+// (field gives its address), decoded as JSON, and returns the keys given;
+// a key that is not among keys, the settings of the call, is refused.
 func setFields(settings string, field func(key string) (any, bool), keys []string) (train.Given, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(settings), &m); err != nil {
@@ -194,7 +182,7 @@ func setFields(settings string, field func(key string) (any, bool), keys []strin
 	given := train.Given{}
 	for k, v := range m {
 		ptr, ok := field(k)
-		if !ok {
+		if !ok || !slices.Contains(keys, k) {
 			return nil, bad("unknown setting %q: want one of %v", k, keys)
 		}
 		if err := json.Unmarshal(v, ptr); err != nil {
@@ -269,12 +257,7 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 func evalSpecOf(settings string, o *net) (evalrun.Spec, train.Given, error) {
 	s := evalrun.Default()
 	keys := slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return k == "load" || k == "game" })
-	given, err := setFields(settings, func(k string) (any, bool) {
-		if !slices.Contains(keys, k) {
-			return nil, false
-		}
-		return s.Field(k)
-	}, keys)
+	given, err := setFields(settings, s.Field, keys)
 	if err != nil {
 		return s, nil, err
 	}
