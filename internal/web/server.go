@@ -189,10 +189,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.QueueWait = 2 * time.Second
 	}
 	if cfg.Learner == "" {
-		cfg.Learner = "after"
-		if cfg.Kind == search.State {
-			cfg.Learner = "state"
-		}
+		cfg.Learner = cfg.Kind.String()
 	}
 	if cfg.Network == "" {
 		cfg.Network = cfg.Net.Spec().String()
