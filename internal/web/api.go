@@ -8,6 +8,7 @@ package web
 import (
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,10 +114,8 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 }
 
 func parseDir(s string) (int, error) {
-	for d, n := range session.DirNames {
-		if s == n {
-			return d, nil
-		}
+	if d := slices.Index(session.DirNames[:], s); d >= 0 {
+		return d, nil
 	}
 	return 0, badRequest("dir %q: want up, right, down or left", s)
 }
