@@ -61,37 +61,46 @@ type recording struct {
 	moves   []move
 }
 
-// record plays games greedy games on net from seed.
-func record(net *ntuple.Network, games int, seed uint64) recording {
+// play plays games games from seed and returns what move recorded of
+// them: move records the move on b and returns its after-state, or false
+// when the game is over (buf is scratch for the indices).
+func play(net *ntuple.Network, games int, seed uint64, move func(r *recording, b board.Board, buf []uint32) (board.Board, bool)) recording {
 	r := recording{lookups: net.Lookups()}
 	rng := learn.NewRand(seed, 0)
 	buf := make([]uint32, r.lookups)
 	for range games {
 		b := game2048.Start(rng)
-		for {
-			var after [4]board.Board
-			var rew [4]uint32
-			game2048.MovesTo(b, &after, &rew)
-			m := move{off: len(r.idx)}
-			best, bestV := -1, float32(0)
-			for d := range 4 {
-				if after[d] == b {
-					continue
-				}
-				r.idx = append(r.idx, net.IndexStage(net.StageOf(after[d]), after[d], buf)...)
-				if v := float32(game2048.Reward(rew[d])) + net.EstimateStage(net.StageOf(after[d]), after[d]); best < 0 || v > bestV {
-					best, bestV, m.chosen = d, v, m.n
-				}
-				m.n++
-			}
-			if best < 0 {
-				break
-			}
-			r.moves = append(r.moves, m)
-			b = game2048.Spawn(after[best], rng)
+		for after, ok := move(&r, b, buf); ok; after, ok = move(&r, b, buf) {
+			b = game2048.Spawn(after, rng)
 		}
 	}
 	return r
+}
+
+// record plays games greedy games on net from seed.
+func record(net *ntuple.Network, games int, seed uint64) recording {
+	return play(net, games, seed, func(r *recording, b board.Board, buf []uint32) (board.Board, bool) {
+		var after [4]board.Board
+		var rew [4]uint32
+		game2048.MovesTo(b, &after, &rew)
+		m := move{off: len(r.idx)}
+		best, bestV := -1, float32(0)
+		for d := range 4 {
+			if after[d] == b {
+				continue
+			}
+			r.idx = append(r.idx, net.IndexStage(net.StageOf(after[d]), after[d], buf)...)
+			if v := float32(game2048.Reward(rew[d])) + net.EstimateStage(net.StageOf(after[d]), after[d]); best < 0 || v > bestV {
+				best, bestV, m.chosen = d, v, m.n
+			}
+			m.n++
+		}
+		if best < 0 {
+			return b, false
+		}
+		r.moves = append(r.moves, m)
+		return after[best], true
+	})
 }
 
 // record2 plays games 2-ply games on net from seed, as `td2048 eval
@@ -103,23 +112,15 @@ func record(net *ntuple.Network, games int, seed uint64) recording {
 // the stage of the move's board. A move's leaves are its candidates; none
 // is chosen (a 2-ply recording is replayed as play).
 func record2(net *ntuple.Network, games int, seed uint64) recording {
-	r := recording{lookups: net.Lookups()}
-	rng := learn.NewRand(seed, 0)
-	buf := make([]uint32, r.lookups)
 	s := search.NewSearcher(net, search.Options{Depth: 2}, nil)
 	seen := map[board.Board]bool{}
-	for range games {
-		b := game2048.Start(rng)
-		for {
-			c := s.Best(b)
-			if !c.Legal() {
-				break
-			}
+	return play(net, games, seed, func(r *recording, b board.Board, buf []uint32) (board.Board, bool) {
+		c := s.Best(b)
+		if c.Legal() {
 			r.leaves(net, b, buf, seen)
-			b = game2048.Spawn(c.After, rng)
 		}
-	}
-	return r
+		return c.After, c.Legal()
+	})
 }
 
 // leaves records the move on b of a 2-ply search: its leaves' indices,
@@ -252,11 +253,7 @@ func (r *recording) rate(a []uint32, stride uint32, threads int, write bool) flo
 	start := time.Now()
 	var wg sync.WaitGroup
 	for k := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sink.Add(r.replay(a, stride, r.moves[k*per:(k+1)*per], write))
-		}()
+		wg.Go(func() { sink.Add(r.replay(a, stride, r.moves[k*per:(k+1)*per], write)) })
 	}
 	wg.Wait()
 	return float64(per*threads) / time.Since(start).Seconds()
