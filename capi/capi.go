@@ -85,15 +85,6 @@ func callOn[T any](h C.int64_t, errbuf *C.char, errlen C.int, f func(o T) (int64
 	})
 }
 
-// drop forgets handle h and returns its object.
-func drop(h C.int64_t) (any, bool) {
-	o, ok := handles.LoadAndDelete(int64(h))
-	if ok {
-		liveCount.Add(-1)
-	}
-	return o, ok
-}
-
 // closer is an object with something to release when its handle is freed.
 type closer interface{ close() }
 
@@ -103,7 +94,8 @@ type closer interface{ close() }
 //export td_free
 func td_free(h C.int64_t) {
 	defer func() { recover() }()
-	if o, ok := drop(h); ok {
+	if o, ok := handles.LoadAndDelete(int64(h)); ok {
+		liveCount.Add(-1)
 		if c, ok := o.(closer); ok {
 			c.close()
 		}
