@@ -141,14 +141,6 @@ func report(errbuf *C.char, errlen C.int, err error) C.int64_t {
 	return errFail
 }
 
-// goString is a C string as Go's, "" for NULL.
-func goString(s *C.char) string {
-	if s == nil {
-		return ""
-	}
-	return C.GoString(s)
-}
-
 // setString hands s to the caller at *out, as a C string it frees with
 // td_free_string.
 func setString(out **C.char, s string) {

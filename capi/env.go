@@ -38,7 +38,7 @@ type env struct {
 
 // lookupGame is the game of that name, a bad argument when unknown.
 func lookupGame(name *C.char) (*games.Game, error) {
-	g, err := games.Lookup(goString(name))
+	g, err := games.Lookup(C.GoString(name))
 	if err != nil {
 		return nil, badError{err}
 	}

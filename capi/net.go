@@ -79,7 +79,7 @@ func td_net_load(path *C.char, mode C.int, info **C.char, errbuf *C.char, errlen
 		if mode < 0 || int(mode) >= len(weightModes) {
 			return 0, bad("weights mode %d: want 0 to %d", mode, len(weightModes)-1)
 		}
-		o, note, err := load(goString(path), weightModes[mode])
+		o, note, err := load(C.GoString(path), weightModes[mode])
 		if err != nil {
 			return 0, err
 		}
@@ -266,7 +266,7 @@ func argsOf(depth C.int, moveTime C.double, settings *C.char, stop C.int64_t) (s
 	a := searchArgs{depth: int(depth), moveTime: time.Duration(float64(moveTime) * float64(time.Second))}
 	s := evalrun.Default()
 	keys := append([]string{"search", "seed"}, evalrun.MCTSKeys...)
-	given, err := setFields(goString(settings), func(k string) (any, bool) {
+	given, err := setFields(C.GoString(settings), func(k string) (any, bool) {
 		if k == "seed" {
 			return &a.seed, true
 		}

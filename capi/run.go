@@ -145,7 +145,7 @@ func td_job_result(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.in
 func td_train_start(settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return call(errbuf, errlen, func() (int64, error) {
 		s := train.Default()
-		given, err := setFields(goString(settings), s.Field, train.Keys())
+		given, err := setFields(C.GoString(settings), s.Field, train.Keys())
 		if err != nil {
 			return 0, err
 		}
@@ -219,7 +219,7 @@ func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}
 //export td_eval_start
 func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return callOn(h, errbuf, errlen, func(o *net) (int64, error) {
-		s, given, err := evalSpecOf(goString(settings), o)
+		s, given, err := evalSpecOf(C.GoString(settings), o)
 		if err != nil {
 			return 0, err
 		}
