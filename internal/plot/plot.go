@@ -334,12 +334,10 @@ func figure(series []Series) ([2]*gplot.Plot, error) {
 		for j, t := range tiles {
 			reach.Legend.Add(strconv.Itoa(t), legendLine{color.Black, dashes[j%len(dashes)]})
 		}
-	}
-	chars := 0
-	for _, s := range series {
-		chars = max(chars, len(s.Label))
-	}
-	if many {
+		chars := 0
+		for _, s := range series {
+			chars = max(chars, len(s.Label))
+		}
 		placeLegend(score, scoreLines, len(series), chars)
 	}
 	placeLegend(reach, reachLines, len(tiles), 5)
