@@ -72,16 +72,10 @@ func isNumber(t reflect.Type) bool {
 	return t != nil && (isInteger(t) || t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64)
 }
 
+// isInteger: reflect's kinds Int to Uint64 are the integer kinds, all
+// but Uintptr.
 func isInteger(t reflect.Type) bool {
-	if t == nil {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return true
-	}
-	return false
+	return t != nil && t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64
 }
 
 // kind names what a Go type holds in JSON's terms.
