@@ -43,10 +43,7 @@ type Info struct {
 func (b Info) String() string {
 	v := b.Version
 	if rev := b.Revision; rev != "" {
-		if len(rev) > 12 {
-			rev = rev[:12]
-		}
-		v += " (commit " + rev
+		v += " (commit " + rev[:min(12, len(rev))]
 		if b.Modified {
 			v += ", modified"
 		}
