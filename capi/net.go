@@ -234,7 +234,8 @@ func td_net_hint(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 }
 
 // td_net_best is the best move of packed board b (0 up, 1 right, 2 down,
-// 3 left; -1 when none is legal), as hint would mark it.
+// 3 left; 4 when none is legal, as -1 is errBad's code), as hint would
+// mark it.
 //
 //export td_net_best
 func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.double, settings *C.char, stop C.int64_t, errbuf *C.char, errlen C.int) C.int64_t {
@@ -243,7 +244,7 @@ func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 		if err != nil {
 			return 0, err
 		}
-		best := int64(-1)
+		best := int64(4)
 		err = use(h, func(o *net) error {
 			_, mv, _, err := o.advise(board.Board(b), int(next), a)
 			if c := search.BestOf(&mv); err == nil && c.Legal() {
@@ -251,10 +252,6 @@ func td_net_best(h C.int64_t, b C.uint64_t, next C.int, depth C.int, moveTime C.
 			}
 			return err
 		})
-		// -1 is errBad's code: no legal move is reported as 4.
-		if best < 0 {
-			best = 4
-		}
 		return best, err
 	})
 }
