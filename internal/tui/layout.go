@@ -84,15 +84,7 @@ type layout struct {
 
 // panel is the number of the panel's parts shown, for the layout's
 // choice: values before the agent's line before the statistics.
-func (l *layout) panel() int {
-	n := 0
-	for _, on := range []bool{l.hints, l.agent, l.stats} {
-		if on {
-			n++
-		}
-	}
-	return n
-}
+func (l *layout) panel() int { return b2i(l.hints) + b2i(l.agent) + b2i(l.stats) }
 
 // better reports whether l is to be preferred to o: more of the panel
 // shown, then a larger board, then the panel beside the board, then blank
