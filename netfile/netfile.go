@@ -32,7 +32,6 @@ import (
 	"os"
 	"unsafe"
 
-	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -293,12 +292,7 @@ func checkFinite(net *ntuple.Network) error {
 
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
-func Save(path string, net *ntuple.Network, h Header) error {
-	if err := CheckFormat(Native, net.Spec()); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return safefile.WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
-}
+func Save(path string, net *ntuple.Network, h Header) error { return SaveFormat(path, Native, net, h) }
 
 // hostLittle reports whether numbers are stored little-endian in memory,
 // so that weights can be copied to and from files as they lie.
