@@ -441,18 +441,16 @@ func Merge(parts []Part, opt MergeOptions) (Result, error) {
 	if mixed {
 		m.Build, m.MixedBuilds = nil, true
 	}
-	b := first.Block()
+	b, sp := first.Block(), first.Speed()
 	for _, p := range ps[1:] {
-		pb := p.Block()
+		pb, psp := p.Block(), p.Speed()
 		b.Merge(&pb)
+		sp.Add(&psp)
 		m.ElapsedMS += p.ElapsedMS
 		m.WallMS = max(m.WallMS, p.WallMS)
-		m.Placements += p.Placements
-		m.TimeMS += p.TimeMS
-		m.SlideMS += p.SlideMS
-		m.PlaceMS += p.PlaceMS
 	}
 	m.SetBlock(&b)
+	m.SetSpeed(&sp)
 	if err := m.check(); err != nil {
 		return Result{}, err
 	}
