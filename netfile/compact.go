@@ -211,9 +211,7 @@ func pipeline(read func([]float32) error, n int64, work func(w int, at int64, f 
 		failed.Store(true)
 	}
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
 				if !failed.Load() {
 					if err := work(w, j.at, j.f); err != nil {
@@ -222,7 +220,7 @@ func pipeline(read func([]float32) error, n int64, work func(w int, at int64, f 
 				}
 				free <- j.f[:cap(j.f)]
 			}
-		}()
+		})
 	}
 	for at := int64(0); at < n && !failed.Load(); {
 		f := <-free
