@@ -127,13 +127,10 @@ func (pow2) Value(i int) int {
 }
 
 func (pow2) Index(v int) (int, bool) {
-	if v == 0 {
-		return 0, true
+	if e, ok := wideIndex(v); ok && e <= 15 {
+		return e, true
 	}
-	if v < 2 || v > 32768 || v&(v-1) != 0 {
-		return 0, false
-	}
-	return bits.TrailingZeros(uint(v)), true
+	return 0, false
 }
 
 // Parse reads a 2048 board: see ParseWith with Pow2.
