@@ -21,6 +21,7 @@ package netfile
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -85,12 +86,8 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	if net.Compact() {
 		h.Element, h.Scales, h.Run = "int16", net.Scales(), nil
 	}
-	if h.Game == "" {
-		h.Game = "2048"
-	}
-	if h.Learner == "" {
-		h.Learner = "after"
-	}
+	h.Game = cmp.Or(h.Game, "2048")
+	h.Learner = cmp.Or(h.Learner, "after")
 	js, err := json.Marshal(h)
 	if err != nil {
 		return err
