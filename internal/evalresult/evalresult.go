@@ -30,6 +30,7 @@ package evalresult
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,7 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -484,10 +485,8 @@ func mixedBuilds(ps []Part, opt MergeOptions) (bool, error) {
 
 // Ordered returns the parts sorted by their first game.
 func Ordered(parts []Part) []Part {
-	ps := append([]Part{}, parts...)
-	sort.SliceStable(ps, func(i, j int) bool {
-		return ps[i].First < ps[j].First || ps[i].First == ps[j].First && ps[i].ShardK < ps[j].ShardK
-	})
+	ps := slices.Clone(parts)
+	slices.SortStableFunc(ps, func(a, b Part) int { return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.ShardK, b.ShardK)) })
 	return ps
 }
 
