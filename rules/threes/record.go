@@ -213,15 +213,10 @@ func parseCount(s string, zero bool) (int64, error) {
 	if s == "0" && zero {
 		return 0, nil
 	}
-	if s == "" || s[0] < '1' || s[0] > '9' || len(s) > 15 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || s[0] < '1' || s[0] > '9' || len(s) > 15 {
 		return 0, fmt.Errorf("want a positive decimal number")
 	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("want a positive decimal number")
-		}
-	}
-	v, _ := strconv.ParseInt(s, 10, 64)
 	return v, nil
 }
 
