@@ -119,10 +119,8 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 type nativeLayout struct {
 	h    Header
 	spec ntuple.Spec
-	// size is the file's size the header implies; elem the bytes of a
-	// weight (4 for float32, 2 for int16); acc the float32s of TC
-	// accumulators after the weights.
-	size int64
+	// elem is the bytes of a weight (4 for float32, 2 for int16); acc the
+	// float32s of TC accumulators after the weights.
 	elem int
 	acc  int64
 }
@@ -188,13 +186,13 @@ func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
 	default:
 		return l, fmt.Errorf("weight file holds %q elements: this td2048 reads float32 and int16 (compact)", h.Element)
 	}
-	l.size = int64(len(magic)+4) + int64(hl) + int64(l.elem)*h.Weights + 4*l.acc + 4
-	if size >= 0 && size != l.size {
+	want := int64(len(magic)+4) + int64(hl) + int64(l.elem)*h.Weights + 4*l.acc + 4
+	if size >= 0 && size != want {
 		what := "truncated"
-		if size > l.size {
+		if size > want {
 			what = "damaged"
 		}
-		return l, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, l.size, size)
+		return l, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, want, size)
 	}
 	return l, nil
 }
