@@ -94,15 +94,6 @@ func (b Board) MaxTile() int {
 	return m
 }
 
-// cells returns the sixteen tile indices.
-func (b Board) cells() [16]int {
-	var c [16]int
-	for i := range c {
-		c[i] = b.At(i)
-	}
-	return c
-}
-
 // FromCells packs sixteen tile indices (each 0..15).
 func FromCells(c [16]int) Board {
 	var b Board
@@ -136,13 +127,10 @@ func (pow2) Value(i int) int {
 }
 
 func (pow2) Index(v int) (int, bool) {
-	if v == 0 {
-		return 0, true
+	if e, ok := wideIndex(v); ok && e <= 15 {
+		return e, true
 	}
-	if v < 2 || v > 32768 || v&(v-1) != 0 {
-		return 0, false
-	}
-	return bits.TrailingZeros(uint(v)), true
+	return 0, false
 }
 
 // Parse reads a 2048 board: see ParseWith with Pow2.
@@ -170,39 +158,50 @@ func ParseWith(s string, code Code) (Board, error) {
 		}
 		return b, nil
 	}
+	c, err := parseTiles(s, code.Index)
+	return FromCells(c), err
+}
+
+// parseTiles reads sixteen comma-separated tile values, row by row from
+// the top left, into their indices by index; all zero on an error.
+func parseTiles(s string, index func(v int) (int, bool)) ([16]int, error) {
 	f := strings.Split(s, ",")
 	if len(f) != 16 {
-		return 0, fmt.Errorf("board %q: want 16 comma-separated tiles (got %d) or 0x and the hex packing", short(s), len(f))
+		return [16]int{}, fmt.Errorf("board %q: want 16 comma-separated tiles (got %d) or 0x and the hex packing", short(s), len(f))
 	}
-	var b Board
+	var c [16]int
 	for i, t := range f {
 		v, err := strconv.Atoi(strings.TrimSpace(t))
 		if err != nil {
-			return 0, fmt.Errorf("board: cell %d: %q is not a number", i, short(strings.TrimSpace(t)))
+			return [16]int{}, fmt.Errorf("board: cell %d: %q is not a number", i, short(strings.TrimSpace(t)))
 		}
-		idx, ok := code.Index(v)
-		if !ok {
-			return 0, fmt.Errorf("board: cell %d: %d is not a tile", i, v)
+		var ok bool
+		if c[i], ok = index(v); !ok {
+			return [16]int{}, fmt.Errorf("board: cell %d: %d is not a tile", i, v)
 		}
-		b = b.Set(i, idx)
 	}
-	return b, nil
+	return c, nil
 }
 
 // Format draws the board as four rows of right-aligned tile values, "." for
 // empty cells.
 func (b Board) Format(code Code) string {
+	return grid(func(i int) int { return code.Value(b.At(i)) })
+}
+
+// grid draws the values of the sixteen cells as four rows of
+// right-aligned numbers, "." for 0.
+func grid(value func(i int) int) string {
 	var sb strings.Builder
-	for r := range 4 {
-		for c := range 4 {
-			v := code.Value(b.At(4*r + c))
-			t := "."
-			if v != 0 {
-				t = strconv.Itoa(v)
-			}
-			fmt.Fprintf(&sb, "%6s", t)
+	for i := range 16 {
+		t := "."
+		if v := value(i); v != 0 {
+			t = strconv.Itoa(v)
 		}
-		sb.WriteByte('\n')
+		fmt.Fprintf(&sb, "%6s", t)
+		if i%4 == 3 {
+			sb.WriteByte('\n')
+		}
 	}
 	return sb.String()
 }

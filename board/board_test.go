@@ -204,3 +204,12 @@ func TestScale(t *testing.T) {
 		})
 	}
 }
+
+// cells returns the sixteen tile indices.
+func (b Board) cells() [16]int {
+	var c [16]int
+	for i := range c {
+		c[i] = b.At(i)
+	}
+	return c
+}

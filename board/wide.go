@@ -157,39 +157,18 @@ func (w Wide) View(n int) (v Board, ok bool) {
 // four hex digits, a colon, then Low as Board.Hex does.
 func (w Wide) Hex() string { return fmt.Sprintf("0x%04x:%016x", w.Ext, uint64(w.Low)) }
 
-// wideValue is the tile value of exponent e (0 for empty): 2^e.
-func wideValue(e int) int {
-	if e <= 0 {
-		return 0
-	}
-	return 1 << uint(e)
-}
-
 // Tiles are the tile values of the sixteen cells (0 for empty).
 func (w Wide) Tiles() [16]int {
 	var t [16]int
 	for i := range t {
-		t[i] = wideValue(w.At(i))
+		t[i] = Pow2.Value(w.At(i))
 	}
 	return t
 }
 
 // String draws the board as four rows of right-aligned tile values, "."
 // for empty cells, as Board.String does.
-func (w Wide) String() string {
-	var sb strings.Builder
-	for r := range 4 {
-		for c := range 4 {
-			t := "."
-			if v := wideValue(w.At(4*r + c)); v != 0 {
-				t = strconv.Itoa(v)
-			}
-			fmt.Fprintf(&sb, "%6s", t)
-		}
-		sb.WriteByte('\n')
-	}
-	return sb.String()
-}
+func (w Wide) String() string { return grid(func(i int) int { return Pow2.Value(w.At(i)) }) }
 
 // wideIndex is the exponent of tile value v (0 for empty), false when v
 // is no 2048 tile a Wide holds (2 .. 2^31, powers of two).
@@ -226,21 +205,6 @@ func ParseWide(s string) (Wide, error) {
 		b, err := ParseWith(s, Pow2)
 		return Wide{Low: b}, err
 	}
-	f := strings.Split(s, ",")
-	if len(f) != 16 {
-		return Wide{}, fmt.Errorf("board %q: want 16 comma-separated tiles (got %d) or 0x and the hex packing", short(s), len(f))
-	}
-	var c [16]int
-	for i, t := range f {
-		v, err := strconv.Atoi(strings.TrimSpace(t))
-		if err != nil {
-			return Wide{}, fmt.Errorf("board: cell %d: %q is not a number", i, short(strings.TrimSpace(t)))
-		}
-		e, ok := wideIndex(v)
-		if !ok {
-			return Wide{}, fmt.Errorf("board: cell %d: %d is not a tile", i, v)
-		}
-		c[i] = e
-	}
-	return WideFromCells(c), nil
+	c, err := parseTiles(s, wideIndex)
+	return WideFromCells(c), err
 }

@@ -111,10 +111,8 @@ func (g *Game) GoalValue() int { return g.Value(g.Goal) }
 
 // CheckLearner refuses a learner kind the game does not support.
 func (g *Game) CheckLearner(k learn.Kind) error {
-	for _, l := range g.Learners {
-		if l == k {
-			return nil
-		}
+	if slices.Contains(g.Learners, k) {
+		return nil
 	}
 	return fmt.Errorf("%s learns %s values only", g.Title, g.Learners[0])
 }

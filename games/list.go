@@ -68,11 +68,15 @@ var game2048 = &Game{
 		}
 		return session.Position{Board: b}, nil
 	},
+	// The advisors value the moves of p's view: past 32768 the board with
+	// its large tiles lowered into gaps (its moves are p's).
 	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
 		if opt.Method == search.MethodMCTS {
-			return mcts2048{search.NewMCTS(net, opt)}
+			s := search.NewMCTS(net, opt)
+			return advisor{func(p session.Position) ([4]search.MoveValue, int) { return s.Values(p.View()) }, s.Stopped}
 		}
-		return advisor2048{search.NewSearcher(net, opt, tt)}
+		s := search.NewSearcher(net, opt, tt)
+		return advisor{func(p session.Position) ([4]search.MoveValue, int) { return s.ValuesTimed(p.View()) }, s.Stopped}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 		ec := cfg.Config
@@ -131,9 +135,17 @@ var gameThrees = &Game{
 	},
 	NewAdvisor: func(net *ntuple.Network, opt search.Options, tt *search.Table) Advisor {
 		if opt.Method == search.MethodMCTS {
-			return mctsThrees{search.NewMCTSThrees(net, opt)}
+			s := search.NewMCTSThrees(net, opt)
+			return advisor{func(p session.Position) ([4]search.MoveValue, int) {
+				g := p.ThreesGame()
+				return s.Values(&g)
+			}, s.Stopped}
 		}
-		return advisorThrees{search.NewThrees(net, opt, tt)}
+		s := search.NewThrees(net, opt, tt)
+		return advisor{func(p session.Position) ([4]search.MoveValue, int) {
+			g := p.ThreesGame()
+			return s.ValuesTimed(&g)
+		}, s.Stopped}
 	},
 	Evaluate: func(ctx context.Context, cfg EvalConfig) (Evaluation, error) {
 		if cfg.Downgrade.On() {
@@ -162,36 +174,12 @@ var gameThrees = &Game{
 	},
 }
 
-type advisor2048 struct{ s *search.Searcher }
-
-// Values values the moves of p's view: the board itself, or past 32768
-// the board with its large tiles lowered into gaps (its moves are p's).
-func (a advisor2048) Values(p session.Position) ([4]search.MoveValue, int) {
-	return a.s.ValuesTimed(p.View())
+// advisor is an Advisor of a search's values of a position and its
+// Stopped.
+type advisor struct {
+	values  func(session.Position) ([4]search.MoveValue, int)
+	stopped func() bool
 }
-func (a advisor2048) Stopped() bool { return a.s.Stopped() }
 
-type advisorThrees struct{ s *search.Threes }
-
-func (a advisorThrees) Values(p session.Position) ([4]search.MoveValue, int) {
-	g := p.ThreesGame()
-	return a.s.ValuesTimed(&g)
-}
-func (a advisorThrees) Stopped() bool { return a.s.Stopped() }
-
-// The advisors of Monte Carlo tree search (Options.Method): the moves'
-// visits and mean values, and the deepest layer of moves reached.
-type mcts2048 struct{ s *search.MCTS }
-
-func (a mcts2048) Values(p session.Position) ([4]search.MoveValue, int) {
-	return a.s.Values(p.View())
-}
-func (a mcts2048) Stopped() bool { return a.s.Stopped() }
-
-type mctsThrees struct{ s *search.MCTSThrees }
-
-func (a mctsThrees) Values(p session.Position) ([4]search.MoveValue, int) {
-	g := p.ThreesGame()
-	return a.s.Values(&g)
-}
-func (a mctsThrees) Stopped() bool { return a.s.Stopped() }
+func (a advisor) Values(p session.Position) ([4]search.MoveValue, int) { return a.values(p) }
+func (a advisor) Stopped() bool                                        { return a.stopped() }

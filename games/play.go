@@ -4,6 +4,8 @@ package games
 // of a position (hint, the agent of tui and web) and whole evaluations.
 
 import (
+	"math/bits"
+
 	"github.com/td2048/td2048/board"
 	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/ntuple"
@@ -62,10 +64,8 @@ func (g *Game) Estimate(net *ntuple.Network, bs []board.Board, next int, out []f
 // made after.
 func (g *Game) Cells(after board.Board, d int) []int {
 	var c []int
-	for i := range 16 {
-		if g.spawns(after, d)>>(4*i)&1 != 0 {
-			c = append(c, i)
-		}
+	for m := g.spawns(after, d); m != 0; m &= m - 1 {
+		c = append(c, bits.TrailingZeros64(m)/4)
 	}
 	return c
 }

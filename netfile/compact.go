@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/td2048/td2048/ntuple"
 )
@@ -200,37 +201,28 @@ func pipeline(read func([]float32) error, n int64, work func(w int, at int64, f 
 		free <- make([]float32, block)
 	}
 	var (
-		mu    sync.Mutex
-		first error
-		wg    sync.WaitGroup
+		once   sync.Once
+		first  error
+		failed atomic.Bool
+		wg     sync.WaitGroup
 	)
 	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if first == nil {
-			first = err
-		}
-	}
-	failed := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return first != nil
+		once.Do(func() { first = err })
+		failed.Store(true)
 	}
 	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for j := range jobs {
-				if !failed() {
+				if !failed.Load() {
 					if err := work(w, j.at, j.f); err != nil {
 						fail(err)
 					}
 				}
 				free <- j.f[:cap(j.f)]
 			}
-		}()
+		})
 	}
-	for at := int64(0); at < n && !failed(); {
+	for at := int64(0); at < n && !failed.Load(); {
 		f := <-free
 		f = f[:min(int64(len(f)), n-at)]
 		if err := read(f); err != nil {

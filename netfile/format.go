@@ -64,11 +64,7 @@ func ParseFormat(s string) (Format, error) {
 // FormatOfName returns the format a file name's extension implies
 // (.td2048, .bin, .w), or Unknown.
 func FormatOfName(path string) Format {
-	ext := filepath.Ext(path)
-	if ext == "" {
-		return Unknown
-	}
-	k, _ := ParseFormat(ext)
+	k, _ := ParseFormat(filepath.Ext(path))
 	return k
 }
 

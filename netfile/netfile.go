@@ -21,6 +21,7 @@ package netfile
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -32,7 +33,6 @@ import (
 	"os"
 	"unsafe"
 
-	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/ntuple"
 )
 
@@ -86,12 +86,8 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 	if net.Compact() {
 		h.Element, h.Scales, h.Run = "int16", net.Scales(), nil
 	}
-	if h.Game == "" {
-		h.Game = "2048"
-	}
-	if h.Learner == "" {
-		h.Learner = "after"
-	}
+	h.Game = cmp.Or(h.Game, "2048")
+	h.Learner = cmp.Or(h.Learner, "after")
 	js, err := json.Marshal(h)
 	if err != nil {
 		return err
@@ -123,10 +119,8 @@ func write(w io.Writer, net *ntuple.Network, h Header) error {
 type nativeLayout struct {
 	h    Header
 	spec ntuple.Spec
-	// size is the file's size the header implies; elem the bytes of a
-	// weight (4 for float32, 2 for int16); acc the float32s of TC
-	// accumulators after the weights.
-	size int64
+	// elem is the bytes of a weight (4 for float32, 2 for int16); acc the
+	// float32s of TC accumulators after the weights.
 	elem int
 	acc  int64
 }
@@ -192,13 +186,13 @@ func readNativeHead(r io.Reader, size int64) (nativeLayout, error) {
 	default:
 		return l, fmt.Errorf("weight file holds %q elements: this td2048 reads float32 and int16 (compact)", h.Element)
 	}
-	l.size = int64(len(magic)+4) + int64(hl) + int64(l.elem)*h.Weights + 4*l.acc + 4
-	if size >= 0 && size != l.size {
+	want := int64(len(magic)+4) + int64(hl) + int64(l.elem)*h.Weights + 4*l.acc + 4
+	if size >= 0 && size != want {
 		what := "truncated"
-		if size > l.size {
+		if size > want {
 			what = "damaged"
 		}
-		return l, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, l.size, size)
+		return l, fmt.Errorf("%s weight file: its header describes a %s network (%d bytes in all) but the file has %d bytes", what, h.Network, want, size)
 	}
 	return l, nil
 }
@@ -293,12 +287,7 @@ func checkFinite(net *ntuple.Network) error {
 
 // Save writes net to path atomically: a temporary file in the same folder,
 // synced, then renamed over path.
-func Save(path string, net *ntuple.Network, h Header) error {
-	if err := CheckFormat(Native, net.Spec()); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return safefile.WriteAtomic(path, func(w io.Writer) error { return write(w, net, h) })
-}
+func Save(path string, net *ntuple.Network, h Header) error { return SaveFormat(path, Native, net, h) }
 
 // hostLittle reports whether numbers are stored little-endian in memory,
 // so that weights can be copied to and from files as they lie.

@@ -203,13 +203,7 @@ func halfToFloat(h uint16) float32 {
 		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
 	case exp != 0:
 		return math.Float32frombits(sign | (exp+112)<<23 | frac<<13)
-	case frac == 0:
-		return math.Float32frombits(sign)
 	}
-	// Subnormal: value = frac * 2^-24.
-	v := float32(frac) * (1.0 / (1 << 24))
-	if sign != 0 {
-		v = -v
-	}
-	return v
+	// Subnormal or zero: value = frac * 2^-24.
+	return math.Float32frombits(sign | math.Float32bits(float32(frac)*(1.0/(1<<24))))
 }

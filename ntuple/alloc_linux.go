@@ -41,11 +41,7 @@ func prefault(w []float32) {
 	parts := prefaultParts(len(mem), runtime.NumCPU())
 	var wg sync.WaitGroup
 	for _, p := range parts[1:] {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = unix.Madvise(mem[p[0]:p[1]], unix.MADV_POPULATE_WRITE)
-		}()
+		wg.Go(func() { _ = unix.Madvise(mem[p[0]:p[1]], unix.MADV_POPULATE_WRITE) })
 	}
 	_ = unix.Madvise(mem[parts[0][0]:parts[0][1]], unix.MADV_POPULATE_WRITE)
 	wg.Wait()

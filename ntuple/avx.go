@@ -100,15 +100,11 @@ func (t *avxGroup) lane(l int, cells []int, low uint32, src *[16]byte) bool {
 	if len(cells) > 6 {
 		return false
 	}
-	canon := low == 0xf
-	if canon {
-		low = 0
-	}
 	eh := [8]int{-1, -1, -1, -1, -1, -1, -1, -1} // exponent of each byte, -1 none
 	el := eh
 	sl, sh, q := 0, 4, 0
-	if canon {
-		sh = 0
+	if low == 0xf { // canonical order: no line bits
+		low, sh = 0, 0
 	}
 	for k, c := range cells {
 		m := byte(low >> (4 * k) & 0xf)

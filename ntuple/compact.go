@@ -51,10 +51,6 @@ func CompactPays(spec Spec) bool { return spec.Weights() > cachedWeights }
 // maxQ is the largest |q|: the table's largest |w| is kept as +-maxQ.
 const maxQ = 32767
 
-// scale is the fixed-point step of a table whose largest |weight| is
-// maxAbs: maxAbs/32767 (0 for a table of zeros).
-func scale(maxAbs float32) float32 { return maxAbs / maxQ }
-
 // quantize is w in steps of 1/inv: w x inv rounded to the nearest
 // integer (ties to even), within +-maxQ; inv is stepInverse of a table's
 // scale.
@@ -350,12 +346,13 @@ func CompactFits(st []TableStats) error {
 	return nil
 }
 
-// CompactScales are the scales of tables with these statistics: each
-// largest |weight| over 32767.
+// CompactScales are the scales of tables with these statistics, their
+// fixed-point steps: each largest |weight| over 32767 (0 for a table of
+// zeros).
 func CompactScales(st []TableStats) []float32 {
 	sc := make([]float32, len(st))
 	for t, s := range st {
-		sc[t] = scale(s.maxAbs)
+		sc[t] = s.maxAbs / maxQ
 	}
 	return sc
 }

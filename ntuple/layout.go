@@ -124,19 +124,16 @@ func storeBits(low uint32) (to [24]int) {
 // newLayout is the layout of patterns whose chosen bits are low; a
 // pattern with 0xf keeps canonical order (nil maps).
 func newLayout(low []uint32) *layout {
-	l := &layout{}
-	for _, m := range low {
-		if m == 0xf {
-			l.store, l.canon = append(l.store, nil), append(l.canon, nil)
-			continue
+	l := &layout{store: make([]*perm24, len(low)), canon: make([]*perm24, len(low))}
+	for p, m := range low {
+		if m != 0xf {
+			to := storeBits(m)
+			var from [24]int
+			for b, t := range to {
+				from[t] = b
+			}
+			l.store[p], l.canon[p] = newPerm24(&to), newPerm24(&from)
 		}
-		to := storeBits(m)
-		var from [24]int
-		for b, t := range to {
-			from[t] = b
-		}
-		l.store = append(l.store, newPerm24(&to))
-		l.canon = append(l.canon, newPerm24(&from))
 	}
 	return l
 }

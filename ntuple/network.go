@@ -202,11 +202,8 @@ func pextMasks(spec Spec) []uint64 {
 	}
 	masks := make([]uint64, 2*len(spec.Patterns))
 	for p, cells := range spec.Patterns {
-		if !slices.IsSorted(cells) {
-			return nil
-		}
-		for i, c := range cells {
-			if i > 0 && c == cells[i-1] {
+		for i := 1; i < len(cells); i++ {
+			if cells[i] <= cells[i-1] {
 				return nil
 			}
 		}

@@ -315,12 +315,9 @@ func ParseThresholds(s string) ([]int, error) {
 
 // FormatThresholds writes thresholds as ParseThresholds reads them.
 func FormatThresholds(th []int) string {
-	var b strings.Builder
+	s := make([]string, len(th))
 	for i, v := range th {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(v))
+		s[i] = strconv.Itoa(v)
 	}
-	return b.String()
+	return strings.Join(s, ",")
 }

@@ -30,6 +30,7 @@ package evalresult
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -37,7 +38,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -441,18 +442,16 @@ func Merge(parts []Part, opt MergeOptions) (Result, error) {
 	if mixed {
 		m.Build, m.MixedBuilds = nil, true
 	}
-	b := first.Block()
+	b, sp := first.Block(), first.Speed()
 	for _, p := range ps[1:] {
-		pb := p.Block()
+		pb, psp := p.Block(), p.Speed()
 		b.Merge(&pb)
+		sp.Add(&psp)
 		m.ElapsedMS += p.ElapsedMS
 		m.WallMS = max(m.WallMS, p.WallMS)
-		m.Placements += p.Placements
-		m.TimeMS += p.TimeMS
-		m.SlideMS += p.SlideMS
-		m.PlaceMS += p.PlaceMS
 	}
 	m.SetBlock(&b)
+	m.SetSpeed(&sp)
 	if err := m.check(); err != nil {
 		return Result{}, err
 	}
@@ -486,10 +485,8 @@ func mixedBuilds(ps []Part, opt MergeOptions) (bool, error) {
 
 // Ordered returns the parts sorted by their first game.
 func Ordered(parts []Part) []Part {
-	ps := append([]Part{}, parts...)
-	sort.SliceStable(ps, func(i, j int) bool {
-		return ps[i].First < ps[j].First || ps[i].First == ps[j].First && ps[i].ShardK < ps[j].ShardK
-	})
+	ps := slices.Clone(parts)
+	slices.SortStableFunc(ps, func(a, b Part) int { return cmp.Or(cmp.Compare(a.First, b.First), cmp.Compare(a.ShardK, b.ShardK)) })
 	return ps
 }
 

@@ -43,21 +43,18 @@ func slideWide(r16 uint16, e4 uint16, right bool) (uint16, uint16, int) {
 		}
 		return rowLeft[r16], 0, int(rowReward[r16])
 	}
+	flip := 0 // cell i of the row is cell i^flip in the slide's order
+	if right {
+		flip = 3
+	}
 	var c [4]int
 	for i := range c {
-		k := i
-		if right {
-			k = 3 - i
-		}
-		c[k] = int(r16>>(4*uint(i))&0xf) | int(e4>>uint(i)&1)<<4
+		c[i^flip] = int(r16>>(4*uint(i))&0xf) | int(e4>>uint(i)&1)<<4
 	}
 	out, reward := slideRowWide(c)
 	var lo, hi uint16
 	for i := range out {
-		v := out[i]
-		if right {
-			v = out[3-i]
-		}
+		v := out[i^flip]
 		lo |= uint16(v&0xf) << (4 * uint(i))
 		hi |= uint16(v>>4&1) << uint(i)
 	}

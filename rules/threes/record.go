@@ -83,15 +83,12 @@ func (r *Record) AppendText(b []byte) []byte {
 	b = append(b, '|')
 	for _, m := range r.Steps {
 		b = m.Action.AppendText(b)
-		if m.Reward != 0 {
-			b = append(b, '[')
-			b = strconv.AppendInt(b, int64(m.Reward), 10)
-			b = append(b, ']')
-		}
-		if m.Time != 0 {
-			b = append(b, '(')
-			b = strconv.AppendInt(b, m.Time, 10)
-			b = append(b, ')')
+		for k, v := range [2]int64{int64(m.Reward), m.Time} {
+			if v != 0 {
+				b = append(b, stepCounts[k].open)
+				b = strconv.AppendInt(b, v, 10)
+				b = append(b, stepCounts[k].close)
+			}
 		}
 	}
 	b = append(b, '|')
@@ -184,34 +181,31 @@ func ParseRecord(line string) (Record, error) {
 			m.Action = PlaceAction(p, t, h)
 			i += 3
 		}
-		if i < len(body) && body[i] == '[' {
-			j := strings.IndexByte(body[i:], ']')
-			if j < 0 {
-				return bad(n, first+1+i, "reward %q: no closing ]", body[i:])
+		var counts [2]int64 // the reward, then the time
+		for k, c := range &stepCounts {
+			if i < len(body) && body[i] == c.open {
+				j := strings.IndexByte(body[i:], c.close)
+				if j < 0 {
+					return bad(n, first+1+i, "%s %q: no closing %c", c.what, body[i:], c.close)
+				}
+				if counts[k], err = parseCount(body[i+1:i+j], false); err != nil {
+					return bad(n, first+1+i, "%s %q: %v", c.what, body[i:i+j+1], err)
+				}
+				i += j + 1
 			}
-			v, err := parseCount(body[i+1:i+j], false)
-			if err != nil {
-				return bad(n, first+1+i, "reward %q: %v", body[i:i+j+1], err)
-			}
-			m.Reward = int(v)
-			i += j + 1
 		}
-		if i < len(body) && body[i] == '(' {
-			j := strings.IndexByte(body[i:], ')')
-			if j < 0 {
-				return bad(n, first+1+i, "time %q: no closing )", body[i:])
-			}
-			v, err := parseCount(body[i+1:i+j], false)
-			if err != nil {
-				return bad(n, first+1+i, "time %q: %v", body[i:i+j+1], err)
-			}
-			m.Time = v
-			i += j + 1
-		}
+		m.Reward, m.Time = int(counts[0]), counts[1]
 		r.Steps = append(r.Steps, m)
 	}
 	return r, nil
 }
+
+// stepCounts are the counts an action may be followed by, in order: its
+// reward in brackets, its time in parentheses.
+var stepCounts = [2]struct {
+	open, close byte
+	what        string
+}{{'[', ']', "reward"}, {'(', ')', "time"}}
 
 // parseCount reads a decimal count without sign or leading zeros: zero
 // allowed or not (a reward or time of 0 is written by leaving it out).
@@ -219,15 +213,10 @@ func parseCount(s string, zero bool) (int64, error) {
 	if s == "0" && zero {
 		return 0, nil
 	}
-	if s == "" || s[0] < '1' || s[0] > '9' || len(s) > 15 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || s[0] < '1' || s[0] > '9' || len(s) > 15 {
 		return 0, fmt.Errorf("want a positive decimal number")
 	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("want a positive decimal number")
-		}
-	}
-	v, _ := strconv.ParseInt(s, 10, 64)
 	return v, nil
 }
 
@@ -322,12 +311,10 @@ func (r *Record) Replay() (rp Replay, err error) {
 	if !g.SlideTurn() {
 		return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while a placement is due", len(r.Steps))}
 	}
-	if !Over(g.Board) {
-		after, _ := Moves(g.Board)
-		for d := range 4 {
-			if after[d] != g.Board {
-				return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while sliding %s is still legal", len(r.Steps), DirNames[d])}
-			}
+	after, _ := Moves(g.Board)
+	for d := range 4 {
+		if after[d] != g.Board {
+			return rp, &IllegalError{Action: len(r.Steps), msg: fmt.Sprintf("the game stops after action %d while sliding %s is still legal", len(r.Steps), DirNames[d])}
 		}
 	}
 	if score := BoardScore(g.Board); sum != score {
