@@ -62,13 +62,13 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 	}
 	again := false // --out holds this merge's result, naming --stats
 	if m.Out != "" {
-		release, replace, err := claimResult(m.Out, "out", m.Force, opt.Refuse)
+		release, replace, err := claimResult(m.Out, m.Force, opt.refuse)
 		if err != nil {
 			return res, nil, err
 		}
 		defer release()
 		if replace {
-			prev, err := refuseResult(m.Out, "out", &res)
+			prev, err := refuseResult(m.Out, &res)
 			if err != nil {
 				return res, nil, err
 			}
@@ -76,7 +76,7 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 		}
 	}
 	if m.Stats != "" {
-		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.Refuse)
+		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.refuse)
 		if err != nil {
 			return res, nil, err
 		}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"hash"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
@@ -103,7 +101,7 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		// at once unless force, as any output; with --out once resume knows
 		// whether it is this evaluation's.
 		r.partial = partialName(s.Stats)
-		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
+		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
 		if err != nil {
 			return r, err
 		}
@@ -168,7 +166,7 @@ func (r *Run) claimOut(opt Options) error {
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}
-	release, replace, err := claimResult(s.Out, "out", s.Force, opt.Refuse)
+	release, replace, err := claimResult(s.Out, s.Force, opt.refuse)
 	if err != nil {
 		return err
 	}
@@ -177,22 +175,28 @@ func (r *Run) claimOut(opt Options) error {
 	if err != nil {
 		return err
 	}
-	r.releases = append(r.releases, sync.OnceFunc(lock.Release))
+	r.releases = append(r.releases, lock.Release)
 	r.loadStat, _ = os.Stat(s.Load)
-	sum, err := netfile.FileSum(s.Load)
+	r.weightsSum, err = netfile.FileSum(s.Load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		return fmt.Errorf("cannot read %s: %v", s.Load, safefile.UnwrapPath(err))
 	}
-	r.weightsSum = sum
 	return nil
+}
+
+// refuse asks Refuse, or train.RefuseNonEmpty when it is nil.
+func (o Options) refuse(path, key, want string) error {
+	if o.Refuse == nil {
+		return train.RefuseNonEmpty(path, key, want)
+	}
+	return o.Refuse(path, key, want)
 }
 
 // ClaimOutput readies path, which the setting key names, for a command
 // that writes it once at the end: the path checked, locked against a
 // second writer (stale temporary files of a killed one removed) and,
 // unless force, refused when it holds something replacing it would lose
-// (refuse, nil for refuseFile's rule; want is what is written). release
-// frees the lock.
+// (refuse; want is what is written). release frees the lock.
 func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, bad(key, ": %v", err)
@@ -202,7 +206,7 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 		return nil, err
 	}
 	if !force {
-		if err := refuseFile(path, key, want, refuse); err != nil {
+		if err := refuse(path, key, want); err != nil {
 			lock.Release()
 			return nil, err
 		}
@@ -210,27 +214,19 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 	return lock.Release, nil
 }
 
-// refuseFile asks refuse, or train.RefuseNonEmpty when it is nil.
-func refuseFile(path, key, want string, refuse func(path, flag, want string) error) error {
-	if refuse == nil {
-		refuse = train.RefuseNonEmpty
-	}
-	return refuse(path, key, want)
-}
-
-// claimResult locks the result file path (the setting key) and, unless
-// force, refuses a file there that is not an evaluation result; replace
-// says a result is there, to be replaced only by a rerun of its
-// evaluation (refuseResult).
-func claimResult(path, key string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
-	release, err = ClaimOutput(path, key, "result", true, refuse)
+// claimResult locks the result file --out names and, unless force,
+// refuses a file there that is not an evaluation result; replace says a
+// result is there, to be replaced only by a rerun of its evaluation
+// (refuseResult).
+func claimResult(path string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
+	release, err = ClaimOutput(path, "out", "result", true, refuse)
 	if err != nil || force {
 		return release, false, err
 	}
 	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
 		return release, true, nil
 	}
-	if err := refuseFile(path, key, "result", refuse); err != nil {
+	if err := refuse(path, "out", "result"); err != nil {
 		release()
 		return nil, false, err
 	}
@@ -240,8 +236,8 @@ func claimResult(path, key string, force bool, refuse func(path, flag, want stri
 // refuseResult refuses to replace the result file at path unless it holds
 // the result of the evaluation of next (a rerun, which gives the same
 // counts), which it returns.
-func refuseResult(path, key string, next *evalresult.Result) (evalresult.Result, error) {
-	hint := "choose another --" + key + ", or --force to replace it"
+func refuseResult(path string, next *evalresult.Result) (evalresult.Result, error) {
+	const hint = "choose another --out, or --force to replace it"
 	prev, err := evalresult.Read(path)
 	if err != nil {
 		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
@@ -250,47 +246,6 @@ func refuseResult(path, key string, next *evalresult.Result) (evalresult.Result,
 		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
 	}
 	return prev, nil
-}
-
-// checkRerun, before any game, checks that the weights were not replaced
-// while they were hashed and loaded, and decides what an earlier run of
-// the evaluation left at --out: a result of another evaluation is
-// refused, a finished one of this evaluation is done, and a progress
-// record is continued (resume).
-func (r *Run) checkRerun(opt Options) error {
-	s := &r.Spec
-	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
-		(!os.SameFile(fi, r.loadStat) || fi.Size() != r.loadStat.Size() || !fi.ModTime().Equal(r.loadStat.ModTime())) {
-		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", s.Load)
-	}
-	if s.Out == "" {
-		return nil
-	}
-	b := buildinfo.Current()
-	r.Result.Build, r.Result.WeightsSum = &b, r.weightsSum
-	r.Result.GamesTotal, r.Result.ShardK, r.Result.ShardN, r.Result.First = s.Games, r.Shard.K, r.Shard.N, r.First
-	return r.resume(opt)
-}
-
-// GameOfFile is the game name names when given or, when not, the one the
-// weights file load names (the default game when neither does; a
-// reference-format file names none). A game the file names that this
-// td2048 does not know is the file's error, not a usage error.
-func GameOfFile(name string, given bool, load string) (*games.Game, error) {
-	if !given {
-		if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" {
-			g, err := games.Lookup(h.Game)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", load, err)
-			}
-			return g, nil
-		}
-	}
-	g, err := games.Lookup(name)
-	if err != nil {
-		return nil, bad("game", ": %v", err)
-	}
-	return g, nil
 }
 
 // Load loads weights for game g (td2048's format, the course demo's

@@ -147,11 +147,24 @@ func (p *Play) Weights(given train.Given) netfile.Weights {
 	return netfile.CompactUnstaged
 }
 
-// GameOf is the game of the weights: the one --game names, else the
-// weights file's (GameOfFile); tile-downgrading is refused in a game with
-// no tiles of 2048's kind to lower.
+// GameOf is the game of the weights: the one --game names or, when it is
+// not given, the one the weights file names (the default game when
+// neither does; a reference-format file names none). A game the file
+// names that this td2048 does not know is the file's error, not a usage
+// error. Tile-downgrading is refused in a game with no tiles of 2048's
+// kind to lower.
 func (p *Play) GameOf(given train.Given) (*games.Game, error) {
-	g, err := GameOfFile(p.Game, given["game"], p.Load)
+	g, err := games.Lookup(p.Game)
+	if err != nil {
+		err = bad("game", ": %v", err)
+	}
+	if !given["game"] {
+		if h, herr := netfile.ReadHeader(p.Load); herr == nil && h.Game != "" {
+			if g, err = games.Lookup(h.Game); err != nil {
+				err = fmt.Errorf("%s: %v", p.Load, err)
+			}
+		}
+	}
 	if err == nil && p.Downgrade != 0 && !g.Downgrades {
 		err = bad("downgrade", " lowers tiles of 2048's kind; %s has none to lower", g.Title)
 	}

@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
@@ -47,19 +46,29 @@ func partialName(path string) string {
 	return path + ".partial"
 }
 
-// resume decides, for the evaluation r.Result (its evaluation fields and
-// build set), what an earlier run left (the table beside Rule): a
+// checkRerun, before any game, checks that the weights were not replaced
+// while they were hashed and loaded, and decides what an earlier run of
+// the evaluation r.Result left at --out (the table beside Rule): a
 // finished result of this evaluation and build with its statistics file
 // intact (r.Done: nothing to play), or a record of the games it finished
 // (r.Prior: the run continues after them), or nothing (or force): all
 // games are played. Anything it cannot continue from is refused with one
 // line.
-func (r *Run) resume(opt Options) error {
+func (r *Run) checkRerun(opt Options) error {
 	s, next := &r.Spec, &r.Result
-	hint := "; not continuing from it (--force starts over)"
+	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
+		(!os.SameFile(fi, r.loadStat) || fi.Size() != r.loadStat.Size() || !fi.ModTime().Equal(r.loadStat.ModTime())) {
+		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", s.Load)
+	}
+	if s.Out == "" {
+		return nil
+	}
+	b := buildinfo.Current()
+	next.Build, next.WeightsSum = &b, r.weightsSum
+	next.GamesTotal, next.ShardK, next.ShardN, next.First = s.Games, r.Shard.K, r.Shard.N, r.First
 	var prev *evalresult.Result // a result of this evaluation at --out
 	if !s.Force && r.replace {
-		res, err := refuseResult(s.Out, "out", next)
+		res, err := refuseResult(s.Out, next)
 		if err != nil {
 			return err
 		}
@@ -76,18 +85,19 @@ func (r *Run) resume(opt Options) error {
 	case errors.Is(err, fs.ErrNotExist):
 	case s.Force:
 		// started over: the record and the statistics under way are replaced
-	case err != nil:
-		return fmt.Errorf("%v%s", err, hint)
-	default:
-		if err := r.continues(&p); err != nil {
-			return fmt.Errorf("%s%s", err, hint)
+	case err == nil:
+		err = r.continues(&p)
+		if err == nil {
+			r.Prior = &p
+			return nil
 		}
-		r.Prior = &p
-		return nil
+		fallthrough
+	default:
+		return fmt.Errorf("%v; not continuing from it (--force starts over)", err)
 	}
 	if s.Stats != "" && !s.Force && !(prev != nil && NamesStats(s.Out, prev, s.Stats)) {
 		// A file at --stats that no result of this evaluation names.
-		return refuseFile(s.Stats, "stats", "stats", opt.Refuse)
+		return opt.refuse(s.Stats, "stats", "stats")
 	}
 	return nil
 }
@@ -173,28 +183,14 @@ func (r *Run) relStats() string {
 	return StatsName(r.Spec.Out, r.Spec.Stats)
 }
 
-// statsSink writes the statistics lines to the file under way, counting
-// them and keeping their checksum.
-type statsSink struct {
-	f *os.File
-	h hash.Hash
-	n int64
-}
-
-func (w *statsSink) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	w.h.Write(p[:n])
-	w.n += int64(n)
-	return n, err
-}
-
 // play is one run of the games: the statistics under way and the last
 // record.
 type play struct {
 	r      *Run
 	start  time.Time
-	sink   *statsSink
-	bw     *bufio.Writer
+	stats  *os.File         // the statistics file under way, with --stats
+	sum    hash.Hash        // the checksum of the lines in it
+	bw     *bufio.Writer    // the lines on their way to it
 	prior  games.Evaluation // the games earlier runs finished
 	wallMS int64            // earlier runs' time
 	kept   int              // games in the last record
@@ -217,25 +213,26 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		os.Remove(r.Progress)
 		return EvalOf(&r.Prior.Done, r.Game), true, nil
 	}
-	cfg := games.EvalConfig{Net: r.Net, Search: r.Search, Table: r.NewTable(), Config: evaluateConfig(r, tick)}
+	cfg := games.EvalConfig{Net: r.Net, Search: r.Search, Table: r.NewTable()}
+	cfg.Downgrade, cfg.Games, cfg.First, cfg.Seed = r.Downgrade, r.Count, r.First, r.Seed
+	cfg.Threads, cfg.Interleave, cfg.Tick = r.GameThreads, s.Interleave, tick
 	p := &play{r: r, start: time.Now()}
-	if s.Out != "" && r.Prior == nil {
+	if r.Prior != nil {
+		d := &r.Prior.Done
+		p.prior, p.wallMS, p.kept = EvalOf(d, r.Game), d.WallMS, d.Count
+		cfg.First, cfg.Games = r.First+d.Count, r.Count-d.Count
+	} else if s.Out != "" {
 		// Starting over (--force, or a result played again): an earlier
 		// record goes before the statistics under way are emptied.
 		if err := removeRecord(r.Progress); err != nil {
 			return games.Evaluation{}, false, err
 		}
 	}
-	if r.Prior != nil {
-		d := &r.Prior.Done
-		p.prior, p.wallMS, p.kept = EvalOf(d, r.Game), d.WallMS, d.Count
-		cfg.First, cfg.Games = r.First+d.Count, r.Count-d.Count
-	}
 	if s.Stats != "" {
 		if err := p.openStats(); err != nil {
 			return games.Evaluation{}, false, fmt.Errorf("--stats: %w", err)
 		}
-		defer p.sink.f.Close()
+		defer p.stats.Close()
 		cfg.Stats = p.bw
 	}
 	ctx, p.cancel = context.WithCancel(ctx)
@@ -299,9 +296,10 @@ func AddEval(a, b games.Evaluation) games.Evaluation {
 // an earlier run left, cut to the lines its record holds.
 func (p *play) openStats() error {
 	r := p.r
-	h, n := sha256.New(), int64(0)
+	p.sum = sha256.New()
+	n := int64(0)
 	if r.Prior != nil {
-		h, n = r.hash, r.Prior.StatsBytes
+		p.sum, n = r.hash, r.Prior.StatsBytes
 		if r.statsSrc != r.partial { // stopped as it finished: NAME is whole
 			if err := os.Rename(r.statsSrc, r.partial); err != nil {
 				return err
@@ -309,19 +307,17 @@ func (p *play) openStats() error {
 		}
 	}
 	f, err := os.OpenFile(r.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		err = f.Truncate(n) // lines written after the record
+	}
+	if err == nil {
+		_, err = f.Seek(n, io.SeekStart)
+	}
 	if err != nil {
+		f.Close() // nil when not opened: Close does nothing
 		return err
 	}
-	if err := f.Truncate(n); err != nil { // lines written after the record
-		f.Close()
-		return err
-	}
-	if _, err := f.Seek(n, io.SeekStart); err != nil {
-		f.Close()
-		return err
-	}
-	p.sink = &statsSink{f: f, h: h, n: n}
-	p.bw = bufio.NewWriterSize(p.sink, 1<<20)
+	p.stats, p.bw = f, bufio.NewWriterSize(io.MultiWriter(f, p.sum), 1<<20)
 	return nil
 }
 
@@ -342,18 +338,17 @@ func (p *play) done(ev *games.Evaluation) {
 // is not there. It returns the result it recorded.
 func (p *play) record(ev *games.Evaluation) (evalresult.Result, error) {
 	res, err := p.result(ev)
-	if err != nil {
-		return res, err
-	}
 	pr := evalresult.Progress{Done: res}
-	if p.sink != nil {
-		pr.StatsBytes = p.sink.n
+	if err == nil && p.stats != nil {
+		pr.StatsBytes, err = p.stats.Seek(0, io.SeekCurrent) // the lines flushed: the file's end
 	}
-	if err := evalresult.WriteProgress(p.r.Progress, pr); err != nil {
-		return res, err
+	if err == nil {
+		err = evalresult.WriteProgress(p.r.Progress, pr)
 	}
-	p.kept, p.keptAt = res.Count, time.Now()
-	return res, nil
+	if err == nil {
+		p.kept, p.keptAt = res.Count, time.Now()
+	}
+	return res, err
 }
 
 // result is the result of the earlier runs' games and ev's, with the
@@ -372,11 +367,11 @@ func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 	}
 	res.ElapsedMS = p.prior.Elapsed.Milliseconds() + el.Milliseconds()
 	res.WallMS = p.wallMS + time.Since(r.started).Milliseconds()
-	if p.sink != nil {
+	if p.stats != nil {
 		if err := p.syncStats(); err != nil {
 			return res, err
 		}
-		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sink.h.Sum(nil))
+		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sum.Sum(nil))
 	}
 	return res, nil
 }
@@ -384,32 +379,29 @@ func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 // stop ends an interrupted run: its finished games recorded (or, without
 // --out, the statistics lines of those games left in NAME.partial).
 func (p *play) stop(ev *games.Evaluation) error {
-	r := p.r
-	if p.sink != nil {
-		if err := p.syncStats(); err != nil {
-			return err
-		}
+	n := p.prior.Block.Games + ev.Block.Games
+	if p.r.Spec.Out != "" && p.kept != n {
+		_, err := p.record(ev)
+		return err
 	}
-	switch {
-	case p.prior.Block.Games+ev.Block.Games == 0:
-		if p.sink != nil {
-			os.Remove(r.partial) // nothing in it
-		}
-		return nil
-	case r.Spec.Out == "" || p.kept == p.prior.Block.Games+ev.Block.Games:
+	if p.stats == nil {
 		return nil
 	}
-	_, err := p.record(ev)
+	err := p.syncStats()
+	if err == nil && n == 0 {
+		os.Remove(p.r.partial) // nothing in it
+	}
 	return err
 }
 
 // syncStats writes the statistics lines out to the file under way and
 // syncs it.
 func (p *play) syncStats() error {
-	if err := p.bw.Flush(); err != nil {
-		return fmt.Errorf("--stats: %w", err)
+	err := p.bw.Flush()
+	if err == nil {
+		err = p.stats.Sync()
 	}
-	if err := p.sink.f.Sync(); err != nil {
+	if err != nil {
 		return fmt.Errorf("--stats: %w", err)
 	}
 	return nil
@@ -424,18 +416,18 @@ func (p *play) finish(ev *games.Evaluation) error {
 	var res evalresult.Result
 	var err error
 	switch {
-	case s.Out != "" && p.sink != nil && p.kept != r.Count:
+	case s.Out != "" && p.stats != nil && p.kept != r.Count:
 		res, err = p.record(ev) // the games' statistics lines counted before the file takes its name
 	case s.Out != "":
 		res, err = p.result(ev)
-	case p.sink != nil:
+	case p.stats != nil:
 		err = p.syncStats()
 	}
 	if err != nil {
 		return err
 	}
-	if p.sink != nil {
-		p.sink.f.Close() // Windows renames no open file
+	if p.stats != nil {
+		p.stats.Close() // Windows renames no open file
 		if err := rename(r.partial, s.Stats); err != nil {
 			return err
 		}
@@ -504,11 +496,4 @@ func (r *Run) Stopped(n int) string {
 		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", r.partial)
 	}
 	return " (not recorded: with --out FILE the games finished are recorded as they go, and the same command continues)"
-}
-
-// evaluateConfig is the evaluate.Config of the run's games.
-func evaluateConfig(r *Run, tick func(learn.Snapshot)) (c evaluate.Config) {
-	c.Downgrade, c.Games, c.First, c.Seed = r.Downgrade, r.Count, r.First, r.Seed
-	c.Threads, c.Interleave, c.Tick = r.GameThreads, r.Spec.Interleave, tick
-	return c
 }
