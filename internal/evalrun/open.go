@@ -24,9 +24,6 @@ type Options struct {
 	// holds would be lost (train.Options.Refuse). Nil is
 	// train.RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
-	// Getenv reads the job array's index of --shard auto (os.Getenv when
-	// nil).
-	Getenv func(string) string
 	// Loaded, when not nil, are weights a library caller has loaded (the
 	// Python package's network): the run plays them instead of reading
 	// the spec's weights file, and Close leaves them to their owner. Such
@@ -73,7 +70,7 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		given = train.Given{}
 	}
 	s.Complete(given)
-	c, err := s.Validate(given, opt.Getenv)
+	c, err := s.Validate(given, nil)
 	if err != nil {
 		return nil, err
 	}

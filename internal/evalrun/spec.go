@@ -206,17 +206,18 @@ func LoadHelp(what string) string {
 // and a plan give it.
 type ByteSize int64
 
+// byteUnits are ByteSize's suffixes, the largest first, and their sizes.
+var byteUnits = []struct {
+	suffix string
+	size   int64
+}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}}
+
 func (b *ByteSize) String() string {
 	v := int64(*b)
-	switch {
-	case v == 0:
-		return "0"
-	case v%(1<<30) == 0:
-		return strconv.FormatInt(v>>30, 10) + "G"
-	case v%(1<<20) == 0:
-		return strconv.FormatInt(v>>20, 10) + "M"
-	case v%(1<<10) == 0:
-		return strconv.FormatInt(v>>10, 10) + "K"
+	for _, u := range byteUnits {
+		if v != 0 && v%u.size == 0 {
+			return strconv.FormatInt(v/u.size, 10) + u.suffix
+		}
 	}
 	return strconv.FormatInt(v, 10)
 }
@@ -226,14 +227,10 @@ func (b *ByteSize) Type() string { return "size" }
 func (b *ByteSize) Set(s string) error {
 	t := strings.ToUpper(strings.TrimSuffix(strings.TrimSpace(s), "B"))
 	mult := int64(1)
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult, t = 1<<10, t[:n-1]
-		case 'M':
-			mult, t = 1<<20, t[:n-1]
-		case 'G':
-			mult, t = 1<<30, t[:n-1]
+	for _, u := range byteUnits {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			mult, t = u.size, rest
+			break
 		}
 	}
 	v, err := strconv.ParseInt(t, 10, 64)
