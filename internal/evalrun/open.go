@@ -14,7 +14,6 @@ import (
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/search"
 )
 
 // Options are what a face adds to a run.
@@ -142,15 +141,6 @@ func (r *Run) Close() {
 		r.Net.Free()
 	}
 	r.Net = nil
-}
-
-// NewTable is the transposition table the run's searches share, nil for
-// greedy play and for MCTS.
-func (r *Run) NewTable() *search.Table {
-	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
-		return r.Spec.Table()
-	}
-	return nil
 }
 
 // claimOut locks --out and its progress record and, unless force, refuses

@@ -48,12 +48,8 @@ func partialName(path string) string {
 
 // checkRerun, before any game, checks that the weights were not replaced
 // while they were hashed and loaded, and decides what an earlier run of
-// the evaluation r.Result left at --out (the table beside Rule): a
-// finished result of this evaluation and build with its statistics file
-// intact (r.Done: nothing to play), or a record of the games it finished
-// (r.Prior: the run continues after them), or nothing (or force): all
-// games are played. Anything it cannot continue from is refused with one
-// line.
+// the evaluation r.Result left at --out (the table beside Rule): r.Done,
+// r.Prior, or all games to play; anything else is refused with one line.
 func (r *Run) checkRerun(opt Options) error {
 	s, next := &r.Spec, &r.Result
 	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
@@ -103,15 +99,13 @@ func (r *Run) checkRerun(opt Options) error {
 }
 
 // NamesStats reports whether prev, the result at out, names stats as its
-// statistics file: one a run of the same evaluation (or merge) may
-// replace.
+// statistics file, which a rerun (or merge) may replace.
 func NamesStats(out string, prev *evalresult.Result, stats string) bool {
 	return prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
 }
 
 // intact reports whether prev, a result of the evaluation r.Result, is
-// done: played by this build, with the statistics file asked for,
-// unchanged.
+// done: this build's, its statistics file the one asked for, unchanged.
 func (r *Run) intact(prev *evalresult.Result) bool {
 	s := &r.Spec
 	if prev.Build == nil || !buildinfo.Same(*prev.Build, *r.Result.Build) {
@@ -199,13 +193,11 @@ type play struct {
 	cancel context.CancelFunc
 }
 
-// Evaluate plays what is left of the evaluation (r.First, r.Count), tick
-// (when not nil) told the progress, and returns the evaluation of all its
-// games finished, earlier runs' included, and whether that is all of
-// them. A finished evaluation (r.Done) plays nothing. With --out it
-// records the games finished as it goes, and when interrupted (ctx
-// cancelled); once all are played, it saves the result (the statistics
-// file first).
+// Evaluate plays what is left of the evaluation, tick (when not nil) told
+// the progress, and returns the evaluation of all its games finished,
+// earlier runs' included, and whether that is all of them. With --out it
+// records the games finished as it goes and when ctx is cancelled; once
+// all are played, it saves the result (the statistics file first).
 func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Evaluation, bool, error) {
 	s := &r.Spec
 	if r.Done {
@@ -213,7 +205,10 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		os.Remove(r.Progress)
 		return EvalOf(&r.Prior.Done, r.Game), true, nil
 	}
-	cfg := games.EvalConfig{Net: r.Net, Search: r.Search, Table: r.NewTable()}
+	cfg := games.EvalConfig{Net: r.Net, Search: r.Search}
+	if s.Depth > 1 || s.MoveTime > 0 { // a table the searches share; none for greedy play, nor MCTS (Search.Table)
+		cfg.Table = s.Table()
+	}
 	cfg.Downgrade, cfg.Games, cfg.First, cfg.Seed = r.Downgrade, r.Count, r.First, r.Seed
 	cfg.Threads, cfg.Interleave, cfg.Tick = r.GameThreads, s.Interleave, tick
 	p := &play{r: r, start: time.Now()}
@@ -351,8 +346,8 @@ func (p *play) record(ev *games.Evaluation) (evalresult.Result, error) {
 	return res, err
 }
 
-// result is the result of the earlier runs' games and ev's, with the
-// statistics lines flushed and synced.
+// result is the result of the earlier runs' games and ev's, the
+// statistics lines synced.
 func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 	r := p.r
 	res := r.Result
@@ -394,8 +389,7 @@ func (p *play) stop(ev *games.Evaluation) error {
 	return err
 }
 
-// syncStats writes the statistics lines out to the file under way and
-// syncs it.
+// syncStats flushes and syncs the statistics lines.
 func (p *play) syncStats() error {
 	err := p.bw.Flush()
 	if err == nil {
@@ -409,8 +403,8 @@ func (p *play) syncStats() error {
 
 // finish saves a run that played every game: the statistics file takes
 // its name, then the result is written (a run stopped between the two
-// continues from its record, which counts every game), and the record
-// goes.
+// continues from its record, which counts every game).
+
 func (p *play) finish(ev *games.Evaluation) error {
 	r, s := p.r, &p.r.Spec
 	var res evalresult.Result
