@@ -1,6 +1,8 @@
 package evalrun
 
 import (
+	"cmp"
+
 	"errors"
 	"fmt"
 	"hash"
@@ -59,11 +61,10 @@ type Run struct {
 }
 
 // Open readies the evaluation s describes, given naming the fields the
-// user set: every setting checked (Complete, Validate, then what the
-// weights file decides), --out and --stats checked and locked, the
-// weights loaded, and what an earlier run left at --out decided on (the
-// table beside Rule). The error of a setting that cannot work is a
-// *train.FieldError. Close releases what Open took.
+// user set: its settings checked, --out and --stats locked, the weights
+// loaded, and what an earlier run left at --out decided on (checkRerun).
+// The error of a setting that cannot work is a *train.FieldError. Close
+// releases what Open took.
 func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 	if given == nil {
 		given = train.Given{}
@@ -93,9 +94,8 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		if !g.StatsFile {
 			return r, bad("stats", " writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
 		}
-		// Without --out (nothing to continue from) a file there is refused
-		// at once unless force, as any output; with --out once resume knows
-		// whether it is this evaluation's.
+		// Without --out a file there is refused at once unless force; with
+		// --out once checkRerun knows whether it is this evaluation's.
 		r.partial = partialName(s.Stats)
 		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
 		if err != nil {
@@ -180,10 +180,9 @@ func (o Options) refuse(path, key, want string) error {
 }
 
 // ClaimOutput readies path, which the setting key names, for a command
-// that writes it once at the end: the path checked, locked against a
-// second writer (stale temporary files of a killed one removed) and,
-// unless force, refused when it holds something replacing it would lose
-// (refuse; want is what is written). release frees the lock.
+// that writes it once at the end: checked, locked against a second
+// writer and, unless force, refused when refuse says replacing it would
+// lose something (want is what is written). release frees the lock.
 func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, bad(key, ": %v", err)
@@ -235,11 +234,11 @@ func refuseResult(path string, next *evalresult.Result) (evalresult.Result, erro
 	return prev, nil
 }
 
-// Load loads weights for game g (td2048's format, the course demo's
-// 2048.bin or TDL2048+'s .w, told apart by content), held as w says
-// (netfile.LoadPlay): the file must be g's, its network and learner ones
-// g can use. It returns the learner, and a note for people when the
-// weights are not held as asked.
+// Load loads weights for game g, held as w says (netfile.LoadPlay): the
+// file must be g's, its network and learner ones g can use. It returns
+// the learner, and a note for people when the weights are not held as
+// asked.
+
 func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
 	net, h, note, err := netfile.LoadPlay(path, w)
 	if errors.Is(err, os.ErrNotExist) {
@@ -252,27 +251,19 @@ func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfi
 	if err != nil {
 		return nil, h, 0, "", ReadError(path, err)
 	}
-	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
-		net.Free()
-		return nil, h, 0, "", err
-	}
-	// A network the game cannot play (a staged one read from a .w without
-	// its thresholds, say) is refused by every face alike.
-	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
-		net.Free()
-		return nil, h, 0, "", err
-	}
-	err = g.CheckSpec(net.Spec())
+	// The checks are pure: the first to fail is the error. A network the
+	// game cannot play (a staged one read from a .w without its
+	// thresholds, say) is refused by every face alike.
 	kind, kerr := learn.ParseKind(h.Learner)
+	err = cmp.Or(netfile.Expect(path, h, g.Name, "", nil), netfile.CheckThresholds(path, net.Spec()))
 	if err == nil {
-		err = kerr
-	}
-	if err == nil {
-		err = g.CheckLearner(kind)
+		if err = cmp.Or(g.CheckSpec(net.Spec()), kerr, g.CheckLearner(kind)); err != nil {
+			err = fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	if err != nil {
 		net.Free()
-		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
+		return nil, h, 0, "", err
 	}
 	return net, h, kind, note, nil
 }

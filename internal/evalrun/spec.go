@@ -154,20 +154,17 @@ func RuleOf(key string) Rule {
 func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 
 // AddFlags defines a flag for each field of s on fs, as train.Spec's
-// AddFlags does: named by its toml key (- for _), its help tag as help
-// (--load's followed by the file each game reads by default), its group
-// tag as its train.GroupAnnotation and its value in s as default.
+// AddFlags does, --load's help followed by each game's default file.
 func (s *Spec) AddFlags(fs *flag.FlagSet) { fields.AddFlags(fs, s, playHelp(nil), true) }
 
 // AddFlags defines the flags of p on fs, as Spec's AddFlags does but
-// without groups, each flag's help the one help gives for its key, if
-// any, and none for a key help gives as "-".
+// without groups, with the help help gives a key instead (no flag for "-").
 func (p *Play) AddFlags(fs *flag.FlagSet, help map[string]string) {
 	playFields.AddFlags(fs, p, playHelp(help), false)
 }
 
-// playHelp is the help of each flag: help's for its key, if any (no flag
-// for "-"), and --load's followed by the file each game reads by default.
+// playHelp is the help of each flag (AddFlags).
+
 func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
 	return func(f train.Field[Rule]) (string, bool) {
 		h, ok := help[f.Key]

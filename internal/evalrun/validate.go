@@ -77,12 +77,10 @@ func (s *Spec) Complete(given train.Given) {
 	}
 }
 
-// Validate checks a completed spec (Complete), every setting alone and
-// together, before any file is read, and returns what it makes of them;
-// what depends on the weights file (its game, its network) Open checks.
-// given names the fields the user set; getenv reads the job array's
-// index for --shard auto (os.Getenv when nil). The error of a setting is
-// a *train.FieldError.
+// Validate checks a completed spec (Complete) before any file is read,
+// and returns what it makes of it; Open checks what depends on the
+// weights file. getenv reads the job array's index for --shard auto
+// (os.Getenv when nil). The error of a setting is a *train.FieldError.
 func (s *Spec) Validate(given train.Given, getenv func(string) string) (Compiled, error) {
 	var c Compiled
 	switch {
@@ -216,8 +214,8 @@ func (s *Spec) threads() (gameThreads, moveThreads int) {
 	return max(1, threads/move), move
 }
 
-// ThreadCount is the number of threads a Threads value of 0 or more
-// means.
+// ThreadCount is the number of threads a Threads value means.
+
 func ThreadCount(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
