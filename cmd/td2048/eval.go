@@ -90,7 +90,11 @@ func runEval(e *env, s evalrun.Spec, given train.Given) error {
 	n := ev.Block.Games
 	if s.JSON {
 		j := newEvalJSON(r, &ev)
-		j.Requested, j.StatsFile, j.Earlier, j.Interrupted = s.Games, r.StatsFile(complete), r.Earlier(), !complete
+		j.Requested, j.StatsFile, j.Interrupted = s.Games, r.StatsFile(complete), !complete
+		if r.Prior != nil {
+			j.Earlier = r.Prior.Done.Count
+		}
+
 		if err := writeJSON(out, j); err != nil {
 			return err
 		}

@@ -96,7 +96,11 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		}
 		// Without --out a file there is refused at once unless force; with
 		// --out once checkRerun knows whether it is this evaluation's.
-		r.partial = partialName(s.Stats)
+		r.partial = s.Stats + ".partial" // beside the file the name names (a link followed)
+		if real, err := safefile.Resolve(s.Stats); err == nil {
+			r.partial = real + ".partial"
+		}
+
 		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
 		if err != nil {
 			return r, err

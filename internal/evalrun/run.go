@@ -37,15 +37,6 @@ const RecordEvery = 30 * time.Second
 // ProgressName is the progress record of the result file out.
 func ProgressName(out string) string { return out + ".progress" }
 
-// partialName is where the statistics file path grows until it is
-// finished: NAME.partial beside the file path names (links followed).
-func partialName(path string) string {
-	if real, err := safefile.Resolve(path); err == nil {
-		return real + ".partial"
-	}
-	return path + ".partial"
-}
-
 // checkRerun, before any game, checks that the weights were not replaced
 // while they were hashed and loaded, and decides what an earlier run of
 // the evaluation r.Result left at --out (the table beside Rule): r.Done,
@@ -422,8 +413,17 @@ func (p *play) finish(ev *games.Evaluation) error {
 	}
 	if p.stats != nil {
 		p.stats.Close() // Windows renames no open file
-		if err := rename(r.partial, s.Stats); err != nil {
-			return err
+		// The file the name names (a link followed) is replaced; the link stays.
+		real, err := safefile.Resolve(s.Stats)
+		if err != nil {
+			real = s.Stats
+		}
+		if err := os.Rename(r.partial, real); err != nil {
+			return fmt.Errorf("--stats: %w", err)
+		}
+		if d, err := os.Open(filepath.Dir(real)); err == nil {
+			d.Sync()
+			d.Close()
 		}
 	}
 	if s.Out == "" {
@@ -443,23 +443,6 @@ func removeRecord(path string) error {
 	return nil
 }
 
-// rename gives the finished statistics file its name: the file path names
-// (a link followed) is replaced, and the link stays.
-func rename(partial, path string) error {
-	real, err := safefile.Resolve(path)
-	if err != nil {
-		real = path
-	}
-	if err := os.Rename(partial, real); err != nil {
-		return fmt.Errorf("--stats: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(real)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
 // StatsFile is the statistics file of the evaluation: its name when
 // complete, else the file the finished games' lines are in.
 func (r *Run) StatsFile(complete bool) string {
@@ -467,14 +450,6 @@ func (r *Run) StatsFile(complete bool) string {
 		return r.Spec.Stats
 	}
 	return r.partial
-}
-
-// Earlier is how many of the games an earlier run finished.
-func (r *Run) Earlier() int {
-	if r.Prior == nil {
-		return 0
-	}
-	return r.Prior.Done.Count
 }
 
 // Stopped says, for an interrupted evaluation of n games finished, where
