@@ -67,13 +67,12 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 			return res, nil, err
 		}
 		defer release()
-		if replace {
-			prev, err := refuseResult(m.Out, &res)
-			if err != nil {
-				return res, nil, err
-			}
-			again = NamesStats(m.Out, &prev, m.Stats)
+		prev, err := rerunOf(m.Out, replace, &res)
+		if err != nil {
+			return res, nil, err
 		}
+		again = NamesStats(m.Out, prev, m.Stats)
+
 	}
 	if m.Stats != "" {
 		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.refuse)

@@ -207,7 +207,8 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 // claimResult locks the result file --out names and, unless force,
 // refuses a file there that is not an evaluation result; replace says a
 // result is there, to be replaced only by a rerun of its evaluation
-// (refuseResult).
+// (rerunOf).
+
 func claimResult(path string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
 	release, err = ClaimOutput(path, "out", "result", true, refuse)
 	if err != nil || force {
@@ -223,19 +224,22 @@ func claimResult(path string, force bool, refuse func(path, flag, want string) e
 	return release, false, nil
 }
 
-// refuseResult refuses to replace the result file at path unless it holds
-// the result of the evaluation of next (a rerun, which gives the same
-// counts), which it returns.
-func refuseResult(path string, next *evalresult.Result) (evalresult.Result, error) {
+// rerunOf is the result at path when claimResult found one (replace),
+// refused unless it is the result of the evaluation of next (a rerun,
+// which gives the same counts); nil when there is none.
+func rerunOf(path string, replace bool, next *evalresult.Result) (*evalresult.Result, error) {
+	if !replace {
+		return nil, nil
+	}
 	const hint = "choose another --out, or --force to replace it"
 	prev, err := evalresult.Read(path)
 	if err != nil {
-		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
+		return nil, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
 	}
 	if d := evalresult.Rerun(&prev, next); d != "" {
-		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+		return nil, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
 	}
-	return prev, nil
+	return &prev, nil
 }
 
 // Load loads weights for game g, held as w says (netfile.LoadPlay): the

@@ -10,6 +10,8 @@ package evalrun
 
 import (
 	"bufio"
+	"cmp"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -53,20 +55,16 @@ func (r *Run) checkRerun(opt Options) error {
 	b := buildinfo.Current()
 	next.Build, next.WeightsSum = &b, r.weightsSum
 	next.GamesTotal, next.ShardK, next.ShardN, next.First = s.Games, r.Shard.K, r.Shard.N, r.First
-	var prev *evalresult.Result // a result of this evaluation at --out
-	if !s.Force && r.replace {
-		res, err := refuseResult(s.Out, next)
-		if err != nil {
-			return err
-		}
-		if r.intact(&res) {
-			r.Prior, r.Done = &evalresult.Progress{Done: res}, true
-			return nil
-		}
-		// Another build's, or its statistics file gone or other than
-		// asked: played again, and replaced.
-		prev = &res
+	prev, err := rerunOf(s.Out, r.replace, next)
+	if err != nil {
+		return err
 	}
+	if prev != nil && r.intact(prev) {
+		r.Prior, r.Done = &evalresult.Progress{Done: *prev}, true
+		return nil
+	}
+	// Another build's result, or its statistics file gone or other than
+	// asked, is played again, and replaced.
 	p, err := evalresult.ReadProgress(r.Progress)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -82,17 +80,17 @@ func (r *Run) checkRerun(opt Options) error {
 	default:
 		return fmt.Errorf("%v; not continuing from it (--force starts over)", err)
 	}
-	if s.Stats != "" && !s.Force && !(prev != nil && NamesStats(s.Out, prev, s.Stats)) {
+	if s.Stats != "" && !s.Force && !NamesStats(s.Out, prev, s.Stats) {
 		// A file at --stats that no result of this evaluation names.
 		return opt.refuse(s.Stats, "stats", "stats")
 	}
 	return nil
 }
 
-// NamesStats reports whether prev, the result at out, names stats as its
-// statistics file, which a rerun (or merge) may replace.
+// NamesStats reports whether prev, the result at out (if any), names
+// stats as its statistics file, which a rerun (or merge) may replace.
 func NamesStats(out string, prev *evalresult.Result, stats string) bool {
-	return prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
+	return prev != nil && prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
 }
 
 // intact reports whether prev, a result of the evaluation r.Result, is
@@ -228,9 +226,7 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		cfg.Done = p.done
 	}
 	ev, err := r.Game.Evaluate(ctx, cfg)
-	if err == nil {
-		err = p.failed
-	}
+	err = cmp.Or(err, p.failed)
 	all, complete := AddEval(p.prior, ev), false
 	switch {
 	case err != nil:
@@ -382,11 +378,7 @@ func (p *play) stop(ev *games.Evaluation) error {
 
 // syncStats flushes and syncs the statistics lines.
 func (p *play) syncStats() error {
-	err := p.bw.Flush()
-	if err == nil {
-		err = p.stats.Sync()
-	}
-	if err != nil {
+	if err := cmp.Or(p.bw.Flush(), p.stats.Sync()); err != nil {
 		return fmt.Errorf("--stats: %w", err)
 	}
 	return nil
