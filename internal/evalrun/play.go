@@ -147,12 +147,11 @@ func (p *Play) Weights(given train.Given) netfile.Weights {
 	return netfile.CompactUnstaged
 }
 
-// GameOf is the game of the weights: the one --game names or, when it is
-// not given, the one the weights file names (the default game when
-// neither does; a reference-format file names none). A game the file
-// names that this td2048 does not know is the file's error, not a usage
-// error. Tile-downgrading is refused in a game with no tiles of 2048's
-// kind to lower.
+// GameOf is the game of the weights: the one --game names, else the
+// weights file's (a game it names that td2048 does not know is the
+// file's error, not a usage error), else the default game.
+// Tile-downgrading is refused in a game with no tiles of 2048's kind.
+
 func (p *Play) GameOf(given train.Given) (*games.Game, error) {
 	g, err := games.Lookup(p.Game)
 	if err != nil {
