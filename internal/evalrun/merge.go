@@ -120,7 +120,6 @@ func absOr(p string) string {
 // into path, each checked against its checksum as it is copied (read
 // once, so what is written is what was checked; a file that does not
 // match leaves nothing at path), and returns the SHA-256 of what it wrote.
-
 func concatStats(path string, parts []evalresult.Part) (string, error) {
 	all := sha256.New()
 	err := safefile.WriteAtomic(path, func(w io.Writer) error {

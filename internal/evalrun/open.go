@@ -208,7 +208,6 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 // refuses a file there that is not an evaluation result; replace says a
 // result is there, to be replaced only by a rerun of its evaluation
 // (rerunOf).
-
 func claimResult(path string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
 	release, err = ClaimOutput(path, "out", "result", true, refuse)
 	if err != nil || force {
@@ -246,7 +245,6 @@ func rerunOf(path string, replace bool, next *evalresult.Result) (*evalresult.Re
 // file must be g's, its network and learner ones g can use. It returns
 // the learner, and a note for people when the weights are not held as
 // asked.
-
 func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
 	net, h, note, err := netfile.LoadPlay(path, w)
 	if errors.Is(err, os.ErrNotExist) {

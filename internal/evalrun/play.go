@@ -151,7 +151,6 @@ func (p *Play) Weights(given train.Given) netfile.Weights {
 // weights file's (a game it names that td2048 does not know is the
 // file's error, not a usage error), else the default game.
 // Tile-downgrading is refused in a game with no tiles of 2048's kind.
-
 func (p *Play) GameOf(given train.Given) (*games.Game, error) {
 	g, err := games.Lookup(p.Game)
 	if err != nil {

@@ -387,7 +387,6 @@ func (p *play) syncStats() error {
 // finish saves a run that played every game: the statistics file takes
 // its name, then the result is written (a run stopped between the two
 // continues from its record, which counts every game).
-
 func (p *play) finish(ev *games.Evaluation) error {
 	r, s := p.r, &p.r.Spec
 	var res evalresult.Result

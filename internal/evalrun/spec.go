@@ -164,8 +164,15 @@ func (p *Play) AddFlags(fs *flag.FlagSet, help map[string]string) {
 }
 
 // playHelp is the help of each flag (AddFlags).
-
 func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
+	var files []string // the file --load reads when none is named: each game's own
+	for _, g := range games.All() {
+		if g.Name == games.Default {
+			files = append(files, g.File)
+		} else {
+			files = append(files, fmt.Sprintf("%s with --game %s", g.File, g.Name))
+		}
+	}
 	return func(f train.Field[Rule]) (string, bool) {
 		h, ok := help[f.Key]
 		if !ok {
@@ -175,7 +182,7 @@ func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
 			return "", false
 		}
 		if f.Key == "load" {
-			h = LoadHelp(h)
+			h = fmt.Sprintf("%s (default: the game's file, %s)", h, strings.Join(files, "; "))
 		}
 		return h, true
 	}
@@ -183,21 +190,6 @@ func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
 
 // GivenFlags are the fields whose flags were set on fs.
 func GivenFlags(fs *flag.FlagSet) train.Given { return fields.Given(fs) }
-
-// LoadHelp is the help of the --load flag of a command that reads
-// weights: what it does with them, and the file it reads when none is
-// named (each game's own).
-func LoadHelp(what string) string {
-	var files []string
-	for _, g := range games.All() {
-		if g.Name == games.Default {
-			files = append(files, g.File)
-		} else {
-			files = append(files, fmt.Sprintf("%s with --game %s", g.File, g.Name))
-		}
-	}
-	return fmt.Sprintf("%s (default: the game's file, %s)", what, strings.Join(files, "; "))
-}
 
 // ByteSize is a memory size: 256M, 1G, 64K or plain bytes, as a flag
 // and a plan give it.

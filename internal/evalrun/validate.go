@@ -215,7 +215,6 @@ func (s *Spec) threads() (gameThreads, moveThreads int) {
 }
 
 // ThreadCount is the number of threads a Threads value means.
-
 func ThreadCount(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
