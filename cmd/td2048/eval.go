@@ -94,7 +94,6 @@ func runEval(e *env, s evalrun.Spec, given train.Given) error {
 		if r.Prior != nil {
 			j.Earlier = r.Prior.Done.Count
 		}
-
 		if err := writeJSON(out, j); err != nil {
 			return err
 		}

@@ -68,7 +68,6 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 			return res, nil, err
 		}
 		again = NamesStats(m.Out, prev, m.Stats)
-
 	}
 	if m.Stats != "" {
 		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.refuse)

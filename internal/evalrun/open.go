@@ -2,7 +2,6 @@ package evalrun
 
 import (
 	"cmp"
-
 	"errors"
 	"fmt"
 	"hash"
@@ -100,7 +99,6 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		if real, err := safefile.Resolve(s.Stats); err == nil {
 			r.partial = real + ".partial"
 		}
-
 		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
 		if err != nil {
 			return r, err

@@ -11,7 +11,6 @@ package evalrun
 import (
 	"bufio"
 	"cmp"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
