@@ -18,7 +18,6 @@ import (
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/evalrun"
 	"github.com/td2048/td2048/internal/train"
-	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/search"
 	"github.com/td2048/td2048/stats"
 )
@@ -75,10 +74,7 @@ func runEval(e *env, s evalrun.Spec, given train.Given) error {
 	defer stop()
 	progEnv := e
 	if !s.JSON && !s.Quiet {
-		writeEvalHeader(out, g, &r.Result)
-		evalPlayHeader(out, r.Net, r.Note, r.MoveThreads, r.GameThreads, r.Downgrade)
-		fmt.Fprintf(out, "total = %d\nseed = %d\n", s.Games, r.Seed)
-		writeShard(out, r)
+		writeEvalHeader(out, r)
 	} else if s.Quiet {
 		progEnv = &env{stderr: io.Discard}
 	}
@@ -94,7 +90,10 @@ func runEval(e *env, s evalrun.Spec, given train.Given) error {
 	n := ev.Block.Games
 	if s.JSON {
 		j := newEvalJSON(r, &ev)
-		j.Requested, j.StatsFile, j.Earlier, j.Interrupted = s.Games, r.StatsFile(complete), r.Earlier(), !complete
+		j.Requested, j.StatsFile, j.Interrupted = s.Games, r.StatsFile(complete), !complete
+		if r.Prior != nil {
+			j.Earlier = r.Prior.Done.Count
+		}
 		if err := writeJSON(out, j); err != nil {
 			return err
 		}
@@ -115,10 +114,28 @@ func runEval(e *env, s evalrun.Spec, given train.Given) error {
 	return nil
 }
 
-// writeShard prints the shard's lines of eval's header: its games, and
-// what an earlier run left of them.
-func writeShard(w io.Writer, r *evalrun.Run) {
-	s := &r.Spec
+// writeEvalHeader prints eval's header: the command, what is evaluated
+// (writeLoaded), how it plays (the weights when compact, or not as asked,
+// and why; the threads of a move; notes), its games and, with --out, the
+// shard's and what an earlier run left of them.
+func writeEvalHeader(w io.Writer, r *evalrun.Run) {
+	s, g, net := &r.Spec, r.Game, r.Net
+	title := ""
+	if g.Name != games.Default {
+		title = " (" + g.Title + ")"
+	}
+	fmt.Fprintf(w, "td2048 eval%s\n", title)
+	writeLoaded(w, g, &r.Result)
+	if net.Compact() {
+		fmt.Fprintf(w, "weights = %s; --compact=false plays float32\n", describeWeights(net))
+	} else if r.Note != "" {
+		fmt.Fprintf(w, "weights = %s\n", describeWeights(net))
+	}
+	if r.MoveThreads > 1 {
+		fmt.Fprintf(w, "threads = %d a move, %d game(s) at once\n", r.MoveThreads, r.GameThreads)
+	}
+	writeNotes(w, r.Note, net, r.Downgrade)
+	fmt.Fprintf(w, "total = %d\nseed = %d\n", s.Games, r.Seed)
 	if s.Out == "" {
 		return
 	}
@@ -134,17 +151,6 @@ func writeShard(w io.Writer, r *evalrun.Run) {
 		d := &r.Prior.Done
 		fmt.Fprintf(w, "continuing at game %d: games %d..%d finished earlier (%d of %d, recorded in %s)\n", r.First+d.Count, r.First, r.First+d.Count-1, d.Count, r.Count, r.Progress)
 	}
-}
-
-// writeEvalHeader prints the first lines of eval's text: the command, and
-// what is evaluated (writeLoaded).
-func writeEvalHeader(out io.Writer, g *games.Game, res *evalresult.Result) {
-	title := ""
-	if g.Name != games.Default {
-		title = " (" + g.Title + ")"
-	}
-	fmt.Fprintf(out, "td2048 eval%s\n", title)
-	writeLoaded(out, g, res)
 }
 
 // writeLoaded prints the lines of eval's header, and merge's, on what
@@ -167,20 +173,6 @@ func writeStats(w io.Writer, g *games.Game, ev *games.Evaluation) error {
 	b := &ev.Block
 	_, err := fmt.Fprintf(w, "%d rate = %s%% (%d of %d games)\n", g.GoalValue(), stats.Num(100*b.Reach(g.Goal)), b.Reached(g.Goal), b.Games)
 	return err
-}
-
-// evalPlayHeader prints eval's lines on how it plays: the weights when
-// compact (or not as asked, and why), the threads of a move, and notes.
-func evalPlayHeader(out io.Writer, net *ntuple.Network, note string, move, games int, dg search.Downgrade) {
-	if net.Compact() {
-		fmt.Fprintf(out, "weights = %s; --compact=false plays float32\n", describeWeights(net))
-	} else if note != "" {
-		fmt.Fprintf(out, "weights = %s\n", describeWeights(net))
-	}
-	if move > 1 {
-		fmt.Fprintf(out, "threads = %d a move, %d game(s) at once\n", move, games)
-	}
-	writeNotes(out, note, net, dg)
 }
 
 // interruptible is a context cancelled by the first Ctrl-C or SIGTERM;

@@ -14,21 +14,17 @@ import (
 	"github.com/td2048/td2048/internal/train"
 )
 
-// A MergeSpec is what td2048 merge is asked: the merged result's file
-// (Out, none when ""), the statistics file concatenated from the shards'
-// (Stats), Force to replace whatever file they name, MixedBuilds to
-// merge shards of different builds.
+// A MergeSpec is what td2048 merge is asked: its flags.
 type MergeSpec struct {
 	Out, Stats         string
 	Force, MixedBuilds bool
 }
 
 // Merge merges the result files at paths, the shards of one evaluation,
-// and writes the merged result to m.Out and the shards' statistics files
-// concatenated to m.Stats (given naming those set), as m says; it returns
-// the merged result and the shards read. A result at m.Out is replaced
-// only by the merge of the same evaluation, another file only with Force,
-// and the shards' own files never.
+// into m.Out and m.Stats (given naming those set); it returns the merged
+// result and the shards read. A result at m.Out is replaced only by the
+// merge of the same evaluation, another file only with Force, and the
+// shards' own files never.
 func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalresult.Result, []evalresult.Part, error) {
 	var res evalresult.Result
 	if err := CheckOutputs(given, m.Out, m.Stats, ""); err != nil {
@@ -62,21 +58,19 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 	}
 	again := false // --out holds this merge's result, naming --stats
 	if m.Out != "" {
-		release, replace, err := claimResult(m.Out, "out", m.Force, opt.Refuse)
+		release, replace, err := claimResult(m.Out, m.Force, opt.refuse)
 		if err != nil {
 			return res, nil, err
 		}
 		defer release()
-		if replace {
-			prev, err := refuseResult(m.Out, "out", &res)
-			if err != nil {
-				return res, nil, err
-			}
-			again = NamesStats(m.Out, &prev, m.Stats)
+		prev, err := rerunOf(m.Out, replace, &res)
+		if err != nil {
+			return res, nil, err
 		}
+		again = NamesStats(m.Out, prev, m.Stats)
 	}
 	if m.Stats != "" {
-		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.Refuse)
+		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.refuse)
 		if err != nil {
 			return res, nil, err
 		}
@@ -122,10 +116,9 @@ func absOr(p string) string {
 }
 
 // concatStats writes the shards' statistics files one after the other
-// into path, each checked against its checksum as it is copied (a file
-// that does not match leaves nothing at path), and returns the SHA-256 of
-// what it wrote. Each file is read once, so what is written is what was
-// checked.
+// into path, each checked against its checksum as it is copied (read
+// once, so what is written is what was checked; a file that does not
+// match leaves nothing at path), and returns the SHA-256 of what it wrote.
 func concatStats(path string, parts []evalresult.Part) (string, error) {
 	all := sha256.New()
 	err := safefile.WriteAtomic(path, func(w io.Writer) error {

@@ -1,22 +1,20 @@
 package evalrun
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/td2048/td2048/games"
-	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
 	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/netfile"
 	"github.com/td2048/td2048/ntuple"
-	"github.com/td2048/td2048/search"
 )
 
 // Options are what a face adds to a run.
@@ -26,9 +24,6 @@ type Options struct {
 	// holds would be lost (train.Options.Refuse). Nil is
 	// train.RefuseNonEmpty.
 	Refuse func(path, flag, want string) error
-	// Getenv reads the job array's index of --shard auto (os.Getenv when
-	// nil).
-	Getenv func(string) string
 	// Loaded, when not nil, are weights a library caller has loaded (the
 	// Python package's network): the run plays them instead of reading
 	// the spec's weights file, and Close leaves them to their owner. Such
@@ -65,17 +60,16 @@ type Run struct {
 }
 
 // Open readies the evaluation s describes, given naming the fields the
-// user set: every setting checked (Complete, Validate, then what the
-// weights file decides), --out and --stats checked and locked, the
-// weights loaded, and what an earlier run left at --out decided on (the
-// table beside Rule). The error of a setting that cannot work is a
-// *train.FieldError. Close releases what Open took.
+// user set: its settings checked, --out and --stats locked, the weights
+// loaded, and what an earlier run left at --out decided on (checkRerun).
+// The error of a setting that cannot work is a *train.FieldError. Close
+// releases what Open took.
 func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 	if given == nil {
 		given = train.Given{}
 	}
 	s.Complete(given)
-	c, err := s.Validate(given, opt.Getenv)
+	c, err := s.Validate(given, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +93,13 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		if !g.StatsFile {
 			return r, bad("stats", " writes a course statistics file of whole games; %s has none (the statistics block is the output)", g.Title)
 		}
-		// Without --out (nothing to continue from) a file there is refused
-		// at once unless force, as any output; with --out once resume knows
-		// whether it is this evaluation's.
-		r.partial = partialName(s.Stats)
-		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
+		// Without --out a file there is refused at once unless force; with
+		// --out once checkRerun knows whether it is this evaluation's.
+		r.partial = s.Stats + ".partial" // beside the file the name names (a link followed)
+		if real, err := safefile.Resolve(s.Stats); err == nil {
+			r.partial = real + ".partial"
+		}
+		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
 		if err != nil {
 			return r, err
 		}
@@ -149,15 +145,6 @@ func (r *Run) Close() {
 	r.Net = nil
 }
 
-// NewTable is the transposition table the run's searches share, nil for
-// greedy play and for MCTS.
-func (r *Run) NewTable() *search.Table {
-	if r.Spec.Depth > 1 || r.Spec.MoveTime > 0 {
-		return r.Spec.Table()
-	}
-	return nil
-}
-
 // claimOut locks --out and its progress record and, unless force, refuses
 // a file there that is not an evaluation result; a result there is
 // compared with the evaluation once it is known (checkRerun). It hashes
@@ -168,7 +155,7 @@ func (r *Run) claimOut(opt Options) error {
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}
-	release, replace, err := claimResult(s.Out, "out", s.Force, opt.Refuse)
+	release, replace, err := claimResult(s.Out, s.Force, opt.refuse)
 	if err != nil {
 		return err
 	}
@@ -177,22 +164,27 @@ func (r *Run) claimOut(opt Options) error {
 	if err != nil {
 		return err
 	}
-	r.releases = append(r.releases, sync.OnceFunc(lock.Release))
+	r.releases = append(r.releases, lock.Release)
 	r.loadStat, _ = os.Stat(s.Load)
-	sum, err := netfile.FileSum(s.Load)
+	r.weightsSum, err = netfile.FileSum(s.Load)
 	if err != nil && !os.IsNotExist(err) { // a missing file is the loader's to report
 		return fmt.Errorf("cannot read %s: %v", s.Load, safefile.UnwrapPath(err))
 	}
-	r.weightsSum = sum
 	return nil
 }
 
+// refuse asks Refuse, or train.RefuseNonEmpty when it is nil.
+func (o Options) refuse(path, key, want string) error {
+	if o.Refuse == nil {
+		return train.RefuseNonEmpty(path, key, want)
+	}
+	return o.Refuse(path, key, want)
+}
+
 // ClaimOutput readies path, which the setting key names, for a command
-// that writes it once at the end: the path checked, locked against a
-// second writer (stale temporary files of a killed one removed) and,
-// unless force, refused when it holds something replacing it would lose
-// (refuse, nil for refuseFile's rule; want is what is written). release
-// frees the lock.
+// that writes it once at the end: checked, locked against a second
+// writer and, unless force, refused when refuse says replacing it would
+// lose something (want is what is written). release frees the lock.
 func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, want string) error) (release func(), err error) {
 	if err := safefile.Check(path); err != nil {
 		return nil, bad(key, ": %v", err)
@@ -202,7 +194,7 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 		return nil, err
 	}
 	if !force {
-		if err := refuseFile(path, key, want, refuse); err != nil {
+		if err := refuse(path, key, want); err != nil {
 			lock.Release()
 			return nil, err
 		}
@@ -210,94 +202,47 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 	return lock.Release, nil
 }
 
-// refuseFile asks refuse, or train.RefuseNonEmpty when it is nil.
-func refuseFile(path, key, want string, refuse func(path, flag, want string) error) error {
-	if refuse == nil {
-		refuse = train.RefuseNonEmpty
-	}
-	return refuse(path, key, want)
-}
-
-// claimResult locks the result file path (the setting key) and, unless
-// force, refuses a file there that is not an evaluation result; replace
-// says a result is there, to be replaced only by a rerun of its
-// evaluation (refuseResult).
-func claimResult(path, key string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
-	release, err = ClaimOutput(path, key, "result", true, refuse)
+// claimResult locks the result file --out names and, unless force,
+// refuses a file there that is not an evaluation result; replace says a
+// result is there, to be replaced only by a rerun of its evaluation
+// (rerunOf).
+func claimResult(path string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
+	release, err = ClaimOutput(path, "out", "result", true, refuse)
 	if err != nil || force {
 		return release, false, err
 	}
 	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
 		return release, true, nil
 	}
-	if err := refuseFile(path, key, "result", refuse); err != nil {
+	if err := refuse(path, "out", "result"); err != nil {
 		release()
 		return nil, false, err
 	}
 	return release, false, nil
 }
 
-// refuseResult refuses to replace the result file at path unless it holds
-// the result of the evaluation of next (a rerun, which gives the same
-// counts), which it returns.
-func refuseResult(path, key string, next *evalresult.Result) (evalresult.Result, error) {
-	hint := "choose another --" + key + ", or --force to replace it"
+// rerunOf is the result at path when claimResult found one (replace),
+// refused unless it is the result of the evaluation of next (a rerun,
+// which gives the same counts); nil when there is none.
+func rerunOf(path string, replace bool, next *evalresult.Result) (*evalresult.Result, error) {
+	if !replace {
+		return nil, nil
+	}
+	const hint = "choose another --out, or --force to replace it"
 	prev, err := evalresult.Read(path)
 	if err != nil {
-		return prev, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
+		return nil, fmt.Errorf("%w; not overwriting it (%s)", err, hint)
 	}
 	if d := evalresult.Rerun(&prev, next); d != "" {
-		return prev, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
+		return nil, fmt.Errorf("%s holds the result of another evaluation (this one has %s); not overwriting it (%s)", path, d, hint)
 	}
-	return prev, nil
+	return &prev, nil
 }
 
-// checkRerun, before any game, checks that the weights were not replaced
-// while they were hashed and loaded, and decides what an earlier run of
-// the evaluation left at --out: a result of another evaluation is
-// refused, a finished one of this evaluation is done, and a progress
-// record is continued (resume).
-func (r *Run) checkRerun(opt Options) error {
-	s := &r.Spec
-	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
-		(!os.SameFile(fi, r.loadStat) || fi.Size() != r.loadStat.Size() || !fi.ModTime().Equal(r.loadStat.ModTime())) {
-		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", s.Load)
-	}
-	if s.Out == "" {
-		return nil
-	}
-	b := buildinfo.Current()
-	r.Result.Build, r.Result.WeightsSum = &b, r.weightsSum
-	r.Result.GamesTotal, r.Result.ShardK, r.Result.ShardN, r.Result.First = s.Games, r.Shard.K, r.Shard.N, r.First
-	return r.resume(opt)
-}
-
-// GameOfFile is the game name names when given or, when not, the one the
-// weights file load names (the default game when neither does; a
-// reference-format file names none). A game the file names that this
-// td2048 does not know is the file's error, not a usage error.
-func GameOfFile(name string, given bool, load string) (*games.Game, error) {
-	if !given {
-		if h, err := netfile.ReadHeader(load); err == nil && h.Game != "" {
-			g, err := games.Lookup(h.Game)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", load, err)
-			}
-			return g, nil
-		}
-	}
-	g, err := games.Lookup(name)
-	if err != nil {
-		return nil, bad("game", ": %v", err)
-	}
-	return g, nil
-}
-
-// Load loads weights for game g (td2048's format, the course demo's
-// 2048.bin or TDL2048+'s .w, told apart by content), held as w says
-// (netfile.LoadPlay): the file must be g's, its network and learner ones
-// g can use. It returns the learner, and a note for people when the
-// weights are not held as asked.
+// Load loads weights for game g, held as w says (netfile.LoadPlay): the
+// file must be g's, its network and learner ones g can use. It returns
+// the learner, and a note for people when the weights are not held as
+// asked.
 func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfile.Header, learn.Kind, string, error) {
 	net, h, note, err := netfile.LoadPlay(path, w)
 	if errors.Is(err, os.ErrNotExist) {
@@ -310,27 +255,19 @@ func Load(path string, g *games.Game, w netfile.Weights) (*ntuple.Network, netfi
 	if err != nil {
 		return nil, h, 0, "", ReadError(path, err)
 	}
-	if err := netfile.Expect(path, h, g.Name, "", nil); err != nil {
-		net.Free()
-		return nil, h, 0, "", err
-	}
-	// A network the game cannot play (a staged one read from a .w without
-	// its thresholds, say) is refused by every face alike.
-	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
-		net.Free()
-		return nil, h, 0, "", err
-	}
-	err = g.CheckSpec(net.Spec())
+	// The checks are pure: the first to fail is the error. A network the
+	// game cannot play (a staged one read from a .w without its
+	// thresholds, say) is refused by every face alike.
 	kind, kerr := learn.ParseKind(h.Learner)
+	err = cmp.Or(netfile.Expect(path, h, g.Name, "", nil), netfile.CheckThresholds(path, net.Spec()))
 	if err == nil {
-		err = kerr
-	}
-	if err == nil {
-		err = g.CheckLearner(kind)
+		if err = cmp.Or(g.CheckSpec(net.Spec()), kerr, g.CheckLearner(kind)); err != nil {
+			err = fmt.Errorf("%s: %v", path, err)
+		}
 	}
 	if err != nil {
 		net.Free()
-		return nil, h, 0, "", fmt.Errorf("%s: %v", path, err)
+		return nil, h, 0, "", err
 	}
 	return net, h, kind, note, nil
 }

@@ -148,10 +148,21 @@ func (p *Play) Weights(given train.Given) netfile.Weights {
 }
 
 // GameOf is the game of the weights: the one --game names, else the
-// weights file's (GameOfFile); tile-downgrading is refused in a game with
-// no tiles of 2048's kind to lower.
+// weights file's (a game it names that td2048 does not know is the
+// file's error, not a usage error), else the default game.
+// Tile-downgrading is refused in a game with no tiles of 2048's kind.
 func (p *Play) GameOf(given train.Given) (*games.Game, error) {
-	g, err := GameOfFile(p.Game, given["game"], p.Load)
+	g, err := games.Lookup(p.Game)
+	if err != nil {
+		err = bad("game", ": %v", err)
+	}
+	if !given["game"] {
+		if h, herr := netfile.ReadHeader(p.Load); herr == nil && h.Game != "" {
+			if g, err = games.Lookup(h.Game); err != nil {
+				err = fmt.Errorf("%s: %v", p.Load, err)
+			}
+		}
+	}
 	if err == nil && p.Downgrade != 0 && !g.Downgrades {
 		err = bad("downgrade", " lowers tiles of 2048's kind; %s has none to lower", g.Title)
 	}

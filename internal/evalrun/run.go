@@ -10,6 +10,7 @@ package evalrun
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,7 +23,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/td2048/td2048/evaluate"
 	"github.com/td2048/td2048/games"
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
@@ -38,70 +38,62 @@ const RecordEvery = 30 * time.Second
 // ProgressName is the progress record of the result file out.
 func ProgressName(out string) string { return out + ".progress" }
 
-// partialName is where the statistics file path grows until it is
-// finished: NAME.partial beside the file path names (links followed).
-func partialName(path string) string {
-	if real, err := safefile.Resolve(path); err == nil {
-		return real + ".partial"
-	}
-	return path + ".partial"
-}
-
-// resume decides, for the evaluation r.Result (its evaluation fields and
-// build set), what an earlier run left (the table beside Rule): a
-// finished result of this evaluation and build with its statistics file
-// intact (r.Done: nothing to play), or a record of the games it finished
-// (r.Prior: the run continues after them), or nothing (or force): all
-// games are played. Anything it cannot continue from is refused with one
-// line.
-func (r *Run) resume(opt Options) error {
+// checkRerun, before any game, checks that the weights were not replaced
+// while they were hashed and loaded, and decides what an earlier run of
+// the evaluation r.Result left at --out (the table beside Rule): r.Done,
+// r.Prior, or all games to play; anything else is refused with one line.
+func (r *Run) checkRerun(opt Options) error {
 	s, next := &r.Spec, &r.Result
-	hint := "; not continuing from it (--force starts over)"
-	var prev *evalresult.Result // a result of this evaluation at --out
-	if !s.Force && r.replace {
-		res, err := refuseResult(s.Out, "out", next)
-		if err != nil {
-			return err
-		}
-		if r.intact(&res) {
-			r.Prior, r.Done = &evalresult.Progress{Done: res}, true
-			return nil
-		}
-		// Another build's, or its statistics file gone or other than
-		// asked: played again, and replaced.
-		prev = &res
+	if fi, err := os.Stat(s.Load); err == nil && r.loadStat != nil &&
+		(!os.SameFile(fi, r.loadStat) || fi.Size() != r.loadStat.Size() || !fi.ModTime().Equal(r.loadStat.ModTime())) {
+		return fmt.Errorf("%s changed while it was loaded (a training run saving it?): run again to evaluate one version of it", s.Load)
 	}
+	if s.Out == "" {
+		return nil
+	}
+	b := buildinfo.Current()
+	next.Build, next.WeightsSum = &b, r.weightsSum
+	next.GamesTotal, next.ShardK, next.ShardN, next.First = s.Games, r.Shard.K, r.Shard.N, r.First
+	prev, err := rerunOf(s.Out, r.replace, next)
+	if err != nil {
+		return err
+	}
+	if prev != nil && r.intact(prev) {
+		r.Prior, r.Done = &evalresult.Progress{Done: *prev}, true
+		return nil
+	}
+	// Another build's result, or its statistics file gone or other than
+	// asked, is played again, and replaced.
 	p, err := evalresult.ReadProgress(r.Progress)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case s.Force:
 		// started over: the record and the statistics under way are replaced
-	case err != nil:
-		return fmt.Errorf("%v%s", err, hint)
-	default:
-		if err := r.continues(&p); err != nil {
-			return fmt.Errorf("%s%s", err, hint)
+	case err == nil:
+		err = r.continues(&p)
+		if err == nil {
+			r.Prior = &p
+			return nil
 		}
-		r.Prior = &p
-		return nil
+		fallthrough
+	default:
+		return fmt.Errorf("%v; not continuing from it (--force starts over)", err)
 	}
-	if s.Stats != "" && !s.Force && !(prev != nil && NamesStats(s.Out, prev, s.Stats)) {
+	if s.Stats != "" && !s.Force && !NamesStats(s.Out, prev, s.Stats) {
 		// A file at --stats that no result of this evaluation names.
-		return refuseFile(s.Stats, "stats", "stats", opt.Refuse)
+		return opt.refuse(s.Stats, "stats", "stats")
 	}
 	return nil
 }
 
-// NamesStats reports whether prev, the result at out, names stats as its
-// statistics file: one a run of the same evaluation (or merge) may
-// replace.
+// NamesStats reports whether prev, the result at out (if any), names
+// stats as its statistics file, which a rerun (or merge) may replace.
 func NamesStats(out string, prev *evalresult.Result, stats string) bool {
-	return prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
+	return prev != nil && prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
 }
 
 // intact reports whether prev, a result of the evaluation r.Result, is
-// done: played by this build, with the statistics file asked for,
-// unchanged.
+// done: this build's, its statistics file the one asked for, unchanged.
 func (r *Run) intact(prev *evalresult.Result) bool {
 	s := &r.Spec
 	if prev.Build == nil || !buildinfo.Same(*prev.Build, *r.Result.Build) {
@@ -173,28 +165,14 @@ func (r *Run) relStats() string {
 	return StatsName(r.Spec.Out, r.Spec.Stats)
 }
 
-// statsSink writes the statistics lines to the file under way, counting
-// them and keeping their checksum.
-type statsSink struct {
-	f *os.File
-	h hash.Hash
-	n int64
-}
-
-func (w *statsSink) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	w.h.Write(p[:n])
-	w.n += int64(n)
-	return n, err
-}
-
 // play is one run of the games: the statistics under way and the last
 // record.
 type play struct {
 	r      *Run
 	start  time.Time
-	sink   *statsSink
-	bw     *bufio.Writer
+	stats  *os.File         // the statistics file under way, with --stats
+	sum    hash.Hash        // the checksum of the lines in it
+	bw     *bufio.Writer    // the lines on their way to it
 	prior  games.Evaluation // the games earlier runs finished
 	wallMS int64            // earlier runs' time
 	kept   int              // games in the last record
@@ -203,13 +181,11 @@ type play struct {
 	cancel context.CancelFunc
 }
 
-// Evaluate plays what is left of the evaluation (r.First, r.Count), tick
-// (when not nil) told the progress, and returns the evaluation of all its
-// games finished, earlier runs' included, and whether that is all of
-// them. A finished evaluation (r.Done) plays nothing. With --out it
-// records the games finished as it goes, and when interrupted (ctx
-// cancelled); once all are played, it saves the result (the statistics
-// file first).
+// Evaluate plays what is left of the evaluation, tick (when not nil) told
+// the progress, and returns the evaluation of all its games finished,
+// earlier runs' included, and whether that is all of them. With --out it
+// records the games finished as it goes and when ctx is cancelled; once
+// all are played, it saves the result (the statistics file first).
 func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Evaluation, bool, error) {
 	s := &r.Spec
 	if r.Done {
@@ -217,25 +193,29 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		os.Remove(r.Progress)
 		return EvalOf(&r.Prior.Done, r.Game), true, nil
 	}
-	cfg := games.EvalConfig{Net: r.Net, Search: r.Search, Table: r.NewTable(), Config: evaluateConfig(r, tick)}
+	cfg := games.EvalConfig{Net: r.Net, Search: r.Search}
+	if s.Depth > 1 || s.MoveTime > 0 { // a table the searches share; none for greedy play, nor MCTS (Search.Table)
+		cfg.Table = s.Table()
+	}
+	cfg.Downgrade, cfg.Games, cfg.First, cfg.Seed = r.Downgrade, r.Count, r.First, r.Seed
+	cfg.Threads, cfg.Interleave, cfg.Tick = r.GameThreads, s.Interleave, tick
 	p := &play{r: r, start: time.Now()}
-	if s.Out != "" && r.Prior == nil {
+	if r.Prior != nil {
+		d := &r.Prior.Done
+		p.prior, p.wallMS, p.kept = EvalOf(d, r.Game), d.WallMS, d.Count
+		cfg.First, cfg.Games = r.First+d.Count, r.Count-d.Count
+	} else if s.Out != "" {
 		// Starting over (--force, or a result played again): an earlier
 		// record goes before the statistics under way are emptied.
 		if err := removeRecord(r.Progress); err != nil {
 			return games.Evaluation{}, false, err
 		}
 	}
-	if r.Prior != nil {
-		d := &r.Prior.Done
-		p.prior, p.wallMS, p.kept = EvalOf(d, r.Game), d.WallMS, d.Count
-		cfg.First, cfg.Games = r.First+d.Count, r.Count-d.Count
-	}
 	if s.Stats != "" {
 		if err := p.openStats(); err != nil {
 			return games.Evaluation{}, false, fmt.Errorf("--stats: %w", err)
 		}
-		defer p.sink.f.Close()
+		defer p.stats.Close()
 		cfg.Stats = p.bw
 	}
 	ctx, p.cancel = context.WithCancel(ctx)
@@ -245,9 +225,7 @@ func (r *Run) Evaluate(ctx context.Context, tick func(learn.Snapshot)) (games.Ev
 		cfg.Done = p.done
 	}
 	ev, err := r.Game.Evaluate(ctx, cfg)
-	if err == nil {
-		err = p.failed
-	}
+	err = cmp.Or(err, p.failed)
 	all, complete := AddEval(p.prior, ev), false
 	switch {
 	case err != nil:
@@ -299,9 +277,10 @@ func AddEval(a, b games.Evaluation) games.Evaluation {
 // an earlier run left, cut to the lines its record holds.
 func (p *play) openStats() error {
 	r := p.r
-	h, n := sha256.New(), int64(0)
+	p.sum = sha256.New()
+	n := int64(0)
 	if r.Prior != nil {
-		h, n = r.hash, r.Prior.StatsBytes
+		p.sum, n = r.hash, r.Prior.StatsBytes
 		if r.statsSrc != r.partial { // stopped as it finished: NAME is whole
 			if err := os.Rename(r.statsSrc, r.partial); err != nil {
 				return err
@@ -309,19 +288,17 @@ func (p *play) openStats() error {
 		}
 	}
 	f, err := os.OpenFile(r.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err == nil {
+		err = f.Truncate(n) // lines written after the record
+	}
+	if err == nil {
+		_, err = f.Seek(n, io.SeekStart)
+	}
 	if err != nil {
+		f.Close() // nil when not opened: Close does nothing
 		return err
 	}
-	if err := f.Truncate(n); err != nil { // lines written after the record
-		f.Close()
-		return err
-	}
-	if _, err := f.Seek(n, io.SeekStart); err != nil {
-		f.Close()
-		return err
-	}
-	p.sink = &statsSink{f: f, h: h, n: n}
-	p.bw = bufio.NewWriterSize(p.sink, 1<<20)
+	p.stats, p.bw = f, bufio.NewWriterSize(io.MultiWriter(f, p.sum), 1<<20)
 	return nil
 }
 
@@ -342,22 +319,21 @@ func (p *play) done(ev *games.Evaluation) {
 // is not there. It returns the result it recorded.
 func (p *play) record(ev *games.Evaluation) (evalresult.Result, error) {
 	res, err := p.result(ev)
-	if err != nil {
-		return res, err
-	}
 	pr := evalresult.Progress{Done: res}
-	if p.sink != nil {
-		pr.StatsBytes = p.sink.n
+	if err == nil && p.stats != nil {
+		pr.StatsBytes, err = p.stats.Seek(0, io.SeekCurrent) // the lines flushed: the file's end
 	}
-	if err := evalresult.WriteProgress(p.r.Progress, pr); err != nil {
-		return res, err
+	if err == nil {
+		err = evalresult.WriteProgress(p.r.Progress, pr)
 	}
-	p.kept, p.keptAt = res.Count, time.Now()
-	return res, nil
+	if err == nil {
+		p.kept, p.keptAt = res.Count, time.Now()
+	}
+	return res, err
 }
 
-// result is the result of the earlier runs' games and ev's, with the
-// statistics lines flushed and synced.
+// result is the result of the earlier runs' games and ev's, the
+// statistics lines synced.
 func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 	r := p.r
 	res := r.Result
@@ -372,11 +348,11 @@ func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 	}
 	res.ElapsedMS = p.prior.Elapsed.Milliseconds() + el.Milliseconds()
 	res.WallMS = p.wallMS + time.Since(r.started).Milliseconds()
-	if p.sink != nil {
+	if p.stats != nil {
 		if err := p.syncStats(); err != nil {
 			return res, err
 		}
-		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sink.h.Sum(nil))
+		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sum.Sum(nil))
 	}
 	return res, nil
 }
@@ -384,32 +360,24 @@ func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 // stop ends an interrupted run: its finished games recorded (or, without
 // --out, the statistics lines of those games left in NAME.partial).
 func (p *play) stop(ev *games.Evaluation) error {
-	r := p.r
-	if p.sink != nil {
-		if err := p.syncStats(); err != nil {
-			return err
-		}
+	n := p.prior.Block.Games + ev.Block.Games
+	if p.r.Spec.Out != "" && p.kept != n {
+		_, err := p.record(ev)
+		return err
 	}
-	switch {
-	case p.prior.Block.Games+ev.Block.Games == 0:
-		if p.sink != nil {
-			os.Remove(r.partial) // nothing in it
-		}
-		return nil
-	case r.Spec.Out == "" || p.kept == p.prior.Block.Games+ev.Block.Games:
+	if p.stats == nil {
 		return nil
 	}
-	_, err := p.record(ev)
+	err := p.syncStats()
+	if err == nil && n == 0 {
+		os.Remove(p.r.partial) // nothing in it
+	}
 	return err
 }
 
-// syncStats writes the statistics lines out to the file under way and
-// syncs it.
+// syncStats flushes and syncs the statistics lines.
 func (p *play) syncStats() error {
-	if err := p.bw.Flush(); err != nil {
-		return fmt.Errorf("--stats: %w", err)
-	}
-	if err := p.sink.f.Sync(); err != nil {
+	if err := cmp.Or(p.bw.Flush(), p.stats.Sync()); err != nil {
 		return fmt.Errorf("--stats: %w", err)
 	}
 	return nil
@@ -417,27 +385,35 @@ func (p *play) syncStats() error {
 
 // finish saves a run that played every game: the statistics file takes
 // its name, then the result is written (a run stopped between the two
-// continues from its record, which counts every game), and the record
-// goes.
+// continues from its record, which counts every game).
 func (p *play) finish(ev *games.Evaluation) error {
 	r, s := p.r, &p.r.Spec
 	var res evalresult.Result
 	var err error
 	switch {
-	case s.Out != "" && p.sink != nil && p.kept != r.Count:
+	case s.Out != "" && p.stats != nil && p.kept != r.Count:
 		res, err = p.record(ev) // the games' statistics lines counted before the file takes its name
 	case s.Out != "":
 		res, err = p.result(ev)
-	case p.sink != nil:
+	case p.stats != nil:
 		err = p.syncStats()
 	}
 	if err != nil {
 		return err
 	}
-	if p.sink != nil {
-		p.sink.f.Close() // Windows renames no open file
-		if err := rename(r.partial, s.Stats); err != nil {
-			return err
+	if p.stats != nil {
+		p.stats.Close() // Windows renames no open file
+		// The file the name names (a link followed) is replaced; the link stays.
+		real, err := safefile.Resolve(s.Stats)
+		if err != nil {
+			real = s.Stats
+		}
+		if err := os.Rename(r.partial, real); err != nil {
+			return fmt.Errorf("--stats: %w", err)
+		}
+		if d, err := os.Open(filepath.Dir(real)); err == nil {
+			d.Sync()
+			d.Close()
 		}
 	}
 	if s.Out == "" {
@@ -457,23 +433,6 @@ func removeRecord(path string) error {
 	return nil
 }
 
-// rename gives the finished statistics file its name: the file path names
-// (a link followed) is replaced, and the link stays.
-func rename(partial, path string) error {
-	real, err := safefile.Resolve(path)
-	if err != nil {
-		real = path
-	}
-	if err := os.Rename(partial, real); err != nil {
-		return fmt.Errorf("--stats: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(real)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
 // StatsFile is the statistics file of the evaluation: its name when
 // complete, else the file the finished games' lines are in.
 func (r *Run) StatsFile(complete bool) string {
@@ -481,14 +440,6 @@ func (r *Run) StatsFile(complete bool) string {
 		return r.Spec.Stats
 	}
 	return r.partial
-}
-
-// Earlier is how many of the games an earlier run finished.
-func (r *Run) Earlier() int {
-	if r.Prior == nil {
-		return 0
-	}
-	return r.Prior.Done.Count
 }
 
 // Stopped says, for an interrupted evaluation of n games finished, where
@@ -504,11 +455,4 @@ func (r *Run) Stopped(n int) string {
 		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", r.partial)
 	}
 	return " (not recorded: with --out FILE the games finished are recorded as they go, and the same command continues)"
-}
-
-// evaluateConfig is the evaluate.Config of the run's games.
-func evaluateConfig(r *Run, tick func(learn.Snapshot)) (c evaluate.Config) {
-	c.Downgrade, c.Games, c.First, c.Seed = r.Downgrade, r.Count, r.First, r.Seed
-	c.Threads, c.Interleave, c.Tick = r.GameThreads, r.Spec.Interleave, tick
-	return c
 }

@@ -154,21 +154,25 @@ func RuleOf(key string) Rule {
 func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 
 // AddFlags defines a flag for each field of s on fs, as train.Spec's
-// AddFlags does: named by its toml key (- for _), its help tag as help
-// (--load's followed by the file each game reads by default), its group
-// tag as its train.GroupAnnotation and its value in s as default.
+// AddFlags does, --load's help followed by each game's default file.
 func (s *Spec) AddFlags(fs *flag.FlagSet) { fields.AddFlags(fs, s, playHelp(nil), true) }
 
 // AddFlags defines the flags of p on fs, as Spec's AddFlags does but
-// without groups, each flag's help the one help gives for its key, if
-// any, and none for a key help gives as "-".
+// without groups, with the help help gives a key instead (no flag for "-").
 func (p *Play) AddFlags(fs *flag.FlagSet, help map[string]string) {
 	playFields.AddFlags(fs, p, playHelp(help), false)
 }
 
-// playHelp is the help of each flag: help's for its key, if any (no flag
-// for "-"), and --load's followed by the file each game reads by default.
+// playHelp is the help of each flag (AddFlags).
 func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
+	var files []string // the file --load reads when none is named: each game's own
+	for _, g := range games.All() {
+		if g.Name == games.Default {
+			files = append(files, g.File)
+		} else {
+			files = append(files, fmt.Sprintf("%s with --game %s", g.File, g.Name))
+		}
+	}
 	return func(f train.Field[Rule]) (string, bool) {
 		h, ok := help[f.Key]
 		if !ok {
@@ -178,7 +182,7 @@ func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
 			return "", false
 		}
 		if f.Key == "load" {
-			h = LoadHelp(h)
+			h = fmt.Sprintf("%s (default: the game's file, %s)", h, strings.Join(files, "; "))
 		}
 		return h, true
 	}
@@ -187,36 +191,22 @@ func playHelp(help map[string]string) func(train.Field[Rule]) (string, bool) {
 // GivenFlags are the fields whose flags were set on fs.
 func GivenFlags(fs *flag.FlagSet) train.Given { return fields.Given(fs) }
 
-// LoadHelp is the help of the --load flag of a command that reads
-// weights: what it does with them, and the file it reads when none is
-// named (each game's own).
-func LoadHelp(what string) string {
-	var files []string
-	for _, g := range games.All() {
-		if g.Name == games.Default {
-			files = append(files, g.File)
-		} else {
-			files = append(files, fmt.Sprintf("%s with --game %s", g.File, g.Name))
-		}
-	}
-	return fmt.Sprintf("%s (default: the game's file, %s)", what, strings.Join(files, "; "))
-}
-
 // ByteSize is a memory size: 256M, 1G, 64K or plain bytes, as a flag
 // and a plan give it.
 type ByteSize int64
 
+// byteUnits are ByteSize's suffixes, the largest first, and their sizes.
+var byteUnits = []struct {
+	suffix string
+	size   int64
+}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}}
+
 func (b *ByteSize) String() string {
 	v := int64(*b)
-	switch {
-	case v == 0:
-		return "0"
-	case v%(1<<30) == 0:
-		return strconv.FormatInt(v>>30, 10) + "G"
-	case v%(1<<20) == 0:
-		return strconv.FormatInt(v>>20, 10) + "M"
-	case v%(1<<10) == 0:
-		return strconv.FormatInt(v>>10, 10) + "K"
+	for _, u := range byteUnits {
+		if v != 0 && v%u.size == 0 {
+			return strconv.FormatInt(v/u.size, 10) + u.suffix
+		}
 	}
 	return strconv.FormatInt(v, 10)
 }
@@ -226,14 +216,10 @@ func (b *ByteSize) Type() string { return "size" }
 func (b *ByteSize) Set(s string) error {
 	t := strings.ToUpper(strings.TrimSuffix(strings.TrimSpace(s), "B"))
 	mult := int64(1)
-	if n := len(t); n > 0 {
-		switch t[n-1] {
-		case 'K':
-			mult, t = 1<<10, t[:n-1]
-		case 'M':
-			mult, t = 1<<20, t[:n-1]
-		case 'G':
-			mult, t = 1<<30, t[:n-1]
+	for _, u := range byteUnits {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			mult, t = u.size, rest
+			break
 		}
 	}
 	v, err := strconv.ParseInt(t, 10, 64)

@@ -77,12 +77,10 @@ func (s *Spec) Complete(given train.Given) {
 	}
 }
 
-// Validate checks a completed spec (Complete), every setting alone and
-// together, before any file is read, and returns what it makes of them;
-// what depends on the weights file (its game, its network) Open checks.
-// given names the fields the user set; getenv reads the job array's
-// index for --shard auto (os.Getenv when nil). The error of a setting is
-// a *train.FieldError.
+// Validate checks a completed spec (Complete) before any file is read,
+// and returns what it makes of it; Open checks what depends on the
+// weights file. getenv reads the job array's index for --shard auto
+// (os.Getenv when nil). The error of a setting is a *train.FieldError.
 func (s *Spec) Validate(given train.Given, getenv func(string) string) (Compiled, error) {
 	var c Compiled
 	switch {
@@ -141,9 +139,8 @@ func CheckOutputs(given train.Given, out, stats, load string) error {
 
 // shard sets the games this run plays: c.First .. c.First+c.Count-1 of
 // the evaluation (all of them when it is not sharded).
-func (s *Spec) shard(c *Compiled, getenv func(string) string) error {
+func (s *Spec) shard(c *Compiled, getenv func(string) string) (err error) {
 	c.First, c.Count = 0, s.Games
-	var err error
 	switch {
 	case s.Shard == "" && s.Shards != 0:
 		return bad("shards", " goes with --shard auto")
@@ -154,16 +151,15 @@ func (s *Spec) shard(c *Compiled, getenv func(string) string) error {
 	case s.Out == "":
 		return bad("shard", " needs --out FILE for the shard's result (td2048 merge reads it)")
 	case s.Shard == "auto":
-		err = s.auto(c, getenv)
+		if err := s.auto(c, getenv); err != nil {
+			return err
+		}
 	case s.Shards != 0:
 		return bad("shards", " goes with --shard auto (K/N gives the count)")
 	default:
 		if c.Shard, err = evalresult.ParseShard(s.Shard); err != nil {
 			return bad("shard", ": %v", err)
 		}
-	}
-	if err != nil {
-		return err
 	}
 	c.First, c.Count = c.Shard.Games(s.Games)
 	return nil
@@ -218,8 +214,7 @@ func (s *Spec) threads() (gameThreads, moveThreads int) {
 	return max(1, threads/move), move
 }
 
-// ThreadCount is the number of threads a Threads value of 0 or more
-// means.
+// ThreadCount is the number of threads a Threads value means.
 func ThreadCount(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)
@@ -237,9 +232,9 @@ func (s *Spec) DescribeSearch(move string, given train.Given) string {
 	if s.On() {
 		d = s.MCTS.Describe(move, time.Duration(s.MoveTime), given)
 	} else if s.MoveTime > 0 {
-		d = fmt.Sprintf("iterative deepening, %v per %s, up to %d plies", time.Duration(s.MoveTime), move, s.Depth)
-		if s.Depth == 1 {
-			d = fmt.Sprintf("iterative deepening, %v per %s", time.Duration(s.MoveTime), move)
+		d = fmt.Sprintf("iterative deepening, %v per %s", time.Duration(s.MoveTime), move)
+		if s.Depth > 1 {
+			d += fmt.Sprintf(", up to %d plies", s.Depth)
 		}
 	}
 	if s.Downgrade > 0 {
