@@ -81,15 +81,27 @@ func addCompletion(r *cobra.Command) {
 
 // addHelpCheck makes cobra's help command refuse a command or topic that
 // does not exist (a usage error naming those that do), where cobra's
-// prints the usage and succeeds.
+// prints the usage and succeeds, and complete the help topics too, as it
+// completes the commands.
 func addHelpCheck(r *cobra.Command) {
 	r.InitDefaultHelpCmd()
 	for _, h := range r.Commands() {
 		if h.Name() != "help" {
 			continue
 		}
-		show := h.Run
+		show, commands := h.Run, h.ValidArgsFunction
 		h.Run = nil
+		h.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			out, dir := commands(c, args, toComplete)
+			if len(args) == 0 {
+				for _, t := range topics {
+					if strings.HasPrefix(t.name, toComplete) {
+						out = append(out, t.name+"\t"+t.short)
+					}
+				}
+			}
+			return out, dir
+		}
 		h.RunE = func(c *cobra.Command, args []string) error {
 			if found, rest, err := c.Root().Find(args); err != nil || found == nil || len(rest) > 0 {
 				var cmds, topics []string

@@ -132,13 +132,7 @@ func formatFlags(fl []*flag.Flag, width int) string {
 		_, usage := flag.UnquoteUsage(f)
 		usage += defaultNote(f)
 		lines := wrapWords(usage, max(width-col, 20))
-		for j, l := range lines {
-			if j == 0 {
-				fmt.Fprintf(&b, "%-*s%s\n", col, left[i], l)
-			} else {
-				fmt.Fprintf(&b, "%*s%s\n", col, "", l)
-			}
-		}
+		fmt.Fprintf(&b, "%-*s%s\n", col, left[i], strings.Join(lines, "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String()
 }
