@@ -110,10 +110,9 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		res = advice.Moves(g, pos, &mv, valued, res)
 		if dg.On() {
 			n := pos.Downgrades
-			res.Downgrades = &n
+			res.Downgrades = new(n)
 			if c := search.BestOf(&mv); c.Legal() {
-				t := dg.After(n, pos.View(), c.Dir) > n
-				res.Triggers = &t
+				res.Triggers = new(dg.After(n, pos.View(), c.Dir) > n)
 			}
 		}
 		if *asJSON {
