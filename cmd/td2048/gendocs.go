@@ -44,18 +44,15 @@ func addGenDocs(r *cobra.Command) {
 // command and help topic, replacing the pages there. The pages carry no
 // date, so the same tree gives the same bytes.
 func genDocs(r *cobra.Command, dir string) error {
-	var cmds []*cobra.Command
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		c.DisableAutoGenTag = true
-		cmds = append(cmds, c)
-		for _, sub := range c.Commands() {
+	cmds := []*cobra.Command{r}
+	for i := 0; i < len(cmds); i++ {
+		cmds[i].DisableAutoGenTag = true
+		for _, sub := range cmds[i].Commands() {
 			if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
-				walk(sub)
+				cmds = append(cmds, sub)
 			}
 		}
 	}
-	walk(r)
 	md, man := filepath.Join(dir, markdownDir), filepath.Join(dir, manDir)
 	for _, d := range []string{md, man} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

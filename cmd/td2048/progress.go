@@ -169,18 +169,12 @@ func join(parts []part, sep string) string {
 }
 
 // fit joins the parts of a live line, two spaces apart, leaving out the
-// parts of the lowest rank until the line is at most width columns; a
-// single part still too wide is cut.
+// parts of the lowest rank (each rank is one part's) until the line is at
+// most width columns; a single part still too wide is cut.
 func fit(parts []part, width int) string {
 	width = max(width, 1)
-	for len(parts) > 1 && utf8.RuneCountInString(join(parts, "  ")) > width {
-		low := 0
-		for i, pt := range parts {
-			if pt.rank < parts[low].rank {
-				low = i
-			}
-		}
-		parts = slices.Delete(slices.Clone(parts), low, low+1)
+	for rank := 0; len(parts) > 1 && utf8.RuneCountInString(join(parts, "  ")) > width; rank++ {
+		parts = slices.DeleteFunc(slices.Clone(parts), func(pt part) bool { return pt.rank == rank })
 	}
 	line := join(parts, "  ")
 	if r := []rune(line); len(r) > width {
