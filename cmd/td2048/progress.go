@@ -226,9 +226,7 @@ func (e *eta) add(s learn.Snapshot) {
 	for i+1 < len(e.samples) && s.Session-e.samples[i+1].Session >= window {
 		i++
 	}
-	if i > 0 {
-		e.samples = append(e.samples[:0], e.samples[i:]...)
-	}
+	e.samples = slices.Delete(e.samples, 0, i)
 }
 
 func (e *eta) left(s learn.Snapshot, eval bool) (time.Duration, bool) {

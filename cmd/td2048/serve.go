@@ -94,13 +94,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			ln.Close()
 			return err
 		}
-		url := "http://" + ln.Addr().String() + "/"
 		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, p.Load, describeWeights(nw))
 		writeNotes(e.stdout, l.Note, nw, p.Downgrading())
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}
-		fmt.Fprintf(e.stdout, "serving %s (Ctrl-C stops)\n", url)
+		fmt.Fprintf(e.stdout, "serving http://%s/ (Ctrl-C stops)\n", ln.Addr())
 		if serveStarted != nil {
 			serveStarted(ln.Addr().String())
 		}

@@ -280,19 +280,18 @@ func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, giv
 // folder that holds another configuration; load is the task's --load
 // file, as usable from here.
 func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
+	path := filepath.Join(dir, "task.json")
 	rec := taskFile{Task: k, Label: t.Label, Train: t.Train, Eval: t.Eval}
 	if load != "" {
-		rec.Train.Load = train.Rel(filepath.Join(dir, "task.json"), load)
+		rec.Train.Load = train.Rel(path, load)
 	}
 	want, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, "task.json")
 	if data, err := os.ReadFile(path); err == nil {
-		var old taskFile
-		got := []byte(nil)
-		old.Eval = sweep.EvalDefault() // a task.json of fewer [eval] settings holds their defaults
+		var got []byte
+		old := taskFile{Eval: sweep.EvalDefault()} // a task.json of fewer [eval] settings holds their defaults
 		if json.Unmarshal(data, &old) == nil {
 			got, _ = json.Marshal(old)
 		}
