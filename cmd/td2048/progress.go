@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -52,22 +53,19 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
-// terminalWidth measures the columns of the terminal w is, 80 when it
-// cannot.
-func terminalWidth(w io.Writer) func() int {
-	return func() int {
-		if f, ok := w.(*os.File); ok {
-			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-				return cols
-			}
+// columns measures the width of the terminal w is, 0 when it is none.
+func columns(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return cols
 		}
-		return 80
 	}
+	return 0
 }
 
 // newProgress is training's progress: episodes and their moves.
 func newProgress(e *env, goal, tile int) *progress {
-	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: terminalWidth(e.stderr), goal: goal, tile: tile,
+	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: func() int { return cmp.Or(columns(e.stderr), 80) }, goal: goal, tile: tile,
 		unit: "episodes", moves: "moves"}
 }
 

@@ -30,7 +30,9 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	s := train.Default()
 	s.AddFlags(fs)
 	quiet := fs.Bool("quiet", false, "only the statistics blocks and closing lines")
-	setGroup(fs, "run", "quiet")
+	if err := fs.SetAnnotation("quiet", train.GroupAnnotation, []string{"run"}); err != nil {
+		panic(err)
+	}
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])

@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/td2048/td2048/internal/train"
 )
@@ -38,15 +36,6 @@ var groupTopics = map[string]string{
 	"eval run":       "threads, seeds",
 }
 
-// setGroup puts the named flags of fs in a group.
-func setGroup(fs *flag.FlagSet, group string, names ...string) {
-	for _, n := range names {
-		if err := fs.SetAnnotation(n, train.GroupAnnotation, []string{group}); err != nil {
-			panic(err)
-		}
-	}
-}
-
 // groupOf is the group of a flag, "" for none.
 func groupOf(f *flag.Flag) string {
 	if g := f.Annotations[train.GroupAnnotation]; len(g) > 0 {
@@ -58,10 +47,8 @@ func groupOf(f *flag.Flag) string {
 // helpWidth is the width help wraps to: the terminal's, when w is one,
 // else 80 columns.
 func helpWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols >= 40 {
-			return min(cols, 120)
-		}
+	if cols := columns(w); cols >= 40 {
+		return min(cols, 120)
 	}
 	return 80
 }

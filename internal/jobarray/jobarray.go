@@ -48,14 +48,6 @@ type Task struct {
 	Min, Max, Count, Step int
 }
 
-// Var is the environment variable that gave the index.
-func (t Task) Var() string {
-	if t.Engine == Slurm {
-		return SlurmID
-	}
-	return K8sIndex
-}
-
 // FromEnv reads the task from the engine's environment; getenv is
 // os.Getenv but in tests.
 func FromEnv(getenv func(string) string) (Task, error) {
@@ -110,11 +102,11 @@ func (t Task) In(n int, what, plan string) error {
 	if t.Index < n {
 		return nil
 	}
-	name, hint := "index", ""
+	name, env, hint := "index", K8sIndex, ""
 	if t.Engine == Slurm {
-		name, hint = "array task", fmt.Sprintf(": number the array from 0 (sbatch --array=0-%d)", n-1)
+		name, env, hint = "array task", SlurmID, fmt.Sprintf(": number the array from 0 (sbatch --array=0-%d)", n-1)
 	}
-	return fmt.Errorf("%s %d (%s) is not a %s of %s, which has %d (0 to %d)%s", name, t.Index, t.Var(), what, plan, n, n-1, hint)
+	return fmt.Errorf("%s %d (%s) is not a %s of %s, which has %d (0 to %d)%s", name, t.Index, env, what, plan, n, n-1, hint)
 }
 
 // LeftOut says which of the n tasks of the plan this array does not run,
