@@ -49,13 +49,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		if err := p.Check(given, 1); err != nil {
 			return usageOf(err)
 		}
-		if p.MoveTime <= 0 || p.MoveTime > train.Duration(time.Minute) {
+		switch {
+		case p.MoveTime <= 0 || p.MoveTime > train.Duration(time.Minute):
 			return usagef("--move-time must be more than 0 and at most 1m")
-		}
-		if *maxSearches < 0 {
+		case *maxSearches < 0:
 			return usagef("--max-searches must not be negative")
-		}
-		if *addr == "" {
+		case *addr == "":
 			return usagef("--addr is empty: want HOST:PORT, like 127.0.0.1:8048 (:8048 for every interface)")
 		}
 		if *logPath != "" {

@@ -80,19 +80,16 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 	task := fs.String("task", "", "run: the task to run, from 0, or auto (the job array's SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX, itself)")
 	figure := fs.String("plot", "", "report: draw all tasks' learning curves here (default DIR/curves.png; none for no figure)")
 	return func(args []string) error {
-		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
+		switch {
+		case len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]):
 			return usagef("want list PLAN.toml, run PLAN.toml --task K, or report DIR|PLAN.toml")
-		}
-		if args[1] == "" {
+		case args[1] == "":
 			return usagef("sweep %s: the plan's (or folder's) name is empty", args[0])
-		}
-		if args[0] != "run" && *task != "" {
+		case args[0] != "run" && *task != "":
 			return usagef("--task goes with sweep run")
-		}
-		if args[0] != "report" && fs.Changed("plot") {
+		case args[0] != "report" && fs.Changed("plot"):
 			return usagef("--plot goes with sweep report")
-		}
-		if fs.Changed("plot") && *figure == "" {
+		case fs.Changed("plot") && *figure == "":
 			return usagef("--plot: want a file name, or none")
 		}
 		switch args[0] {
