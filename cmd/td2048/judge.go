@@ -143,9 +143,8 @@ func judge(r io.Reader) (threesSummary, *judgeFault, error) {
 		}
 		// The course judge counts games and actions from 0: its words
 		// follow ours, so that the two can be compared.
-		var ie *threes.IllegalError
-		switch {
-		case !errors.As(err, &ie) || ie.Action < 0:
+		switch ie, ok := errors.AsType[*threes.IllegalError](err); {
+		case !ok || ie.Action < 0:
 			fail(n, 0, "", "game %d: %v", n, err)
 		case ie.Action >= len(rec.Steps):
 			fail(n, 0, fmt.Sprintf("at %d", n-1), "game %d: %v [course judge numbering: at %d]", n, err, n-1)

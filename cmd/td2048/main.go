@@ -259,8 +259,8 @@ func run(args []string, e *env) int {
 // the file name given was empty, a usage error.
 func plainPathError(err error) (msg string, empty bool) {
 	msg = err.Error()
-	var pe *os.PathError
-	if !errors.As(err, &pe) {
+	pe, ok := errors.AsType[*os.PathError](err)
+	if !ok {
 		return msg, false
 	}
 	verb := map[string]string{"open": "open", "stat": "open", "lstat": "open", "read": "read", "write": "write"}[pe.Op]

@@ -90,8 +90,7 @@ func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
 
 // usageOf makes a setting that cannot work a usage error.
 func usageOf(err error) error {
-	var fe *train.FieldError
-	if errors.As(err, &fe) {
+	if _, ok := errors.AsType[*train.FieldError](err); ok {
 		return usagef("%v", err)
 	}
 	return err

@@ -190,8 +190,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 				v.Load = filepath.Join(filepath.Dir(name), v.Load)
 			}
 			if _, err := v.Validate(); err != nil {
-				var fe *train.FieldError
-				if errors.As(err, &fe) {
+				if fe, ok := errors.AsType[*train.FieldError](err); ok {
 					err = errors.New(fe.Key())
 				}
 				return nil, fmt.Errorf("plan: task %d (%s): %w", t.Index, t.Label, err)
@@ -353,8 +352,7 @@ func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
 	_, err := check.Validate(given, func(string) string { return "" })
 	delete(given, "load")
 	delete(given, "out")
-	var fe *train.FieldError
-	if errors.As(err, &fe) {
+	if fe, ok := errors.AsType[*train.FieldError](err); ok {
 		err = errors.New(fe.Key())
 	}
 	if err != nil {
