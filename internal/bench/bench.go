@@ -66,7 +66,6 @@ type Phase struct {
 	Name    string
 	Moves   int64
 	Elapsed time.Duration
-	Score   int64 // total score of its games
 }
 
 // MovesPerSec is the phase's speed.
@@ -155,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		if ctx.Err() != nil {
 			return // an abandoned phase has no speed
 		}
-		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed, Score: r.Block.Sum})
+		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed})
 		put(h, uint64(r.Block.Sum), uint64(r.Block.Moves), uint64(r.Block.MaxScore))
 	}
 	play(GreedyPhase, net, cfg.Games, 2, false, sig)
