@@ -17,11 +17,9 @@ import (
 // description wrapped to the terminal's width (80 columns when the help
 // is not shown on a terminal), its lines after the first under the first.
 
-// A helpGroup is a group of flags in help: its annotation and its title.
-type helpGroup struct{ key, title string }
-
-// helpGroups are the groups, in the order help shows them.
-var helpGroups = []helpGroup{
+// helpGroups are the groups of flags, their annotations and titles, in
+// the order help shows them.
+var helpGroups = []struct{ key, title string }{
 	{"basic", "Basic flags"},
 	{"search", "Search flags"},
 	{"research", "Research flags"},
