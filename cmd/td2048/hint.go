@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -184,10 +185,7 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res advice.Hint, val
 			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
-		pic := m.Picture
-		if pic == "" {
-			pic = m.ViewAfter.Format(code)
-		}
+		pic := cmp.Or(m.Picture, m.ViewAfter.Format(code))
 		for _, line := range strings.Split(strings.TrimRight(pic, "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
 		}

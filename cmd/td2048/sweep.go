@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -341,9 +342,7 @@ func sweepReport(arg, figure string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if figure == "" {
-		figure = filepath.Join(dir, "curves.png")
-	}
+	figure = cmp.Or(figure, filepath.Join(dir, "curves.png"))
 	if figure != "none" {
 		if _, err := plot.Format(figure); err != nil {
 			return usagef("--plot: %v", err)
