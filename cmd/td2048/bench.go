@@ -11,7 +11,6 @@ import (
 
 	"github.com/td2048/td2048/internal/bench"
 	"github.com/td2048/td2048/internal/evalrun"
-	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
@@ -57,7 +56,7 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 		}
 		if err := checkThreads(*threads); err != nil {
-			return err
+			return usagef("%v (this machine has %d CPUs)", err, runtime.NumCPU())
 		}
 		cfg.Threads = evalrun.ThreadCount(*threads)
 		out := e.stdout
@@ -214,11 +213,4 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 
 func describeBench(c bench.Config) string {
 	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights, %d MCTS games (%d iterations a move)", c.Episodes, c.Games, c.DeepGames, c.MCTSGames, c.MCTSIterations)
-}
-
-func checkThreads(n int) error {
-	if n < 0 || n > train.MaxThreads() {
-		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
-	}
-	return nil
 }

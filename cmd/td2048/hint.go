@@ -67,7 +67,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return usageOf(err)
 		}
-		if err := checkMoveThreads(*threads); err != nil {
+		if err := checkThreads(*threads); err != nil {
 			return err
 		}
 		pos, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))

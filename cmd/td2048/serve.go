@@ -42,7 +42,7 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, only flags (got %q)", args[0])
 		}
-		if err := checkMoveThreads(*threads); err != nil {
+		if err := checkThreads(*threads); err != nil {
 			return err
 		}
 		given := evalrun.GivenFlags(fs)
