@@ -11,7 +11,6 @@ import (
 
 	"github.com/td2048/td2048/internal/bench"
 	"github.com/td2048/td2048/internal/evalrun"
-	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 	"github.com/td2048/td2048/ntuple"
 	"github.com/td2048/td2048/stats"
@@ -50,21 +49,14 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		if *short {
 			cfg = bench.Short
 		}
-		set := func(name string) bool { return !*short || fs.Changed(name) }
-		if set("episodes") {
-			cfg.Episodes = *episodes
-		}
-		if set("games") {
-			cfg.Games = *games
-		}
-		if set("deep-games") {
-			cfg.DeepGames = *deep
-		}
-		if set("mcts-games") {
-			cfg.MCTSGames = *mctsGames
+		for name, n := range map[string]struct{ to, from *int }{"episodes": {&cfg.Episodes, episodes}, "games": {&cfg.Games, games},
+			"deep-games": {&cfg.DeepGames, deep}, "mcts-games": {&cfg.MCTSGames, mctsGames}} {
+			if !*short || fs.Changed(name) {
+				*n.to = *n.from
+			}
 		}
 		if err := checkThreads(*threads); err != nil {
-			return err
+			return usagef("%v (this machine has %d CPUs)", err, runtime.NumCPU())
 		}
 		cfg.Threads = evalrun.ThreadCount(*threads)
 		out := e.stdout
@@ -77,11 +69,9 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		ctx, stop := interruptible()
 		defer stop()
-		prog := benchTicks(e, &cfg)
+		clearLine := benchTicks(e, &cfg)
 		res, err := bench.Run(ctx, cfg)
-		if *prog != nil {
-			(*prog).clear()
-		}
+		clearLine()
 		if err != nil {
 			return err
 		}
@@ -92,7 +82,6 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 			for _, th := range courseThreads() {
 				p := newProgress(e, 11, 2048)
-				p.name = fmt.Sprintf("bench: course, %d thread(s)", th)
 				c, err := bench.TimeToResult(ctx, *courseEpisodes, th, p.tick)
 				p.clear()
 				if err != nil {
@@ -110,14 +99,12 @@ func setupBench(fs *flag.FlagSet, e *env) func([]string) error {
 }
 
 // benchTicks shows the progress of each phase of cfg's workload on its
-// own line; the phase's under way is *p.
-func benchTicks(e *env, cfg *bench.Config) (p **progress) {
-	var prog *progress
+// own line; clearLine clears the line of the phase under way.
+func benchTicks(e *env, cfg *bench.Config) (clearLine func()) {
+	prog := newProgress(e, 11, 2048) // no phase's: it shows nothing
 	cfg.Tick = func(phase string, s learn.Snapshot) {
-		if prog == nil || prog.name != "bench: "+phase {
-			if prog != nil {
-				prog.clear()
-			}
+		if prog.name != "bench: "+phase {
+			prog.clear()
 			if phase == bench.TrainPhase {
 				prog = newProgress(e, 11, 2048)
 			} else {
@@ -127,7 +114,7 @@ func benchTicks(e *env, cfg *bench.Config) (p **progress) {
 		}
 		prog.tick(s)
 	}
-	return &prog
+	return func() { prog.clear() }
 }
 
 // writeBench prints bench's text: each phase's speed, the course's runs,
@@ -210,15 +197,12 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 		r.Phases = append(r.Phases, benchPhaseJSON{p.Name, p.Moves, seconds(p.Elapsed), math.Round(p.MovesPerSec())})
 	}
 	if res.Repeatable {
-		sig := fmt.Sprintf("%08x", res.Signature)
-		r.Signature = &sig
+		r.Signature = new(fmt.Sprintf("%08x", res.Signature))
 		if cfg.Games > 0 || cfg.DeepGames > 0 {
-			csig := fmt.Sprintf("%08x", res.CompactSignature)
-			r.CompactSignature = &csig
+			r.CompactSignature = new(fmt.Sprintf("%08x", res.CompactSignature))
 		}
 		if cfg.MCTSGames > 0 {
-			msig := fmt.Sprintf("%08x", res.MCTSSignature)
-			r.MCTSSignature = &msig
+			r.MCTSSignature = new(fmt.Sprintf("%08x", res.MCTSSignature))
 		}
 	}
 	for _, c := range courses {
@@ -229,11 +213,4 @@ func newBenchJSON(cfg bench.Config, res bench.Result, courses []bench.Course) be
 
 func describeBench(c bench.Config) string {
 	return fmt.Sprintf("%d training episodes, %d greedy games, %d 2-ply games, each with float32 and 16-bit weights, %d MCTS games (%d iterations a move)", c.Episodes, c.Games, c.DeepGames, c.MCTSGames, c.MCTSIterations)
-}
-
-func checkThreads(n int) error {
-	if n < 0 || n > train.MaxThreads() {
-		return usagef("--threads %d: want 0 (all cores) to %d (this machine has %d CPUs)", n, train.MaxThreads(), runtime.NumCPU())
-	}
-	return nil
 }

@@ -60,52 +60,56 @@ var flagValues = map[string]func() []string{
 // no script for is a usage error, not its help.
 func addCompletion(r *cobra.Command) {
 	r.InitDefaultCompletionCmd()
-	for _, c := range r.Commands() {
-		if c.Name() != "completion" {
-			continue
+	c, _, _ := r.Find([]string{"completion"})
+	var shells []string
+	for _, sh := range c.Commands() {
+		sh.Long = strings.NewReplacer("shell session", "shell", "new session", "new shell").Replace(sh.Long)
+		shells = append(shells, sh.Name())
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
 		}
-		var shells []string
-		for _, sh := range c.Commands() {
-			sh.Long = strings.NewReplacer("shell session", "shell", "new session", "new shell").Replace(sh.Long)
-			shells = append(shells, sh.Name())
-		}
-		c.Args = cobra.ArbitraryArgs
-		c.RunE = func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return c.Help()
-			}
-			return usagef("unsupported shell %q: want %s", args[0], strings.Join(shells, ", "))
-		}
+		return usagef("unsupported shell %q: want %s", args[0], strings.Join(shells, ", "))
 	}
 }
 
 // addHelpCheck makes cobra's help command refuse a command or topic that
 // does not exist (a usage error naming those that do), where cobra's
-// prints the usage and succeeds.
+// prints the usage and succeeds, and complete the help topics too, as it
+// completes the commands.
 func addHelpCheck(r *cobra.Command) {
 	r.InitDefaultHelpCmd()
-	for _, h := range r.Commands() {
-		if h.Name() != "help" {
-			continue
-		}
-		show := h.Run
-		h.Run = nil
-		h.RunE = func(c *cobra.Command, args []string) error {
-			if found, rest, err := c.Root().Find(args); err != nil || found == nil || len(rest) > 0 {
-				var cmds, topics []string
-				for _, s := range r.Commands() {
-					switch {
-					case s.IsAdditionalHelpTopicCommand():
-						topics = append(topics, s.Name())
-					case s.IsAvailableCommand():
-						cmds = append(cmds, s.Name())
-					}
+	h, _, _ := r.Find([]string{"help"})
+	show, commands := h.Run, h.ValidArgsFunction
+	h.Run = nil
+	h.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		out, dir := commands(c, args, toComplete)
+		if len(args) == 0 {
+			for _, t := range topics {
+				if strings.HasPrefix(t.name, toComplete) {
+					out = append(out, t.name+"\t"+t.short)
 				}
-				return usagef("unknown help topic %q: want a command (%s) or a topic (%s)", strings.Join(args, " "), strings.Join(cmds, ", "), strings.Join(topics, ", "))
 			}
-			show(c, args)
-			return nil
 		}
+		return out, dir
+	}
+	h.RunE = func(c *cobra.Command, args []string) error {
+		if found, rest, err := c.Root().Find(args); err != nil || found == nil || len(rest) > 0 {
+			var cmds, topics []string
+			for _, s := range r.Commands() {
+				switch {
+				case s.IsAdditionalHelpTopicCommand():
+					topics = append(topics, s.Name())
+				case s.IsAvailableCommand():
+					cmds = append(cmds, s.Name())
+				}
+			}
+			return usagef("unknown help topic %q: want a command (%s) or a topic (%s)", strings.Join(args, " "), strings.Join(cmds, ", "), strings.Join(topics, ", "))
+		}
+		show(c, args)
+		return nil
 	}
 }
 

@@ -146,16 +146,14 @@ func convertStages(in, stages string, from, kind netfile.Format, net *ntuple.Net
 // cannot hold, or whose programs would misread, unless force where
 // writing them anyway loses only what they cannot hold.
 func checkReference(in, out string, kind netfile.Format, net *ntuple.Network, h netfile.Header, force bool) error {
-	if kind == netfile.Native {
+	switch {
+	case kind == netfile.Native:
 		return nil
-	}
-	if h.Game != "2048" {
+	case h.Game != "2048":
 		return fmt.Errorf("%s holds weights for %s; the reference programs play 2048", in, h.Game)
-	}
-	if h.Learner != "after" && !force {
+	case h.Learner != "after" && !force:
 		return fmt.Errorf("%s holds %s-value weights; the reference programs read after-state values (--force to write them anyway)", in, h.Learner)
-	}
-	if net.Coherent() && kind != netfile.TDLW && !force {
+	case net.Coherent() && kind != netfile.TDLW && !force:
 		return fmt.Errorf("%s holds temporal-coherence accumulators, which %s cannot hold (--force writes the weights alone; TDL2048+'s .w holds them)", in, kind.Describe())
 	}
 	if err := netfile.CheckFormat(kind, net.Spec()); err != nil {

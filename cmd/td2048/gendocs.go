@@ -44,18 +44,15 @@ func addGenDocs(r *cobra.Command) {
 // command and help topic, replacing the pages there. The pages carry no
 // date, so the same tree gives the same bytes.
 func genDocs(r *cobra.Command, dir string) error {
-	var cmds []*cobra.Command
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		c.DisableAutoGenTag = true
-		cmds = append(cmds, c)
-		for _, sub := range c.Commands() {
+	cmds := []*cobra.Command{r}
+	for i := 0; i < len(cmds); i++ {
+		cmds[i].DisableAutoGenTag = true
+		for _, sub := range cmds[i].Commands() {
 			if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
-				walk(sub)
+				cmds = append(cmds, sub)
 			}
 		}
 	}
-	walk(r)
 	md, man := filepath.Join(dir, markdownDir), filepath.Join(dir, manDir)
 	for _, d := range []string{md, man} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -81,10 +78,12 @@ func genDocs(r *cobra.Command, dir string) error {
 			return err
 		}
 		b.Reset()
-		if err := doc.GenMan(c, manHeader(), &b); err != nil {
+		header := &doc.GenManHeader{Section: "1", Date: &manDate, Source: "td2048", Manual: "td2048 manual"}
+		if err := doc.GenMan(c, header, &b); err != nil {
 			return err
 		}
-		page := undate(b.Bytes())
+		// No date in the title line (.TH): a page changes only when the command does.
+		page := bytes.Replace(b.Bytes(), []byte(`"`+manDate.Format("Jan 2006")+`"`), []byte(`""`), 1)
 		name := strings.ReplaceAll(c.CommandPath(), " ", "-") + ".1"
 		if err := os.WriteFile(filepath.Join(man, name), page, 0o644); err != nil {
 			return err
@@ -106,15 +105,5 @@ func topicIndex(r *cobra.Command) string {
 	return b.String() + "\n"
 }
 
-// manDate is the date the man pages are made with, which undate removes.
+// manDate is the date the man pages are made with, which genDocs removes.
 var manDate = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func manHeader() *doc.GenManHeader {
-	return &doc.GenManHeader{Section: "1", Date: &manDate, Source: "td2048", Manual: "td2048 manual"}
-}
-
-// undate removes the date from a man page's title line (.TH), so that a
-// page changes only when the command does.
-func undate(page []byte) []byte {
-	return bytes.Replace(page, []byte(`"`+manDate.Format("Jan 2006")+`"`), []byte(`""`), 1)
-}

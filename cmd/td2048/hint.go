@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,7 +67,7 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		if err != nil {
 			return usageOf(err)
 		}
-		if err := checkMoveThreads(*threads); err != nil {
+		if err := checkThreads(*threads); err != nil {
 			return err
 		}
 		pos, note, err := hintPosition(g, args[0], *nextTile, fs.Changed("next") || fs.Changed("hint"))
@@ -110,10 +111,9 @@ func setupHint(fs *flag.FlagSet, e *env) func([]string) error {
 		res = advice.Moves(g, pos, &mv, valued, res)
 		if dg.On() {
 			n := pos.Downgrades
-			res.Downgrades = &n
+			res.Downgrades = new(n)
 			if c := search.BestOf(&mv); c.Legal() {
-				t := dg.After(n, pos.View(), c.Dir) > n
-				res.Triggers = &t
+				res.Triggers = new(dg.After(n, pos.View(), c.Dir) > n)
 			}
 		}
 		if *asJSON {
@@ -185,10 +185,7 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res advice.Hint, val
 			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
-		pic := m.Picture
-		if pic == "" {
-			pic = m.ViewAfter.Format(code)
-		}
+		pic := cmp.Or(m.Picture, m.ViewAfter.Format(code))
 		for _, line := range strings.Split(strings.TrimRight(pic, "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
 		}

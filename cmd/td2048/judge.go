@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"strings"
 
 	flag "github.com/spf13/pflag"
 
@@ -56,7 +56,7 @@ func setupJudge(fs *flag.FlagSet, e *env) func([]string) error {
 			}
 		} else {
 			if sum.Games > 0 {
-				sum.write(e.stdout)
+				sum.WriteThrees(e.stdout, sum.Games, threes.TileValue, sum.speed)
 			}
 			verdict := "Passed"
 			if fault != nil {
@@ -115,54 +115,46 @@ func judge(r io.Reader) (threesSummary, *judgeFault, error) {
 			fault.Action = &action
 		}
 	}
-	br := bufio.NewReaderSize(r, 1<<20)
 	blank := 0 // line number of a blank line, allowed only at the end
-	for n := 1; ; n++ {
-		line, err := br.ReadString('\n')
-		if err != nil && err != io.EOF {
-			return sum, fault, err
-		}
-		if line == "" && err == io.EOF {
-			break
-		}
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), math.MaxInt) // a game's line may be long
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
 		if line == "" {
 			if blank == 0 {
 				blank = n
 			}
-		} else {
-			if blank != 0 {
-				fail(blank, 0, "", "line %d is blank, and games follow it", blank)
-			}
-			rec, perr := threes.ParseRecord(line)
-			if perr != nil {
-				fail(n, 0, "", "game %d: cannot read %v", n, perr)
-				if err == io.EOF {
-					break
-				}
-				continue
-			}
-			// A game with a fault counts as its legal actions left it.
-			rp, rerr := rec.Replay()
-			sum.add(rp.GameStats)
-			if rerr != nil {
-				// The course judge counts games and actions from 0: its
-				// words follow ours, so that the two can be compared.
-				var ie *threes.IllegalError
-				switch {
-				case !errors.As(rerr, &ie) || ie.Action < 0:
-					fail(n, 0, "", "game %d: %v", n, rerr)
-				case ie.Action >= len(rec.Steps):
-					fail(n, 0, fmt.Sprintf("at %d", n-1), "game %d: %v [course judge numbering: at %d]", n, rerr, n-1)
-				default:
-					fail(n, ie.Action+1, fmt.Sprintf("at %d #%d", n-1, ie.Action),
-						"game %d, %v [course judge numbering: at %d #%d]", n, rerr, n-1, ie.Action)
-				}
-			}
+			continue
 		}
-		if err == io.EOF {
-			break
+		if blank != 0 {
+			fail(blank, 0, "", "line %d is blank, and games follow it", blank)
 		}
+		rec, err := threes.ParseRecord(line)
+		if err != nil {
+			fail(n, 0, "", "game %d: cannot read %v", n, err)
+			continue
+		}
+		// A game with a fault counts as its legal actions left it.
+		rp, err := rec.Replay()
+		sum.Add(rp.Score, rp.MaxTile, rp.Slides)
+		sum.speed.Add(&stats.Speed{Slides: int64(rp.Slides), Placements: int64(rp.Placements), Time: rp.Time, SlideTime: rp.SlideTime, PlaceTime: rp.PlaceTime})
+		if err == nil {
+			continue
+		}
+		// The course judge counts games and actions from 0: its words
+		// follow ours, so that the two can be compared.
+		switch ie, ok := errors.AsType[*threes.IllegalError](err); {
+		case !ok || ie.Action < 0:
+			fail(n, 0, "", "game %d: %v", n, err)
+		case ie.Action >= len(rec.Steps):
+			fail(n, 0, fmt.Sprintf("at %d", n-1), "game %d: %v [course judge numbering: at %d]", n, err, n-1)
+		default:
+			fail(n, ie.Action+1, fmt.Sprintf("at %d #%d", n-1, ie.Action),
+				"game %d, %v [course judge numbering: at %d #%d]", n, err, n-1, ie.Action)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return sum, fault, err
 	}
 	if sum.Games == 0 && fault == nil {
 		fail(0, 0, "", "no games")
@@ -201,15 +193,4 @@ func newSummaryJSON(s *threesSummary) *summaryJSON {
 type threesSummary struct {
 	stats.Block
 	speed stats.Speed
-}
-
-// add counts one game.
-func (s *threesSummary) add(g threes.GameStats) {
-	s.Add(g.Score, g.MaxTile, g.Slides)
-	s.speed.Add(&stats.Speed{Slides: int64(g.Slides), Placements: int64(g.Placements), Time: g.Time, SlideTime: g.SlideTime, PlaceTime: g.PlaceTime})
-}
-
-// write prints the summary as the course does.
-func (s *threesSummary) write(w io.Writer) error {
-	return s.WriteThrees(w, s.Games, threes.TileValue, s.speed)
 }

@@ -29,12 +29,14 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -80,14 +82,7 @@ func main() {
 // kill the process before it saves.
 func keepOnClosedPipe() { signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE) }
 
-func names() []string {
-	var n []string
-	for k := range commands {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func names() []string { return slices.Sorted(maps.Keys(commands)) }
 
 // buildVersion, when set at link time (go build -ldflags "-X
 // main.buildVersion=v1.2.3", as deploy/k8s/Dockerfile does, its build
@@ -121,10 +116,13 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 	// -V too, as many tools spell it (cobra's own is -v, --version).
 	upperV := r.Flags().BoolP("V", "V", false, "print the version")
 	r.Flags().MarkHidden("V")
+	version := func(*cobra.Command, []string) error {
+		fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
+		return nil
+	}
 	r.RunE = func(c *cobra.Command, args []string) error {
 		if *upperV {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
-			return nil
+			return version(c, args)
 		}
 		return c.Help()
 	}
@@ -134,21 +132,15 @@ to weights.td2048), then "td2048 eval" or "td2048 play".`,
 		Use:   "version",
 		Short: "print the module version and commit of this build",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "td2048 %s\n", buildinfo.Version())
-			return nil
-		},
+		RunE:  version,
 	})
 	for _, n := range names() {
 		cmd := commands[n]
 		c := &cobra.Command{
 			Use:     strings.TrimSpace(cmd.name + " [flags] " + cmd.args),
 			Short:   cmd.short,
-			Long:    cmd.long,
+			Long:    cmp.Or(cmd.long, cmd.short),
 			Example: cmd.example,
-		}
-		if c.Long == "" {
-			c.Long = cmd.short
 		}
 		runFn := cmd.setup(c.Flags(), e)
 		c.RunE = func(_ *cobra.Command, args []string) error { return runFn(args) }
@@ -267,8 +259,8 @@ func run(args []string, e *env) int {
 // the file name given was empty, a usage error.
 func plainPathError(err error) (msg string, empty bool) {
 	msg = err.Error()
-	var pe *os.PathError
-	if !errors.As(err, &pe) {
+	pe, ok := errors.AsType[*os.PathError](err)
+	if !ok {
 		return msg, false
 	}
 	verb := map[string]string{"open": "open", "stat": "open", "lstat": "open", "read": "read", "write": "write"}[pe.Op]

@@ -44,10 +44,9 @@ func refuseClobber(path, flagName, want string) error {
 	}
 	if want == "weights" && flagName == "save" && strings.HasPrefix(string(head), "td2048w\n") {
 		if h, err := netfile.ReadHeader(path); err == nil {
+			hint = fmt.Sprintf("start from its weights with --load %s, %s", path, hint)
 			if _, ok, _ := train.ReadState(h); ok {
-				hint = fmt.Sprintf("continue its run with td2048 train --resume %s, start from its weights with --load %s, %s", path, path, hint)
-			} else {
-				hint = fmt.Sprintf("start from its weights with --load %s, %s", path, hint)
+				hint = fmt.Sprintf("continue its run with td2048 train --resume %s, %s", path, hint)
 			}
 		}
 	}

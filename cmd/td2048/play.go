@@ -44,7 +44,7 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 0 {
 			return usagef("play takes no arguments, only flags (got %q)", args[0])
 		}
-		if err := checkMoveThreads(*threads); err != nil {
+		if err := checkThreads(*threads); err != nil {
 			return err
 		}
 		given := evalrun.GivenFlags(fs)
@@ -61,21 +61,18 @@ func setupPlay(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		net, g := l.Net, l.Game
 		writeNotes(e.stderr, l.Note, net, p.Downgrading())
-		var m *tui.Model
-		defer func() {
-			if m != nil {
-				// q has cut the searches short; whatever else ended the
-				// program does so here. None reads the weights once Wait
-				// returns, a few milliseconds later.
-				m.Stop()
-				m.Wait()
-			}
-			net.Free()
-		}()
 		cfg := tui.Config{Net: net, Game: g.Name, Network: l.Header.Network, Depth: p.Depth, MoveTime: time.Duration(p.MoveTime),
 			TableBytes: int64(p.Cache), Seed: seed.Value(), Auto: *auto, Threads: evalrun.ThreadCount(*threads), Downgrade: p.Downgrading(), Kind: l.Kind}
 		p.Apply(&cfg.MCTS, cfg.Seed, true, given)
-		m = tui.New(cfg)
+		m := tui.New(cfg)
+		defer func() {
+			// q has cut the searches short; whatever else ended the
+			// program does so here. None reads the weights once Wait
+			// returns, a few milliseconds later.
+			m.Stop()
+			m.Wait()
+			net.Free()
+		}()
 		opts := []tea.ProgramOption{tea.WithAltScreen()}
 		if e.stdin != os.Stdin {
 			opts = append(opts, tea.WithInput(e.stdin))

@@ -19,8 +19,8 @@ func moveThreadsFlag(fs *flag.FlagSet) *int {
 	return fs.Int("threads", 0, "threads searching each move at 2 plies and deeper (0: all cores), same values as one")
 }
 
-// checkMoveThreads refuses a thread count out of range.
-func checkMoveThreads(n int) error {
+// checkThreads refuses a --threads out of range.
+func checkThreads(n int) error {
 	if n < 0 || n > train.MaxThreads() {
 		return usagef("--threads %d: want 0 (all cores) to %d", n, train.MaxThreads())
 	}

@@ -51,7 +51,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 			return err
 		}
 		defer release()
-		var names []string
+		names := make([]string, len(args)) // none: ReadLog's labels
 		if *labels != "" {
 			names = strings.Split(*labels, ",")
 			if len(names) != len(args) {
@@ -60,11 +60,7 @@ func setupPlot(fs *flag.FlagSet, e *env) func([]string) error {
 		}
 		var series []plot.Series
 		for i, path := range args {
-			label := ""
-			if names != nil {
-				label = strings.TrimSpace(names[i])
-			}
-			s, err := plot.ReadLog(path, label)
+			s, err := plot.ReadLog(path, strings.TrimSpace(names[i]))
 			if err != nil {
 				return err
 			}

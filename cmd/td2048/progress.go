@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -52,22 +53,19 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
-// terminalWidth measures the columns of the terminal w is, 80 when it
-// cannot.
-func terminalWidth(w io.Writer) func() int {
-	return func() int {
-		if f, ok := w.(*os.File); ok {
-			if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
-				return cols
-			}
+// columns measures the width of the terminal w is, 0 when it is none.
+func columns(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return cols
 		}
-		return 80
 	}
+	return 0
 }
 
 // newProgress is training's progress: episodes and their moves.
 func newProgress(e *env, goal, tile int) *progress {
-	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: terminalWidth(e.stderr), goal: goal, tile: tile,
+	return &progress{w: e.stderr, live: isTerminal(e.stderr), width: func() int { return cmp.Or(columns(e.stderr), 80) }, goal: goal, tile: tile,
 		unit: "episodes", moves: "moves"}
 }
 
@@ -169,18 +167,12 @@ func join(parts []part, sep string) string {
 }
 
 // fit joins the parts of a live line, two spaces apart, leaving out the
-// parts of the lowest rank until the line is at most width columns; a
-// single part still too wide is cut.
+// parts of the lowest rank (each rank is one part's) until the line is at
+// most width columns; a single part still too wide is cut.
 func fit(parts []part, width int) string {
 	width = max(width, 1)
-	for len(parts) > 1 && utf8.RuneCountInString(join(parts, "  ")) > width {
-		low := 0
-		for i, pt := range parts {
-			if pt.rank < parts[low].rank {
-				low = i
-			}
-		}
-		parts = slices.Delete(slices.Clone(parts), low, low+1)
+	for rank := 0; len(parts) > 1 && utf8.RuneCountInString(join(parts, "  ")) > width; rank++ {
+		parts = slices.DeleteFunc(slices.Clone(parts), func(pt part) bool { return pt.rank == rank })
 	}
 	line := join(parts, "  ")
 	if r := []rune(line); len(r) > width {
@@ -232,9 +224,7 @@ func (e *eta) add(s learn.Snapshot) {
 	for i+1 < len(e.samples) && s.Session-e.samples[i+1].Session >= window {
 		i++
 	}
-	if i > 0 {
-		e.samples = append(e.samples[:0], e.samples[i:]...)
-	}
+	e.samples = slices.Delete(e.samples, 0, i)
 }
 
 func (e *eta) left(s learn.Snapshot, eval bool) (time.Duration, bool) {

@@ -42,20 +42,19 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 		if len(args) != 0 {
 			return usagef("serve takes no arguments, only flags (got %q)", args[0])
 		}
-		if err := checkMoveThreads(*threads); err != nil {
+		if err := checkThreads(*threads); err != nil {
 			return err
 		}
 		given := evalrun.GivenFlags(fs)
 		if err := p.Check(given, 1); err != nil {
 			return usageOf(err)
 		}
-		if p.MoveTime <= 0 || p.MoveTime > train.Duration(time.Minute) {
+		switch {
+		case p.MoveTime <= 0 || p.MoveTime > train.Duration(time.Minute):
 			return usagef("--move-time must be more than 0 and at most 1m")
-		}
-		if *maxSearches < 0 {
+		case *maxSearches < 0:
 			return usagef("--max-searches must not be negative")
-		}
-		if *addr == "" {
+		case *addr == "":
 			return usagef("--addr is empty: want HOST:PORT, like 127.0.0.1:8048 (:8048 for every interface)")
 		}
 		if *logPath != "" {
@@ -94,13 +93,12 @@ func setupServe(fs *flag.FlagSet, e *env) func([]string) error {
 			ln.Close()
 			return err
 		}
-		url := "http://" + ln.Addr().String() + "/"
 		fmt.Fprintf(e.stdout, "%s network %s (%s learner, %d episodes) from %s, weights %s\n", g.Title, h.Network, h.Learner, h.Episodes, p.Load, describeWeights(nw))
 		writeNotes(e.stdout, l.Note, nw, p.Downgrading())
 		if !cfg.LoopbackOnly {
 			fmt.Fprintf(e.stderr, "td2048 serve: warning: %s is not a loopback address: anyone who can reach this machine can use the page\n", ln.Addr())
 		}
-		fmt.Fprintf(e.stdout, "serving %s (Ctrl-C stops)\n", url)
+		fmt.Fprintf(e.stdout, "serving http://%s/ (Ctrl-C stops)\n", ln.Addr())
 		if serveStarted != nil {
 			serveStarted(ln.Addr().String())
 		}

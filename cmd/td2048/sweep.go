@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,19 +81,16 @@ func setupSweep(fs *flag.FlagSet, e *env) func([]string) error {
 	task := fs.String("task", "", "run: the task to run, from 0, or auto (the job array's SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX, itself)")
 	figure := fs.String("plot", "", "report: draw all tasks' learning curves here (default DIR/curves.png; none for no figure)")
 	return func(args []string) error {
-		if len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]) {
+		switch {
+		case len(args) != 2 || !slices.Contains([]string{"list", "run", "report"}, args[0]):
 			return usagef("want list PLAN.toml, run PLAN.toml --task K, or report DIR|PLAN.toml")
-		}
-		if args[1] == "" {
+		case args[1] == "":
 			return usagef("sweep %s: the plan's (or folder's) name is empty", args[0])
-		}
-		if args[0] != "run" && *task != "" {
+		case args[0] != "run" && *task != "":
 			return usagef("--task goes with sweep run")
-		}
-		if args[0] != "report" && fs.Changed("plot") {
+		case args[0] != "report" && fs.Changed("plot"):
 			return usagef("--plot goes with sweep report")
-		}
-		if fs.Changed("plot") && *figure == "" {
+		case fs.Changed("plot") && *figure == "":
 			return usagef("--plot: want a file name, or none")
 		}
 		switch args[0] {
@@ -280,19 +278,18 @@ func resumeTask(task train.Spec, save string, st train.State) (s train.Spec, giv
 // folder that holds another configuration; load is the task's --load
 // file, as usable from here.
 func claimTask(dir string, k int, t sweep.Task, load, planPath string) error {
+	path := filepath.Join(dir, "task.json")
 	rec := taskFile{Task: k, Label: t.Label, Train: t.Train, Eval: t.Eval}
 	if load != "" {
-		rec.Train.Load = train.Rel(filepath.Join(dir, "task.json"), load)
+		rec.Train.Load = train.Rel(path, load)
 	}
 	want, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, "task.json")
 	if data, err := os.ReadFile(path); err == nil {
-		var old taskFile
-		got := []byte(nil)
-		old.Eval = sweep.EvalDefault() // a task.json of fewer [eval] settings holds their defaults
+		var got []byte
+		old := taskFile{Eval: sweep.EvalDefault()} // a task.json of fewer [eval] settings holds their defaults
 		if json.Unmarshal(data, &old) == nil {
 			got, _ = json.Marshal(old)
 		}
@@ -345,9 +342,7 @@ func sweepReport(arg, figure string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if figure == "" {
-		figure = filepath.Join(dir, "curves.png")
-	}
+	figure = cmp.Or(figure, filepath.Join(dir, "curves.png"))
 	if figure != "none" {
 		if _, err := plot.Format(figure); err != nil {
 			return usagef("--plot: %v", err)

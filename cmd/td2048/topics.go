@@ -39,25 +39,6 @@ func addTopics(r *cobra.Command) {
 	for _, t := range topics {
 		r.AddCommand(&cobra.Command{Use: t.name, Aliases: t.aliases, Short: t.short, Long: strings.TrimSpace(t.long())})
 	}
-	// help completes the topics too, as it completes the commands.
-	r.InitDefaultHelpCmd()
-	for _, c := range r.Commands() {
-		if c.Name() != "help" || c.ValidArgsFunction == nil {
-			continue
-		}
-		commands := c.ValidArgsFunction
-		c.ValidArgsFunction = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			out, dir := commands(c, args, toComplete)
-			if len(args) == 0 {
-				for _, t := range topics {
-					if strings.HasPrefix(t.name, toComplete) {
-						out = append(out, t.name+"\t"+t.short)
-					}
-				}
-			}
-			return out, dir
-		}
-	}
 }
 
 // namedNetworks lists the named networks and their patterns, one an
@@ -223,15 +204,7 @@ func writeRecipes(w io.Writer) {
 // wrapIndent wraps text into lines of at most width columns, the first
 // starting with first and the others with indent.
 func wrapIndent(text, first, indent string, width int) string {
-	lines := wrapWords(text, width-len(indent))
-	for i := range lines {
-		if i == 0 {
-			lines[i] = first + lines[i]
-		} else {
-			lines[i] = indent + lines[i]
-		}
-	}
-	return strings.Join(lines, "\n") + "\n"
+	return first + strings.Join(wrapWords(text, width-len(indent)), "\n"+indent) + "\n"
 }
 
 const threadsTopic = `--threads N trains on N worker threads (0, the default: all cores) that
@@ -284,18 +257,11 @@ gives one: --seed S repeats what they did.
   or learning shows as a changed number.`
 
 func checkpointsTopic() string {
-	var keep, override, refuse []string
+	flags := map[train.Rule][]string{}
 	for _, k := range train.Keys() {
-		flag := "--" + train.FlagOf(k)
-		switch train.RuleOf(k) {
-		case train.Keep:
-			keep = append(keep, flag)
-		case train.Override:
-			override = append(override, flag)
-		case train.Refuse:
-			refuse = append(refuse, flag)
-		}
+		flags[train.RuleOf(k)] = append(flags[train.RuleOf(k)], "--"+train.FlagOf(k))
 	}
+	keep, override, refuse := flags[train.Keep], flags[train.Override], flags[train.Refuse]
 	return `--save FILE holds a run's weights and its state; it is also its
 checkpoint. It defaults to the game's own file: weights.td2048 for 2048,
 threes.td2048 for Threes!. It is rewritten every --checkpoint-every

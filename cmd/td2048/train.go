@@ -30,7 +30,9 @@ func setupTrain(fs *flag.FlagSet, e *env) func([]string) error {
 	s := train.Default()
 	s.AddFlags(fs)
 	quiet := fs.Bool("quiet", false, "only the statistics blocks and closing lines")
-	setGroup(fs, "run", "quiet")
+	if err := fs.SetAnnotation("quiet", train.GroupAnnotation, []string{"run"}); err != nil {
+		panic(err)
+	}
 	return func(args []string) error {
 		if len(args) > 0 {
 			return usagef("unexpected argument %q", args[0])
@@ -88,8 +90,7 @@ func runTrain(e *env, s train.Spec, given train.Given, quiet bool) error {
 
 // usageOf makes a setting that cannot work a usage error.
 func usageOf(err error) error {
-	var fe *train.FieldError
-	if errors.As(err, &fe) {
+	if _, ok := errors.AsType[*train.FieldError](err); ok {
 		return usagef("%v", err)
 	}
 	return err

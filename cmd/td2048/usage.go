@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 	flag "github.com/spf13/pflag"
-	"golang.org/x/term"
 
 	"github.com/td2048/td2048/internal/train"
 )
@@ -19,11 +17,9 @@ import (
 // description wrapped to the terminal's width (80 columns when the help
 // is not shown on a terminal), its lines after the first under the first.
 
-// A helpGroup is a group of flags in help: its annotation and its title.
-type helpGroup struct{ key, title string }
-
-// helpGroups are the groups, in the order help shows them.
-var helpGroups = []helpGroup{
+// helpGroups are the groups of flags, their annotations and titles, in
+// the order help shows them.
+var helpGroups = []struct{ key, title string }{
 	{"basic", "Basic flags"},
 	{"search", "Search flags"},
 	{"research", "Research flags"},
@@ -38,15 +34,6 @@ var groupTopics = map[string]string{
 	"eval run":       "threads, seeds",
 }
 
-// setGroup puts the named flags of fs in a group.
-func setGroup(fs *flag.FlagSet, group string, names ...string) {
-	for _, n := range names {
-		if err := fs.SetAnnotation(n, train.GroupAnnotation, []string{group}); err != nil {
-			panic(err)
-		}
-	}
-}
-
 // groupOf is the group of a flag, "" for none.
 func groupOf(f *flag.Flag) string {
 	if g := f.Annotations[train.GroupAnnotation]; len(g) > 0 {
@@ -58,10 +45,8 @@ func groupOf(f *flag.Flag) string {
 // helpWidth is the width help wraps to: the terminal's, when w is one,
 // else 80 columns.
 func helpWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols >= 40 {
-			return min(cols, 120)
-		}
+	if cols := columns(w); cols >= 40 {
+		return min(cols, 120)
 	}
 	return 80
 }
@@ -132,13 +117,7 @@ func formatFlags(fl []*flag.Flag, width int) string {
 		_, usage := flag.UnquoteUsage(f)
 		usage += defaultNote(f)
 		lines := wrapWords(usage, max(width-col, 20))
-		for j, l := range lines {
-			if j == 0 {
-				fmt.Fprintf(&b, "%-*s%s\n", col, left[i], l)
-			} else {
-				fmt.Fprintf(&b, "%*s%s\n", col, "", l)
-			}
-		}
+		fmt.Fprintf(&b, "%-*s%s\n", col, left[i], strings.Join(lines, "\n"+strings.Repeat(" ", col)))
 	}
 	return b.String()
 }

@@ -10,7 +10,9 @@
 package bench
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -64,7 +66,6 @@ type Phase struct {
 	Name    string
 	Moves   int64
 	Elapsed time.Duration
-	Score   int64 // total score of its games
 }
 
 // MovesPerSec is the phase's speed.
@@ -117,11 +118,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	st, tr, err := learn.Train(ctx, net, learn.Config{Episodes: cfg.Episodes, Seed: 1, Threads: cfg.Threads, Interleave: lanes, AdaptInterleave: true, Every: max(cfg.Episodes, 1),
 		Tick: tick(TrainPhase), TickEvery: every})
-	if err != nil {
+	if err := cmp.Or(err, ctx.Err()); err != nil {
 		return res, err
-	}
-	if ctx.Err() != nil {
-		return res, ctx.Err()
 	}
 	if cfg.Episodes > 0 {
 		res.Phases = append(res.Phases, Phase{Name: TrainPhase, Moves: tr.Moves, Elapsed: tr.Elapsed})
@@ -153,12 +151,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 			ec.Greedy = net
 		}
 		r, _ := evaluate.Run(ctx, ec)
-		block := r.Block
 		if ctx.Err() != nil {
 			return // an abandoned phase has no speed
 		}
-		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed, Score: block.Sum})
-		put(h, uint64(block.Sum), uint64(block.Moves), uint64(block.MaxScore))
+		res.Phases = append(res.Phases, Phase{Name: name, Moves: r.Moves, Elapsed: r.Elapsed})
+		put(h, uint64(r.Block.Sum), uint64(r.Block.Moves), uint64(r.Block.MaxScore))
 	}
 	play(GreedyPhase, net, cfg.Games, 2, false, sig)
 	play(DeepPhase, net, cfg.DeepGames, 3, true, sig)
@@ -187,12 +184,8 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 // put adds the little-endian bytes of each of v to the checksum h.
 func put(h hash.Hash32, v ...uint64) {
-	var b [8]byte
 	for _, x := range v {
-		for i := range b {
-			b[i] = byte(x >> (8 * i))
-		}
-		h.Write(b[:])
+		h.Write(binary.LittleEndian.AppendUint64(nil, x))
 	}
 }
 
@@ -234,10 +227,7 @@ func TimeToResult(ctx context.Context, episodes, threads int, tick func(learn.Sn
 	_, r, err := learn.Train(ctx, net, learn.Config{Episodes: episodes, Seed: 1, Threads: threads, Interleave: fastest(net), AdaptInterleave: true, Every: every, Tick: tick,
 		Block: func(_ int, b *stats.Block, _ time.Duration, _ float32) { c.Last = *b }})
 	c.Moves, c.Elapsed = r.Moves, r.Elapsed
-	if err == nil {
-		err = ctx.Err()
-	}
-	return c, err
+	return c, cmp.Or(err, ctx.Err())
 }
 
 // fastest is the train command's default interleaving for course training

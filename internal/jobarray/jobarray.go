@@ -48,56 +48,49 @@ type Task struct {
 	Min, Max, Count, Step int
 }
 
-// Var is the environment variable that gave the index.
-func (t Task) Var() string {
-	if t.Engine == Slurm {
-		return SlurmID
-	}
-	return K8sIndex
-}
-
 // FromEnv reads the task from the engine's environment; getenv is
 // os.Getenv but in tests.
 func FromEnv(getenv func(string) string) (Task, error) {
-	num := func(name string) (int, bool, error) {
+	// num is the index in the variable name, -1 when it is not set.
+	num := func(name string) (int, error) {
 		v := getenv(name)
 		if v == "" {
-			return 0, false, nil
+			return -1, nil
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || strings.HasPrefix(v, "+") {
-			return 0, true, fmt.Errorf("%s=%q is not an index", name, v)
+			return 0, fmt.Errorf("%s=%q is not an index", name, v)
 		}
-		return n, true, nil
+		return n, nil
 	}
-	id, slurm, err := num(SlurmID)
+	id, err := num(SlurmID)
 	if err != nil {
 		return Task{}, err
 	}
-	if !slurm {
-		i, ok, err := num(K8sIndex)
-		if err != nil {
+	if id < 0 {
+		switch i, err := num(K8sIndex); {
+		case err != nil:
 			return Task{}, err
-		}
-		if !ok {
+		case i < 0:
 			return Task{}, fmt.Errorf("neither %s (a Slurm job array) nor %s (a Kubernetes Indexed Job) is set", SlurmID, K8sIndex)
+		default:
+			return Task{Index: i, Engine: Kubernetes}, nil
 		}
-		return Task{Index: i, Engine: Kubernetes}, nil
 	}
-	lo, okMin, err1 := num(SlurmMin)
-	hi, okMax, err2 := num(SlurmMax)
-	count, okCount, err3 := num(SlurmCount)
-	step, okStep, err4 := num(SlurmStep)
+	lo, err1 := num(SlurmMin)
+	hi, err2 := num(SlurmMax)
+	count, err3 := num(SlurmCount)
+	step, err4 := num(SlurmStep)
 	if err := cmp.Or(err1, err2, err3, err4); err != nil {
 		return Task{}, err
 	}
-	if !okStep {
+	if step < 0 {
 		step = 1
 	}
 	t := Task{Index: id, Engine: Slurm, Min: lo, Max: hi, Count: count, Step: step}
 	// Without the array's bounds (a Slurm that does not set them, or a
 	// task run by hand), nothing is known of the array.
-	if !okMin || !okMax || !okCount || t.Count < 1 || t.Min > t.Max || id < t.Min || id > t.Max || t.Step < 1 {
+	if t.Min < 0 || t.Max < 0 || t.Count < 1 || t.Min > t.Max || id < t.Min || id > t.Max || t.Step < 1 {
 		t.Min, t.Max, t.Count, t.Step = 0, 0, 0, 0
 	}
 	return t, nil
@@ -109,11 +102,11 @@ func (t Task) In(n int, what, plan string) error {
 	if t.Index < n {
 		return nil
 	}
-	name, hint := "index", ""
+	name, env, hint := "index", K8sIndex, ""
 	if t.Engine == Slurm {
-		name, hint = "array task", fmt.Sprintf(": number the array from 0 (sbatch --array=0-%d)", n-1)
+		name, env, hint = "array task", SlurmID, fmt.Sprintf(": number the array from 0 (sbatch --array=0-%d)", n-1)
 	}
-	return fmt.Errorf("%s %d (%s) is not a %s of %s, which has %d (0 to %d)%s", name, t.Index, t.Var(), what, plan, n, n-1, hint)
+	return fmt.Errorf("%s %d (%s) is not a %s of %s, which has %d (0 to %d)%s", name, t.Index, env, what, plan, n, n-1, hint)
 }
 
 // LeftOut says which of the n tasks of the plan this array does not run,
@@ -144,14 +137,11 @@ func (t Task) LeftOut(n int) string {
 	if len(ids) > 60 { // a long list, cut at an id
 		ids = ids[:strings.LastIndexByte(ids[:60], ',')] + ",..."
 	}
-	return fmt.Sprintf("this array runs %d of the %d tasks; %s %s must run in another job", n-len(left), n, plural(len(left), "task", "tasks"), ids)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+	word := "tasks"
+	if len(left) == 1 {
+		word = "task"
 	}
-	return many
+	return fmt.Sprintf("this array runs %d of the %d tasks; %s %s must run in another job", n-len(left), n, word, ids)
 }
 
 // Ranges writes increasing numbers as Slurm's --array does: 0-2,5,7-8.

@@ -36,6 +36,7 @@
 package sweep
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -59,8 +60,8 @@ const MaxTasks = 100000
 // EvalDefault is the evaluation of a task that the plan's [eval] table
 // does not change: td2048 eval's, with seed 1.
 func EvalDefault() evalrun.Spec {
-	s, seed := evalrun.Default(), uint64(1)
-	s.Seed = &seed
+	s := evalrun.Default()
+	s.Seed = new(uint64(1))
 	return s
 }
 
@@ -141,9 +142,8 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 	// A task repeats exactly by default: seed 1 and one thread (a run on
 	// more threads shares its weights between them, and its result depends
 	// on their timing); threads = 0 trains on all the task's cores.
-	seed := uint64(1)
 	base, baseGiven := train.Default(), train.Given{}
-	base.Seed, base.Save, base.Plot, base.Threads = &seed, "weights.td2048", "curve.png", 1
+	base.Seed, base.Save, base.Plot, base.Threads = new(uint64(1)), "weights.td2048", "curve.png", 1
 	if _, err := d.apply(&base, baseGiven, f.Train, "[train]"); err != nil {
 		return nil, err
 	}
@@ -167,10 +167,7 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 			return nil, fmt.Errorf("plan: more than %d tasks", MaxTasks)
 		}
 	}
-	p := &Plan{Out: f.Out}
-	if p.Out == "" {
-		p.Out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	}
+	p := &Plan{Out: cmp.Or(f.Out, strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)))}
 	width := max(3, len(strconv.Itoa(combos*len(list)-1)))
 	for li, entry := range list {
 		ts, tg := base, maps.Clone(baseGiven)
@@ -186,17 +183,14 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 				return nil, err
 			}
 			l = append(slices.Clone(lab), l...)
-			if t.Label = strings.Join(l, " "); t.Label == "" {
-				t.Label = "base"
-			}
+			t.Label = cmp.Or(strings.Join(l, " "), "base")
 			t.Train.Complete(t.Given)
 			v := t.Train // checked with its load as named from here
 			if v.Load != "" && !filepath.IsAbs(v.Load) {
 				v.Load = filepath.Join(filepath.Dir(name), v.Load)
 			}
 			if _, err := v.Validate(); err != nil {
-				var fe *train.FieldError
-				if errors.As(err, &fe) {
+				if fe, ok := errors.AsType[*train.FieldError](err); ok {
 					err = errors.New(fe.Key())
 				}
 				return nil, fmt.Errorf("plan: task %d (%s): %w", t.Index, t.Label, err)
@@ -284,7 +278,8 @@ func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) 
 	}
 	var lab []string
 	for _, k := range keys {
-		v, err := d.set(s, k, m[k])
+		ptr, _ := s.Field(k)
+		v, err := d.decode(k, m[k], ptr)
 		if err != nil {
 			return nil, fmt.Errorf("plan: %s %w", where, err)
 		}
@@ -294,19 +289,14 @@ func (d decoder) apply(s *train.Spec, given train.Given, m table, where string) 
 	return lab, nil
 }
 
-// set sets key k of s to the TOML value p, and returns the value.
-func (d decoder) set(s *train.Spec, k string, p toml.Primitive) (any, error) {
-	ptr, _ := s.Field(k)
+// decode decodes p into ptr, a field's address, and returns its value,
+// refusing what does not fit (a negative number for an unsigned one, a
+// string with a NUL or a newline, or over 1000 bytes) with a message
+// naming k.
+func (d decoder) decode(k string, p toml.Primitive, ptr any) (any, error) {
 	if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
 		f.SetZero() // a value of its own, not one the tasks share
 	}
-	return d.decode(k, p, ptr)
-}
-
-// decode decodes p into ptr and returns its value, refusing what does
-// not fit (a negative number for an unsigned one, a string with a NUL or
-// a newline, or over 1000 bytes) with a message naming k.
-func (d decoder) decode(k string, p toml.Primitive, ptr any) (any, error) {
 	var v any
 	if err := d.md.PrimitiveDecode(p, &v); err != nil {
 		return nil, fmt.Errorf("%s: %w", k, err)
@@ -351,9 +341,6 @@ func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
 		case !ok:
 			return ev, nil, fmt.Errorf("plan: unknown key eval.%s (the [eval] keys are td2048 eval's settings: %s)", k, strings.Join(evalKeys(), ", "))
 		}
-		if f := reflect.ValueOf(ptr).Elem(); f.Kind() == reflect.Pointer {
-			f.SetZero() // a value of its own
-		}
 		if _, err := d.decode(k, p, ptr); err != nil {
 			return ev, nil, fmt.Errorf("plan: [eval] %w", err)
 		}
@@ -365,8 +352,7 @@ func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
 	_, err := check.Validate(given, func(string) string { return "" })
 	delete(given, "load")
 	delete(given, "out")
-	var fe *train.FieldError
-	if errors.As(err, &fe) {
+	if fe, ok := errors.AsType[*train.FieldError](err); ok {
 		err = errors.New(fe.Key())
 	}
 	if err != nil {
@@ -377,11 +363,5 @@ func (d decoder) eval(m table) (evalrun.Spec, train.Given, error) {
 
 // evalKeys are the keys of a plan's [eval] table.
 func evalKeys() []string {
-	var keys []string
-	for _, k := range evalrun.Keys() {
-		if !slices.Contains(EvalTaskKeys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
+	return slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return slices.Contains(EvalTaskKeys, k) })
 }
