@@ -127,12 +127,6 @@ func (e *DivergedError) Error() string {
 // default (FastestInterleave; episode.DefaultInterleave).
 const DefaultInterleave = episode.DefaultInterleave
 
-// InterleaveHelps reports whether games in turn make this processor
-// faster than one game at a time (episode.InterleaveHelps). Evaluations,
-// whose games are the same either way, ask it; training, whose result
-// depends on it, does not (FastestInterleave).
-func InterleaveHelps() bool { return episode.InterleaveHelps() }
-
 // ExactStops is the train command's Config.StopEvery for a run of one
 // thread with episodes in turn: a stop (a signal, a time limit) waits for
 // the next multiple of 100 episodes, a few seconds at most, and the run
@@ -248,15 +242,13 @@ func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer,
 	}
 	if r := cfg.Resume; r != nil {
 		t.st = *r
-	}
-	t.st.Schedule = t.sched
-	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
-	t.rands = make([]*rand.PCG, threads*t.lanes)
-	if r := cfg.Resume; r != nil {
 		if err := r.Check(threads, t.lanes); err != nil {
 			return t, err
 		}
 	}
+	t.st.Schedule = t.sched
+	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
+	t.rands = make([]*rand.PCG, threads*t.lanes)
 	for k := range t.rands {
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil {

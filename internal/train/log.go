@@ -222,11 +222,7 @@ func (l *Log) flush() error {
 	if err == nil {
 		err = io.ErrShortWrite
 	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("log %s: %w", l.path, err)
+	return fmt.Errorf("log %s: %w", l.path, safefile.UnwrapPath(err))
 }
 
 // sanitize keeps a record encodable: JSON has no NaN or infinity.

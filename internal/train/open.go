@@ -75,11 +75,7 @@ func (r *Run) openInput() error {
 	case errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("%s not found: train one with td2048 train, or name another with --load", path)
 	case err != nil:
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("cannot read %s: %w", path, err)
+		return fmt.Errorf("cannot read %s: %w", path, safefile.UnwrapPath(err))
 	}
 	r.in = f
 	h, err := netfile.ReadHeaderFrom(f, path)

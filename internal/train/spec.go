@@ -119,9 +119,6 @@ var fields = NewTable(reflect.TypeFor[Spec](), "resume", rules, Groups)
 // field is one of them.
 type field = Field[Rule]
 
-// lookup returns the field of that toml key.
-func lookup(key string) (field, bool) { return fields.Lookup(key) }
-
 // Keys lists the toml keys of Spec's fields, in order.
 func Keys() []string { return fields.Keys() }
 
@@ -138,7 +135,7 @@ func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 // Text is the value of the field of that key as a flag takes it ("" for
 // an unset seed).
 func (s *Spec) Text(key string) string {
-	f, ok := lookup(key)
+	f, ok := fields.Lookup(key)
 	if !ok {
 		return ""
 	}
