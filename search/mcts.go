@@ -190,13 +190,11 @@ type tree[P comparable, R rules[P]] struct {
 	dir    [4]int8
 	value  [4]float32
 
-	deadline time.Time
-	timed    bool
-	stop     <-chan struct{}
-	stopped  bool
-	depth    int // the deepest decision layer reached
-	iters    int64
-	cap      int // tests: chance nodes at this depth are leaves (0: none)
+	clock
+	stop  <-chan struct{}
+	depth int // the deepest decision layer reached
+	iters int64
+	cap   int // tests: chance nodes at this depth are leaves (0: none)
 }
 
 // search runs iters iterations from root (0: until the deadline or the
@@ -209,26 +207,12 @@ func (t *tree[P, R]) search(root P, iters int, o *MCTSOptions, seed uint64, limi
 	c, gamma := o.Exploration, float32(o.Gamma)
 	for i := 0; iters <= 0 || i < iters; i++ {
 		// The first iterations try each move once, whatever the time.
-		if i >= 4 && i&7 == 0 && t.expired() || len(t.nodes)+5 > limit {
+		if i >= 4 && i&7 == 0 && t.expired(t.stop) || len(t.nodes)+5 > limit {
 			break
 		}
 		t.iterate(c, gamma, o.RolloutDepth)
 		t.iters++
 	}
-}
-
-// expired reports whether the search must end: Stop closed or the
-// deadline passed.
-func (t *tree[P, R]) expired() bool {
-	if t.stop != nil {
-		select {
-		case <-t.stop:
-			t.stopped = true
-			return true
-		default:
-		}
-	}
-	return t.timed && time.Now().After(t.deadline)
 }
 
 // iterate is one iteration: down to a leaf, its value, and back up.
@@ -371,6 +355,9 @@ type mcts[P comparable, R rules[P]] struct {
 func newMCTS[P comparable, R rules[P]](opt Options, rules func() R) *mcts[P, R] {
 	return &mcts[P, R]{run: run{opt: opt}, mo: opt.MCTS, rules: rules}
 }
+
+// Iterations is the number of iterations of the last search, all trees'.
+func (m *mcts[P, R]) Iterations() int64 { return m.iters }
 
 // values searches from root and returns its moves merged over the trees,
 // by direction, and the deepest decision layer reached.

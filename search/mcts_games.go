@@ -134,7 +134,7 @@ func (r *rulesThrees) rollout(a threes.Game, depth int, gamma float32, rng *rand
 // Options.MCTS are its settings, Options.MoveTime its time budget, Stop
 // and Threads as for expectimax. It is not safe for concurrent use.
 type MCTS struct {
-	m *mcts[board.Board, *rules2048]
+	*mcts[board.Board, *rules2048]
 }
 
 // NewMCTS returns a 2048 MCTS searcher over net.
@@ -146,7 +146,7 @@ func NewMCTS(net *ntuple.Network, opt Options) *MCTS {
 // return of the after-state below it (Value) and reward + Value (Total);
 // and the deepest layer of moves the trees reached.
 func (s *MCTS) Values(b board.Board) ([4]MoveValue, int) {
-	mv, depth := s.m.values(b, uint64(b))
+	mv, depth := s.values(b, uint64(b))
 	var out [4]MoveValue
 	_, rw := game2048.Moves(b)
 	for d, m := range mv {
@@ -164,15 +164,9 @@ func (s *MCTS) Best(b board.Board) Choice {
 	return BestOf(&mv)
 }
 
-// Stopped reports whether the last search was cut short by Stop.
-func (s *MCTS) Stopped() bool { return s.m.stopped }
-
-// Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTS) Iterations() int64 { return s.m.iters }
-
 // MCTSThrees runs Monte Carlo tree search for Threes!, as MCTS for 2048.
 type MCTSThrees struct {
-	m *mcts[threes.Game, *rulesThrees]
+	*mcts[threes.Game, *rulesThrees]
 }
 
 // NewMCTSThrees returns a Threes! MCTS searcher over net.
@@ -184,7 +178,7 @@ func NewMCTSThrees(net *ntuple.Network, opt Options) *MCTSThrees {
 // MCTS.Values.
 func (s *MCTSThrees) Values(g *threes.Game) ([4]MoveValue, int) {
 	root := *g
-	mv, depth := s.m.values(root, threesKey(root))
+	mv, depth := s.values(root, threesKey(root))
 	var out [4]MoveValue
 	for d, m := range mv {
 		if m.legal {
@@ -199,12 +193,6 @@ func (s *MCTSThrees) Best(g *threes.Game) Choice {
 	mv, _ := s.Values(g)
 	return BestOf(&mv)
 }
-
-// Stopped reports whether the last search was cut short by Stop.
-func (s *MCTSThrees) Stopped() bool { return s.m.stopped }
-
-// Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTSThrees) Iterations() int64 { return s.m.iters }
 
 // rootValue is a root move's MoveValue from its merged statistics.
 func rootValue(after board.Board, reward float32, visits, prior int64, sum float64) MoveValue {

@@ -165,13 +165,17 @@ func BestOf(mv *[4]MoveValue) Choice {
 type run struct {
 	opt Options
 	tt  *Table
-
-	deadline time.Time
-	timed    bool
-	aborted  bool // the search under way was cut short
-	stopped  bool // by Stop
+	clock
+	aborted bool // the search under way was cut short
 	// Nodes counts the chance nodes evaluated, for speed figures.
 	Nodes int64
+}
+
+// A clock is when a search must end, for a searcher or an MCTS tree.
+type clock struct {
+	deadline time.Time
+	timed    bool
+	stopped  bool // by the Stop channel
 }
 
 // Stopped reports whether the last search was cut short because Stop was
@@ -183,7 +187,7 @@ func (r *run) Stopped() bool { return r.stopped }
 func (r *run) begin() {
 	if !r.timed {
 		r.stopped = false
-		r.aborted = r.opt.Stop != nil && r.expired()
+		r.aborted = r.opt.Stop != nil && r.expired(r.opt.Stop)
 	}
 }
 
@@ -201,22 +205,22 @@ func (r *run) enter() bool {
 //
 //go:noinline
 func (r *run) check() bool {
-	r.aborted = r.expired()
+	r.aborted = r.expired(r.opt.Stop)
 	return r.aborted
 }
 
 // expired reports whether the search must stop: its deadline passed or
-// Stop is closed.
-func (r *run) expired() bool {
-	if r.opt.Stop != nil {
+// stop is closed.
+func (c *clock) expired(stop <-chan struct{}) bool {
+	if stop != nil {
 		select {
-		case <-r.opt.Stop:
-			r.stopped = true
+		case <-stop:
+			c.stopped = true
 			return true
 		default:
 		}
 	}
-	return r.timed && time.Now().After(r.deadline)
+	return c.timed && time.Now().After(c.deadline)
 }
 
 // deepen returns values at the configured depth, or, with a time budget,

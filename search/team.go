@@ -89,16 +89,8 @@ func teamTasks(t int) int { return max(8*t, 4*t*t) }
 // valuesTeam is Values on the team (Options.Threads), s leading, with
 // s.stage and s.aux set.
 func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
-	after, reward := game2048.Moves(b)
-	us := append(s.units[:0], unit{depth: depth}) // the root: a max node
-	root := &us[0]
-	root.first, root.expanded = 1, true
-	for d := range 4 {
-		if after[d] != b {
-			us = append(us, unit{chance: true, b: after[d], depth: depth - 1, reward: float32(game2048.Reward(reward[d]))})
-			us[0].n++
-		}
-	}
+	us := append(s.units[:0], unit{b: b, depth: depth}) // the root: a max node
+	s.expandUnit(&us, 0)
 	team := s.helpers()
 	s.expand(&us, 1, len(us), teamTasks(len(team)))
 	// The tasks, the larger (of the upper levels) first.
@@ -126,6 +118,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 	s.sumUnits(us)
 	s.units, s.tasks = us, tasks // kept for the next search
 	var mv [4]MoveValue
+	after, reward := game2048.Moves(b)
 	c := us[0].first
 	for d := range 4 {
 		if after[d] == b {
