@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -64,7 +65,7 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 // weights are read from the same open file later.
 func (r *Run) openInput() error {
 	s := &r.Spec
-	path := s.input()
+	path := cmp.Or(s.Resume, s.Load)
 	if path == "" {
 		return nil
 	}
@@ -105,6 +106,7 @@ func (r *Run) settle(given Given, c Compiled) error {
 	if s.Save == "" {
 		s.Save = g.File // each game its own file, so 2048's and Threes!' runs never collide
 	}
+	r.Learning = c.Learning
 	if s.Resume != "" {
 		st, ok, err := ReadState(r.Loaded)
 		if !ok {
@@ -124,10 +126,7 @@ func (r *Run) settle(given Given, c Compiled) error {
 		if s.Save == s.Resume || safefile.Same(s.Save, s.Resume) {
 			r.kept = st.Done
 		}
-	}
-	r.Learning = c.Learning
-	if s.Resume != "" { // the checkpoint's settings, read now
-		if r.Learning, err = s.learning(); err != nil {
+		if r.Learning, err = s.learning(); err != nil { // the checkpoint's settings
 			return fmt.Errorf("%s: damaged run state: %w", s.Resume, err)
 		}
 	}
@@ -267,7 +266,7 @@ func (r *Run) makeNet(given Given) error {
 		}
 		return nil
 	}
-	path := s.input()
+	path := r.in.Name()
 	fi, err := r.in.Stat()
 	if err != nil {
 		return err
@@ -325,13 +324,10 @@ func (r *Run) start(given Given, c Compiled) error {
 	}
 	if s.Resume == "" { // a resumed run goes on with its checkpoint's
 		st.Schedule = c.Schedule
-	}
-	if s.Resume != "" {
+	} else if err := st.RunState.Check(s.Threads, s.Interleave); err != nil {
 		// Checked before the log is cut back to the checkpoint: a resume
 		// that fails leaves every file as it was.
-		if err := st.RunState.Check(s.Threads, s.Interleave); err != nil {
-			return fmt.Errorf("%s: %w", s.Resume, err)
-		}
+		return fmt.Errorf("%s: %w", s.Resume, err)
 	}
 	if err := r.openLog(); err != nil {
 		return err
@@ -374,14 +370,6 @@ func (r *Run) openLog() error {
 func (s *Spec) loads() string {
 	if s.Resume != "" {
 		return ""
-	}
-	return s.Load
-}
-
-// input is the file the run reads: the --resume or --load file.
-func (s *Spec) input() string {
-	if s.Resume != "" {
-		return s.Resume
 	}
 	return s.Load
 }

@@ -113,7 +113,7 @@ func (s *Spec) Validate() (c Compiled, err error) {
 		return c, err
 	}
 	if s.Resume == "" {
-		if c.Schedule, err = s.checkCoherence(c.Learning); err != nil {
+		if c.Schedule, err = s.schedule(c.Learning); err != nil {
 			return c, err
 		}
 	}
@@ -220,26 +220,22 @@ func (s *Spec) learning() (Learning, error) {
 	return l, nil
 }
 
-// checkCoherence checks a new run's temporal coherence and its rates,
-// and makes its schedule.
-func (s *Spec) checkCoherence(l Learning) (*learn.Schedule, error) {
-	if l.CoherenceFrom > 0 {
+// schedule checks a new run's temporal coherence and makes its learning
+// rate by episode: --alpha-schedule over --alpha, else --alpha and from
+// --coherence-from (when given) --coherence-alpha; cut on plateaus as
+// --plateau says.
+func (s *Spec) schedule(l Learning) (*learn.Schedule, error) {
+	cohFrom := l.CoherenceFrom
+	if cohFrom > 0 {
 		switch {
 		case s.Coherence:
 			return nil, bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
-		case l.CoherenceFrom >= s.Episodes:
-			return nil, bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
+		case cohFrom >= s.Episodes:
+			return nil, bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, cohFrom, s.Episodes)
 		case l.Kind != learn.AfterState:
 			return nil, bad("coherence_from", " is for after-state learning")
 		}
 	}
-	return s.schedule(l.CoherenceFrom)
-}
-
-// schedule is a new run's learning rate by episode: --alpha-schedule
-// over --alpha, else --alpha and from cohFrom (when positive)
-// --coherence-alpha; cut on plateaus as --plateau says.
-func (s *Spec) schedule(cohFrom int) (*learn.Schedule, error) {
 	sched, err := learn.ParseSchedule(s.AlphaSchedule, s.Alpha)
 	if err != nil {
 		return nil, bad("alpha_schedule", ": %v", err)
