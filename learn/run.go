@@ -34,8 +34,7 @@ type Config struct {
 	// AdaptInterleave, on several threads, lets the run vary how many of
 	// its Interleave episodes each worker plays at once (1 or all) and
 	// whether all its threads play or half of them, by which it measures
-	// faster (laneControl). One thread never adapts, so that a run repeats from
-	// its seed.
+	// faster (laneControl). One thread never adapts: a run repeats.
 	AdaptInterleave bool
 	Every           int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
@@ -80,11 +79,8 @@ type Config struct {
 	unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
 	// learns by temporal coherence: OTD then TC in one run (docs/methods.md
-	// sections 2, 3 and 9: TDL2048+'s README trains 90% of the episodes by
-	// optimistic TD, then the rest by temporal coherence from the same
-	// weights, its E and A starting fresh). All workers pause there, as
-	// for a checkpoint, while the network's accumulators are made; the
-	// rate of TC (TDL2048+'s 1.0) is the Schedule's to set.
+	// sections 2, 3 and 9). All workers pause there, as for a checkpoint,
+	// while the accumulators are made; TC's rate is the Schedule's to set.
 	CoherenceFrom int
 }
 
@@ -133,14 +129,12 @@ const DefaultInterleave = episode.DefaultInterleave
 // resumes from it exactly.
 const ExactStops = 100
 
-// FastestInterleave is the number of episodes each worker, on any number
-// of threads, plays in turn to train net with kind and shaping by default
-// (the train command's): DefaultInterleave for networks of at most 40
-// weights a board (4x6, 5x6, staged 4x6), 1 elsewhere: a move of 8x6 asks
-// for 64 weights a board, enough to fill the outstanding misses alone. It
-// is the same on every processor, so that a seeded run of one thread gives
-// the same weights on all of them. On several threads neither choice
-// always wins, so the train command lets such runs adapt it
+// FastestInterleave is the number of episodes each worker plays in turn
+// to train net with kind and shaping by default (the train command's):
+// DefaultInterleave for networks of at most 40 weights a board (4x6, 5x6),
+// 1 elsewhere (8x6's 64 fill the outstanding misses alone). It is the same
+// on every processor, so that a seeded run of one thread gives the same
+// weights on all of them; runs of several threads adapt it
 // (Config.AdaptInterleave; docs/speed.md, "Threads").
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 	if net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {

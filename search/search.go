@@ -85,12 +85,10 @@ type Options struct {
 	// chosen by a stopped search is not a considered one.
 	Stop <-chan struct{}
 	// Threads, when more than 1, spreads the search of one move at 2
-	// plies and deeper over that many goroutines (team.go), each
-	// deepening of a MoveTime search included; the values are those of
-	// one goroutine's search, bit for bit. Several games at once scale
-	// better (evaluate.Run's threads): this is for one game, or one
-	// board, at a time. Under MethodMCTS it is the number of trees
-	// searched at once (root parallelism, mcts.go).
+	// plies and deeper over that many goroutines (team.go), with the
+	// values of one goroutine's search, bit for bit: for one game at a
+	// time (several games scale better: evaluate.Run's threads). Under
+	// MethodMCTS it is the number of trees searched at once (mcts.go).
 	Threads int
 	// Method is expectimax (the zero value: Depth and MoveTime) or MCTS
 	// (MCTS's settings, with MoveTime).
@@ -115,11 +113,10 @@ type MoveValue struct {
 	overflow bool
 }
 
-// A Choice is one chosen move. It is returned once per move of every game
-// played, so it stays four words: a 2048 move that merged two 32768s is
-// marked by game.OverflowBit in Reward (Overflow, Points) rather than by a
-// fifth field, which cost greedy play 8% (td2048 bench, 6 alternating
-// rounds).
+// A Choice is one chosen move, returned at every move of every game, so
+// it stays four words: a 2048 move that merged two 32768s is marked by
+// game.OverflowBit in Reward (Overflow, Points), not by a fifth field,
+// which cost greedy play 8%.
 type Choice struct {
 	Dir    int         // -1 when no move is legal
 	After  board.Board // the after-state
@@ -159,8 +156,7 @@ func BestOf(mv *[4]MoveValue) Choice {
 	return best
 }
 
-// run is the state of a search that does not depend on the game: the
-// options, the table, the deadline and Stop, and the node count. Each
+// run is the state of a search that does not depend on the game; each
 // game's searcher embeds one.
 type run struct {
 	opt Options

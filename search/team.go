@@ -76,14 +76,9 @@ type unit struct {
 
 // teamTasks is how many tasks a team of t searchers' leader makes at
 // least, where the tree allows: few enough that each task is a whole
-// subtree whose leaves share their weights' cache lines, and enough for
-// tasks of unequal size to even out. Smaller tasks cost CPU time (a
-// subtree split between two cores has its cache lines read by both), so
-// two searchers take whole subtrees; many searchers need small tasks to
-// finish together at the end of a move, at the price of some work done
-// twice (two searchers in the same subtree at once, where one would find
-// the other's result in the table). The figures: docs/speed.md,
-// "Thresholds and what they rest on".
+// subtree whose leaves share their weights' cache lines, enough for tasks
+// of unequal size to even out (docs/speed.md, "Thresholds and what they
+// rest on").
 func teamTasks(t int) int { return max(8*t, 4*t*t) }
 
 // valuesTeam is Values on the team (Options.Threads), s leading, with
