@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -220,19 +221,13 @@ type trainer struct {
 
 // newTrainer checks cfg and readies a run of it.
 func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer, error) {
-	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule, lanes: max(cfg.Interleave, 1)}
+	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cmp.Or(cfg.Schedule, Constant(0.1)), lanes: max(cfg.Interleave, 1)}
 	if err := checkConfig(net, cfg); err != nil {
 		return t, err
 	}
-	threads := cfg.Threads
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
+	threads := cmp.Or(max(cfg.Threads, 0), runtime.GOMAXPROCS(0))
 	if threads > 1 {
 		net.Share()
-	}
-	if t.sched == nil {
-		t.sched = Constant(0.1)
 	}
 	if r := cfg.Resume; r != nil {
 		t.st = *r

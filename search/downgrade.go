@@ -97,9 +97,7 @@ type Shifter struct {
 
 // NewShifter returns a Shifter for a new game.
 func NewShifter(opt Downgrade) *Shifter {
-	s := &Shifter{opt: opt}
-	s.Reset()
-	return s
+	return &Shifter{opt: opt}
 }
 
 // Reset starts a new game.

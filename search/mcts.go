@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -385,10 +386,7 @@ func (m *mcts[P, R]) values(root P, key uint64) (*[4]rootMove[P], int) {
 func (m *mcts[P, R]) searchTree(_, i int) {
 	t := m.trees[i]
 	t.deadline, t.timed, t.stop, t.cap = m.deadline, m.opt.MoveTime > 0, m.opt.Stop, m.cap
-	limit := m.mo.Nodes
-	if limit <= 0 {
-		limit = DefaultNodes
-	}
+	limit := cmp.Or(max(m.mo.Nodes, 0), DefaultNodes)
 	its := 0
 	if m.mo.Iterations <= 0 && m.opt.MoveTime <= 0 {
 		m.mo.Iterations = DefaultIterations // neither iterations nor a time: the default

@@ -18,12 +18,13 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/td2048/td2048/rules/game2048"
 	"math"
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Kind says what a network values, which decides what a leaf of a search
@@ -232,10 +233,7 @@ func (r *run) deepen(values func(depth int) [4]MoveValue) ([4]MoveValue, int) {
 	if r.stopped || !BestOf(&best).Legal() {
 		return best, 1
 	}
-	limit := r.opt.Depth
-	if limit <= 0 {
-		limit = MaxDepth
-	}
+	limit := cmp.Or(max(r.opt.Depth, 0), MaxDepth)
 	r.deadline, r.timed = start.Add(r.opt.MoveTime), true
 	r.aborted, r.stopped = false, false
 	defer func() { r.timed, r.aborted = false, false }()

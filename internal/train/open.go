@@ -103,9 +103,7 @@ func (r *Run) settle(given Given, c Compiled) error {
 		return err
 	}
 	r.Game = g
-	if s.Save == "" {
-		s.Save = g.File // each game its own file, so 2048's and Threes!' runs never collide
-	}
+	s.Save = cmp.Or(s.Save, g.File) // each game its own file, so 2048's and Threes!' runs never collide
 	r.Learning = c.Learning
 	if s.Resume != "" {
 		st, ok, err := ReadState(r.Loaded)
@@ -149,10 +147,8 @@ func (r *Run) settle(given Given, c Compiled) error {
 			}
 		}
 	}
-	if s.Threads == 0 { // all cores
-		s.Threads = runtime.GOMAXPROCS(0)
-	}
-	Seed{&s.Seed}.Value() // a seed drawn now where none was given, kept with the run
+	s.Threads = cmp.Or(s.Threads, runtime.GOMAXPROCS(0)) // 0: all cores
+	Seed{&s.Seed}.Value()                                // a seed drawn now where none was given, kept with the run
 	return nil
 }
 
