@@ -147,8 +147,8 @@ func (r *Run) settle(given Given, c Compiled) error {
 			}
 		}
 	}
-	s.Threads = cmp.Or(s.Threads, runtime.GOMAXPROCS(0)) // 0: all cores
-	Seed{&s.Seed}.Value()                                // a seed drawn now where none was given, kept with the run
+	s.Threads = cmp.Or(s.Threads, runtime.GOMAXPROCS(0))
+	Seed{&s.Seed}.Value() // a seed drawn now where none was given, kept with the run
 	return nil
 }
 
