@@ -258,10 +258,7 @@ func (c *laneControl) times() []ChoiceTime {
 		ts = append(ts, ChoiceTime{x.threads, x.lanes, d})
 	}
 	slices.SortFunc(ts, func(a, b ChoiceTime) int {
-		if a.Time != b.Time {
-			return cmp.Compare(b.Time, a.Time)
-		}
-		return cmp.Or(cmp.Compare(b.Threads, a.Threads), cmp.Compare(b.Lanes, a.Lanes))
+		return cmp.Or(cmp.Compare(b.Time, a.Time), cmp.Compare(b.Threads, a.Threads), cmp.Compare(b.Lanes, a.Lanes))
 	})
 	return ts
 }

@@ -147,25 +147,6 @@ func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 // MaxInterleave bounds Config.Interleave.
 const MaxInterleave = 64
 
-// play plays one episode at a time on p until take has none to give. With
-// a control, worker k parks while ctl.lanes(k) is 0, and counts its moves.
-func play(p *Worker, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
-	for {
-		if ctl != nil && ctl.lanes(k) == 0 && !ctl.park(k) {
-			return
-		}
-		i, alpha, ok := take(true)
-		if !ok {
-			return
-		}
-		ep := p.Play(alpha)
-		if ctl != nil {
-			ctl.moves.Add(int64(max(ep.Moves, ep.work)))
-		}
-		finish(i, ep, alpha)
-	}
-}
-
 // Result sums up a run.
 type Result struct {
 	Episodes int // episodes played in this call
@@ -321,7 +302,9 @@ func (t *trainer) run() (RunState, Result, error) {
 	return t.state(), Result{Episodes: t.done - t.st.Done, Moves: t.moves, Elapsed: time.Since(t.start), Choices: choices}, t.failed
 }
 
-// work is worker k: it plays episodes until the run hands out no more.
+// work is worker k: it plays episodes until the run hands out no more,
+// in turn on its lanes (interleave) or one at a time. With a control,
+// worker k parks while ctl.lanes(k) is 0, and counts its moves.
 func (t *trainer) work(k int, ctl *laneControl) {
 	cfg := t.cfg
 	ws := make([]stepper, t.lanes)
@@ -334,11 +317,21 @@ func (t *trainer) work(k int, ctl *laneControl) {
 		w.promote, w.Shaping, w.threes = t.promo, cfg.Shaping, cfg.threes
 		ws[j] = w
 	}
-	if t.lanes == 1 {
-		play(w, t.take, t.finish, ctl, k)
+	if t.lanes > 1 {
+		interleave(ws, t.take, t.finish, ctl, k)
 		return
 	}
-	interleave(ws, t.take, t.finish, ctl, k)
+	for ctl == nil || ctl.lanes(k) > 0 || ctl.park(k) {
+		i, alpha, ok := t.take(true)
+		if !ok {
+			return
+		}
+		ep := w.Play(alpha)
+		if ctl != nil {
+			ctl.moves.Add(int64(max(ep.Moves, ep.work)))
+		}
+		t.finish(i, ep, alpha)
+	}
 }
 
 // nextBoundary sets the episode before which the workers pause next: a
