@@ -9,9 +9,7 @@ import (
 )
 
 // Monte Carlo tree search over a network's after-state values, written once
-// for both games (the tree, selection, expansion, backing up, the team)
-// over a small set of each game's rules (mcts_games.go), whose greedy
-// rollout stays concrete.
+// for both games over a small set of each game's rules (mcts_games.go).
 //
 // A decision node is a position where a move is due; its children are
 // the chance nodes of its legal moves, each an after-state with the
@@ -54,11 +52,9 @@ import (
 // the same). Under MoveTime each tree iterates until the deadline, so the
 // counts depend on the machine's speed.
 //
-// Memory: each tree keeps a pool of nodes reused from move to move (no
-// allocation per iteration once it has grown), at most 1 + 5 x its
-// iterations nodes, and never more than MCTSOptions.Nodes: a search whose
-// pool is full stops iterating. A node takes 48 bytes in 2048 and 80 in
-// Threes! (DefaultNodes: 12 and 20 MiB a tree).
+// Memory: each tree keeps a pool of nodes reused from move to move, of at
+// most MCTSOptions.Nodes (a search whose pool is full stops iterating). A
+// node takes 48 bytes in 2048 and 80 in Threes!.
 
 // The course's settings, the defaults of MCTSOptions.
 const (
@@ -66,7 +62,8 @@ const (
 	DefaultExploration  = 1.41
 	DefaultRolloutDepth = 10
 	DefaultGamma        = 0.99
-	// DefaultNodes bounds each tree's pool of nodes (12 MiB in 2048).
+	// DefaultNodes bounds each tree's pool of nodes (12 MiB in 2048, 20 in
+	// Threes!).
 	DefaultNodes = 1 << 18
 )
 

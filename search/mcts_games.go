@@ -9,9 +9,8 @@ import (
 	"github.com/td2048/td2048/rules/threes"
 )
 
-// Each game's rules for MCTS (mcts.go), and its searcher. The rollouts are
-// concrete: a rollout's greedy moves call the rules and the network
-// directly, their after-states valued in one batch as Greedy does.
+// Each game's rules for MCTS (mcts.go), and its searcher. A rollout's
+// greedy moves call the rules and the network directly.
 
 // rules2048 are 2048's: a position is a board; a search values every
 // board by the stage of its root, as expectimax does.

@@ -9,21 +9,16 @@ import (
 	"github.com/td2048/td2048/rules/threes"
 )
 
-// Every core on one move (Options.Threads). A search of one move is a max
-// node over up to four chance nodes, each the average of its children:
-// the boards one new tile away, each a max node of its own, and so on
-// down. A team of searchers, one a goroutine, shares the top of that tree
-// out among themselves: its leader expands the nodes near the root (in
-// 2048 as many levels as it takes to make teamTasks tasks; in
-// Threes! the root's chance nodes' children), the searchers take the
-// unexpanded ones as each comes free, and the leader then sums each
-// expanded node from its children in the order one searcher does. Every
-// value below the root is a function of its board, depth and stage alone
-// (the table stores exactly what a search computes), so the values are a
-// single searcher's, bit for bit, whatever the order the team finishes
-// them in. The searchers share the transposition table; what two of them
-// compute at once is computed twice, the team's overhead beside a search
-// that finds the other's result in the table.
+// Every core on one move (Options.Threads). A team of searchers, one a
+// goroutine, shares the top of a move's tree out among themselves: its
+// leader expands the nodes near the root (in 2048 as many levels as it
+// takes to make teamTasks tasks; in Threes! the root's chance nodes'
+// children), the searchers take the unexpanded ones as each comes free,
+// and the leader then sums each expanded node from its children in the
+// order one searcher does. Every value below the root is a function of its
+// board, depth and stage alone, so the values are a single searcher's, bit
+// for bit, whatever the order the team finishes them in. The searchers
+// share the transposition table.
 
 // threads is the number of goroutines a search of one move takes.
 func (o *Options) threads() int { return max(o.Threads, 1) }
@@ -54,11 +49,7 @@ func spawnSum(sum, two, four float32) float32 {
 // A unit is a node of the top of a 2048 search that a team shares out:
 // a chance node (an after-state, its depth the max layers below) or a max
 // node (a board where a move is due, its depth the max layers left). The
-// leader expands the top of the tree into units, level by level, until
-// there are enough for its team (teamTasks) or the next level
-// would be the last above the leaves, which a chance node values in one
-// batch; the units not expanded are the team's tasks, and the leader
-// then sums the expanded ones from their children, as chance and node do.
+// units the leader does not expand (expand) are the team's tasks.
 type unit struct {
 	chance bool
 	b      board.Board // a chance node's after-state as given (not its key)
@@ -209,10 +200,7 @@ func (s *Searcher) expandUnit(us *[]unit, i int) {
 }
 
 // sumUnits values the expanded units from their children, the last made
-// first (children come after their parents): a chance node as chance
-// does, the average of its cells' 0.9/0.1 sums, then stored in the
-// table; a max node as node does, the best of reward + chance over its
-// moves, 0 with none.
+// first (children come after their parents), as chance and node do.
 func (s *Searcher) sumUnits(us []unit) {
 	for i := len(us) - 1; i >= 1; i-- {
 		u := &us[i]
