@@ -121,8 +121,11 @@ func (w *Worker) Play(alpha float32) Episode {
 	case w.threes:
 		return w.playThrees(alpha)
 	}
-	if w.trace.shaped = w.Shaping != (Shaping{}); w.trace.shaped {
-		return w.playShaped(alpha)
+	switch w.trace.shaped = w.Shaping != (Shaping{}); {
+	case w.Shaping.carousel:
+		return w.playCarousel(alpha)
+	case w.Shaping.restart:
+		return w.playRestart(alpha)
 	}
 	return w.playAfter(alpha)
 }

@@ -99,15 +99,14 @@ const defaultLambdaSteps = 5
 
 // String names the mode as ParseMode reads it.
 func (m Mode) String() string {
-	var parts []string
+	s, _ := m.head()
 	if m.lambda > 0 {
-		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.lambda), 'g', -1, 32))
+		s += ",lambda=" + strconv.FormatFloat(float64(m.lambda), 'g', -1, 32)
 	}
 	if m.steps > 1 {
-		parts = append(parts, "nstep="+strconv.Itoa(m.steps))
+		s += ",nstep=" + strconv.Itoa(m.steps)
 	}
-	head, _ := m.head()
-	return strings.Join(append([]string{head}, parts...), ",")
+	return s
 }
 
 // Describe is the mode in words, for a run's header.

@@ -130,14 +130,6 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 	return nil
 }
 
-// playShaped plays one shaped episode (Shaping).
-func (w *Worker) playShaped(alpha float32) Episode {
-	if w.Shaping.carousel {
-		return w.playCarousel(alpha)
-	}
-	return w.playRestart(alpha)
-}
-
 // pushStart records a sub-episode's starting board as its first
 // after-state (online modes only: it learns toward the first move's
 // target), valued by stage k.

@@ -179,10 +179,7 @@ func (l *Log) dropClosing(st *State) error {
 		}
 		return nil
 	}
-	if l.good == 0 {
-		return nil
-	}
-	last, start, err := lastRecord(l.f, l.good)
+	last, start, err := lastRecord(l.f, l.good) // none in an empty log
 	if err != nil || last.Episodes != end {
 		return nil
 	}
