@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/td2048/td2048/board"
 )
 
 // Monte Carlo tree search over a network's after-state values, written once
@@ -377,6 +379,24 @@ func (m *mcts[P, R]) values(root P, key uint64) (*[4]rootMove[P], int) {
 	}
 	m.merge(nt)
 	return &m.merged, m.reach
+}
+
+// moveValues searches from root and returns the MoveValue of each move
+// (its after-state's board by at) and the deepest decision layer reached.
+func (m *mcts[P, R]) moveValues(root P, key uint64, at func(P) board.Board) ([4]MoveValue, int) {
+	mv, depth := m.values(root, key)
+	var out [4]MoveValue
+	for d, k := range mv {
+		if !k.legal {
+			continue
+		}
+		v := float32(0)
+		if n := k.visits + k.prior; n > 0 {
+			v = float32(k.sum / float64(n))
+		}
+		out[d] = MoveValue{Legal: true, After: at(k.after), Reward: uint32(k.reward), Value: v, Total: k.reward + v, Visits: k.visits}
+	}
+	return out, depth
 }
 
 // searchTree runs tree i of the search under way (m.root, m.nt trees).

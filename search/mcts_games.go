@@ -145,16 +145,12 @@ func NewMCTS(net *ntuple.Network, opt Options) *MCTS {
 // return of the after-state below it (Value) and reward + Value (Total);
 // and the deepest layer of moves the trees reached.
 func (s *MCTS) Values(b board.Board) ([4]MoveValue, int) {
-	mv, depth := s.values(b, uint64(b))
-	var out [4]MoveValue
+	mv, depth := s.moveValues(b, uint64(b), func(a board.Board) board.Board { return a })
 	_, rw := game2048.Moves(b)
-	for d, m := range mv {
-		if m.legal {
-			out[d] = rootValue(m.after, m.reward, m.visits, m.prior, m.sum)
-			out[d].overflow = game2048.Overflow(rw[d])
-		}
+	for d := range mv {
+		mv[d].overflow = mv[d].Legal && game2048.Overflow(rw[d])
 	}
-	return out, depth
+	return mv, depth
 }
 
 // Best chooses a move on b: the most visited.
@@ -176,28 +172,11 @@ func NewMCTSThrees(net *ntuple.Network, opt Options) *MCTSThrees {
 // Values searches the game's position (a slide being due), as
 // MCTS.Values.
 func (s *MCTSThrees) Values(g *threes.Game) ([4]MoveValue, int) {
-	root := *g
-	mv, depth := s.values(root, threesKey(root))
-	var out [4]MoveValue
-	for d, m := range mv {
-		if m.legal {
-			out[d] = rootValue(m.after.Board, m.reward, m.visits, m.prior, m.sum)
-		}
-	}
-	return out, depth
+	return s.moveValues(*g, threesKey(*g), func(a threes.Game) board.Board { return a.Board })
 }
 
 // Best chooses a slide: the most visited.
 func (s *MCTSThrees) Best(g *threes.Game) Choice {
 	mv, _ := s.Values(g)
 	return BestOf(&mv)
-}
-
-// rootValue is a root move's MoveValue from its merged statistics.
-func rootValue(after board.Board, reward float32, visits, prior int64, sum float64) MoveValue {
-	v := float32(0)
-	if visits+prior > 0 {
-		v = float32(sum / float64(visits+prior))
-	}
-	return MoveValue{Legal: true, After: after, Reward: uint32(reward), Value: v, Total: reward + v, Visits: visits}
 }
