@@ -211,7 +211,7 @@ func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board
 		}
 		b = game2048.Spawn(m.After[d], w.Rand)
 	}
-	ep.end(b)
+	ep.MaxTile = b.MaxTile()
 	if alpha > 0 {
 		ep.diverged = !tr.Learn(alpha, 0)
 	}

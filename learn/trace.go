@@ -229,11 +229,8 @@ func (t *Trace) slide() {
 // final the reward of a move that ended the game (2048's 65536 merge, not
 // pushed), else 0. It reports false when a value became NaN or infinite.
 //
-// Backward TD(0), the course's rule: for t from the last step down,
-// V(s'_t) moves by alpha*(target - V(s'_t)), with target final at the last
-// step, and the next target is s'_t's reward plus its updated value. The
-// weights of step t-4 are prefetched while step t learns, so that their
-// cache misses overlap. The other modes are in Mode's documentation.
+// Backward TD(0) (Mode) prefetches the weights of step t-4 while step t
+// learns, so that their cache misses overlap.
 func (t *Trace) Learn(alpha, final float32) bool {
 	t.flush()
 	t.alpha = alpha

@@ -96,9 +96,7 @@ type Shifter struct {
 }
 
 // NewShifter returns a Shifter for a new game.
-func NewShifter(opt Downgrade) *Shifter {
-	return &Shifter{opt: opt}
-}
+func NewShifter(opt Downgrade) *Shifter { return &Shifter{opt: opt} }
 
 // Reset starts a new game.
 func (s *Shifter) Reset() { s.n = 0 }
