@@ -135,13 +135,11 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 // target), valued by stage k.
 func (t *Trace) pushStart(b board.Board, k int) {
 	t.flush()
-	t.steps = append(t.steps, traceStep{b, 0, int32(k), 0})
-	i := len(t.steps) - 1
+	t.steps = append(t.steps, traceStep{after: b})
 	if !t.direct {
-		t.idx = slices.Grow(t.idx, t.lookups)[:(i+1)*t.lookups]
-		t.net.IndexStage(k, b, t.idx[i*t.lookups:])
+		t.idx = slices.Grow(t.idx, t.lookups)[:len(t.steps)*t.lookups]
 	}
-	t.steps[i].value = t.value(i)
+	t.restageLast(k)
 }
 
 // playRestart is restart shaping. The episode starts from a board with one
