@@ -177,7 +177,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if fork && r.State.Log != "" {
 		parentLog = r.State.LogPath(s.Resume)
 	}
-	outs := []struct{ key, path string }{{"save", s.Save}, {"log", r.LogPath}, {"plot", s.Plot}}
+	outs := []struct{ key, path, want string }{{"save", s.Save, "weights"}, {"log", r.LogPath, "log"}, {"plot", s.Plot, "image"}}
 	for i, o := range outs {
 		if o.path == "" {
 			continue
@@ -215,18 +215,13 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if refuse == nil {
 		refuse = RefuseNonEmpty
 	}
-	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.loads()) {
-		if err := refuse(s.Save, "save", "weights"); err != nil {
-			return err
+	own := map[string]bool{"save": safefile.Same(s.Save, s.Resume) || safefile.Same(s.Save, s.loads()), "log": r.resumeLog || r.appendLog}
+	for _, o := range outs {
+		if o.path != "" && !own[o.key] {
+			if err := refuse(o.path, o.key, o.want); err != nil {
+				return err
+			}
 		}
-	}
-	if r.LogPath != "" && !r.resumeLog && !r.appendLog {
-		if err := refuse(r.LogPath, "log", "log"); err != nil {
-			return err
-		}
-	}
-	if s.Plot != "" {
-		return refuse(s.Plot, "plot", "image")
 	}
 	return nil
 }
