@@ -53,12 +53,9 @@ func NewRand(seed, stream uint64) *rand.PCG {
 // fastest (package evaluate). learn.Config.Interleave's zero value is 1.
 const DefaultInterleave = 2
 
-// InterleaveHelps reports whether games in turn (learn.Config.Interleave,
-// and the greedy games of an evaluation) make this processor faster than
-// one game at a time: where one core keeps more misses in flight than one
-// game's move asks for, so that the other game's work fills the wait.
-// Other processors get one game at a time, the plain choice, until
-// measured (docs/speed.md, "Games in turn", has the figures).
+// InterleaveHelps reports whether games in turn make this processor
+// faster than one game at a time: where one core keeps more misses in
+// flight than one game's move asks for (docs/speed.md, "Games in turn").
 func InterleaveHelps() bool { return Vendor() == "AuthenticAMD" }
 
 // Vendor is the processor's vendor (ntuple.Vendor); a variable, so that a

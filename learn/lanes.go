@@ -139,15 +139,12 @@ const laneCount = 1024
 
 // A laneControl varies, in a run of several threads, how many of the
 // threads play and how many episodes each plays in turn
-// (Config.AdaptInterleave). Interleaving overlaps one game's memory waits
-// with another's work, and threads add cores, but threads that share a
-// core (SMT siblings, or vCPUs a hypervisor places on one) share its
+// (Config.AdaptInterleave). Threads that share a core share its
 // outstanding misses, and threads that write the same weights pay for
-// each line that moves between their caches. On a virtual machine whose
-// vCPUs sit far apart, two threads together can for minutes be slower
-// than one alone, and then fast again (docs/speed.md, "Threads"). So the
-// run measures: it keeps its current choice, tries another for a short while
-// now and then, and keeps whichever made more moves per second.
+// each line that moves between their caches, so which is fastest varies
+// with the machine and over time (docs/speed.md, "Threads"): the run keeps
+// its current choice, tries another for a short while now and then, and
+// keeps whichever made more moves per second.
 type laneControl struct {
 	_       [64]byte
 	want    atomic.Int32 // lanes each playing worker keeps busy
@@ -261,10 +258,7 @@ func (c *laneControl) times() []ChoiceTime {
 		ts = append(ts, ChoiceTime{x.threads, x.lanes, d})
 	}
 	slices.SortFunc(ts, func(a, b ChoiceTime) int {
-		if a.Time != b.Time {
-			return cmp.Compare(b.Time, a.Time)
-		}
-		return cmp.Or(cmp.Compare(b.Threads, a.Threads), cmp.Compare(b.Lanes, a.Lanes))
+		return cmp.Or(cmp.Compare(b.Time, a.Time), cmp.Compare(b.Threads, a.Threads), cmp.Compare(b.Lanes, a.Lanes))
 	})
 	return ts
 }

@@ -51,10 +51,6 @@ type Episode struct {
 // finite reports whether x is a number and not an infinity.
 func finite(x float32) bool { return x-x == 0 }
 
-// end records the largest tile of the last board b of a game that stayed
-// on the 4-bit board.
-func (ep *Episode) end(b board.Board) { ep.MaxTile = b.MaxTile() }
-
 type step struct {
 	board  board.Board // after-state (AfterState) or state (State)
 	reward float32
@@ -121,8 +117,11 @@ func (w *Worker) Play(alpha float32) Episode {
 	case w.threes:
 		return w.playThrees(alpha)
 	}
-	if w.trace.shaped = w.Shaping != (Shaping{}); w.trace.shaped {
-		return w.playShaped(alpha)
+	switch w.trace.shaped = w.Shaping != (Shaping{}); {
+	case w.Shaping.carousel:
+		return w.playCarousel(alpha)
+	case w.Shaping.restart:
+		return w.playRestart(alpha)
 	}
 	return w.playAfter(alpha)
 }
@@ -170,7 +169,7 @@ func (w *Worker) advance() bool {
 	p, tr := &w.cur, w.trace
 	d := tr.pick(&p.m)
 	if d < 0 {
-		p.ep.end(p.b)
+		p.ep.MaxTile = p.b.MaxTile()
 		return false
 	}
 	p.ep.Moves++
@@ -243,7 +242,7 @@ func (w *Worker) playState(alpha float32) Episode {
 		b = game2048.Spawn(c.After, w.Rand)
 	}
 	if !ep.Overflow {
-		ep.end(b)
+		ep.MaxTile = b.MaxTile()
 	}
 	w.path = path
 	if alpha > 0 {

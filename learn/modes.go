@@ -56,17 +56,11 @@ type Mode struct {
 
 // valuing is which value of s'_t an online TD(0) update moves from: the
 // one computed when s'_t was chosen, or one read again just before the
-// update. The two differ when the update of s'_{t-1}, made in between,
-// stepped weights that s'_t reads too: consecutive after-states share
-// every feature of the lines a move left alone, and small tuples (2x2
-// squares, 4-tuples) share most. At temporal coherence's rate of 1 such
-// a stale error is applied in full on top of the step already taken:
-// TC on 4-tuple networks (0145,1256 or 5x4) with the values of the
-// choices plays at 2-3k points after 3000 episodes in both td2048 and
-// TDL2048+ (-tt fast), against 12-14k valued again (its default,
-// forward). So TDL2048+ values again in every online mode but plain
-// TD(0) (its fast mode: no TC, one stage, no shaping), and so does
-// td2048 by default.
+// update. They differ when the update of s'_{t-1}, made in between,
+// stepped weights s'_t reads too; at temporal coherence's rate of 1 the
+// stale error is applied in full (docs/methods.md section 4). So TDL2048+
+// values again in every online mode but plain TD(0) (its fast mode: no
+// TC, one stage, no shaping), and so does td2048 by default.
 type valuing uint8
 
 const (
@@ -105,15 +99,14 @@ const defaultLambdaSteps = 5
 
 // String names the mode as ParseMode reads it.
 func (m Mode) String() string {
-	var parts []string
+	s, _ := m.head()
 	if m.lambda > 0 {
-		parts = append(parts, "lambda="+strconv.FormatFloat(float64(m.lambda), 'g', -1, 32))
+		s += ",lambda=" + strconv.FormatFloat(float64(m.lambda), 'g', -1, 32)
 	}
 	if m.steps > 1 {
-		parts = append(parts, "nstep="+strconv.Itoa(m.steps))
+		s += ",nstep=" + strconv.Itoa(m.steps)
 	}
-	head, _ := m.head()
-	return strings.Join(append([]string{head}, parts...), ",")
+	return s
 }
 
 // Describe is the mode in words, for a run's header.

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -34,8 +35,7 @@ type Config struct {
 	// AdaptInterleave, on several threads, lets the run vary how many of
 	// its Interleave episodes each worker plays at once (1 or all) and
 	// whether all its threads play or half of them, by which it measures
-	// faster (laneControl). One thread never adapts, so that a run repeats from
-	// its seed.
+	// faster (laneControl). One thread never adapts: a run repeats.
 	AdaptInterleave bool
 	Every           int // games per statistics block
 	// Schedule gives each episode's learning rate; nil means 0.1. Train
@@ -80,11 +80,8 @@ type Config struct {
 	unpacked bool
 	// CoherenceFrom, when positive, is the episode from which the network
 	// learns by temporal coherence: OTD then TC in one run (docs/methods.md
-	// sections 2, 3 and 9: TDL2048+'s README trains 90% of the episodes by
-	// optimistic TD, then the rest by temporal coherence from the same
-	// weights, its E and A starting fresh). All workers pause there, as
-	// for a checkpoint, while the network's accumulators are made; the
-	// rate of TC (TDL2048+'s 1.0) is the Schedule's to set.
+	// sections 2, 3 and 9). All workers pause there, as for a checkpoint,
+	// while the accumulators are made; TC's rate is the Schedule's to set.
 	CoherenceFrom int
 }
 
@@ -127,26 +124,18 @@ func (e *DivergedError) Error() string {
 // default (FastestInterleave; episode.DefaultInterleave).
 const DefaultInterleave = episode.DefaultInterleave
 
-// InterleaveHelps reports whether games in turn make this processor
-// faster than one game at a time (episode.InterleaveHelps). Evaluations,
-// whose games are the same either way, ask it; training, whose result
-// depends on it, does not (FastestInterleave).
-func InterleaveHelps() bool { return episode.InterleaveHelps() }
-
 // ExactStops is the train command's Config.StopEvery for a run of one
 // thread with episodes in turn: a stop (a signal, a time limit) waits for
 // the next multiple of 100 episodes, a few seconds at most, and the run
 // resumes from it exactly.
 const ExactStops = 100
 
-// FastestInterleave is the number of episodes each worker, on any number
-// of threads, plays in turn to train net with kind and shaping by default
-// (the train command's): DefaultInterleave for networks of at most 40
-// weights a board (4x6, 5x6, staged 4x6), 1 elsewhere: a move of 8x6 asks
-// for 64 weights a board, enough to fill the outstanding misses alone. It
-// is the same on every processor, so that a seeded run of one thread gives
-// the same weights on all of them. On several threads neither choice
-// always wins, so the train command lets such runs adapt it
+// FastestInterleave is the number of episodes each worker plays in turn
+// to train net with kind and shaping by default (the train command's):
+// DefaultInterleave for networks of at most 40 weights a board (4x6, 5x6),
+// 1 elsewhere (8x6's 64 fill the outstanding misses alone). It is the same
+// on every processor, so that a seeded run of one thread gives the same
+// weights on all of them; runs of several threads adapt it
 // (Config.AdaptInterleave; docs/speed.md, "Threads").
 func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 	if net.Lookups() <= 40 && CheckInterleave(DefaultInterleave, kind, s) == nil {
@@ -157,25 +146,6 @@ func FastestInterleave(net *ntuple.Network, kind Kind, s Shaping) int {
 
 // MaxInterleave bounds Config.Interleave.
 const MaxInterleave = 64
-
-// play plays one episode at a time on p until take has none to give. With
-// a control, worker k parks while ctl.lanes(k) is 0, and counts its moves.
-func play(p *Worker, take func(wait bool) (int, float32, bool), finish func(int, Episode, float32), ctl *laneControl, k int) {
-	for {
-		if ctl != nil && ctl.lanes(k) == 0 && !ctl.park(k) {
-			return
-		}
-		i, alpha, ok := take(true)
-		if !ok {
-			return
-		}
-		ep := p.Play(alpha)
-		if ctl != nil {
-			ctl.moves.Add(int64(max(ep.Moves, ep.work)))
-		}
-		finish(i, ep, alpha)
-	}
-}
 
 // Result sums up a run.
 type Result struct {
@@ -232,31 +202,23 @@ type trainer struct {
 
 // newTrainer checks cfg and readies a run of it.
 func newTrainer(ctx context.Context, net *ntuple.Network, cfg Config) (*trainer, error) {
-	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cfg.Schedule, lanes: max(cfg.Interleave, 1)}
+	t := &trainer{ctx: ctx, net: net, cfg: cfg, every: max(cfg.Every, 1), sched: cmp.Or(cfg.Schedule, Constant(0.1)), lanes: max(cfg.Interleave, 1)}
 	if err := checkConfig(net, cfg); err != nil {
 		return t, err
 	}
-	threads := cfg.Threads
-	if threads <= 0 {
-		threads = runtime.GOMAXPROCS(0)
-	}
+	threads := cmp.Or(max(cfg.Threads, 0), runtime.GOMAXPROCS(0))
 	if threads > 1 {
 		net.Share()
 	}
-	if t.sched == nil {
-		t.sched = Constant(0.1)
-	}
 	if r := cfg.Resume; r != nil {
 		t.st = *r
-	}
-	t.st.Schedule = t.sched
-	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
-	t.rands = make([]*rand.PCG, threads*t.lanes)
-	if r := cfg.Resume; r != nil {
 		if err := r.Check(threads, t.lanes); err != nil {
 			return t, err
 		}
 	}
+	t.st.Schedule = t.sched
+	t.promo = newPromotion(net, cfg.Promote, t.st.Promoted)
+	t.rands = make([]*rand.PCG, threads*t.lanes)
 	for k := range t.rands {
 		t.rands[k] = NewRand(cfg.Seed, uint64(k))
 		if cfg.Resume != nil {
@@ -340,7 +302,9 @@ func (t *trainer) run() (RunState, Result, error) {
 	return t.state(), Result{Episodes: t.done - t.st.Done, Moves: t.moves, Elapsed: time.Since(t.start), Choices: choices}, t.failed
 }
 
-// work is worker k: it plays episodes until the run hands out no more.
+// work is worker k: it plays episodes until the run hands out no more,
+// in turn on its lanes (interleave) or one at a time. With a control,
+// worker k parks while ctl.lanes(k) is 0, and counts its moves.
 func (t *trainer) work(k int, ctl *laneControl) {
 	cfg := t.cfg
 	ws := make([]stepper, t.lanes)
@@ -353,11 +317,21 @@ func (t *trainer) work(k int, ctl *laneControl) {
 		w.promote, w.Shaping, w.threes = t.promo, cfg.Shaping, cfg.threes
 		ws[j] = w
 	}
-	if t.lanes == 1 {
-		play(w, t.take, t.finish, ctl, k)
+	if t.lanes > 1 {
+		interleave(ws, t.take, t.finish, ctl, k)
 		return
 	}
-	interleave(ws, t.take, t.finish, ctl, k)
+	for ctl == nil || ctl.lanes(k) > 0 || ctl.park(k) {
+		i, alpha, ok := t.take(true)
+		if !ok {
+			return
+		}
+		ep := w.Play(alpha)
+		if ctl != nil {
+			ctl.moves.Add(int64(max(ep.Moves, ep.work)))
+		}
+		t.finish(i, ep, alpha)
+	}
 }
 
 // nextBoundary sets the episode before which the workers pause next: a

@@ -130,26 +130,16 @@ func CheckShaping(s Shaping, spec ntuple.Spec, kind Kind) error {
 	return nil
 }
 
-// playShaped plays one shaped episode (Shaping).
-func (w *Worker) playShaped(alpha float32) Episode {
-	if w.Shaping.carousel {
-		return w.playCarousel(alpha)
-	}
-	return w.playRestart(alpha)
-}
-
 // pushStart records a sub-episode's starting board as its first
 // after-state (online modes only: it learns toward the first move's
 // target), valued by stage k.
 func (t *Trace) pushStart(b board.Board, k int) {
 	t.flush()
-	t.steps = append(t.steps, traceStep{b, 0, int32(k), 0})
-	i := len(t.steps) - 1
+	t.steps = append(t.steps, traceStep{after: b})
 	if !t.direct {
-		t.idx = slices.Grow(t.idx, t.lookups)[:(i+1)*t.lookups]
-		t.net.IndexStage(k, b, t.idx[i*t.lookups:])
+		t.idx = slices.Grow(t.idx, t.lookups)[:len(t.steps)*t.lookups]
 	}
-	t.steps[i].value = t.value(i)
+	t.restageLast(k)
 }
 
 // playRestart is restart shaping. The episode starts from a board with one
@@ -219,7 +209,7 @@ func (w *Worker) subEpisode(b board.Board, alpha float32, k *int, o *board.Board
 		}
 		b = game2048.Spawn(m.After[d], w.Rand)
 	}
-	ep.end(b)
+	ep.MaxTile = b.MaxTile()
 	if alpha > 0 {
 		ep.diverged = !tr.Learn(alpha, 0)
 	}

@@ -21,13 +21,10 @@ import (
 // CheckStages refuses what 2048's multi-stage learning does not do:
 // promotion without stages, stages for state values.
 func CheckStages(spec ntuple.Spec, kind Kind, promote bool) error {
-	if spec.StageThresholds() == nil {
-		if promote {
-			return errors.New("weight promotion is for multi-stage networks (like 4x6@0,16384)")
-		}
-		return nil
-	}
-	if kind == State {
+	switch staged := spec.StageThresholds() != nil; {
+	case !staged && promote:
+		return errors.New("weight promotion is for multi-stage networks (like 4x6@0,16384)")
+	case staged && kind == State:
 		return errors.New("multi-stage networks learn after-state values only")
 	}
 	return nil

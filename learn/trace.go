@@ -187,12 +187,9 @@ var eagerUpdates = false
 
 // flush makes the online update the last Push left pending. It waits for
 // the next fetch, so that the next move's weights are already on their
-// way while it computes (a TC update, a division a weight, takes longer
-// than the processor's window of instructions looks ahead); every read
-// of the weights or of the trace comes after it, so the learning is the
-// same, bit for bit. The games of an interleaving worker update at once,
-// since another game's move comes between their fetch and their push.
-// Small enough to inline: most calls find nothing pending.
+// way while it computes; every read of the weights or of the trace comes
+// after it, so the learning is the same, bit for bit. Small enough to
+// inline: most calls find nothing pending.
 func (t *Trace) flush() {
 	if t.pending {
 		t.learnPending()
@@ -209,17 +206,15 @@ func (t *Trace) learnPending() {
 }
 
 // window is how many steps an online trace may hold beyond the ones it
-// still learns before it slides: small enough that the trace stays in the
-// cache (a step's indices are 128 bytes for 4x6), large enough that
-// sliding is rare.
+// still learns before it slides: few enough to stay in the cache, enough
+// that sliding is rare.
 const window = 64
 
 // slide drops the steps an online trace has learnt: the last n steps
 // (Mode.n) still wait for their targets, and the updates read no others.
-// Without it a trace grows by a step per move, up to 2 MB of indices in a
-// 15,000-move game, streamed through the cache beside the weights; like
-// TDL2048+'s online modes, a trace keeps only what it still learns from
-// (docs/speed.md, "Thresholds and what they rest on", has the figure).
+// Like TDL2048+'s online modes, a trace keeps only what it still learns
+// from, rather than streaming a long game's indices through the cache
+// (docs/speed.md).
 func (t *Trace) slide() {
 	n := t.Mode.n()
 	k := len(t.steps) - n
@@ -234,11 +229,8 @@ func (t *Trace) slide() {
 // final the reward of a move that ended the game (2048's 65536 merge, not
 // pushed), else 0. It reports false when a value became NaN or infinite.
 //
-// Backward TD(0), the course's rule: for t from the last step down,
-// V(s'_t) moves by alpha*(target - V(s'_t)), with target final at the last
-// step, and the next target is s'_t's reward plus its updated value. The
-// weights of step t-4 are prefetched while step t learns, so that their
-// cache misses overlap. The other modes are in Mode's documentation.
+// Backward TD(0) (Mode) prefetches the weights of step t-4 while step t
+// learns, so that their cache misses overlap.
 func (t *Trace) Learn(alpha, final float32) bool {
 	t.flush()
 	t.alpha = alpha

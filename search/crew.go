@@ -6,13 +6,10 @@ import (
 	"time"
 )
 
-// A crew runs a team's tasks on goroutines that outlive one search:
-// waking a parked thread for every search costs a large part of a
-// shallow search's share of work (docs/speed.md, "Compact weights and one
-// move on all cores"), so a helper that finishes its part of one search
-// waits for the next one awake, for crewSpin, before it ends. A crew
-// belongs to one team leader; its helpers start on the first search that
-// needs them and again after they end.
+// A crew runs a team's tasks on goroutines that outlive one search: a
+// helper that finishes its part of one search waits awake for the next,
+// for crewSpin, before it ends, since waking a parked thread costs much
+// of a shallow search (docs/speed.md). A crew belongs to one team leader.
 type crew struct {
 	job     atomic.Pointer[crewJob]
 	running []atomic.Bool // helper w (from 1) is awake, waiting or working

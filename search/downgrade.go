@@ -96,11 +96,7 @@ type Shifter struct {
 }
 
 // NewShifter returns a Shifter for a new game.
-func NewShifter(opt Downgrade) *Shifter {
-	s := &Shifter{opt: opt}
-	s.Reset()
-	return s
-}
+func NewShifter(opt Downgrade) *Shifter { return &Shifter{opt: opt} }
 
 // Reset starts a new game.
 func (s *Shifter) Reset() { s.n = 0 }

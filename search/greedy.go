@@ -55,12 +55,10 @@ func pick(b board.Board, after *[4]board.Board, reward *[4]uint32, value *[4]flo
 }
 
 // Pending is Greedy split in two around the wait for the weights, so that
-// one goroutine can play several games in turn, each game's weights on
-// their way while another game's move is decided (evaluate.Config's
+// one goroutine can play several games in turn (evaluate.Config's
 // Interleave): Fetch computes a board's moves and starts loading their
-// weights, Choose sums them and picks. Choose returns Greedy's choice on
-// the fetched board, bit for bit. A Pending serves one game at a time;
-// the zero value is ready for Fetch.
+// weights, Choose sums them and picks, as Greedy does, bit for bit. A
+// Pending serves one game at a time; the zero value is ready for Fetch.
 type Pending struct {
 	b      board.Board
 	after  [4]board.Board

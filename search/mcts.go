@@ -1,16 +1,17 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/td2048/td2048/board"
 )
 
 // Monte Carlo tree search over a network's after-state values, written once
-// for both games (the tree, selection, expansion, backing up, the team)
-// over a small set of each game's rules (mcts_games.go), whose greedy
-// rollout stays concrete.
+// for both games over a small set of each game's rules (mcts_games.go).
 //
 // A decision node is a position where a move is due; its children are
 // the chance nodes of its legal moves, each an after-state with the
@@ -53,11 +54,9 @@ import (
 // the same). Under MoveTime each tree iterates until the deadline, so the
 // counts depend on the machine's speed.
 //
-// Memory: each tree keeps a pool of nodes reused from move to move (no
-// allocation per iteration once it has grown), at most 1 + 5 x its
-// iterations nodes, and never more than MCTSOptions.Nodes: a search whose
-// pool is full stops iterating. A node takes 48 bytes in 2048 and 80 in
-// Threes! (DefaultNodes: 12 and 20 MiB a tree).
+// Memory: each tree keeps a pool of nodes reused from move to move, of at
+// most MCTSOptions.Nodes (a search whose pool is full stops iterating). A
+// node takes 48 bytes in 2048 and 80 in Threes!.
 
 // The course's settings, the defaults of MCTSOptions.
 const (
@@ -65,7 +64,8 @@ const (
 	DefaultExploration  = 1.41
 	DefaultRolloutDepth = 10
 	DefaultGamma        = 0.99
-	// DefaultNodes bounds each tree's pool of nodes (12 MiB in 2048).
+	// DefaultNodes bounds each tree's pool of nodes (12 MiB in 2048, 20 in
+	// Threes!).
 	DefaultNodes = 1 << 18
 )
 
@@ -190,13 +190,11 @@ type tree[P comparable, R rules[P]] struct {
 	dir    [4]int8
 	value  [4]float32
 
-	deadline time.Time
-	timed    bool
-	stop     <-chan struct{}
-	stopped  bool
-	depth    int // the deepest decision layer reached
-	iters    int64
-	cap      int // tests: chance nodes at this depth are leaves (0: none)
+	clock
+	stop  <-chan struct{}
+	depth int // the deepest decision layer reached
+	iters int64
+	cap   int // tests: chance nodes at this depth are leaves (0: none)
 }
 
 // search runs iters iterations from root (0: until the deadline or the
@@ -209,26 +207,12 @@ func (t *tree[P, R]) search(root P, iters int, o *MCTSOptions, seed uint64, limi
 	c, gamma := o.Exploration, float32(o.Gamma)
 	for i := 0; iters <= 0 || i < iters; i++ {
 		// The first iterations try each move once, whatever the time.
-		if i >= 4 && i&7 == 0 && t.expired() || len(t.nodes)+5 > limit {
+		if i >= 4 && i&7 == 0 && t.expired(t.stop) || len(t.nodes)+5 > limit {
 			break
 		}
 		t.iterate(c, gamma, o.RolloutDepth)
 		t.iters++
 	}
-}
-
-// expired reports whether the search must end: Stop closed or the
-// deadline passed.
-func (t *tree[P, R]) expired() bool {
-	if t.stop != nil {
-		select {
-		case <-t.stop:
-			t.stopped = true
-			return true
-		default:
-		}
-	}
-	return t.timed && time.Now().After(t.deadline)
 }
 
 // iterate is one iteration: down to a leaf, its value, and back up.
@@ -372,6 +356,9 @@ func newMCTS[P comparable, R rules[P]](opt Options, rules func() R) *mcts[P, R] 
 	return &mcts[P, R]{run: run{opt: opt}, mo: opt.MCTS, rules: rules}
 }
 
+// Iterations is the number of iterations of the last search, all trees'.
+func (m *mcts[P, R]) Iterations() int64 { return m.iters }
+
 // values searches from root and returns its moves merged over the trees,
 // by direction, and the deepest decision layer reached.
 func (m *mcts[P, R]) values(root P, key uint64) (*[4]rootMove[P], int) {
@@ -394,14 +381,29 @@ func (m *mcts[P, R]) values(root P, key uint64) (*[4]rootMove[P], int) {
 	return &m.merged, m.reach
 }
 
+// moveValues searches from root and returns the MoveValue of each move
+// (its after-state's board by at) and the deepest decision layer reached.
+func (m *mcts[P, R]) moveValues(root P, key uint64, at func(P) board.Board) ([4]MoveValue, int) {
+	mv, depth := m.values(root, key)
+	var out [4]MoveValue
+	for d, k := range mv {
+		if !k.legal {
+			continue
+		}
+		v := float32(0)
+		if n := k.visits + k.prior; n > 0 {
+			v = float32(k.sum / float64(n))
+		}
+		out[d] = MoveValue{Legal: true, After: at(k.after), Reward: uint32(k.reward), Value: v, Total: k.reward + v, Visits: k.visits}
+	}
+	return out, depth
+}
+
 // searchTree runs tree i of the search under way (m.root, m.nt trees).
 func (m *mcts[P, R]) searchTree(_, i int) {
 	t := m.trees[i]
 	t.deadline, t.timed, t.stop, t.cap = m.deadline, m.opt.MoveTime > 0, m.opt.Stop, m.cap
-	limit := m.mo.Nodes
-	if limit <= 0 {
-		limit = DefaultNodes
-	}
+	limit := cmp.Or(max(m.mo.Nodes, 0), DefaultNodes)
 	its := 0
 	if m.mo.Iterations <= 0 && m.opt.MoveTime <= 0 {
 		m.mo.Iterations = DefaultIterations // neither iterations nor a time: the default

@@ -9,9 +9,8 @@ import (
 	"github.com/td2048/td2048/rules/threes"
 )
 
-// Each game's rules for MCTS (mcts.go), and its searcher. The rollouts are
-// concrete: a rollout's greedy moves call the rules and the network
-// directly, their after-states valued in one batch as Greedy does.
+// Each game's rules for MCTS (mcts.go), and its searcher. A rollout's
+// greedy moves call the rules and the network directly.
 
 // rules2048 are 2048's: a position is a board; a search values every
 // board by the stage of its root, as expectimax does.
@@ -134,7 +133,7 @@ func (r *rulesThrees) rollout(a threes.Game, depth int, gamma float32, rng *rand
 // Options.MCTS are its settings, Options.MoveTime its time budget, Stop
 // and Threads as for expectimax. It is not safe for concurrent use.
 type MCTS struct {
-	m *mcts[board.Board, *rules2048]
+	*mcts[board.Board, *rules2048]
 }
 
 // NewMCTS returns a 2048 MCTS searcher over net.
@@ -146,16 +145,12 @@ func NewMCTS(net *ntuple.Network, opt Options) *MCTS {
 // return of the after-state below it (Value) and reward + Value (Total);
 // and the deepest layer of moves the trees reached.
 func (s *MCTS) Values(b board.Board) ([4]MoveValue, int) {
-	mv, depth := s.m.values(b, uint64(b))
-	var out [4]MoveValue
+	mv, depth := s.moveValues(b, uint64(b), func(a board.Board) board.Board { return a })
 	_, rw := game2048.Moves(b)
-	for d, m := range mv {
-		if m.legal {
-			out[d] = rootValue(m.after, m.reward, m.visits, m.prior, m.sum)
-			out[d].overflow = game2048.Overflow(rw[d])
-		}
+	for d := range mv {
+		mv[d].overflow = mv[d].Legal && game2048.Overflow(rw[d])
 	}
-	return out, depth
+	return mv, depth
 }
 
 // Best chooses a move on b: the most visited.
@@ -164,15 +159,9 @@ func (s *MCTS) Best(b board.Board) Choice {
 	return BestOf(&mv)
 }
 
-// Stopped reports whether the last search was cut short by Stop.
-func (s *MCTS) Stopped() bool { return s.m.stopped }
-
-// Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTS) Iterations() int64 { return s.m.iters }
-
 // MCTSThrees runs Monte Carlo tree search for Threes!, as MCTS for 2048.
 type MCTSThrees struct {
-	m *mcts[threes.Game, *rulesThrees]
+	*mcts[threes.Game, *rulesThrees]
 }
 
 // NewMCTSThrees returns a Threes! MCTS searcher over net.
@@ -183,34 +172,11 @@ func NewMCTSThrees(net *ntuple.Network, opt Options) *MCTSThrees {
 // Values searches the game's position (a slide being due), as
 // MCTS.Values.
 func (s *MCTSThrees) Values(g *threes.Game) ([4]MoveValue, int) {
-	root := *g
-	mv, depth := s.m.values(root, threesKey(root))
-	var out [4]MoveValue
-	for d, m := range mv {
-		if m.legal {
-			out[d] = rootValue(m.after.Board, m.reward, m.visits, m.prior, m.sum)
-		}
-	}
-	return out, depth
+	return s.moveValues(*g, threesKey(*g), func(a threes.Game) board.Board { return a.Board })
 }
 
 // Best chooses a slide: the most visited.
 func (s *MCTSThrees) Best(g *threes.Game) Choice {
 	mv, _ := s.Values(g)
 	return BestOf(&mv)
-}
-
-// Stopped reports whether the last search was cut short by Stop.
-func (s *MCTSThrees) Stopped() bool { return s.m.stopped }
-
-// Iterations is the number of iterations of the last search, all trees'.
-func (s *MCTSThrees) Iterations() int64 { return s.m.iters }
-
-// rootValue is a root move's MoveValue from its merged statistics.
-func rootValue(after board.Board, reward float32, visits, prior int64, sum float64) MoveValue {
-	v := float32(0)
-	if visits+prior > 0 {
-		v = float32(sum / float64(visits+prior))
-	}
-	return MoveValue{Legal: true, After: after, Reward: uint32(reward), Value: v, Total: reward + v, Visits: visits}
 }

@@ -109,7 +109,7 @@ func TestMCTSConvergesToExpectimax(t *testing.T) {
 		o := mctsOpt(iters, 1, 9)
 		o.MCTS.RolloutDepth, o.MCTS.Gamma, o.MCTS.Nodes = 0, 1, 1<<21
 		m := NewMCTS(net, o)
-		m.m.cap = 2
+		m.mcts.cap = 2
 		mv, _ := m.Values(b)
 		return mv
 	})
@@ -120,7 +120,7 @@ func TestMCTSConvergesToExpectimax(t *testing.T) {
 		o := mctsOpt(iters, 1, 9)
 		o.MCTS.RolloutDepth, o.MCTS.Gamma, o.MCTS.Nodes = 0, 1, 1<<21
 		m := NewMCTSThrees(tn, o)
-		m.m.cap = 2
+		m.mcts.cap = 2
 		mv, _ := m.Values(&g)
 		return mv
 	})
@@ -183,10 +183,10 @@ func TestMCTSZeroNetworkPlaysByRewards(t *testing.T) {
 		o := mctsOpt(400, 1, 3)
 		o.MCTS.RolloutDepth = depth
 		m := NewMCTS(zero, o)
-		m.m.cap = 1
+		m.mcts.cap = 1
 		mv, _ := m.Values(b)
 		mt := NewMCTSThrees(zeroT, o)
-		mt.m.cap = 1
+		mt.mcts.cap = 1
 		tv, _ := mt.Values(&g)
 		for d := range 4 {
 			if depth == 0 && (mv[d].Value != 0 || mv[d].Total != float32(mv[d].Reward) || tv[d].Value != 0 || tv[d].Total != float32(tv[d].Reward)) {

@@ -18,12 +18,13 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/td2048/td2048/rules/game2048"
 	"math"
 	"time"
 
 	"github.com/td2048/td2048/board"
+	"github.com/td2048/td2048/rules/game2048"
 )
 
 // Kind says what a network values, which decides what a leaf of a search
@@ -85,12 +86,10 @@ type Options struct {
 	// chosen by a stopped search is not a considered one.
 	Stop <-chan struct{}
 	// Threads, when more than 1, spreads the search of one move at 2
-	// plies and deeper over that many goroutines (team.go), each
-	// deepening of a MoveTime search included; the values are those of
-	// one goroutine's search, bit for bit. Several games at once scale
-	// better (evaluate.Run's threads): this is for one game, or one
-	// board, at a time. Under MethodMCTS it is the number of trees
-	// searched at once (root parallelism, mcts.go).
+	// plies and deeper over that many goroutines (team.go), with the
+	// values of one goroutine's search, bit for bit: for one game at a
+	// time (several games scale better: evaluate.Run's threads). Under
+	// MethodMCTS it is the number of trees searched at once (mcts.go).
 	Threads int
 	// Method is expectimax (the zero value: Depth and MoveTime) or MCTS
 	// (MCTS's settings, with MoveTime).
@@ -115,11 +114,10 @@ type MoveValue struct {
 	overflow bool
 }
 
-// A Choice is one chosen move. It is returned once per move of every game
-// played, so it stays four words: a 2048 move that merged two 32768s is
-// marked by game.OverflowBit in Reward (Overflow, Points) rather than by a
-// fifth field, which cost greedy play 8% (td2048 bench, 6 alternating
-// rounds).
+// A Choice is one chosen move, returned at every move of every game, so
+// it stays four words: a 2048 move that merged two 32768s is marked by
+// game.OverflowBit in Reward (Overflow, Points), not by a fifth field,
+// which cost greedy play 8%.
 type Choice struct {
 	Dir    int         // -1 when no move is legal
 	After  board.Board // the after-state
@@ -159,19 +157,22 @@ func BestOf(mv *[4]MoveValue) Choice {
 	return best
 }
 
-// run is the state of a search that does not depend on the game: the
-// options, the table, the deadline and Stop, and the node count. Each
+// run is the state of a search that does not depend on the game; each
 // game's searcher embeds one.
 type run struct {
 	opt Options
 	tt  *Table
-
-	deadline time.Time
-	timed    bool
-	aborted  bool // the search under way was cut short
-	stopped  bool // by Stop
+	clock
+	aborted bool // the search under way was cut short
 	// Nodes counts the chance nodes evaluated, for speed figures.
 	Nodes int64
+}
+
+// A clock is when a search must end, for a searcher or an MCTS tree.
+type clock struct {
+	deadline time.Time
+	timed    bool
+	stopped  bool // by the Stop channel
 }
 
 // Stopped reports whether the last search was cut short because Stop was
@@ -183,7 +184,7 @@ func (r *run) Stopped() bool { return r.stopped }
 func (r *run) begin() {
 	if !r.timed {
 		r.stopped = false
-		r.aborted = r.opt.Stop != nil && r.expired()
+		r.aborted = r.opt.Stop != nil && r.expired(r.opt.Stop)
 	}
 }
 
@@ -201,22 +202,22 @@ func (r *run) enter() bool {
 //
 //go:noinline
 func (r *run) check() bool {
-	r.aborted = r.expired()
+	r.aborted = r.expired(r.opt.Stop)
 	return r.aborted
 }
 
 // expired reports whether the search must stop: its deadline passed or
-// Stop is closed.
-func (r *run) expired() bool {
-	if r.opt.Stop != nil {
+// stop is closed.
+func (c *clock) expired(stop <-chan struct{}) bool {
+	if stop != nil {
 		select {
-		case <-r.opt.Stop:
-			r.stopped = true
+		case <-stop:
+			c.stopped = true
 			return true
 		default:
 		}
 	}
-	return r.timed && time.Now().After(r.deadline)
+	return c.timed && time.Now().After(c.deadline)
 }
 
 // deepen returns values at the configured depth, or, with a time budget,
@@ -232,10 +233,7 @@ func (r *run) deepen(values func(depth int) [4]MoveValue) ([4]MoveValue, int) {
 	if r.stopped || !BestOf(&best).Legal() {
 		return best, 1
 	}
-	limit := r.opt.Depth
-	if limit <= 0 {
-		limit = MaxDepth
-	}
+	limit := cmp.Or(max(r.opt.Depth, 0), MaxDepth)
 	r.deadline, r.timed = start.Add(r.opt.MoveTime), true
 	r.aborted, r.stopped = false, false
 	defer func() { r.timed, r.aborted = false, false }()

@@ -33,12 +33,11 @@ const MaxAux = 1<<31 - 1
 // NewTable returns a table of at most bytes bytes (a power of two
 // entries), or nil when bytes is too small for 1024 entries.
 func NewTable(bytes int64) *Table {
-	n := bytes / entryBytes
-	if n < 1024 {
+	n := TableBytes(bytes) / entryBytes
+	if n == 0 {
 		return nil
 	}
-	b := uint(63 - bits.LeadingZeros64(uint64(n)))
-	return &Table{e: make([]entry, 1<<b), shift: 64 - b}
+	return &Table{e: make([]entry, n), shift: uint(bits.LeadingZeros64(uint64(n))) + 1}
 }
 
 // TableBytes is the memory of the table NewTable(bytes) makes, 0 when it

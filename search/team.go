@@ -9,21 +9,16 @@ import (
 	"github.com/td2048/td2048/rules/threes"
 )
 
-// Every core on one move (Options.Threads). A search of one move is a max
-// node over up to four chance nodes, each the average of its children:
-// the boards one new tile away, each a max node of its own, and so on
-// down. A team of searchers, one a goroutine, shares the top of that tree
-// out among themselves: its leader expands the nodes near the root (in
-// 2048 as many levels as it takes to make teamTasks tasks; in
-// Threes! the root's chance nodes' children), the searchers take the
-// unexpanded ones as each comes free, and the leader then sums each
-// expanded node from its children in the order one searcher does. Every
-// value below the root is a function of its board, depth and stage alone
-// (the table stores exactly what a search computes), so the values are a
-// single searcher's, bit for bit, whatever the order the team finishes
-// them in. The searchers share the transposition table; what two of them
-// compute at once is computed twice, the team's overhead beside a search
-// that finds the other's result in the table.
+// Every core on one move (Options.Threads). A team of searchers, one a
+// goroutine, shares the top of a move's tree out among themselves: its
+// leader expands the nodes near the root (in 2048 as many levels as it
+// takes to make teamTasks tasks; in Threes! the root's chance nodes'
+// children), the searchers take the unexpanded ones as each comes free,
+// and the leader then sums each expanded node from its children in the
+// order one searcher does. Every value below the root is a function of its
+// board, depth and stage alone, so the values are a single searcher's, bit
+// for bit, whatever the order the team finishes them in. The searchers
+// share the transposition table.
 
 // threads is the number of goroutines a search of one move takes.
 func (o *Options) threads() int { return max(o.Threads, 1) }
@@ -54,11 +49,7 @@ func spawnSum(sum, two, four float32) float32 {
 // A unit is a node of the top of a 2048 search that a team shares out:
 // a chance node (an after-state, its depth the max layers below) or a max
 // node (a board where a move is due, its depth the max layers left). The
-// leader expands the top of the tree into units, level by level, until
-// there are enough for its team (teamTasks) or the next level
-// would be the last above the leaves, which a chance node values in one
-// batch; the units not expanded are the team's tasks, and the leader
-// then sums the expanded ones from their children, as chance and node do.
+// units the leader does not expand (expand) are the team's tasks.
 type unit struct {
 	chance bool
 	b      board.Board // a chance node's after-state as given (not its key)
@@ -76,29 +67,16 @@ type unit struct {
 
 // teamTasks is how many tasks a team of t searchers' leader makes at
 // least, where the tree allows: few enough that each task is a whole
-// subtree whose leaves share their weights' cache lines, and enough for
-// tasks of unequal size to even out. Smaller tasks cost CPU time (a
-// subtree split between two cores has its cache lines read by both), so
-// two searchers take whole subtrees; many searchers need small tasks to
-// finish together at the end of a move, at the price of some work done
-// twice (two searchers in the same subtree at once, where one would find
-// the other's result in the table). The figures: docs/speed.md,
-// "Thresholds and what they rest on".
+// subtree whose leaves share their weights' cache lines, enough for tasks
+// of unequal size to even out (docs/speed.md, "Thresholds and what they
+// rest on").
 func teamTasks(t int) int { return max(8*t, 4*t*t) }
 
 // valuesTeam is Values on the team (Options.Threads), s leading, with
 // s.stage and s.aux set.
 func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
-	after, reward := game2048.Moves(b)
-	us := append(s.units[:0], unit{depth: depth}) // the root: a max node
-	root := &us[0]
-	root.first, root.expanded = 1, true
-	for d := range 4 {
-		if after[d] != b {
-			us = append(us, unit{chance: true, b: after[d], depth: depth - 1, reward: float32(game2048.Reward(reward[d]))})
-			us[0].n++
-		}
-	}
+	us := append(s.units[:0], unit{b: b, depth: depth}) // the root: a max node
+	s.expandUnit(&us, 0)
 	team := s.helpers()
 	s.expand(&us, 1, len(us), teamTasks(len(team)))
 	// The tasks, the larger (of the upper levels) first.
@@ -126,6 +104,7 @@ func (s *Searcher) valuesTeam(b board.Board, depth int) [4]MoveValue {
 	s.sumUnits(us)
 	s.units, s.tasks = us, tasks // kept for the next search
 	var mv [4]MoveValue
+	after, reward := game2048.Moves(b)
 	c := us[0].first
 	for d := range 4 {
 		if after[d] == b {
@@ -221,10 +200,7 @@ func (s *Searcher) expandUnit(us *[]unit, i int) {
 }
 
 // sumUnits values the expanded units from their children, the last made
-// first (children come after their parents): a chance node as chance
-// does, the average of its cells' 0.9/0.1 sums, then stored in the
-// table; a max node as node does, the best of reward + chance over its
-// moves, 0 with none.
+// first (children come after their parents), as chance and node do.
 func (s *Searcher) sumUnits(us []unit) {
 	for i := len(us) - 1; i >= 1; i-- {
 		u := &us[i]

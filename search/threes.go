@@ -25,8 +25,6 @@ func ThreesStage(net *ntuple.Network, hint int) int {
 func GreedyThrees(net *ntuple.Network, b board.Board, hint int) Choice {
 	after, reward := threes.Moves(b)
 	k := ThreesStage(net, hint)
-	// Every legal after-state valued in one batch, its loads overlapping:
-	// the sums equal EstimateStage's bit for bit.
 	var legal [4]board.Board
 	var value [4]float32
 	n := legalAfter(b, &after, &legal)

@@ -179,10 +179,7 @@ func (l *Log) dropClosing(st *State) error {
 		}
 		return nil
 	}
-	if l.good == 0 {
-		return nil
-	}
-	last, start, err := lastRecord(l.f, l.good)
+	last, start, err := lastRecord(l.f, l.good) // none in an empty log
 	if err != nil || last.Episodes != end {
 		return nil
 	}
@@ -222,11 +219,7 @@ func (l *Log) flush() error {
 	if err == nil {
 		err = io.ErrShortWrite
 	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fmt.Errorf("log %s: %w", l.path, err)
+	return fmt.Errorf("log %s: %w", l.path, safefile.UnwrapPath(err))
 }
 
 // sanitize keeps a record encodable: JSON has no NaN or infinity.

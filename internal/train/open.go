@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -64,7 +65,7 @@ func Open(s Spec, given Given, opt Options) (r *Run, err error) {
 // weights are read from the same open file later.
 func (r *Run) openInput() error {
 	s := &r.Spec
-	path := s.input()
+	path := cmp.Or(s.Resume, s.Load)
 	if path == "" {
 		return nil
 	}
@@ -75,11 +76,7 @@ func (r *Run) openInput() error {
 	case errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("%s not found: train one with td2048 train, or name another with --load", path)
 	case err != nil:
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fmt.Errorf("cannot read %s: %w", path, err)
+		return fmt.Errorf("cannot read %s: %w", path, safefile.UnwrapPath(err))
 	}
 	r.in = f
 	h, err := netfile.ReadHeaderFrom(f, path)
@@ -106,9 +103,8 @@ func (r *Run) settle(given Given, c Compiled) error {
 		return err
 	}
 	r.Game = g
-	if s.Save == "" {
-		s.Save = g.File // each game its own file, so 2048's and Threes!' runs never collide
-	}
+	s.Save = cmp.Or(s.Save, g.File) // each game its own file, so 2048's and Threes!' runs never collide
+	r.Learning = c.Learning
 	if s.Resume != "" {
 		st, ok, err := ReadState(r.Loaded)
 		if !ok {
@@ -128,10 +124,7 @@ func (r *Run) settle(given Given, c Compiled) error {
 		if s.Save == s.Resume || safefile.Same(s.Save, s.Resume) {
 			r.kept = st.Done
 		}
-	}
-	r.Learning = c.Learning
-	if s.Resume != "" { // the checkpoint's settings, read now
-		if r.Learning, err = s.learning(); err != nil {
+		if r.Learning, err = s.learning(); err != nil { // the checkpoint's settings
 			return fmt.Errorf("%s: damaged run state: %w", s.Resume, err)
 		}
 	}
@@ -154,9 +147,7 @@ func (r *Run) settle(given Given, c Compiled) error {
 			}
 		}
 	}
-	if s.Threads == 0 { // all cores
-		s.Threads = runtime.GOMAXPROCS(0)
-	}
+	s.Threads = cmp.Or(s.Threads, runtime.GOMAXPROCS(0))
 	Seed{&s.Seed}.Value() // a seed drawn now where none was given, kept with the run
 	return nil
 }
@@ -186,7 +177,7 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if fork && r.State.Log != "" {
 		parentLog = r.State.LogPath(s.Resume)
 	}
-	outs := []struct{ key, path string }{{"save", s.Save}, {"log", r.LogPath}, {"plot", s.Plot}}
+	outs := []struct{ key, path, want string }{{"save", s.Save, "weights"}, {"log", r.LogPath, "log"}, {"plot", s.Plot, "image"}}
 	for i, o := range outs {
 		if o.path == "" {
 			continue
@@ -224,18 +215,13 @@ func (r *Run) claimOutputs(given Given, opt Options) error {
 	if refuse == nil {
 		refuse = RefuseNonEmpty
 	}
-	if !safefile.Same(s.Save, s.Resume) && !safefile.Same(s.Save, s.loads()) {
-		if err := refuse(s.Save, "save", "weights"); err != nil {
-			return err
+	own := map[string]bool{"save": safefile.Same(s.Save, s.Resume) || safefile.Same(s.Save, s.loads()), "log": r.resumeLog || r.appendLog}
+	for _, o := range outs {
+		if o.path != "" && !own[o.key] {
+			if err := refuse(o.path, o.key, o.want); err != nil {
+				return err
+			}
 		}
-	}
-	if r.LogPath != "" && !r.resumeLog && !r.appendLog {
-		if err := refuse(r.LogPath, "log", "log"); err != nil {
-			return err
-		}
-	}
-	if s.Plot != "" {
-		return refuse(s.Plot, "plot", "image")
 	}
 	return nil
 }
@@ -271,7 +257,7 @@ func (r *Run) makeNet(given Given) error {
 		}
 		return nil
 	}
-	path := s.input()
+	path := r.in.Name()
 	fi, err := r.in.Stat()
 	if err != nil {
 		return err
@@ -329,13 +315,10 @@ func (r *Run) start(given Given, c Compiled) error {
 	}
 	if s.Resume == "" { // a resumed run goes on with its checkpoint's
 		st.Schedule = c.Schedule
-	}
-	if s.Resume != "" {
+	} else if err := st.RunState.Check(s.Threads, s.Interleave); err != nil {
 		// Checked before the log is cut back to the checkpoint: a resume
 		// that fails leaves every file as it was.
-		if err := st.RunState.Check(s.Threads, s.Interleave); err != nil {
-			return fmt.Errorf("%s: %w", s.Resume, err)
-		}
+		return fmt.Errorf("%s: %w", s.Resume, err)
 	}
 	if err := r.openLog(); err != nil {
 		return err
@@ -378,14 +361,6 @@ func (r *Run) openLog() error {
 func (s *Spec) loads() string {
 	if s.Resume != "" {
 		return ""
-	}
-	return s.Load
-}
-
-// input is the file the run reads: the --resume or --load file.
-func (s *Spec) input() string {
-	if s.Resume != "" {
-		return s.Resume
 	}
 	return s.Load
 }

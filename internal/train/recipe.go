@@ -116,7 +116,7 @@ func (r Recipe) Apply(s *Spec, given Given) {
 		if given[k] || s.Load != "" && (k == "network" || k == "init") {
 			continue
 		}
-		f, _ := lookup(k)
+		f, _ := fields.Lookup(k)
 		s.value(f).Set(r.Set.value(f))
 		given[k] = true
 	}
@@ -127,7 +127,7 @@ func (r Recipe) Apply(s *Spec, given Given) {
 func (r Recipe) Flags() string {
 	var b strings.Builder
 	for _, k := range r.Keys() {
-		f, _ := lookup(k)
+		f, _ := fields.Lookup(k)
 		b.WriteString(" --" + f.Flag)
 		if r.Set.value(f).Kind() != reflect.Bool {
 			b.WriteString(" " + r.Set.Text(k))

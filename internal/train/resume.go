@@ -41,7 +41,7 @@ func (r Rule) String() string {
 
 // RuleOf is the resume rule of the field of that toml key.
 func RuleOf(key string) Rule {
-	f, _ := lookup(key)
+	f, _ := fields.Lookup(key)
 	return f.Rule
 }
 

@@ -17,14 +17,12 @@ import (
 )
 
 // Spec is every setting of a training run. Each field's help tag is its
-// documentation, shown as the train command's flag help (a line; the
-// train command's help topics explain at length), and its arg tag, when
-// there is one, the word of the help that names the flag's value (FILE);
-// its group tag the
-// group of flags it is shown in (basic, research or run); its toml tag
-// is its key in a sweep plan, and (with _ as -) the name of its flag; its
-// json tag its key in a checkpoint (and a sweep task's task.json); its
-// resume tag what a resumed run does with it (a Rule).
+// documentation, shown as the train command's flag help, and its arg tag,
+// when there is one, the word of the help that names the flag's value
+// (FILE); its group tag the group of flags it is shown in (Groups); its
+// toml tag is its key in a sweep plan, and (with _ as -) the name of its
+// flag; its json tag its key in a checkpoint (and a sweep task's
+// task.json); its resume tag what a resumed run does with it (a Rule).
 //
 // A zero is a value: a field a plan or a flag gives as 0 is 0. The fields
 // whose default depends on others (the network on the game, a resumed
@@ -119,9 +117,6 @@ var fields = NewTable(reflect.TypeFor[Spec](), "resume", rules, Groups)
 // field is one of them.
 type field = Field[Rule]
 
-// lookup returns the field of that toml key.
-func lookup(key string) (field, bool) { return fields.Lookup(key) }
-
 // Keys lists the toml keys of Spec's fields, in order.
 func Keys() []string { return fields.Keys() }
 
@@ -138,7 +133,7 @@ func (s *Spec) Field(key string) (any, bool) { return fields.Addr(s, key) }
 // Text is the value of the field of that key as a flag takes it ("" for
 // an unset seed).
 func (s *Spec) Text(key string) string {
-	f, ok := lookup(key)
+	f, ok := fields.Lookup(key)
 	if !ok {
 		return ""
 	}

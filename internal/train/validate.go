@@ -57,105 +57,97 @@ type Compiled struct {
 // together, before any work, and returns what it makes of them; what
 // depends on the network of a --load or --resume file is checked by Open
 // once it is read (checkGame). The error is a *FieldError.
-func (s *Spec) Validate() (Compiled, error) {
-	var c Compiled
-	err := s.check(&c)
-	return c, err
-}
-
-// check is Validate, filling c.
-func (s *Spec) check(c *Compiled) error {
+func (s *Spec) Validate() (c Compiled, err error) {
 	if s.empty != "" {
-		return bad(s.empty, ": an empty value; leave the setting out for its default")
+		return c, bad(s.empty, ": an empty value; leave the setting out for its default")
 	}
 	if s.Recipe != "" {
 		if _, err := LookupRecipe(s.Recipe); err != nil {
-			return bad("recipe", ": %v", err)
+			return c, bad("recipe", ": %v", err)
 		}
 		if s.Resume != "" {
-			return bad("recipe", " starts a run; a resumed run keeps its settings")
+			return c, bad("recipe", " starts a run; a resumed run keeps its settings")
 		}
 	}
 	switch {
 	case s.Episodes <= 0:
-		return bad("episodes", " %d: want 1 or more episodes to train", s.Episodes)
+		return c, bad("episodes", " %d: want 1 or more episodes to train", s.Episodes)
 	case s.Every <= 0:
-		return bad("every", " %d: want 1 or more episodes per block", s.Every)
+		return c, bad("every", " %d: want 1 or more episodes per block", s.Every)
 	case s.Threads < 0 || s.Threads > MaxThreads():
-		return bad("threads", " %d: want 0 (all cores) to %d (this machine has %d CPUs)", s.Threads, MaxThreads(), runtime.NumCPU())
+		return c, bad("threads", " %d: want 0 (all cores) to %d (this machine has %d CPUs)", s.Threads, MaxThreads(), runtime.NumCPU())
 	case s.CheckpointEvery < 0:
-		return bad("checkpoint_every", " %d: want a number of episodes, or 0", s.CheckpointEvery)
+		return c, bad("checkpoint_every", " %d: want a number of episodes, or 0", s.CheckpointEvery)
 	case s.CheckpointGap < 0:
-		return bad("checkpoint_gap", " %v: want a time between checkpoints, like 1m, or 0", s.CheckpointGap)
+		return c, bad("checkpoint_gap", " %v: want a time between checkpoints, like 1m, or 0", s.CheckpointGap)
 	case s.Duration < 0:
-		return bad("duration", " %v: want a time to train, like 60m", s.Duration)
+		return c, bad("duration", " %v: want a time to train, like 60m", s.Duration)
 	case s.Interleave < 0 || s.Interleave > learn.MaxInterleave:
-		return bad("interleave", " %d: want 0 (the default) to %d episodes per thread", s.Interleave, learn.MaxInterleave)
+		return c, bad("interleave", " %d: want 0 (the default) to %d episodes per thread", s.Interleave, learn.MaxInterleave)
 	}
 	if err := learn.CheckAlpha(s.Alpha); err != nil {
-		return bad("alpha", ": %v", err)
+		return c, bad("alpha", ": %v", err)
 	}
 	if err := learn.CheckAlpha(s.AlphaFloor); err != nil || s.AlphaFloor > 0 && s.Plateau == "" {
-		return bad("alpha_floor", " %v: want a rate from 0 to 1, with --plateau", s.AlphaFloor)
+		return c, bad("alpha_floor", " %v: want a rate from 0 to 1, with --plateau", s.AlphaFloor)
 	}
 	if err := learn.CheckAlpha(s.CoherenceAlpha); err != nil { // checked whatever the other settings
-		return bad("coherence_alpha", ": %v", err)
+		return c, bad("coherence_alpha", ": %v", err)
 	}
 	if !(math.Abs(s.Init) < 1e9) {
-		return bad("init", " %v: want a value a board can have, like 320000", s.Init)
+		return c, bad("init", " %v: want a value a board can have, like 320000", s.Init)
 	}
 	if s.Init != 0 && (s.Load != "" || s.Resume != "") {
-		return bad("init", " fills a new network; --load and --resume bring their own weights")
+		return c, bad("init", " fills a new network; --load and --resume bring their own weights")
 	}
 	if s.Resume != "" && s.Load != "" {
-		return bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
+		return c, bad("load", ": --resume continues a run; --load starts a new one from saved weights: give one")
 	}
 	if k := netfile.FormatOfName(s.Resume); k != netfile.Native && k != netfile.Unknown {
-		return notRun(s.Resume, k)
+		return c, notRun(s.Resume, k)
 	}
 	if k := netfile.FormatOfName(s.Save); k != netfile.Native && k != netfile.Unknown {
-		return bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
+		return c, bad("save", " %s: train writes td2048 files (they hold the run, to resume it); use td2048 convert for %s", s.Save, k)
 	}
-	var err error
 	if c.Learning, err = s.learning(); err != nil {
-		return err
+		return c, err
 	}
 	if s.Resume == "" {
-		if c.Schedule, err = s.checkCoherence(c.Learning); err != nil {
-			return err
+		if c.Schedule, err = s.schedule(c.Learning); err != nil {
+			return c, err
 		}
 	}
 	if s.Plot != "" {
 		if _, err := plot.Format(s.Plot); err != nil {
-			return bad("plot", ": %v", err)
+			return c, bad("plot", ": %v", err)
 		}
 	}
 	if err := learn.CheckInterleave(s.Interleave, c.Kind, c.Shaping); err != nil {
-		return bad("interleave", "%s", strings.TrimPrefix(err.Error(), "interleave"))
+		return c, bad("interleave", "%s", strings.TrimPrefix(err.Error(), "interleave"))
 	}
 	if s.Network != "" {
 		if c.Network, err = s.network(nil); err != nil {
-			return err
+			return c, err
 		}
 	}
 	if s.Load != "" {
 		if err := s.checkLoad(); err != nil {
-			return err
+			return c, err
 		}
 	}
 	if s.Load != "" || s.Resume != "" {
-		return nil // the game and network may be the file's: Open checks them
+		return c, nil // the game and network may be the file's: Open checks them
 	}
 	g, err := s.game("")
 	if err != nil {
-		return err
+		return c, err
 	}
 	if c.Network == nil {
 		if c.Network, err = s.network(g); err != nil {
-			return err
+			return c, err
 		}
 	}
-	return s.checkGame(g, *c.Network, c.Learning)
+	return c, s.checkGame(g, *c.Network, c.Learning)
 }
 
 // notRun refuses to resume a weight file of format k, which holds no run.
@@ -228,26 +220,22 @@ func (s *Spec) learning() (Learning, error) {
 	return l, nil
 }
 
-// checkCoherence checks a new run's temporal coherence and its rates,
-// and makes its schedule.
-func (s *Spec) checkCoherence(l Learning) (*learn.Schedule, error) {
-	if l.CoherenceFrom > 0 {
+// schedule checks a new run's temporal coherence and makes its learning
+// rate by episode: --alpha-schedule over --alpha, else --alpha and from
+// --coherence-from (when given) --coherence-alpha; cut on plateaus as
+// --plateau says.
+func (s *Spec) schedule(l Learning) (*learn.Schedule, error) {
+	cohFrom := l.CoherenceFrom
+	if cohFrom > 0 {
 		switch {
 		case s.Coherence:
 			return nil, bad("coherence_from", ": --coherence learns by TC from the start, --coherence-from from an episode on: give one")
-		case l.CoherenceFrom >= s.Episodes:
-			return nil, bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, l.CoherenceFrom, s.Episodes)
+		case cohFrom >= s.Episodes:
+			return nil, bad("coherence_from", " %s: episode %d is not within the run's %d episodes", s.CoherenceFrom, cohFrom, s.Episodes)
 		case l.Kind != learn.AfterState:
 			return nil, bad("coherence_from", " is for after-state learning")
 		}
 	}
-	return s.schedule(l.CoherenceFrom)
-}
-
-// schedule is a new run's learning rate by episode: --alpha-schedule
-// over --alpha, else --alpha and from cohFrom (when positive)
-// --coherence-alpha; cut on plateaus as --plateau says.
-func (s *Spec) schedule(cohFrom int) (*learn.Schedule, error) {
 	sched, err := learn.ParseSchedule(s.AlphaSchedule, s.Alpha)
 	if err != nil {
 		return nil, bad("alpha_schedule", ": %v", err)
