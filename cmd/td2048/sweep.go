@@ -320,15 +320,19 @@ func reportTasks(arg string) (dir string, taskDirs []string, labels map[string]s
 		}
 		dir, planned = p.Dir(arg), p.Tasks
 	}
-	if taskDirs, err = filepath.Glob(filepath.Join(dir, "task-*")); err != nil {
-		return "", nil, nil, err
-	}
 	labels = map[string]string{}
-	if planned != nil {
-		taskDirs = nil
-		for _, t := range planned {
-			taskDirs = append(taskDirs, filepath.Join(dir, t.Name))
-			labels[t.Name] = t.Label
+	for _, t := range planned {
+		taskDirs = append(taskDirs, filepath.Join(dir, t.Name))
+		labels[t.Name] = t.Label
+	}
+	if planned == nil {
+		// Read, not globbed: a folder's name may hold a bracket. One that
+		// cannot be read holds no tasks, as below.
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "task-") {
+				taskDirs = append(taskDirs, filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 	if len(taskDirs) == 0 {

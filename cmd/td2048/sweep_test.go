@@ -172,3 +172,21 @@ func TestSweepReportFailed(t *testing.T) {
 		t.Errorf("report once the task is done:\n%s", out)
 	}
 }
+
+// TestSweepReportBracketFolder: a plan or folder whose name holds a
+// bracket is reported as any other; its name is not a glob pattern.
+func TestSweepReportBracketFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "r[1.toml")
+	os.WriteFile(plan, []byte("[train]\nnetwork = \"2x4\"\nepisodes = 100\n[grid]\nseed = [1, 2]\n"), 0o644)
+	code, out, errb := runCmd(t, "sweep", "report", plan, "--plot", "none")
+	if code != 0 || !regexp.MustCompile(`task-001\s+seed=2\s+not started`).MatchString(out) {
+		t.Errorf("report of a plan named r[1.toml: exit %d\n%s%s", code, out, errb)
+	}
+	os.MkdirAll(filepath.Join(dir, "s[1]", "task-000"), 0o755)
+	code, out, errb = runCmd(t, "sweep", "report", filepath.Join(dir, "s[1]"), "--plot", "none")
+	if code != 0 || !strings.Contains(out, "task-000") {
+		t.Errorf("report of a folder named s[1]: exit %d\n%s%s", code, out, errb)
+	}
+}
