@@ -128,6 +128,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 	}
 	stages, np := spec.StageCount(), len(spec.Patterns)
 	starts := tableStarts(spec) // each table's first weight, in files and in storage alike
+	ea := net.Accumulators()    // once: a packed network copies them all out
 	put(uint8(0), uint32(stages*np))
 	for t := range stages * np {
 		k, p := t/np, t%np
@@ -137,7 +138,7 @@ func writeW(w io.Writer, net *ntuple.Network, mark bool) error {
 		if err := writeLE(bw, tab); err != nil {
 			return err
 		}
-		if ea := net.Accumulators(); ea != nil {
+		if ea != nil {
 			// TDL2048+'s coherence field: all E, then all A.
 			off := int(starts[t])
 			put(uint16(4), uint64(2*len(tab)))
