@@ -225,9 +225,11 @@ func (t *Trace) slide() {
 }
 
 // Learn ends the episode's learning. Backward modes learn the whole
-// trace now; online ones the steps still waiting for their targets. With
-// final the reward of a move that ended the game (2048's 65536 merge, not
-// pushed), else 0. It reports false when a value became NaN or infinite.
+// trace now; online ones the steps still waiting for their targets.
+// final is the return after the last pushed step: 0 when the game ended
+// there, as it does for every learner here (a game's last move is pushed;
+// 2048 plays on past 32768 on the wide board). It reports false when a
+// value became NaN or infinite.
 //
 // Backward TD(0) (Mode) prefetches the weights of step t-4 while step t
 // learns, so that their cache misses overlap.
