@@ -19,6 +19,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
@@ -66,6 +67,10 @@ func main() {
 	g, err := games.Lookup(h.Game)
 	if err != nil {
 		bench.Fail(1, "mctsduel", err)
+	}
+	// MCTS values after-states, as eval's --search mcts refuses others.
+	if kind, err := search.ParseKind(h.Learner); err != nil || kind != search.AfterState {
+		bench.Fail(1, "mctsduel", fmt.Sprintf("%s holds %s values; MCTS values after-states", *load, cmp.Or(h.Learner, "unknown")))
 	}
 	fmt.Printf("mctsduel: %s, %s network %s (%d episodes), %d games a side from seed %d, %d games at once, %d thread(s) a move\n",
 		*load, g.Title, h.Network, h.Episodes, *count, *seed, *threads, *moveThreads)
