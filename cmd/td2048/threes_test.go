@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,11 +20,6 @@ import (
 func testEnv() (*env, *bytes.Buffer, *bytes.Buffer) {
 	var out, errb bytes.Buffer
 	return &env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}, &out, &errb
-}
-
-func isUsage(err error) bool {
-	var ue usageError
-	return errors.As(err, &ue)
 }
 
 // trainSmall trains a small hint network for Threes! and returns its path.
