@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
@@ -44,7 +43,7 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 			if safefile.Same(o.path, p.Path) {
 				return res, nil, bad(o.key, " %s is the shard %s being merged: it would be overwritten", o.path, p.Path)
 			}
-			if p.Stats != "" && safefile.Same(o.path, ShardStats(p)) {
+			if p.Stats != "" && safefile.Same(o.path, train.Resolve(p.Path, p.Stats)) {
 				return res, nil, bad(o.key, " %s is the statistics file of the shard %s being merged: it would be overwritten", o.path, p.Path)
 			}
 		}
@@ -78,7 +77,7 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 		if res.StatsSHA256, err = concatStats(m.Stats, evalresult.Ordered(parts)); err != nil {
 			return res, nil, err
 		}
-		res.Stats = StatsName(m.Out, m.Stats)
+		res.Stats = train.Rel(m.Out, m.Stats)
 	}
 	if m.Out != "" {
 		if err := evalresult.Write(m.Out, res); err != nil {
@@ -86,33 +85,6 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 		}
 	}
 	return res, parts, nil
-}
-
-// ShardStats is the path of a shard's statistics file.
-func ShardStats(p evalresult.Part) string {
-	if filepath.IsAbs(p.Stats) {
-		return p.Stats
-	}
-	return filepath.Join(filepath.Dir(p.Path), p.Stats)
-}
-
-// StatsName is how a result at out names its statistics file stats:
-// relative to the result's folder, where ShardStats looks, whatever the
-// working folder and whichever of the two was given as an absolute path;
-// absolute where no relative path leads there.
-func StatsName(out, stats string) string {
-	a := absOr(stats)
-	if rel, err := filepath.Rel(filepath.Dir(absOr(out)), a); err == nil {
-		return rel
-	}
-	return a
-}
-
-func absOr(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }
 
 // concatStats writes the shards' statistics files one after the other
@@ -124,7 +96,7 @@ func concatStats(path string, parts []evalresult.Part) (string, error) {
 	err := safefile.WriteAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(io.MultiWriter(w, all), 1<<20)
 		for _, p := range parts {
-			src := ShardStats(p)
+			src := train.Resolve(p.Path, p.Stats)
 			f, err := os.Open(src)
 			if err != nil {
 				return fmt.Errorf("statistics file of %s: %w", p.Path, err)

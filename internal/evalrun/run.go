@@ -27,6 +27,7 @@ import (
 	"github.com/td2048/td2048/internal/buildinfo"
 	"github.com/td2048/td2048/internal/evalresult"
 	"github.com/td2048/td2048/internal/safefile"
+	"github.com/td2048/td2048/internal/train"
 	"github.com/td2048/td2048/learn"
 )
 
@@ -89,7 +90,7 @@ func (r *Run) checkRerun(opt Options) error {
 // NamesStats reports whether prev, the result at out (if any), names
 // stats as its statistics file, which a rerun (or merge) may replace.
 func NamesStats(out string, prev *evalresult.Result, stats string) bool {
-	return prev != nil && prev.Stats != "" && safefile.Same(ShardStats(evalresult.Part{Path: out, Result: *prev}), stats)
+	return prev != nil && prev.Stats != "" && safefile.Same(train.Resolve(out, prev.Stats), stats)
 }
 
 // intact reports whether prev, a result of the evaluation r.Result, is
@@ -117,8 +118,8 @@ func (r *Run) continues(p *evalresult.Progress) error {
 	if d.Build == nil || !buildinfo.Same(*d.Build, *next.Build) {
 		return fmt.Errorf("%s records games played by another build of td2048 (%s; this is %s): finish them with that build", r.Progress, DescribeBuild(d.Build), DescribeBuild(next.Build))
 	}
-	if d.Stats != r.relStats() {
-		return fmt.Errorf("%s records games with statistics file %q, not %q", r.Progress, d.Stats, r.relStats())
+	if rel := train.Rel(r.Spec.Out, r.Spec.Stats); d.Stats != rel {
+		return fmt.Errorf("%s records games with statistics file %q, not %q", r.Progress, d.Stats, rel)
 	}
 	if r.Spec.Stats == "" {
 		return nil
@@ -154,15 +155,6 @@ func DescribeBuild(b *buildinfo.Info) string {
 		return "a td2048 that did not record its build"
 	}
 	return b.Describe()
-}
-
-// relStats is the statistics file as the result at --out names it:
-// relative to the result's folder (StatsName); "" without --stats.
-func (r *Run) relStats() string {
-	if r.Spec.Stats == "" {
-		return ""
-	}
-	return StatsName(r.Spec.Out, r.Spec.Stats)
 }
 
 // play is one run of the games: the statistics under way and the last
@@ -352,7 +344,7 @@ func (p *play) result(ev *games.Evaluation) (evalresult.Result, error) {
 		if err := p.syncStats(); err != nil {
 			return res, err
 		}
-		res.Stats, res.StatsSHA256 = r.relStats(), hex.EncodeToString(p.sum.Sum(nil))
+		res.Stats, res.StatsSHA256 = train.Rel(r.Spec.Out, r.Spec.Stats), hex.EncodeToString(p.sum.Sum(nil))
 	}
 	return res, nil
 }

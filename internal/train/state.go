@@ -73,8 +73,8 @@ func (st *State) Saved(h netfile.Header, path string) Spec {
 	return s
 }
 
-// Rel expresses path relative to the folder of the checkpoint at save
-// (absolute when that is not possible).
+// Rel expresses path relative to the folder of the checkpoint (or
+// evaluation result) at save, absolute when that is not possible.
 func Rel(save, path string) string {
 	if path == "" {
 		return ""
@@ -90,8 +90,8 @@ func Rel(save, path string) string {
 	return ab
 }
 
-// Resolve turns a path stored relative to the checkpoint at save back into
-// one usable from the working folder.
+// Resolve turns a path stored relative to the checkpoint (or evaluation
+// result) at save back into one usable from the working folder.
 func Resolve(save, rel string) string {
 	if rel == "" || filepath.IsAbs(rel) {
 		return rel
