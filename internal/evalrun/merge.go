@@ -26,6 +26,9 @@ type MergeSpec struct {
 // shards' own files never.
 func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalresult.Result, []evalresult.Part, error) {
 	var res evalresult.Result
+	if opt.Refuse == nil {
+		opt.Refuse = train.RefuseNonEmpty
+	}
 	if err := CheckOutputs(given, m.Out, m.Stats, ""); err != nil {
 		return res, nil, err
 	}
@@ -57,7 +60,7 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 	}
 	again := false // --out holds this merge's result, naming --stats
 	if m.Out != "" {
-		release, replace, err := claimResult(m.Out, m.Force, opt.refuse)
+		release, replace, err := claimResult(m.Out, m.Force, opt.Refuse)
 		if err != nil {
 			return res, nil, err
 		}
@@ -69,7 +72,7 @@ func Merge(paths []string, m MergeSpec, given train.Given, opt Options) (evalres
 		again = NamesStats(m.Out, prev, m.Stats)
 	}
 	if m.Stats != "" {
-		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.refuse)
+		release, err := ClaimOutput(m.Stats, "stats", "stats", m.Force || again, opt.Refuse)
 		if err != nil {
 			return res, nil, err
 		}

@@ -68,6 +68,9 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 	if given == nil {
 		given = train.Given{}
 	}
+	if opt.Refuse == nil {
+		opt.Refuse = train.RefuseNonEmpty
+	}
 	s.Complete(given)
 	c, err := s.Validate(given, nil)
 	if err != nil {
@@ -99,7 +102,7 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		if real, err := safefile.Resolve(s.Stats); err == nil {
 			r.partial = real + ".partial"
 		}
-		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.refuse)
+		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
 		if err != nil {
 			return r, err
 		}
@@ -155,7 +158,7 @@ func (r *Run) claimOut(opt Options) error {
 	if err := safefile.Check(r.Progress); err != nil {
 		return bad("out", ": its progress record %v", err)
 	}
-	release, replace, err := claimResult(s.Out, s.Force, opt.refuse)
+	release, replace, err := claimResult(s.Out, s.Force, opt.Refuse)
 	if err != nil {
 		return err
 	}
@@ -171,14 +174,6 @@ func (r *Run) claimOut(opt Options) error {
 		return fmt.Errorf("cannot read %s: %v", s.Load, safefile.UnwrapPath(err))
 	}
 	return nil
-}
-
-// refuse asks Refuse, or train.RefuseNonEmpty when it is nil.
-func (o Options) refuse(path, key, want string) error {
-	if o.Refuse == nil {
-		return train.RefuseNonEmpty(path, key, want)
-	}
-	return o.Refuse(path, key, want)
 }
 
 // ClaimOutput readies path, which the setting key names, for a command

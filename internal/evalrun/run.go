@@ -82,7 +82,7 @@ func (r *Run) checkRerun(opt Options) error {
 	}
 	if s.Stats != "" && !s.Force && !NamesStats(s.Out, prev, s.Stats) {
 		// A file at --stats that no result of this evaluation names.
-		return opt.refuse(s.Stats, "stats", "stats")
+		return opt.Refuse(s.Stats, "stats", "stats")
 	}
 	return nil
 }

@@ -277,10 +277,7 @@ func (r *Run) makeNet(given Given) error {
 	if given["learner"] {
 		learner = s.Learner
 	}
-	if err := netfile.Expect(path, h, r.Game.Name, learner, r.netSpec); err != nil {
-		return err
-	}
-	if err := netfile.CheckThresholds(path, net.Spec()); err != nil {
+	if err := cmp.Or(netfile.Expect(path, h, r.Game.Name, learner, r.netSpec), netfile.CheckThresholds(path, net.Spec())); err != nil {
 		return err
 	}
 	if err := r.Game.CheckSpec(net.Spec()); err != nil {
