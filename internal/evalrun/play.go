@@ -70,12 +70,12 @@ func (m *MCTS) Check(given train.Given, timed bool) error {
 	if _, err := search.ParseMethod(m.Method); err != nil {
 		return bad("search", ": %v", err)
 	}
-	for _, k := range MCTSKeys {
-		if !m.On() && given[k] {
-			return bad(k, " needs --search mcts")
-		}
-	}
 	if !m.On() {
+		for _, k := range MCTSKeys {
+			if given[k] {
+				return bad(k, " needs --search mcts")
+			}
+		}
 		return nil
 	}
 	if m.Iterations == 0 {

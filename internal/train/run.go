@@ -179,14 +179,12 @@ func (r *Run) failed(err error) error {
 	if r.kept >= 0 {
 		kept = fmt.Sprintf("%s keeps the last checkpoint (%d episodes)", save, r.kept)
 	}
-	var div *learn.DivergedError
-	var se *saveError
-	switch {
-	case errors.As(err, &div):
+	switch se, saving := errors.AsType[*saveError](err); {
+	case errors.As(err, new(*learn.DivergedError)):
 		return fmt.Errorf("%v; %s; lower --alpha", err, kept)
-	case errors.As(err, &se) && r.kept >= 0:
+	case saving && r.kept >= 0:
 		return fmt.Errorf("checkpoint: %w; %s, intact: continue the run with td2048 train --resume %s once the problem is fixed", se.err, kept, save)
-	case errors.As(err, &se):
+	case saving:
 		return fmt.Errorf("checkpoint: %w; %s: nothing of this run is saved", se.err, kept)
 	}
 	return err

@@ -130,13 +130,11 @@ func (s *Spec) Validate() (c Compiled, err error) {
 			return c, err
 		}
 	}
-	if s.Load != "" {
-		if err := s.checkLoad(); err != nil {
-			return c, err
-		}
-	}
-	if s.Load != "" || s.Resume != "" {
-		return c, nil // the game and network may be the file's: Open checks them
+	switch { // the game and network may be the file's: Open checks them
+	case s.Load != "":
+		return c, s.checkLoad()
+	case s.Resume != "":
+		return c, nil
 	}
 	g, err := s.game("")
 	if err != nil {
