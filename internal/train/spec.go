@@ -138,15 +138,13 @@ func (s *Spec) Text(key string) string {
 		return ""
 	}
 	switch v := s.value(f).Interface().(type) {
-	case float64:
-		return strconv.FormatFloat(v, 'g', -1, 64)
 	case *uint64:
 		if v == nil {
 			return ""
 		}
 		return strconv.FormatUint(*v, 10)
 	default:
-		return fmt.Sprint(v)
+		return fmt.Sprint(v) // a float64 as strconv.FormatFloat's shortest 'g'
 	}
 }
 
