@@ -202,18 +202,14 @@ func ClaimOutput(path, key, want string, force bool, refuse func(path, flag, wan
 // result is there, to be replaced only by a rerun of its evaluation
 // (rerunOf).
 func claimResult(path string, force bool, refuse func(path, flag, want string) error) (release func(), replace bool, err error) {
-	release, err = ClaimOutput(path, "out", "result", true, refuse)
-	if err != nil || force {
-		return release, false, err
-	}
-	if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
-		return release, true, nil
-	}
-	if err := refuse(path, "out", "result"); err != nil {
-		release()
-		return nil, false, err
-	}
-	return release, false, nil
+	release, err = ClaimOutput(path, "out", "result", force, func(path, flag, want string) error {
+		if head, err := safefile.Sniff(path, 256); err == nil && evalresult.IsResult(head) {
+			replace = true
+			return nil
+		}
+		return refuse(path, flag, want)
+	})
+	return release, replace, err
 }
 
 // rerunOf is the result at path when claimResult found one (replace),
