@@ -65,9 +65,6 @@ type Run struct {
 // The error of a setting that cannot work is a *train.FieldError. Close
 // releases what Open took.
 func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
-	if given == nil {
-		given = train.Given{}
-	}
 	if opt.Refuse == nil {
 		opt.Refuse = train.RefuseNonEmpty
 	}
