@@ -220,19 +220,17 @@ func courseGame(header string, threes bool, recs []stats.Record) *games.Game {
 			return g
 		}
 	}
+next:
 	for _, g := range games.All() {
-		fits := true
+		vs := tileValues(g)
 		for _, r := range recs {
 			for k := range r.Reach {
-				t, _ := strconv.Atoi(k)
-				if !slices.Contains(tileValues(g), t) {
-					fits = false
+				if t, _ := strconv.Atoi(k); !slices.Contains(vs, t) {
+					continue next
 				}
 			}
 		}
-		if fits {
-			return g
-		}
+		return g
 	}
 	return games.MustLookup(games.Default)
 }

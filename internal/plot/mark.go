@@ -105,12 +105,10 @@ func Drawn(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	head, err := io.ReadAll(io.LimitReader(f, 512))
+	if err != nil {
 		return false, err
 	}
-	head = head[:n]
 	switch {
 	case bytes.HasPrefix(head, []byte(pngSignature)):
 		return len(head) >= pngIHDREnd+4+len(pngMark) && string(head[pngIHDREnd+4:pngIHDREnd+4+len(pngMark)]) == pngMark, nil

@@ -17,6 +17,7 @@ package plot
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/td2048/td2048/games"
@@ -200,11 +201,7 @@ func Curves(w io.Writer, format string, opt Options, series []Series) error {
 	var c vg.CanvasSizer
 	switch format {
 	case "png":
-		dpi := opt.DPI
-		if dpi == 0 {
-			dpi = DefaultDPI
-		}
-		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(dpi))
+		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(cmp.Or(opt.DPI, DefaultDPI)))
 	case "svg":
 		c = vgsvg.New(Width, Height)
 	case "pdf":
@@ -388,10 +385,8 @@ func panels(series []Series) (score, reach *gplot.Plot) {
 		p.X.Label.Text = "episodes"
 		p.X.Tick.Marker = humanTicks{}
 		p.X.Min = 0
-		p.Add(&plotter.Grid{
-			Vertical:   draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-			Horizontal: draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-		})
+		grid := draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)}
+		p.Add(&plotter.Grid{Vertical: grid, Horizontal: grid})
 		p.Legend.TextStyle.Font.Size = vg.Points(10)
 		p.Legend.ThumbnailWidth = vg.Points(28)
 	}
@@ -459,13 +454,8 @@ func placeLegend(p *gplot.Plot, lines []plotter.XYs, entries, chars int) {
 	for _, c := range []corner{{true, true}, {true, false}, {false, false}, {false, true}} {
 		hits := 0
 		in := func(x, y float64) bool {
-			inX, inY := x < w, y > 1-h
-			if !c.left {
-				inX = x > 1-w
-			}
-			if !c.top {
-				inY = y < h
-			}
+			inX := c.left && x < w || !c.left && x > 1-w
+			inY := c.top && y > 1-h || !c.top && y < h
 			return inX && inY
 		}
 		for _, l := range lines {

@@ -104,8 +104,8 @@ func (t *tdlReader) cut() {
 }
 
 // line reads the next line: the local: line of a pending block (blank lines
-// before it skipped), a header or recipe line, or a block line; other
-// lines are not blocks and are skipped.
+// before it skipped), a header line (thread = Px, alpha = A), a recipe
+// line, or a block line; other lines are not blocks and are skipped.
 func (t *tdlReader) line(line string) error {
 	if t.pending != nil {
 		if strings.TrimSpace(line) == "" {
@@ -115,34 +115,22 @@ func (t *tdlReader) line(line string) error {
 	}
 	switch {
 	case strings.HasPrefix(line, "thread = ") && strings.HasSuffix(line, "x"):
-		return t.threadsLine(line)
-	case strings.HasPrefix(line, "alpha = "):
-		t.alphaLine(line)
+		p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
+		if err != nil || p < 1 || p > 4096 {
+			return fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", t.n, line)
+		}
+		t.threads = p
+		t.cut()
+	case strings.HasPrefix(line, "alpha = "): // the records carry it, unless it is not a finite number
+		if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
+			t.alpha = a
+		}
 	case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
 		return t.recipe(line)
 	case isTDLIndex(line):
 		return t.block(line)
 	}
 	return nil
-}
-
-// threadsLine reads the header's `thread = Px`.
-func (t *tdlReader) threadsLine(line string) error {
-	p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
-	if err != nil || p < 1 || p > 4096 {
-		return fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", t.n, line)
-	}
-	t.threads = p
-	t.cut()
-	return nil
-}
-
-// alphaLine reads the header's `alpha = A`, which the records carry; a
-// value that is not a finite number is ignored.
-func (t *tdlReader) alphaLine(line string) {
-	if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
-		t.alpha = a
-	}
 }
 
 // recipe reads a recipe line: the episodes of the one before count on,

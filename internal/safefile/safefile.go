@@ -155,12 +155,10 @@ func kindOf(m fs.FileMode) string {
 // UnwrapPath is the cause of an error about a path (os.PathError,
 // os.LinkError): the message without the path, which the caller words.
 func UnwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return le.Err
 	}
 	return err
@@ -609,10 +607,5 @@ func Sniff(path string, n int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, n)
-	k, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return b[:k], nil
+	return io.ReadAll(io.LimitReader(f, int64(n)))
 }
