@@ -97,11 +97,7 @@ func Games(series []Series) []string {
 	var names []string
 	for _, s := range series {
 		for _, r := range s.Records {
-			g := r.Game
-			if g == "" {
-				g = games.Default
-			}
-			if !slices.Contains(names, g) {
+			if g := cmp.Or(r.Game, games.Default); !slices.Contains(names, g) {
 				names = append(names, g)
 			}
 		}
@@ -460,19 +456,15 @@ func placeLegend(p *gplot.Plot, lines []plotter.XYs, entries, chars int) {
 		}
 		for _, l := range lines {
 			for i := range l {
-				// The points, and ten more along each segment.
-				steps := 1
-				if i+1 < len(l) {
-					steps = 10
+				// The point, and nine more along the segment to the next.
+				steps, next := 10, i+1
+				if next == len(l) {
+					steps, next = 1, i
 				}
+				x, y := nx(l[i].X), ny(l[i].Y)
+				dx, dy := nx(l[next].X)-x, ny(l[next].Y)-y
 				for k := range steps {
-					f := float64(k) / 10
-					x, y := nx(l[i].X), ny(l[i].Y)
-					if k > 0 {
-						x += f * (nx(l[i+1].X) - x)
-						y += f * (ny(l[i+1].Y) - y)
-					}
-					if in(x, y) {
+					if f := float64(k) / 10; in(x+f*dx, y+f*dy) {
 						hits++
 					}
 				}
