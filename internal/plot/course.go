@@ -37,11 +37,6 @@ var (
 	courseTileLine  = regexp.MustCompile(`^\s+(\d+)\s+(\S+)%\s+\(\s*(\S+)%\s*\)$`)
 )
 
-// isCourseBlock reports whether line starts a course statistics block.
-func isCourseBlock(line string) bool {
-	return courseBlockLine.MatchString(strings.TrimRight(line, " \r"))
-}
-
 // A courseBlock is a block being read: its record, with the shares of
 // its tile lines so far, and its last tile line's.
 type courseBlock struct {

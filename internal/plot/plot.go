@@ -163,7 +163,7 @@ func sniffCourse(head []byte) bool {
 		switch {
 		case i == 0 && (line == "TDL2048-Demo" || strings.HasPrefix(line, "td2048 train")):
 			return true
-		case isCourseBlock(line):
+		case courseBlockLine.MatchString(line):
 			return true
 		case isTDLIndex(line), strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
 			return false
