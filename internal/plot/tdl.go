@@ -230,31 +230,29 @@ func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int
 // tdlRecipe reads a recipe line's unit and winning tile.
 func tdlRecipe(line string) (unit int64, win int, err error) {
 	unit, win = 1000, 2048
-	words := strings.Fields(line)[1:]
-	for k, w := range words {
+	var sets [][2]string // {"unit" or "win", its value}, in the line's order
+	for k, w := range strings.Fields(line)[1:] {
 		key, val, kv := strings.Cut(w, "=")
 		switch {
-		case k == 0 && !kv:
-			// LOOP[xUNIT][:WIN]
+		case k == 0 && !kv: // LOOP[xUNIT][:WIN]
 			spec, w, hasWin := strings.Cut(w, ":")
 			if hasWin {
-				if win, err = strconv.Atoi(w); err != nil {
-					return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, w)
-				}
+				sets = append(sets, [2]string{"win", w})
 			}
 			if _, u, ok := strings.Cut(spec, "x"); ok {
-				if unit, err = strconv.ParseInt(u, 10, 64); err != nil {
-					return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, u)
-				}
+				sets = append(sets, [2]string{"unit", u})
 			}
-		case key == "unit":
-			if unit, err = strconv.ParseInt(val, 10, 64); err != nil {
-				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, val)
+		case key == "unit", key == "win":
+			sets = append(sets, [2]string{key, val})
+		}
+	}
+	for _, s := range sets {
+		if s[0] == "unit" {
+			if unit, err = strconv.ParseInt(s[1], 10, 64); err != nil {
+				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, s[1])
 			}
-		case key == "win":
-			if win, err = strconv.Atoi(val); err != nil {
-				return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, val)
-			}
+		} else if win, err = strconv.Atoi(s[1]); err != nil {
+			return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, s[1])
 		}
 	}
 	if unit < 1 || unit > 1e9 {
