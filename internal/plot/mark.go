@@ -33,7 +33,8 @@ var (
 // chunk of 13 bytes of data with its length, type and checksum.
 const pngIHDREnd = 8 + 4 + 4 + 13 + 4
 
-// markFigure returns the figure data of format with the mark added.
+// markFigure returns the figure data of format ("png", "svg" or "pdf", as
+// Curves has checked) with the mark added.
 func markFigure(format string, data []byte) ([]byte, error) {
 	switch format {
 	case "png":
@@ -51,10 +52,8 @@ func markFigure(format string, data []byte) ([]byte, error) {
 			return nil, fmt.Errorf("the SVG has no XML declaration")
 		}
 		return slices.Concat(data[:i+1], []byte(svgMark+"\n"), data[i+1:]), nil
-	case "pdf":
-		return markPDF(data)
 	}
-	return nil, fmt.Errorf("unknown image format %q", format)
+	return markPDF(data)
 }
 
 var (

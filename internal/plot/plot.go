@@ -221,8 +221,7 @@ func Curves(w io.Writer, format string, opt Options, series []Series) error {
 	var buf bytes.Buffer
 	if img, ok := c.(*vgimg.Canvas); ok {
 		// Fast compression: a figure is refreshed at every checkpoint.
-		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		err = enc.Encode(&buf, img.Image())
+		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img.Image())
 	} else {
 		_, err = c.(io.WriterTo).WriteTo(&buf)
 	}
