@@ -37,11 +37,6 @@ var (
 	courseTileLine  = regexp.MustCompile(`^\s+(\d+)\s+(\S+)%\s+\(\s*(\S+)%\s*\)$`)
 )
 
-// isCourseBlock reports whether line starts a course statistics block.
-func isCourseBlock(line string) bool {
-	return courseBlockLine.MatchString(strings.TrimRight(line, " \r"))
-}
-
 // A courseBlock is a block being read: its record, with the shares of
 // its tile lines so far, and its last tile line's.
 type courseBlock struct {
@@ -220,19 +215,17 @@ func courseGame(header string, threes bool, recs []stats.Record) *games.Game {
 			return g
 		}
 	}
+next:
 	for _, g := range games.All() {
-		fits := true
+		vs := tileValues(g)
 		for _, r := range recs {
 			for k := range r.Reach {
-				t, _ := strconv.Atoi(k)
-				if !slices.Contains(tileValues(g), t) {
-					fits = false
+				if t, _ := strconv.Atoi(k); !slices.Contains(vs, t) {
+					continue next
 				}
 			}
 		}
-		if fits {
-			return g
-		}
+		return g
 	}
 	return games.MustLookup(games.Default)
 }

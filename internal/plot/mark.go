@@ -33,7 +33,8 @@ var (
 // chunk of 13 bytes of data with its length, type and checksum.
 const pngIHDREnd = 8 + 4 + 4 + 13 + 4
 
-// markFigure returns the figure data of format with the mark added.
+// markFigure returns the figure data of format ("png", "svg" or "pdf", as
+// Curves has checked) with the mark added.
 func markFigure(format string, data []byte) ([]byte, error) {
 	switch format {
 	case "png":
@@ -51,10 +52,8 @@ func markFigure(format string, data []byte) ([]byte, error) {
 			return nil, fmt.Errorf("the SVG has no XML declaration")
 		}
 		return slices.Concat(data[:i+1], []byte(svgMark+"\n"), data[i+1:]), nil
-	case "pdf":
-		return markPDF(data)
 	}
-	return nil, fmt.Errorf("unknown image format %q", format)
+	return markPDF(data)
 }
 
 var (
@@ -105,12 +104,10 @@ func Drawn(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head := make([]byte, 512)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+	head, err := io.ReadAll(io.LimitReader(f, 512))
+	if err != nil {
 		return false, err
 	}
-	head = head[:n]
 	switch {
 	case bytes.HasPrefix(head, []byte(pngSignature)):
 		return len(head) >= pngIHDREnd+4+len(pngMark) && string(head[pngIHDREnd+4:pngIHDREnd+4+len(pngMark)]) == pngMark, nil

@@ -17,6 +17,7 @@ package plot
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"github.com/td2048/td2048/games"
@@ -96,11 +97,7 @@ func Games(series []Series) []string {
 	var names []string
 	for _, s := range series {
 		for _, r := range s.Records {
-			g := r.Game
-			if g == "" {
-				g = games.Default
-			}
-			if !slices.Contains(names, g) {
+			if g := cmp.Or(r.Game, games.Default); !slices.Contains(names, g) {
 				names = append(names, g)
 			}
 		}
@@ -166,7 +163,7 @@ func sniffCourse(head []byte) bool {
 		switch {
 		case i == 0 && (line == "TDL2048-Demo" || strings.HasPrefix(line, "td2048 train")):
 			return true
-		case isCourseBlock(line):
+		case courseBlockLine.MatchString(line):
 			return true
 		case isTDLIndex(line), strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
 			return false
@@ -200,11 +197,7 @@ func Curves(w io.Writer, format string, opt Options, series []Series) error {
 	var c vg.CanvasSizer
 	switch format {
 	case "png":
-		dpi := opt.DPI
-		if dpi == 0 {
-			dpi = DefaultDPI
-		}
-		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(dpi))
+		c = vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(cmp.Or(opt.DPI, DefaultDPI)))
 	case "svg":
 		c = vgsvg.New(Width, Height)
 	case "pdf":
@@ -228,8 +221,7 @@ func Curves(w io.Writer, format string, opt Options, series []Series) error {
 	var buf bytes.Buffer
 	if img, ok := c.(*vgimg.Canvas); ok {
 		// Fast compression: a figure is refreshed at every checkpoint.
-		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		err = enc.Encode(&buf, img.Image())
+		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img.Image())
 	} else {
 		_, err = c.(io.WriterTo).WriteTo(&buf)
 	}
@@ -388,10 +380,8 @@ func panels(series []Series) (score, reach *gplot.Plot) {
 		p.X.Label.Text = "episodes"
 		p.X.Tick.Marker = humanTicks{}
 		p.X.Min = 0
-		p.Add(&plotter.Grid{
-			Vertical:   draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-			Horizontal: draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)},
-		})
+		grid := draw.LineStyle{Color: color.Gray{0xe0}, Width: vg.Points(0.5)}
+		p.Add(&plotter.Grid{Vertical: grid, Horizontal: grid})
 		p.Legend.TextStyle.Font.Size = vg.Points(10)
 		p.Legend.ThumbnailWidth = vg.Points(28)
 	}
@@ -459,30 +449,21 @@ func placeLegend(p *gplot.Plot, lines []plotter.XYs, entries, chars int) {
 	for _, c := range []corner{{true, true}, {true, false}, {false, false}, {false, true}} {
 		hits := 0
 		in := func(x, y float64) bool {
-			inX, inY := x < w, y > 1-h
-			if !c.left {
-				inX = x > 1-w
-			}
-			if !c.top {
-				inY = y < h
-			}
+			inX := c.left && x < w || !c.left && x > 1-w
+			inY := c.top && y > 1-h || !c.top && y < h
 			return inX && inY
 		}
 		for _, l := range lines {
 			for i := range l {
-				// The points, and ten more along each segment.
-				steps := 1
-				if i+1 < len(l) {
-					steps = 10
+				// The point, and nine more along the segment to the next.
+				steps, next := 10, i+1
+				if next == len(l) {
+					steps, next = 1, i
 				}
+				x, y := nx(l[i].X), ny(l[i].Y)
+				dx, dy := nx(l[next].X)-x, ny(l[next].Y)-y
 				for k := range steps {
-					f := float64(k) / 10
-					x, y := nx(l[i].X), ny(l[i].Y)
-					if k > 0 {
-						x += f * (nx(l[i+1].X) - x)
-						y += f * (ny(l[i+1].Y) - y)
-					}
-					if in(x, y) {
+					if f := float64(k) / 10; in(x+f*dx, y+f*dy) {
 						hits++
 					}
 				}

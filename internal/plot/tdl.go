@@ -83,9 +83,9 @@ type tdlReader struct {
 	groups  map[int64]*tdlGroup // this recipe's blocks by index, until every thread has printed them
 	emitted int64               // blocks of this recipe whose group made a record
 
-	pending *stats.Record // a block line waiting for its local: line
-	pendAt  int           // the pending block line's number
-	pendI   int64         // the pending block's index
+	pending *tdlGroup // a block line waiting for its local: line: one thread's block
+	pendAt  int       // the pending block line's number
+	pendI   int64     // the pending block's index
 }
 
 // newTDLReader is a reader at the start of a file: one thread, a unit of
@@ -104,8 +104,8 @@ func (t *tdlReader) cut() {
 }
 
 // line reads the next line: the local: line of a pending block (blank lines
-// before it skipped), a header or recipe line, or a block line; other
-// lines are not blocks and are skipped.
+// before it skipped), a header line (thread = Px, alpha = A), a recipe
+// line, or a block line; other lines are not blocks and are skipped.
 func (t *tdlReader) line(line string) error {
 	if t.pending != nil {
 		if strings.TrimSpace(line) == "" {
@@ -115,34 +115,22 @@ func (t *tdlReader) line(line string) error {
 	}
 	switch {
 	case strings.HasPrefix(line, "thread = ") && strings.HasSuffix(line, "x"):
-		return t.threadsLine(line)
-	case strings.HasPrefix(line, "alpha = "):
-		t.alphaLine(line)
+		p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
+		if err != nil || p < 1 || p > 4096 {
+			return fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", t.n, line)
+		}
+		t.threads = p
+		t.cut()
+	case strings.HasPrefix(line, "alpha = "): // the records carry it, unless it is not a finite number
+		if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
+			t.alpha = a
+		}
 	case strings.HasPrefix(line, "optimize:"), strings.HasPrefix(line, "evaluate:"):
 		return t.recipe(line)
 	case isTDLIndex(line):
 		return t.block(line)
 	}
 	return nil
-}
-
-// threadsLine reads the header's `thread = Px`.
-func (t *tdlReader) threadsLine(line string) error {
-	p, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(line, "thread = "), "x"))
-	if err != nil || p < 1 || p > 4096 {
-		return fmt.Errorf("line %d: %q: want thread = Px, P from 1 to 4096", t.n, line)
-	}
-	t.threads = p
-	t.cut()
-	return nil
-}
-
-// alphaLine reads the header's `alpha = A`, which the records carry; a
-// value that is not a finite number is ignored.
-func (t *tdlReader) alphaLine(line string) {
-	if a, err := strconv.ParseFloat(strings.TrimPrefix(line, "alpha = "), 64); err == nil && finite(a) {
-		t.alpha = a
-	}
 }
 
 // recipe reads a recipe line: the episodes of the one before count on,
@@ -163,7 +151,7 @@ func (t *tdlReader) recipe(line string) error {
 // block reads a block line, which must be its thread's next block, and
 // leaves it pending for its local: line (in a training recipe).
 func (t *tdlReader) block(line string) error {
-	i, _, ms, ops, th, err := tdlIndex(line)
+	i, ms, ops, th, err := tdlIndex(line)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", t.n, err)
 	}
@@ -184,7 +172,7 @@ func (t *tdlReader) block(line string) error {
 		return fmt.Errorf("line %d: block %d of thread %d where block %d was due", t.n, i, th, want)
 	}
 	t.lastT[th], t.pendI = i, i
-	t.pending = &stats.Record{MovesPerSec: ops, Elapsed: float64(ms)}
+	t.pending = &tdlGroup{n: 1, ops: ops, ms: float64(ms)}
 	t.pendAt = t.n
 	return nil
 }
@@ -192,15 +180,14 @@ func (t *tdlReader) block(line string) error {
 // local reads the pending block's local: line into its group, and makes
 // a record of each next group that every thread has finished.
 func (t *tdlReader) local(line string) error {
-	if err := tdlLocal(line, t.pending, t.win); err != nil {
+	if err := tdlLocal(line, t.pending); err != nil {
 		return fmt.Errorf("line %d: %v (after the block line %d)", t.n, err, t.pendAt)
 	}
-	g := t.groups[t.pendI]
-	if g == nil {
-		g = &tdlGroup{}
-		t.groups[t.pendI] = g
+	if g := t.groups[t.pendI]; g != nil {
+		g.add(t.pending)
+	} else {
+		t.groups[t.pendI] = t.pending
 	}
-	g.add(t.pending)
 	t.pending = nil
 	threads := int64(t.threads)
 	for g := t.groups[t.emitted+1]; g != nil && g.n == t.threads; g = t.groups[t.emitted+1] {
@@ -213,25 +200,24 @@ func (t *tdlReader) local(line string) error {
 	return nil
 }
 
-// A tdlGroup gathers block i of each thread of a run (one or more).
+// A tdlGroup gathers block i of each thread of a run (one or more): of
+// n blocks, the sums of their mean scores, winning tile's shares, moves/s
+// and milliseconds, and their best score.
 type tdlGroup struct {
 	n         int
-	avg, rate float64 // sums
+	avg, rate float64
 	max       int
-	ops, ms   float64 // sums
+	ops, ms   float64
 }
 
-// add adds a thread's block: r holds its local: line's figures, its
-// moves/s, and its time in milliseconds in Elapsed.
-func (g *tdlGroup) add(r *stats.Record) {
-	g.n++
-	g.avg += r.Avg
-	g.max = max(g.max, r.Max)
-	g.ops += r.MovesPerSec
-	g.ms += r.Elapsed
-	for _, v := range r.Reach {
-		g.rate += v
-	}
+// add adds the blocks of b.
+func (g *tdlGroup) add(b *tdlGroup) {
+	g.n += b.n
+	g.avg += b.avg
+	g.max = max(g.max, b.max)
+	g.ops += b.ops
+	g.ms += b.ms
+	g.rate += b.rate
 }
 
 // record is the group's record at episodes, games of them.
@@ -244,31 +230,29 @@ func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int
 // tdlRecipe reads a recipe line's unit and winning tile.
 func tdlRecipe(line string) (unit int64, win int, err error) {
 	unit, win = 1000, 2048
-	words := strings.Fields(line)[1:]
-	for k, w := range words {
+	var sets [][2]string // {"unit" or "win", its value}, in the line's order
+	for k, w := range strings.Fields(line)[1:] {
 		key, val, kv := strings.Cut(w, "=")
 		switch {
-		case k == 0 && !kv:
-			// LOOP[xUNIT][:WIN]
+		case k == 0 && !kv: // LOOP[xUNIT][:WIN]
 			spec, w, hasWin := strings.Cut(w, ":")
 			if hasWin {
-				if win, err = strconv.Atoi(w); err != nil {
-					return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, w)
-				}
+				sets = append(sets, [2]string{"win", w})
 			}
 			if _, u, ok := strings.Cut(spec, "x"); ok {
-				if unit, err = strconv.ParseInt(u, 10, 64); err != nil {
-					return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, u)
-				}
+				sets = append(sets, [2]string{"unit", u})
 			}
-		case key == "unit":
-			if unit, err = strconv.ParseInt(val, 10, 64); err != nil {
-				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, val)
+		case key == "unit", key == "win":
+			sets = append(sets, [2]string{key, val})
+		}
+	}
+	for _, s := range sets {
+		if s[0] == "unit" {
+			if unit, err = strconv.ParseInt(s[1], 10, 64); err != nil {
+				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, s[1])
 			}
-		case key == "win":
-			if win, err = strconv.Atoi(val); err != nil {
-				return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, val)
-			}
+		} else if win, err = strconv.Atoi(s[1]); err != nil {
+			return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, s[1])
 		}
 	}
 	if unit < 1 || unit > 1e9 {
@@ -292,7 +276,7 @@ func isTDLIndex(line string) bool {
 
 // tdlIndex reads a block line `III/NNN Tms Rops`, or a thread's
 // `III/NNN Tms Rops [THREAD]` (thread -1 for a line without one).
-func tdlIndex(line string) (i, of, ms int64, ops float64, thread int, err error) {
+func tdlIndex(line string) (i, ms int64, ops float64, thread int, err error) {
 	f := strings.Fields(line)
 	bad := fmt.Errorf("not a TDL2048+ block line (III/NNN Tms Rops): %q", line)
 	thread = -1
@@ -301,12 +285,12 @@ func tdlIndex(line string) (i, of, ms int64, ops float64, thread int, err error)
 		t, ok2 := strings.CutSuffix(t, "]")
 		th, err := strconv.Atoi(t)
 		if !ok || !ok2 || err != nil || th < 0 || th > 4096 {
-			return 0, 0, 0, 0, 0, bad
+			return 0, 0, 0, 0, bad
 		}
 		thread, f = th, f[:3]
 	}
 	if len(f) != 3 || !strings.HasSuffix(f[1], "ms") || !strings.HasSuffix(f[2], "ops") {
-		return 0, 0, 0, 0, 0, bad
+		return 0, 0, 0, 0, bad
 	}
 	a, b, _ := strings.Cut(f[0], "/")
 	i, err1 := strconv.ParseInt(a, 10, 64)
@@ -314,13 +298,13 @@ func tdlIndex(line string) (i, of, ms int64, ops float64, thread int, err error)
 	ms, err3 := strconv.ParseInt(strings.TrimSuffix(f[1], "ms"), 10, 64)
 	ops, err4 := strconv.ParseFloat(strings.TrimSuffix(f[2], "ops"), 64)
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || i < 1 || i > of || ms < 0 || !(ops >= 0) || !finite(ops) {
-		return 0, 0, 0, 0, 0, bad
+		return 0, 0, 0, 0, bad
 	}
-	return i, of, ms, ops, thread, nil
+	return i, ms, ops, thread, nil
 }
 
-// tdlLocal fills r from a `local:` line.
-func tdlLocal(line string, r *stats.Record, win int) error {
+// tdlLocal fills a thread's block g from its `local:` line.
+func tdlLocal(line string, g *tdlGroup) error {
 	f := strings.Fields(line)
 	bad := fmt.Errorf("want local:  avg=A max=M tile=T win=W%%, got %q", line)
 	if len(f) != 5 || f[0] != "local:" {
@@ -346,7 +330,6 @@ func tdlLocal(line string, r *stats.Record, win int) error {
 	if avg > best {
 		return fmt.Errorf("mean score %d above the best %d in %q", avg, best, line)
 	}
-	r.Avg, r.Max = float64(avg), int(best)
-	r.Reach = map[string]float64{strconv.Itoa(win): rate / 100}
+	g.avg, g.max, g.rate = float64(avg), int(best), rate/100
 	return nil
 }

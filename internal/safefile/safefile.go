@@ -155,12 +155,10 @@ func kindOf(m fs.FileMode) string {
 // UnwrapPath is the cause of an error about a path (os.PathError,
 // os.LinkError): the message without the path, which the caller words.
 func UnwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
 		return pe.Err
 	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
 		return le.Err
 	}
 	return err
@@ -275,8 +273,9 @@ func Acquire(path string) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %w", err)
 	}
+	abs, absErr := filepath.Abs(path)
 	target := ""
-	if abs, err := filepath.Abs(path); err == nil && abs != real {
+	if absErr == nil && abs != real {
 		target = displayPath(real)
 	}
 	name := lockName(real)
@@ -289,11 +288,9 @@ func Acquire(path string) (*Lock, error) {
 			b, _ := io.ReadAll(io.LimitReader(f, 4096))
 			f.Close()
 			if isHeld {
-				le := &LockError{Path: path, Target: target}
 				pid, cmd, _ := strings.Cut(string(b), "\n")
-				le.PID, _ = strconv.Atoi(strings.TrimSpace(pid))
-				le.Cmd = strings.TrimSpace(cmd)
-				return nil, le
+				n, _ := strconv.Atoi(strings.TrimSpace(pid))
+				return nil, &LockError{Path: path, Target: target, PID: n, Cmd: strings.TrimSpace(cmd)}
 			}
 			if unsupported(err) {
 				return nil, fmt.Errorf("lock %s: the file system refuses file locks (%v): mount it with them (Lustre: -o flock, or -o localflock when every writer runs on one node; NFS: with its lock service), or write to a folder on one that has them", path, err)
@@ -310,7 +307,7 @@ func Acquire(path string) (*Lock, error) {
 		}
 		f.Truncate(0)
 		fmt.Fprintf(f, "%d\n%s\n", os.Getpid(), strings.Join(os.Args, " "))
-		l := &Lock{path: path, real: real, f: f}
+		l := &Lock{path: path, abs: abs, real: real, f: f}
 		if err := l.holdFile(); err != nil {
 			if le, ok := err.(*LockError); ok {
 				le.Target = target
@@ -320,8 +317,7 @@ func Acquire(path string) (*Lock, error) {
 		}
 		held.Lock()
 		held.m[real] = l
-		if abs, err := filepath.Abs(path); err == nil {
-			l.abs = abs
+		if absErr == nil {
 			held.byName[abs] = l
 		}
 		held.Unlock()
@@ -609,10 +605,5 @@ func Sniff(path string, n int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, n)
-	k, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return b[:k], nil
+	return io.ReadAll(io.LimitReader(f, int64(n)))
 }
