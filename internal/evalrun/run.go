@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/td2048/td2048/games"
@@ -395,11 +396,9 @@ func (p *play) finish(ev *games.Evaluation) error {
 	}
 	if p.stats != nil {
 		p.stats.Close() // Windows renames no open file
-		// The file the name names (a link followed) is replaced; the link stays.
-		real, err := safefile.Resolve(s.Stats)
-		if err != nil {
-			real = s.Stats
-		}
+		// The file the name named at Open (a link followed) is replaced,
+		// beside which NAME.partial grew; the link stays.
+		real := strings.TrimSuffix(r.partial, ".partial")
 		if err := os.Rename(r.partial, real); err != nil {
 			return fmt.Errorf("--stats: %w", err)
 		}
