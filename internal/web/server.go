@@ -209,7 +209,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.LogPath != "" {
-		if _, err := s.curve(); err != nil {
+		if _, _, err := s.curve(); err != nil {
 			return nil, err
 		}
 	}
