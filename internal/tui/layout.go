@@ -183,7 +183,6 @@ func (l *layout) fit(w, h int) bool {
 		avail = w - l.board.width() - 2
 	}
 	l.hintW, l.rates, l.panelW = 0, 0, 0
-	var heights []int
 	if l.hints {
 		switch {
 		case avail >= hintWidth:
@@ -194,14 +193,12 @@ func (l *layout) fit(w, h int) bool {
 			return false
 		}
 		l.panelW = max(l.panelW, l.hintW)
-		heights = append(heights, hintLines)
 	}
 	if l.agent {
 		if avail < agentWidth {
 			return false
 		}
 		l.panelW = max(l.panelW, agentWidth)
-		heights = append(heights, 1)
 	}
 	if l.stats {
 		if avail < statsWidth {
@@ -209,14 +206,10 @@ func (l *layout) fit(w, h int) bool {
 		}
 		l.rates = min(3, (avail-statsWidth)/rateWidth)
 		l.panelW = max(l.panelW, statsWidth+l.rates*rateWidth)
-		heights = append(heights, statsLines)
 	}
-	panelH := 0
-	for i, ph := range heights {
-		panelH += ph
-		if i > 0 && l.inner {
-			panelH++
-		}
+	panelH := hintLines*b2i(l.hints) + b2i(l.agent) + statsLines*b2i(l.stats)
+	if n := l.panel(); n > 1 && l.inner {
+		panelH += n - 1 // the blank lines between the parts
 	}
 	if l.side {
 		l.gap = 2
