@@ -183,19 +183,16 @@ func (o *net) advise(b board.Board, next int, a searchArgs) (session.Position, [
 	if a.depth < 1 || a.depth > search.MaxDepth || a.moveTime < 0 {
 		return p, mv, 0, bad("depth %d, move_time %v: want a depth from 1 to %d and a time from 0", a.depth, a.moveTime, search.MaxDepth)
 	}
-	var tt *search.Table
+	if err := a.mcts.CheckKind(o.kind); err != nil {
+		return p, mv, 0, badError{err}
+	}
+	var tt *search.Table // MCTS uses none
 	if a.depth > 1 && !a.mcts.On() {
 		o.ttOnce.Do(func() { o.tt = search.NewTable(tableBytes) })
 		tt = o.tt
 	}
-	if err := a.mcts.CheckKind(o.kind); err != nil {
-		return p, mv, 0, badError{err}
-	}
 	opt := search.Options{Depth: a.depth, MoveTime: a.moveTime, Kind: o.kind, Stop: a.stop, Threads: 1}
 	a.mcts.Apply(&opt, a.seed, false, a.given)
-	if a.mcts.On() {
-		tt = nil
-	}
 	adv := o.g.NewAdvisor(o.n, opt, tt)
 	mv, done := adv.Values(p)
 	if adv.Stopped() {
