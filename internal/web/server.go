@@ -53,6 +53,7 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -161,39 +162,23 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("web: %v", err)
 	}
 	cfg.Game = g.Name
-	if cfg.MaxDepth <= 0 {
-		cfg.MaxDepth = 4
-	}
+	positive(&cfg.MaxDepth, 4)
 	if cfg.MaxDepth > 4 {
 		return nil, fmt.Errorf("web: max depth %d: the page searches at most 4 plies", cfg.MaxDepth)
 	}
-	if cfg.MoveTime <= 0 {
-		cfg.MoveTime = 250 * time.Millisecond
-	}
-	if cfg.MaxSearches <= 0 {
-		cfg.MaxSearches = runtime.GOMAXPROCS(0)
-	}
-	if cfg.Threads <= 0 {
-		cfg.Threads = runtime.GOMAXPROCS(0)
-	}
+	positive(&cfg.MoveTime, 250*time.Millisecond)
+	positive(&cfg.MaxSearches, runtime.GOMAXPROCS(0))
+	positive(&cfg.Threads, runtime.GOMAXPROCS(0))
 	if err := cfg.Downgrade.Check(); err != nil {
 		return nil, fmt.Errorf("web: %v", err)
 	}
 	if cfg.Downgrade.On() && !g.Downgrades {
 		return nil, fmt.Errorf("web: %s has no tiles to downgrade", g.Title)
 	}
-	if cfg.MaxRequests <= 0 {
-		cfg.MaxRequests = 64
-	}
-	if cfg.QueueWait <= 0 {
-		cfg.QueueWait = 2 * time.Second
-	}
-	if cfg.Learner == "" {
-		cfg.Learner = cfg.Kind.String()
-	}
-	if cfg.Network == "" {
-		cfg.Network = cfg.Net.Spec().String()
-	}
+	positive(&cfg.MaxRequests, 64)
+	positive(&cfg.QueueWait, 2*time.Second)
+	cfg.Learner = cmp.Or(cfg.Learner, cfg.Kind.String())
+	cfg.Network = cmp.Or(cfg.Network, cfg.Net.Spec().String())
 	s := &Server{
 		cfg:      cfg,
 		game:     g,
@@ -224,4 +209,11 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", http.NotFound)
 	return s, nil
+}
+
+// positive sets *v to def when it is 0 or less: a setting left out.
+func positive[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
