@@ -104,23 +104,6 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 	return p, nil
 }
 
-func parseDir(s string) (int, error) {
-	if d := slices.Index(session.DirNames[:], s); d >= 0 {
-		return d, nil
-	}
-	return 0, badRequest("dir %q: want up, right, down or left", s)
-}
-
-func (s *Server) parseDepth(d *int) (int, error) {
-	if d == nil {
-		return 1, nil
-	}
-	if *d < 1 || *d > s.cfg.MaxDepth {
-		return 0, badRequest("depth %d: want 1 to %d", *d, s.cfg.MaxDepth)
-	}
-	return *d, nil
-}
-
 // Info is the answer of GET /api/info.
 type Info struct {
 	// Games are the games the server plays: its weights' game alone.
@@ -231,9 +214,9 @@ func (s *Server) move(_ *http.Request, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := parseDir(req.Dir)
-	if err != nil {
-		return nil, err
+	d := slices.Index(session.DirNames[:], req.Dir)
+	if d < 0 {
+		return nil, badRequest("dir %q: want up, right, down or left", req.Dir)
 	}
 	if err := checkSeed(req.Seed); err != nil {
 		return nil, err
