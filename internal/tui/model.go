@@ -405,9 +405,7 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 	}
 	m.downgrades = m.cfg.Downgrade.After(m.downgrades, p.View(), d)
 	m.status = ""
-	if !agent {
-		m.byAgent = false
-	}
+	m.byAgent = m.byAgent && agent
 	m.pos++
 	m.spawn = r.Cell
 	if r.Over {

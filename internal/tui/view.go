@@ -58,10 +58,7 @@ func (m *Model) viewHint(w int) []string {
 		}
 	}
 	lines[0] = titleStyle.Render(title)
-	best := -1
-	if m.hintHave {
-		best = search.BestOf(&m.hintVals).Dir
-	}
+	best := search.BestOf(&m.hintVals).Dir // -1 before any values, all illegal
 	for d, v := range m.hintVals {
 		value, reward, mark, star := "…", "", " ", ""
 		if m.hintHave {
