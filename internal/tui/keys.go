@@ -52,28 +52,19 @@ func (m *Model) key(s string) (tea.Cmd, bool) {
 		m.help = false
 	case "?":
 		m.help = !m.help
-	default:
-		return m.command(s), false
-	}
-	return nil, false
-}
-
-// command handles the keys that neither move nor quit.
-func (m *Model) command(s string) tea.Cmd {
-	switch s {
 	case " ", "p":
 		if m.g.Over() && !m.playing {
 			m.newGame()
-			return tea.Batch(m.setPlaying(true), m.askHint())
+			return tea.Batch(m.setPlaying(true), m.askHint()), false
 		}
-		return m.setPlaying(!m.playing)
+		return m.setPlaying(!m.playing), false
 	case "s", ".":
 		m.setPlaying(false)
 		if m.g.Over() || m.thinking {
-			return nil
+			return nil, false
 		}
 		m.thinking = true
-		return m.think(true)
+		return m.think(true), false
 	case "+", "=", "f":
 		m.speed = min(m.speed+1, len(Speeds)-1)
 	case "-", "_":
@@ -81,15 +72,15 @@ func (m *Model) command(s string) tea.Cmd {
 	case "1", "2", "3", "4":
 		m.depth = int(s[0] - '0')
 		m.hintOK = false
-		return m.askHint()
+		return m.askHint(), false
 	case "t":
 		m.hints = !m.hints
 		m.hintOK = false
-		return m.askHint()
+		return m.askHint(), false
 	case "n", "r":
 		m.newGame()
 		m.thinking = false
-		return tea.Batch(m.askHint(), m.next(0))
+		return tea.Batch(m.askHint(), m.next(0)), false
 	}
-	return nil
+	return nil, false
 }
