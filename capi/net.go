@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,15 +103,9 @@ func load(path string, w netfile.Weights) (*net, string, error) {
 		return nil, "", badError{err}
 	}
 	g, err := games.Lookup(h.Game)
-	if err == nil {
-		err = g.CheckSpec(n.Spec())
-	}
-	var k learn.Kind
-	if err == nil {
-		k, err = learn.ParseKind(h.Learner)
-	}
-	if err == nil {
-		err = g.CheckLearner(k)
+	k, kerr := learn.ParseKind(h.Learner)
+	if err == nil { // the checks are pure: the first to fail is the error
+		err = cmp.Or(g.CheckSpec(n.Spec()), kerr, g.CheckLearner(k))
 	}
 	if err != nil {
 		n.Free()

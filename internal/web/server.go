@@ -153,10 +153,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	g, err := games.Lookup(cfg.Game)
 	if err == nil {
-		err = g.CheckSpec(cfg.Net.Spec())
-	}
-	if err == nil {
-		err = g.CheckLearner(cfg.Kind)
+		err = cmp.Or(g.CheckSpec(cfg.Net.Spec()), g.CheckLearner(cfg.Kind))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("web: %v", err)
