@@ -163,12 +163,11 @@ func (m *Model) layout(w, h int) layout {
 		best.board = shapes[len(shapes)-1]
 		best.fit(w, 1<<20)
 	}
-	best.width = max(headerW, scoreW, best.board.width())
+	body := best.panelW // under the board, else beside it
 	if best.side {
-		best.width = max(best.width, best.board.width()+best.gap+best.panelW)
-	} else {
-		best.width = max(best.width, best.panelW)
+		body += best.board.width() + best.gap
 	}
+	best.width = max(headerW, scoreW, best.board.width(), body)
 	return best
 }
 
@@ -226,9 +225,7 @@ func (l *layout) fit(w, h int) bool {
 			l.bodyH++
 		}
 	}
-	l.height = l.header + l.score + l.bodyH + 2 // the status line and the footer
-	if l.outer {
-		l.height += 3
-	}
+	// The status line and the footer, and the blank lines between the parts.
+	l.height = l.header + l.score + l.bodyH + 2 + 3*b2i(l.outer)
 	return l.height <= h
 }
