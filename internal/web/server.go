@@ -7,8 +7,8 @@
 //
 // The server holds no per-game state. A game is the page's: its board (as
 // the hex string board.Board.Hex gives), its seed, its move number, its
-// score, and in Threes! its next tile (the hint) and the bag of tiles not
-// yet drawn. Every request carries what the answer depends on, and the
+// score, and in Threes! its next tile and the bag of tiles not yet
+// drawn. Every request carries what the answer depends on, and the
 // server resumes the game there (session.Resume) to play the move: the
 // random tile after move n of the game with seed s is drawn from
 // session.Stream(s, n+1) (the start from stream 0), package session's
@@ -27,9 +27,9 @@
 //	GET  /api/info   the network, the game, the limits
 //	GET  /api/curve  the training curve from the metrics log (404 without one)
 //	POST /api/new    {game?, seed?}                         -> a new game
-//	POST /api/move   {game?, board, dir, seed, n, hint, bag} -> the after-state and the board with its new tile
-//	POST /api/hint   {game?, board, depth, hint, bag?}       -> each move's reward and value, the best marked
-//	POST /api/agent  {game?, board, depth, hint, bag?}       -> the network's move
+//	POST /api/move   {game?, board, dir, seed, n, next, bag} -> the after-state and the board with its new tile
+//	POST /api/hint   {game?, board, depth, next, bag?}       -> each move's reward and value, the best marked
+//	POST /api/agent  {game?, board, depth, next, bag?}       -> the network's move
 //
 // dir is "up", "right", "down" or "left"; depth is 1 to Config.MaxDepth.
 //
@@ -40,16 +40,17 @@
 // it out to mean the server's; a request for the other game is refused
 // with 400 and a message that says which game the server plays.
 //
-// In a 2048 request hint and bag are absent. In a Threes! request the
+// In a 2048 request next and bag are absent. In a Threes! request the
 // board is a Threes! board (the hex packing of tile indices, or sixteen
-// face values 0, 1, 2, 3, 6, ..., 6144, as threes.Parse reads), hint is the next tile (1, 2 or 3) and bag the tiles not yet drawn, as a
-// list ([1,3]): never empty, and without the hint unless the bag is full
-// (the hint was drawn from it). Searches without a bag take the full bag.
-// After a legal slide the hint tile goes to a cell of the edge opposite
-// the slide chosen uniformly from session.Stream(seed, n+1), which then
-// draws the next hint from the bag (threes.Game.PlaceRandom); a Threes!
-// state carries its score, the board's value. (The JSON field hint is
-// the tile package session calls Next; /api/hint is move advice.)
+// face values 0, 1, 2, 3, 6, ..., 6144, as threes.Parse reads), next is
+// the next tile (1, 2 or 3) and bag the tiles not yet drawn, as a list
+// ([1,3]): never empty, and without the next tile unless the bag is full
+// (the next tile was drawn from it). Searches without a bag take the full
+// bag. After a legal slide the next tile goes to a cell of the edge
+// opposite the slide chosen uniformly from session.Stream(seed, n+1),
+// which then draws the following next tile from the bag
+// (threes.Game.PlaceRandom); a Threes! state carries its score, the
+// board's value.
 package web
 
 import (
