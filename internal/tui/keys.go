@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/td2048/td2048/rules/game2048"
@@ -18,10 +20,7 @@ var keyDirs = map[string]int{
 func (m *Model) keys(k tea.KeyMsg) tea.Cmd {
 	names := []string{k.String()}
 	if k.Type == tea.KeyRunes && !k.Alt && (len(k.Runes) > 1 || k.Paste) {
-		names = names[:0]
-		for _, r := range k.Runes {
-			names = append(names, string(r))
-		}
+		names = strings.Split(string(k.Runes), "")
 	}
 	var cmds []tea.Cmd
 	for _, s := range names {

@@ -137,8 +137,11 @@ func (m *Model) layout(w, h int) layout {
 	if scoreW > w {
 		base.score, scoreW = 2, len("score 1234567   moves 123456")
 	}
-	var best layout
-	found := false
+	// The smallest, unless something fits: whatever fits is as good at
+	// least (better ranks it no lower).
+	best := base
+	best.board = shapes[len(shapes)-1]
+	best.fit(w, 1<<20)
 	for _, s := range shapes {
 		for _, parts := range [][3]bool{{true, true, true}, {true, true, false}, {false, true, false}, {false, false, false}} {
 			for _, side := range []bool{true, false} {
@@ -147,21 +150,13 @@ func (m *Model) layout(w, h int) layout {
 						l := base
 						l.board, l.side, l.outer, l.inner = s, side, outer, inner
 						l.hints, l.agent, l.stats = parts[0], parts[1], parts[2]
-						if !l.fit(w, h) {
-							continue
-						}
-						if !found || l.better(&best) {
-							best, found = l, true
+						if l.fit(w, h) && l.better(&best) {
+							best = l
 						}
 					}
 				}
 			}
 		}
-	}
-	if !found {
-		best = base
-		best.board = shapes[len(shapes)-1]
-		best.fit(w, 1<<20)
 	}
 	body := best.panelW // under the board, else beside it
 	if best.side {
