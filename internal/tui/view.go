@@ -282,15 +282,11 @@ func (m *Model) View() string {
 	lines = append(lines, m.viewScore(&l)...)
 	blank()
 	body := m.viewBody(&l)
-	for len(body) < l.bodyH {
-		body = append(body, "")
-	}
+	body = append(body, make([]string, max(0, l.bodyH-len(body)))...)
 	lines = append(lines, body[:l.bodyH]...)
 	blank()
 	lines = append(lines, m.viewStatus(w-left), m.viewFooter(w-left))
-	if len(lines) > h {
-		lines = lines[:h]
-	}
+	lines = lines[:min(len(lines), h)]
 	clip := lipgloss.NewStyle().MaxWidth(w)
 	margin := strings.Repeat(" ", left)
 	for i, s := range lines {

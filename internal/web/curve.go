@@ -4,6 +4,7 @@ package web
 // whenever it changes.
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/td2048/td2048/games"
 	"io"
@@ -59,11 +60,7 @@ func (s *Server) curve() (c []curvePoint, other int, err error) {
 		return nil, 0, s.logErr
 	}
 	for _, r := range recs {
-		g := r.Game
-		if g == "" {
-			g = games.Default // logs written before Threes! came
-		}
-		if g != s.cfg.Game {
+		if cmp.Or(r.Game, games.Default) != s.cfg.Game { // logs written before Threes! name no game
 			s.logOther++
 			continue
 		}
