@@ -115,9 +115,7 @@ func (e *env) writeTo(cells *C.int64_t, reward int64, legal bool) {
 	in := unsafe.Slice((*int64)(unsafe.Pointer(e.info)), infoLen)
 	var mask int64
 	for d, ok := range e.s.Moves() {
-		if ok {
-			mask |= 1 << d
-		}
+		mask |= b2i(ok) << d
 	}
 	in[0], in[1], in[2], in[3], in[4], in[5], in[6] = reward, int64(e.s.Score()), b2i(e.s.Over()), mask, int64(e.s.Next()), b2i(legal), int64(e.s.Len())
 }
@@ -299,9 +297,7 @@ func pack(g *games.Game, cells []int64, exps bool, out []board.Board) error {
 			idx, ok := int(v), v >= 0 && v <= 15 && g.Code.Value(int(v)) >= 0
 			if !exps {
 				idx, ok = g.Code.Index(int(v))
-				if v != int64(int(v)) {
-					ok = false
-				}
+				ok = ok && v == int64(int(v))
 			}
 			if !ok {
 				what := "a tile value"

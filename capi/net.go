@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,15 +103,9 @@ func load(path string, w netfile.Weights) (*net, string, error) {
 		return nil, "", badError{err}
 	}
 	g, err := games.Lookup(h.Game)
-	if err == nil {
-		err = g.CheckSpec(n.Spec())
-	}
-	var k learn.Kind
-	if err == nil {
-		k, err = learn.ParseKind(h.Learner)
-	}
-	if err == nil {
-		err = g.CheckLearner(k)
+	k, kerr := learn.ParseKind(h.Learner)
+	if err == nil { // the checks are pure: the first to fail is the error
+		err = cmp.Or(g.CheckSpec(n.Spec()), kerr, g.CheckLearner(k))
 	}
 	if err != nil {
 		n.Free()
@@ -183,19 +178,16 @@ func (o *net) advise(b board.Board, next int, a searchArgs) (session.Position, [
 	if a.depth < 1 || a.depth > search.MaxDepth || a.moveTime < 0 {
 		return p, mv, 0, bad("depth %d, move_time %v: want a depth from 1 to %d and a time from 0", a.depth, a.moveTime, search.MaxDepth)
 	}
-	var tt *search.Table
+	if err := a.mcts.CheckKind(o.kind); err != nil {
+		return p, mv, 0, badError{err}
+	}
+	var tt *search.Table // MCTS uses none
 	if a.depth > 1 && !a.mcts.On() {
 		o.ttOnce.Do(func() { o.tt = search.NewTable(tableBytes) })
 		tt = o.tt
 	}
-	if err := a.mcts.CheckKind(o.kind); err != nil {
-		return p, mv, 0, badError{err}
-	}
 	opt := search.Options{Depth: a.depth, MoveTime: a.moveTime, Kind: o.kind, Stop: a.stop, Threads: 1}
 	a.mcts.Apply(&opt, a.seed, false, a.given)
-	if a.mcts.On() {
-		tt = nil
-	}
 	adv := o.g.NewAdvisor(o.n, opt, tt)
 	mv, done := adv.Values(p)
 	if adv.Stopped() {

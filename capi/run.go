@@ -37,7 +37,7 @@ type job struct {
 
 func newJob() (*job, context.Context) {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &job{done: make(chan struct{}), cancel: cancel}, ctx
+	return &job{events: []json.RawMessage{}, done: make(chan struct{}), cancel: cancel}, ctx
 }
 
 // run runs f in a goroutine, keeping its result as JSON, or its error.
@@ -106,11 +106,8 @@ func td_job_events(h C.int64_t, out **C.char, errbuf *C.char, errlen C.int) C.in
 	return callOn(h, errbuf, errlen, func(j *job) (int64, error) {
 		j.mu.Lock()
 		ev := j.events
-		j.events = nil
+		j.events = []json.RawMessage{} // an empty array, not null
 		j.mu.Unlock()
-		if ev == nil {
-			ev = []json.RawMessage{}
-		}
 		b, err := json.Marshal(ev)
 		setString(out, string(b))
 		return int64(len(ev)), err
@@ -219,10 +216,14 @@ func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}
 //export td_eval_start
 func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
 	return callOn(h, errbuf, errlen, func(o *net) (int64, error) {
-		s, given, err := evalSpecOf(C.GoString(settings), o)
+		// The weights are o's: "load" and "game" are not settings here.
+		s := evalrun.Default()
+		keys := slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return k == "load" || k == "game" })
+		given, err := setFields(C.GoString(settings), s.Field, keys)
 		if err != nil {
 			return 0, err
 		}
+		s.Game, given["game"] = o.g.Name, true
 		loaded := evalrun.Loaded{Game: o.g, Net: o.n, Header: o.h, Kind: o.kind}
 		r, err := evalrun.Open(s, given, evalrun.Options{Loaded: &loaded})
 		if err != nil {
@@ -249,18 +250,4 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 		})
 		return put(j), nil
 	})
-}
-
-// evalSpecOf is the spec of eval's defaults for the network o with the
-// settings of a JSON object set, and the set of keys given. The weights
-// are o's: "load" and "game" are not settings here.
-func evalSpecOf(settings string, o *net) (evalrun.Spec, train.Given, error) {
-	s := evalrun.Default()
-	keys := slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return k == "load" || k == "game" })
-	given, err := setFields(settings, s.Field, keys)
-	if err != nil {
-		return s, nil, err
-	}
-	s.Game, given["game"] = o.g.Name, true
-	return s, given, nil
 }

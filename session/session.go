@@ -131,12 +131,7 @@ type Result struct {
 
 // AfterHex is After in the hex form of Session.Hex: with its extra plane
 // when it holds a tile past 32768.
-func (r Result) AfterHex() string {
-	if r.AfterExt == 0 {
-		return r.After.Hex()
-	}
-	return board.Wide{Low: r.After, Ext: r.AfterExt}.Hex()
-}
+func (r Result) AfterHex() string { return hexOf(board.Wide{Low: r.After, Ext: r.AfterExt}) }
 
 // A Session is one game being played. Its methods are not safe for
 // concurrent use.
@@ -352,9 +347,13 @@ func (s *Session) wide() board.Wide { return board.Wide{Low: s.pos.Board, Ext: s
 
 // Hex is the board in the hex form ParseBoard reads: Board's, or with
 // the extra plane when some tile is past 32768 (board.Wide.Hex).
-func (s *Session) Hex() string {
-	if s.pos.Ext == 0 {
-		return s.pos.Board.Hex()
+func (s *Session) Hex() string { return hexOf(s.wide()) }
+
+// hexOf is w as Hex writes it: its low board's form when no tile is past
+// 32768.
+func hexOf(w board.Wide) string {
+	if w.Ext == 0 {
+		return w.Low.Hex()
 	}
-	return s.wide().Hex()
+	return w.Hex()
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/td2048/td2048/rules/game2048"
@@ -18,10 +20,7 @@ var keyDirs = map[string]int{
 func (m *Model) keys(k tea.KeyMsg) tea.Cmd {
 	names := []string{k.String()}
 	if k.Type == tea.KeyRunes && !k.Alt && (len(k.Runes) > 1 || k.Paste) {
-		names = names[:0]
-		for _, r := range k.Runes {
-			names = append(names, string(r))
-		}
+		names = strings.Split(string(k.Runes), "")
 	}
 	var cmds []tea.Cmd
 	for _, s := range names {
@@ -52,28 +51,19 @@ func (m *Model) key(s string) (tea.Cmd, bool) {
 		m.help = false
 	case "?":
 		m.help = !m.help
-	default:
-		return m.command(s), false
-	}
-	return nil, false
-}
-
-// command handles the keys that neither move nor quit.
-func (m *Model) command(s string) tea.Cmd {
-	switch s {
 	case " ", "p":
 		if m.g.Over() && !m.playing {
 			m.newGame()
-			return tea.Batch(m.setPlaying(true), m.askHint())
+			return tea.Batch(m.setPlaying(true), m.askHint()), false
 		}
-		return m.setPlaying(!m.playing)
+		return m.setPlaying(!m.playing), false
 	case "s", ".":
 		m.setPlaying(false)
 		if m.g.Over() || m.thinking {
-			return nil
+			return nil, false
 		}
 		m.thinking = true
-		return m.think(true)
+		return m.think(true), false
 	case "+", "=", "f":
 		m.speed = min(m.speed+1, len(Speeds)-1)
 	case "-", "_":
@@ -81,15 +71,15 @@ func (m *Model) command(s string) tea.Cmd {
 	case "1", "2", "3", "4":
 		m.depth = int(s[0] - '0')
 		m.hintOK = false
-		return m.askHint()
+		return m.askHint(), false
 	case "t":
 		m.hints = !m.hints
 		m.hintOK = false
-		return m.askHint()
+		return m.askHint(), false
 	case "n", "r":
 		m.newGame()
 		m.thinking = false
-		return tea.Batch(m.askHint(), m.next(0))
+		return tea.Batch(m.askHint(), m.next(0)), false
 	}
-	return nil
+	return nil, false
 }

@@ -137,8 +137,11 @@ func (m *Model) layout(w, h int) layout {
 	if scoreW > w {
 		base.score, scoreW = 2, len("score 1234567   moves 123456")
 	}
-	var best layout
-	found := false
+	// The smallest, unless something fits: whatever fits is as good at
+	// least (better ranks it no lower).
+	best := base
+	best.board = shapes[len(shapes)-1]
+	best.fit(w, 1<<20)
 	for _, s := range shapes {
 		for _, parts := range [][3]bool{{true, true, true}, {true, true, false}, {false, true, false}, {false, false, false}} {
 			for _, side := range []bool{true, false} {
@@ -147,28 +150,19 @@ func (m *Model) layout(w, h int) layout {
 						l := base
 						l.board, l.side, l.outer, l.inner = s, side, outer, inner
 						l.hints, l.agent, l.stats = parts[0], parts[1], parts[2]
-						if !l.fit(w, h) {
-							continue
-						}
-						if !found || l.better(&best) {
-							best, found = l, true
+						if l.fit(w, h) && l.better(&best) {
+							best = l
 						}
 					}
 				}
 			}
 		}
 	}
-	if !found {
-		best = base
-		best.board = shapes[len(shapes)-1]
-		best.fit(w, 1<<20)
-	}
-	best.width = max(headerW, scoreW, best.board.width())
+	body := best.panelW // under the board, else beside it
 	if best.side {
-		best.width = max(best.width, best.board.width()+best.gap+best.panelW)
-	} else {
-		best.width = max(best.width, best.panelW)
+		body += best.board.width() + best.gap
 	}
+	best.width = max(headerW, scoreW, best.board.width(), body)
 	return best
 }
 
@@ -183,7 +177,6 @@ func (l *layout) fit(w, h int) bool {
 		avail = w - l.board.width() - 2
 	}
 	l.hintW, l.rates, l.panelW = 0, 0, 0
-	var heights []int
 	if l.hints {
 		switch {
 		case avail >= hintWidth:
@@ -194,14 +187,12 @@ func (l *layout) fit(w, h int) bool {
 			return false
 		}
 		l.panelW = max(l.panelW, l.hintW)
-		heights = append(heights, hintLines)
 	}
 	if l.agent {
 		if avail < agentWidth {
 			return false
 		}
 		l.panelW = max(l.panelW, agentWidth)
-		heights = append(heights, 1)
 	}
 	if l.stats {
 		if avail < statsWidth {
@@ -209,14 +200,10 @@ func (l *layout) fit(w, h int) bool {
 		}
 		l.rates = min(3, (avail-statsWidth)/rateWidth)
 		l.panelW = max(l.panelW, statsWidth+l.rates*rateWidth)
-		heights = append(heights, statsLines)
 	}
-	panelH := 0
-	for i, ph := range heights {
-		panelH += ph
-		if i > 0 && l.inner {
-			panelH++
-		}
+	panelH := hintLines*b2i(l.hints) + b2i(l.agent) + statsLines*b2i(l.stats)
+	if n := l.panel(); n > 1 && l.inner {
+		panelH += n - 1 // the blank lines between the parts
 	}
 	if l.side {
 		l.gap = 2
@@ -233,9 +220,7 @@ func (l *layout) fit(w, h int) bool {
 			l.bodyH++
 		}
 	}
-	l.height = l.header + l.score + l.bodyH + 2 // the status line and the footer
-	if l.outer {
-		l.height += 3
-	}
+	// The status line and the footer, and the blank lines between the parts.
+	l.height = l.header + l.score + l.bodyH + 2 + 3*b2i(l.outer)
 	return l.height <= h
 }

@@ -243,12 +243,11 @@ func (m *Model) Stats() (agent, you stats.Block) { return m.agent, m.you }
 
 // Init starts the agent when configured to, and the first hint.
 func (m *Model) Init() tea.Cmd {
-	var cmds []tea.Cmd
+	var play tea.Cmd
 	if m.cfg.Auto {
-		cmds = append(cmds, m.setPlaying(true))
+		play = m.setPlaying(true)
 	}
-	cmds = append(cmds, m.askHint())
-	return tea.Batch(cmds...)
+	return tea.Batch(play, m.askHint())
 }
 
 // Stop ends the model's searches, as q does: none begins after it, those
@@ -343,10 +342,7 @@ func (m *Model) setPlaying(on bool) tea.Cmd {
 	}
 	m.playing = on
 	m.loop++
-	if on {
-		return m.next(0)
-	}
-	return nil
+	return m.next(0) // nothing when paused
 }
 
 // think searches the agent's move on the current board: at the depth
@@ -409,9 +405,7 @@ func (m *Model) apply(d int, agent bool) tea.Cmd {
 	}
 	m.downgrades = m.cfg.Downgrade.After(m.downgrades, p.View(), d)
 	m.status = ""
-	if !agent {
-		m.byAgent = false
-	}
+	m.byAgent = m.byAgent && agent
 	m.pos++
 	m.spawn = r.Cell
 	if r.Over {

@@ -14,14 +14,12 @@ import (
 func (m *Model) viewBoard(s shape) []string {
 	h := s.lines
 	fr := m.pal.frame
-	style := func(idx int) lipgloss.Style { return m.pal.tile(idx, s.cell, h) }
 	gap := lipgloss.NewStyle().Background(fr).Width(1).Height(h).Render("")
 	var rows []string
 	for r := range 4 {
 		var cells []string
 		for c := range 4 {
-			i := 4*r + c
-			idx := m.g.Cell(i)
+			idx := m.g.Cell(4*r + c)
 			text := "·"
 			if idx > 0 {
 				text = fmt.Sprint(m.value(idx))
@@ -29,7 +27,7 @@ func (m *Model) viewBoard(s shape) []string {
 			if c > 0 {
 				cells = append(cells, gap)
 			}
-			cells = append(cells, style(idx).Render(text))
+			cells = append(cells, m.pal.tile(idx, s.cell, h).Render(text))
 		}
 		if r > 0 && s.gaps {
 			rows = append(rows, lipgloss.NewStyle().Background(fr).Width(4*s.cell+3).Render(""))
@@ -60,10 +58,7 @@ func (m *Model) viewHint(w int) []string {
 		}
 	}
 	lines[0] = titleStyle.Render(title)
-	best := -1
-	if m.hintHave {
-		best = search.BestOf(&m.hintVals).Dir
-	}
+	best := search.BestOf(&m.hintVals).Dir // -1 before any values, all illegal
 	for d, v := range m.hintVals {
 		value, reward, mark, star := "…", "", " ", ""
 		if m.hintHave {
@@ -246,24 +241,18 @@ func (m *Model) viewBody(l *layout) []string {
 	}
 	board := m.viewBoard(l.board)
 	if !l.side {
-		body := board
 		if len(panel) > 0 && l.inner {
-			body = append(body, "")
+			board = append(board, "")
 		}
-		return append(body, panel...)
+		return append(board, panel...)
 	}
-	body := make([]string, max(len(board), len(panel)))
-	for i := range body {
-		b, p := "", ""
-		if i < len(board) {
-			b = board[i]
-		}
-		if i < len(panel) {
-			p = panel[i]
-		}
-		body[i] = pad(b, l.board.width()) + strings.Repeat(" ", l.gap) + p
+	n := max(len(board), len(panel))
+	board = append(board, make([]string, n-len(board))...)
+	panel = append(panel, make([]string, n-len(panel))...)
+	for i := range board {
+		board[i] = pad(board[i], l.board.width()) + strings.Repeat(" ", l.gap) + panel[i]
 	}
-	return body
+	return board
 }
 
 // pad fills s with spaces to w columns.
@@ -293,15 +282,11 @@ func (m *Model) View() string {
 	lines = append(lines, m.viewScore(&l)...)
 	blank()
 	body := m.viewBody(&l)
-	for len(body) < l.bodyH {
-		body = append(body, "")
-	}
+	body = append(body, make([]string, max(0, l.bodyH-len(body)))...)
 	lines = append(lines, body[:l.bodyH]...)
 	blank()
 	lines = append(lines, m.viewStatus(w-left), m.viewFooter(w-left))
-	if len(lines) > h {
-		lines = lines[:h]
-	}
+	lines = lines[:min(len(lines), h)]
 	clip := lipgloss.NewStyle().MaxWidth(w)
 	margin := strings.Repeat(" ", left)
 	for i, s := range lines {

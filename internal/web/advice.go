@@ -29,11 +29,15 @@ func (s *Server) searchArgs(body []byte) (session.Position, int, error) {
 		return session.Position{}, 0, err
 	}
 	p, err := s.parsePosition(req.Board, req.Next, req.Bag, false, req.Downgrades)
-	if err != nil {
+	switch {
+	case err != nil:
 		return p, 0, err
+	case req.Depth == nil:
+		return p, 1, nil
+	case *req.Depth < 1 || *req.Depth > s.cfg.MaxDepth:
+		return p, 0, badRequest("depth %d: want 1 to %d", *req.Depth, s.cfg.MaxDepth)
 	}
-	d, err := s.parseDepth(req.Depth)
-	return p, d, err
+	return p, *req.Depth, nil
 }
 
 // MoveValue is one move of a hint.
@@ -64,9 +68,10 @@ type Hint struct {
 
 // advise searches position p to depth plies, deepening from depth 1
 // within the server's time budget (a hard deadline; depth 1 always
-// finishes), and returns the moves' values, the depth reached and the
-// best move.
-func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, search.Choice) {
+// finishes), and returns the moves' values, the depth reached, the
+// best move and the microseconds it took.
+func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, search.Choice, int64) {
+	start := time.Now()
 	opt := search.Options{Depth: depth, MoveTime: s.cfg.MoveTime, Kind: s.cfg.Kind, Threads: s.cfg.Threads}
 	if s.cfg.MCTS.Method == search.MethodMCTS {
 		opt.Method, opt.MCTS = search.MethodMCTS, s.cfg.MCTS.MCTS
@@ -81,19 +86,17 @@ func (s *Server) advise(p session.Position, depth int) ([4]MoveValue, int, searc
 			mv[d].Visits = v[d].Visits
 		}
 	}
-	return mv, got, search.BestOf(&v)
+	return mv, got, search.BestOf(&v), time.Since(start).Microseconds()
 }
 
 // Values returns the hint for position p at depth plies, or as deep as
 // the time budget allows.
 func (s *Server) Values(p session.Position, depth int) Hint {
-	start := time.Now()
-	mv, got, c := s.advise(p, depth)
-	h := Hint{Board: p.View().Hex(), Moves: mv, Depth: got, Requested: depth}
+	mv, got, c, us := s.advise(p, depth)
+	h := Hint{Board: p.View().Hex(), Moves: mv, Depth: got, Requested: depth, Micros: us}
 	if c.Legal() {
 		h.Best = &h.Moves[c.Dir].Dir
 	}
-	h.Micros = time.Since(start).Microseconds()
 	return h
 }
 
@@ -126,14 +129,11 @@ type Agent struct {
 // Choose returns the network's move in position p, searched to depth
 // plies or as deep as the time budget allows.
 func (s *Server) Choose(p session.Position, depth int) Agent {
-	start := time.Now()
-	a := Agent{Board: p.View().Hex()}
-	var c search.Choice
-	_, a.Depth, c = s.advise(p, depth)
+	_, got, c, us := s.advise(p, depth)
+	a := Agent{Board: p.View().Hex(), Depth: got, Micros: us}
 	if c.Legal() {
 		a.Dir = &session.DirNames[c.Dir]
 		a.Value = float64(c.Value)
 	}
-	a.Micros = time.Since(start).Microseconds()
 	return a
 }

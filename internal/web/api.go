@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/td2048/td2048/games"
@@ -27,7 +26,7 @@ func (s *Server) checkGame(name string) error {
 		return badRequest("game %q: this server plays %s only (its weights are for %s; serve %s weights to play %s)",
 			name, s.game.Title, s.game.Title, g.Title, g.Title)
 	}
-	return badRequest("game %q: want %s (this server plays %s)", name, strings.Join(quoted(games.Names()), " or "), s.game.Name)
+	return badRequest("game %q: want %s (this server plays %s)", name, `"`+strings.Join(games.Names(), `" or "`)+`"`, s.game.Name)
 }
 
 // read decodes a request's body into req and accepts the game it names
@@ -45,14 +44,6 @@ func checkSeed(seed uint64) error {
 		return badRequest("seed %d: want 0 to 2^53-1", seed)
 	}
 	return nil
-}
-
-func quoted(names []string) []string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return q
 }
 
 // parsePosition reads the position of a request: a board, and in a game
@@ -111,23 +102,6 @@ func (s *Server) parsePosition(boardArg string, next *int, bag []int, needBag bo
 		return p, badRequest("%v", err)
 	}
 	return p, nil
-}
-
-func parseDir(s string) (int, error) {
-	if d := slices.Index(session.DirNames[:], s); d >= 0 {
-		return d, nil
-	}
-	return 0, badRequest("dir %q: want up, right, down or left", s)
-}
-
-func (s *Server) parseDepth(d *int) (int, error) {
-	if d == nil {
-		return 1, nil
-	}
-	if *d < 1 || *d > s.cfg.MaxDepth {
-		return 0, badRequest("depth %d: want 1 to %d", *d, s.cfg.MaxDepth)
-	}
-	return *d, nil
 }
 
 // Info is the answer of GET /api/info.
@@ -240,9 +214,9 @@ func (s *Server) move(_ *http.Request, body []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := parseDir(req.Dir)
-	if err != nil {
-		return nil, err
+	d := slices.Index(session.DirNames[:], req.Dir)
+	if d < 0 {
+		return nil, badRequest("dir %q: want up, right, down or left", req.Dir)
 	}
 	if err := checkSeed(req.Seed); err != nil {
 		return nil, err

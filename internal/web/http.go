@@ -193,8 +193,7 @@ func decode(body []byte, v any) error {
 
 // fail answers a request error (or any other error as 500).
 func fail(w http.ResponseWriter, err error) {
-	var re *requestError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*requestError](err); ok {
 		if re == errBusy {
 			w.Header().Set("Retry-After", "1")
 		}

@@ -7,8 +7,8 @@
 //
 // The server holds no per-game state. A game is the page's: its board (as
 // the hex string board.Board.Hex gives), its seed, its move number, its
-// score, and in Threes! its next tile (the hint) and the bag of tiles not
-// yet drawn. Every request carries what the answer depends on, and the
+// score, and in Threes! its next tile and the bag of tiles not yet
+// drawn. Every request carries what the answer depends on, and the
 // server resumes the game there (session.Resume) to play the move: the
 // random tile after move n of the game with seed s is drawn from
 // session.Stream(s, n+1) (the start from stream 0), package session's
@@ -27,9 +27,9 @@
 //	GET  /api/info   the network, the game, the limits
 //	GET  /api/curve  the training curve from the metrics log (404 without one)
 //	POST /api/new    {game?, seed?}                         -> a new game
-//	POST /api/move   {game?, board, dir, seed, n, hint, bag} -> the after-state and the board with its new tile
-//	POST /api/hint   {game?, board, depth, hint, bag?}       -> each move's reward and value, the best marked
-//	POST /api/agent  {game?, board, depth, hint, bag?}       -> the network's move
+//	POST /api/move   {game?, board, dir, seed, n, next, bag} -> the after-state and the board with its new tile
+//	POST /api/hint   {game?, board, depth, next, bag?}       -> each move's reward and value, the best marked
+//	POST /api/agent  {game?, board, depth, next, bag?}       -> the network's move
 //
 // dir is "up", "right", "down" or "left"; depth is 1 to Config.MaxDepth.
 //
@@ -40,19 +40,21 @@
 // it out to mean the server's; a request for the other game is refused
 // with 400 and a message that says which game the server plays.
 //
-// In a 2048 request hint and bag are absent. In a Threes! request the
+// In a 2048 request next and bag are absent. In a Threes! request the
 // board is a Threes! board (the hex packing of tile indices, or sixteen
-// face values 0, 1, 2, 3, 6, ..., 6144, as threes.Parse reads), hint is the next tile (1, 2 or 3) and bag the tiles not yet drawn, as a
-// list ([1,3]): never empty, and without the hint unless the bag is full
-// (the hint was drawn from it). Searches without a bag take the full bag.
-// After a legal slide the hint tile goes to a cell of the edge opposite
-// the slide chosen uniformly from session.Stream(seed, n+1), which then
-// draws the next hint from the bag (threes.Game.PlaceRandom); a Threes!
-// state carries its score, the board's value. (The JSON field hint is
-// the tile package session calls Next; /api/hint is move advice.)
+// face values 0, 1, 2, 3, 6, ..., 6144, as threes.Parse reads), next is
+// the next tile (1, 2 or 3) and bag the tiles not yet drawn, as a list
+// ([1,3]): never empty, and without the next tile unless the bag is full
+// (the next tile was drawn from it). Searches without a bag take the full
+// bag. After a legal slide the next tile goes to a cell of the edge
+// opposite the slide chosen uniformly from session.Stream(seed, n+1),
+// which then draws the following next tile from the bag
+// (threes.Game.PlaceRandom); a Threes! state carries its score, the
+// board's value.
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -152,48 +154,29 @@ func New(cfg Config) (*Server, error) {
 	}
 	g, err := games.Lookup(cfg.Game)
 	if err == nil {
-		err = g.CheckSpec(cfg.Net.Spec())
-	}
-	if err == nil {
-		err = g.CheckLearner(cfg.Kind)
+		err = cmp.Or(g.CheckSpec(cfg.Net.Spec()), g.CheckLearner(cfg.Kind))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("web: %v", err)
 	}
 	cfg.Game = g.Name
-	if cfg.MaxDepth <= 0 {
-		cfg.MaxDepth = 4
-	}
+	positive(&cfg.MaxDepth, 4)
 	if cfg.MaxDepth > 4 {
 		return nil, fmt.Errorf("web: max depth %d: the page searches at most 4 plies", cfg.MaxDepth)
 	}
-	if cfg.MoveTime <= 0 {
-		cfg.MoveTime = 250 * time.Millisecond
-	}
-	if cfg.MaxSearches <= 0 {
-		cfg.MaxSearches = runtime.GOMAXPROCS(0)
-	}
-	if cfg.Threads <= 0 {
-		cfg.Threads = runtime.GOMAXPROCS(0)
-	}
+	positive(&cfg.MoveTime, 250*time.Millisecond)
+	positive(&cfg.MaxSearches, runtime.GOMAXPROCS(0))
+	positive(&cfg.Threads, runtime.GOMAXPROCS(0))
 	if err := cfg.Downgrade.Check(); err != nil {
 		return nil, fmt.Errorf("web: %v", err)
 	}
 	if cfg.Downgrade.On() && !g.Downgrades {
 		return nil, fmt.Errorf("web: %s has no tiles to downgrade", g.Title)
 	}
-	if cfg.MaxRequests <= 0 {
-		cfg.MaxRequests = 64
-	}
-	if cfg.QueueWait <= 0 {
-		cfg.QueueWait = 2 * time.Second
-	}
-	if cfg.Learner == "" {
-		cfg.Learner = cfg.Kind.String()
-	}
-	if cfg.Network == "" {
-		cfg.Network = cfg.Net.Spec().String()
-	}
+	positive(&cfg.MaxRequests, 64)
+	positive(&cfg.QueueWait, 2*time.Second)
+	cfg.Learner = cmp.Or(cfg.Learner, cfg.Kind.String())
+	cfg.Network = cmp.Or(cfg.Network, cfg.Net.Spec().String())
 	s := &Server{
 		cfg:      cfg,
 		game:     g,
@@ -209,7 +192,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	if cfg.LogPath != "" {
-		if _, err := s.curve(); err != nil {
+		if _, _, err := s.curve(); err != nil {
 			return nil, err
 		}
 	}
@@ -224,4 +207,11 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("/api/", s.apiFallback)
 	s.mux.HandleFunc("/", http.NotFound)
 	return s, nil
+}
+
+// positive sets *v to def when it is 0 or less: a setting left out.
+func positive[T int | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
 }
