@@ -215,17 +215,23 @@ func (t trainEvents) Warn(msg string) { t.j.event(map[string]any{"warning": msg}
 //
 //export td_eval_start
 func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) C.int64_t {
-	return callOn(h, errbuf, errlen, func(o *net) (int64, error) {
-		// The weights are o's: "load" and "game" are not settings here.
+	return call(errbuf, errlen, func() (int64, error) {
+		// The weights are the network's: "load" and "game" are not settings here.
 		s := evalrun.Default()
 		keys := slices.DeleteFunc(evalrun.Keys(), func(k string) bool { return k == "load" || k == "game" })
 		given, err := setFields(C.GoString(settings), s.Field, keys)
 		if err != nil {
 			return 0, err
 		}
-		s.Game, given["game"] = o.g.Name, true
-		loaded := evalrun.Loaded{Game: o.g, Net: o.n, Header: o.h, Kind: o.kind}
-		r, err := evalrun.Open(s, given, evalrun.Options{Loaded: &loaded})
+		var r *evalrun.Run
+		var g *games.Game
+		// Under the network's lock, as the evaluation: a td_free meanwhile
+		// waits for it, or comes first and the call fails as closed.
+		err = use(h, func(o *net) (err error) {
+			s.Game, given["game"], g = o.g.Name, true, o.g
+			r, err = evalrun.Open(s, given, evalrun.Options{Loaded: &evalrun.Loaded{Game: o.g, Net: o.n, Header: o.h, Kind: o.kind}})
+			return err
+		})
 		if err != nil {
 			return 0, err
 		}
@@ -233,7 +239,9 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 		j.run(func() (any, error) {
 			defer r.Close()
 			var ev games.Evaluation
+			var network string
 			err := use(h, func(o *net) (err error) {
+				network = o.n.Spec().String()
 				ev, _, err = r.Evaluate(ctx, nil)
 				return err
 			})
@@ -241,10 +249,10 @@ func td_eval_start(h C.int64_t, settings *C.char, errbuf *C.char, errlen C.int) 
 				return nil, err
 			}
 			var text bytes.Buffer
-			o.g.WriteEval(&text, &ev)
-			rec := stats.NewRecord(int64(ev.Block.Games), &ev.Block, o.g.Value)
+			g.WriteEval(&text, &ev)
+			rec := stats.NewRecord(int64(ev.Block.Games), &ev.Block, g.Value)
 			rec.MovesPerSec = float64(ev.Moves) / max(ev.Elapsed.Seconds(), 1e-9)
-			rec.Elapsed, rec.Seed, rec.Network, rec.Game = ev.Elapsed.Seconds(), r.Seed, o.n.Spec().String(), o.g.Name
+			rec.Elapsed, rec.Seed, rec.Network, rec.Game = ev.Elapsed.Seconds(), r.Seed, network, g.Name
 			return map[string]any{"record": rec, "text": text.String(), "moves": ev.Moves, "search": r.Result.Search,
 				"interrupted": ctx.Err() != nil}, nil
 		})
