@@ -137,7 +137,7 @@ func TestStoppedSaysHowToContinue(t *testing.T) {
 		{"", "", 5, "(not recorded: with --out FILE the games finished are recorded as they go, and the same command continues)"},
 		{"", "", 0, "(not recorded: with --out FILE"},
 	} {
-		r := &Run{Spec: Spec{Out: c.out, Stats: c.stats}, Progress: ProgressName(c.out), partial: c.stats + ".partial"}
+		r := &Run{Spec: Spec{Out: c.out, Stats: c.stats}, Progress: ProgressName(c.out), statsReal: c.stats}
 		r.First = 10
 		if got := r.Stopped(c.n); !strings.Contains(got, c.want) {
 			t.Errorf("out %q stats %q, %d games: %q, want %q", c.out, c.stats, c.n, got, c.want)

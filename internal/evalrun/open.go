@@ -48,7 +48,7 @@ type Run struct {
 	Prior    *evalresult.Progress
 	Done     bool
 
-	partial    string
+	statsReal  string      // the file --stats names, a link followed (at Open)
 	weightsSum string      // the weights file's checksum (netfile.FileSum), with --out
 	replace    bool        // a result is at --out: replaced only by a rerun of its evaluation
 	loadStat   os.FileInfo // the weights file when it was hashed
@@ -95,9 +95,9 @@ func Open(s Spec, given train.Given, opt Options) (r *Run, err error) {
 		}
 		// Without --out a file there is refused at once unless force; with
 		// --out once checkRerun knows whether it is this evaluation's.
-		r.partial = s.Stats + ".partial" // beside the file the name names (a link followed)
+		r.statsReal = s.Stats
 		if real, err := safefile.Resolve(s.Stats); err == nil {
-			r.partial = real + ".partial"
+			r.statsReal = real
 		}
 		release, err := ClaimOutput(s.Stats, "stats", "stats", s.Force || s.Out != "", opt.Refuse)
 		if err != nil {

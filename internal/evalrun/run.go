@@ -21,7 +21,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/td2048/td2048/games"
@@ -127,7 +126,7 @@ func (r *Run) continues(p *evalresult.Progress) error {
 	}
 	// The lines under way are in NAME.partial, or, when a run was stopped
 	// as it finished, in NAME itself, whole.
-	src := r.partial
+	src := r.partial()
 	if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 		if fi, err := os.Stat(r.Spec.Stats); err == nil && fi.Size() == p.StatsBytes {
 			src = r.Spec.Stats
@@ -274,13 +273,13 @@ func (p *play) openStats() error {
 	n := int64(0)
 	if r.Prior != nil {
 		p.sum, n = r.hash, r.Prior.StatsBytes
-		if r.statsSrc != r.partial { // stopped as it finished: NAME is whole
-			if err := os.Rename(r.statsSrc, r.partial); err != nil {
+		if r.statsSrc != r.partial() { // stopped as it finished: NAME is whole
+			if err := os.Rename(r.statsSrc, r.partial()); err != nil {
 				return err
 			}
 		}
 	}
-	f, err := os.OpenFile(r.partial, os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(r.partial(), os.O_CREATE|os.O_WRONLY, 0o644)
 	if err == nil {
 		err = f.Truncate(n) // lines written after the record
 	}
@@ -363,7 +362,7 @@ func (p *play) stop(ev *games.Evaluation) error {
 	}
 	err := p.syncStats()
 	if err == nil && n == 0 {
-		os.Remove(p.r.partial) // nothing in it
+		os.Remove(p.r.partial()) // nothing in it
 	}
 	return err
 }
@@ -396,13 +395,12 @@ func (p *play) finish(ev *games.Evaluation) error {
 	}
 	if p.stats != nil {
 		p.stats.Close() // Windows renames no open file
-		// The file the name named at Open (a link followed) is replaced,
-		// beside which NAME.partial grew; the link stays.
-		real := strings.TrimSuffix(r.partial, ".partial")
-		if err := os.Rename(r.partial, real); err != nil {
+		// The file the name named at Open (a link followed) is replaced;
+		// the link stays.
+		if err := os.Rename(r.partial(), r.statsReal); err != nil {
 			return fmt.Errorf("--stats: %w", err)
 		}
-		if d, err := os.Open(filepath.Dir(real)); err == nil {
+		if d, err := os.Open(filepath.Dir(r.statsReal)); err == nil {
 			d.Sync()
 			d.Close()
 		}
@@ -430,7 +428,7 @@ func (r *Run) StatsFile(complete bool) string {
 	if complete || r.Spec.Stats == "" {
 		return r.Spec.Stats
 	}
-	return r.partial
+	return r.partial()
 }
 
 // Stopped says, for an interrupted evaluation of n games finished, where
@@ -443,7 +441,11 @@ func (r *Run) Stopped(n int) string {
 	case s.Out != "":
 		return fmt.Sprintf(" (recorded in %s: the same command continues at game %d)", r.Progress, r.First+n)
 	case s.Stats != "" && n > 0:
-		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", r.partial)
+		return fmt.Sprintf(" (their statistics lines in %s; eval --out FILE records the games finished, so that the same command continues)", r.partial())
 	}
 	return " (not recorded: with --out FILE the games finished are recorded as they go, and the same command continues)"
 }
+
+// partial is where the statistics file grows until it is whole:
+// NAME.partial beside the file --stats names.
+func (r *Run) partial() string { return r.statsReal + ".partial" }
