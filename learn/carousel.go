@@ -101,8 +101,8 @@ func either(a, b uint32) uint32 {
 // board::scale64(scale, 0), docs/methods.md section 5. First the board's
 // largest tile is brought down to scale's by gap-closing downgrades
 // (board.Wide.Downgrade, TDL2048+'s board::shift64), one at a time; then,
-// from the highest value where the two sets differ down: a wanted value that is missing replaces the cell of
-// lowest index holding the largest present smaller value (an empty cell
+// from the highest value where the two sets differ down: a wanted value
+// that is missing replaces the cell of lowest index holding the largest present smaller value (an empty cell
 // counting as the smallest, 1; if none, a larger value present in at
 // least two cells); a present value that is not wanted becomes, in all
 // its cells, the largest wanted smaller value (else the smallest other

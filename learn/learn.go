@@ -117,7 +117,8 @@ func (w *Worker) Play(alpha float32) Episode {
 	case w.threes:
 		return w.playThrees(alpha)
 	}
-	switch w.trace.shaped = w.Shaping != (Shaping{}); {
+	w.trace.shaped = w.Shaping != (Shaping{})
+	switch {
 	case w.Shaping.carousel:
 		return w.playCarousel(alpha)
 	case w.Shaping.restart:
