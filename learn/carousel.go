@@ -102,11 +102,11 @@ func either(a, b uint32) uint32 {
 // largest tile is brought down to scale's by gap-closing downgrades
 // (board.Wide.Downgrade, TDL2048+'s board::shift64), one at a time; then,
 // from the highest value where the two sets differ down: a wanted value
-// that is missing replaces the cell of lowest index holding the largest present smaller value (an empty cell
-// counting as the smallest, 1; if none, a larger value present in at
-// least two cells); a present value that is not wanted becomes, in all
-// its cells, the largest wanted smaller value (else the smallest other
-// present value, else empty).
+// that is missing replaces the cell of lowest index holding the largest
+// present smaller value (an empty cell counting as the smallest, 1; if
+// none, a larger value present in at least two cells); a present value
+// that is not wanted becomes, in all its cells, the largest wanted smaller
+// value (else the smallest other present value, else empty).
 func scaleTo(b board.Board, scale uint32) board.Board {
 	x := uint64(b)
 	rank := b.Scale()
