@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -185,7 +184,10 @@ func writeHint(w io.Writer, b board.Board, code board.Code, res advice.Hint, val
 			fmt.Fprintf(w, ", %d goes to one of cells %v", res.Next, m.Cells)
 		}
 		fmt.Fprintln(w)
-		pic := cmp.Or(m.Picture, m.ViewAfter.Format(code))
+		pic := m.Picture
+		if pic == "" {
+			pic = m.ViewAfter.Format(code)
+		}
 		for _, line := range strings.Split(strings.TrimRight(pic, "\n"), "\n") {
 			fmt.Fprintf(w, "         %s\n", line)
 		}
