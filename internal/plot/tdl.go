@@ -230,29 +230,36 @@ func (g *tdlGroup) record(episodes, games int64, elapsed, alpha float64, win int
 // tdlRecipe reads a recipe line's unit and winning tile.
 func tdlRecipe(line string) (unit int64, win int, err error) {
 	unit, win = 1000, 2048
-	var sets [][2]string // {"unit" or "win", its value}, in the line's order
+	setUnit := func(s string) (err error) {
+		if unit, err = strconv.ParseInt(s, 10, 64); err != nil {
+			err = fmt.Errorf("recipe %q: bad unit %q", line, s)
+		}
+		return err
+	}
+	setWin := func(s string) (err error) {
+		if win, err = strconv.Atoi(s); err != nil {
+			err = fmt.Errorf("recipe %q: bad winning tile %q", line, s)
+		}
+		return err
+	}
 	for k, w := range strings.Fields(line)[1:] {
 		key, val, kv := strings.Cut(w, "=")
 		switch {
 		case k == 0 && !kv: // LOOP[xUNIT][:WIN]
 			spec, w, hasWin := strings.Cut(w, ":")
 			if hasWin {
-				sets = append(sets, [2]string{"win", w})
+				err = setWin(w)
 			}
-			if _, u, ok := strings.Cut(spec, "x"); ok {
-				sets = append(sets, [2]string{"unit", u})
+			if _, u, ok := strings.Cut(spec, "x"); ok && err == nil {
+				err = setUnit(u)
 			}
-		case key == "unit", key == "win":
-			sets = append(sets, [2]string{key, val})
+		case key == "unit":
+			err = setUnit(val)
+		case key == "win":
+			err = setWin(val)
 		}
-	}
-	for _, s := range sets {
-		if s[0] == "unit" {
-			if unit, err = strconv.ParseInt(s[1], 10, 64); err != nil {
-				return 0, 0, fmt.Errorf("recipe %q: bad unit %q", line, s[1])
-			}
-		} else if win, err = strconv.Atoi(s[1]); err != nil {
-			return 0, 0, fmt.Errorf("recipe %q: bad winning tile %q", line, s[1])
+		if err != nil {
+			return 0, 0, err
 		}
 	}
 	if unit < 1 || unit > 1e9 {
